@@ -1,0 +1,36 @@
+// `npm run serve`: builds the renderer when it is missing or older than its
+// sources, then starts host mode with the arguments given after `--`.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const bin = (name) => join(root, 'node_modules', '.bin', process.platform === 'win32' ? `${name}.cmd` : name);
+
+function newest(dir) {
+  let t = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, entry.name);
+    t = Math.max(t, entry.isDirectory() ? newest(p) : statSync(p).mtimeMs);
+  }
+  return t;
+}
+
+export function ensureRenderer() {
+  const built = join(root, 'out', 'renderer', 'index.html');
+  const stale = !existsSync(built) || statSync(built).mtimeMs < Math.max(newest(join(root, 'src', 'renderer')), newest(join(root, 'src', 'shared')));
+  if (!stale) return;
+  process.stderr.write('Building the interface (once per change)…\n');
+  const r = spawnSync(bin('vite'), ['build', '--config', 'vite.renderer.config.ts', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+
+export function runHost(args) {
+  ensureRenderer();
+  const child = spawn(bin('tsx'), [join(root, 'src', 'main', 'host', 'cli.ts'), ...args], { cwd: root, stdio: 'inherit' });
+  for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
+  child.on('exit', (code) => process.exit(code ?? 0));
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) runHost(process.argv.slice(2));

@@ -1,0 +1,33 @@
+// `npm start`: the desktop app where Electron's binary is installed; host mode
+// (the same app in your browser) where it is not, e.g. with no route to GitHub.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runHost } from './serve.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+
+function electronBinary() {
+  try {
+    const pathFile = join(dirname(require.resolve('electron/package.json')), 'path.txt');
+    if (!existsSync(pathFile)) return null;
+    const bin = join(dirname(pathFile), 'dist', readFileSync(pathFile, 'utf8').trim());
+    return existsSync(bin) ? bin : null;
+  } catch {
+    return null;
+  }
+}
+
+const electron = electronBinary();
+if (electron && !process.env.VERBATIM_HOST_MODE) {
+  const build = spawnSync(join(root, 'node_modules', '.bin', 'electron-vite'), ['build'], { cwd: root, stdio: 'inherit' });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+  const child = spawn(electron, [root], { cwd: root, stdio: 'inherit' });
+  child.on('exit', (code) => process.exit(code ?? 0));
+} else {
+  process.stderr.write('Electron is not installed here (its binary could not be downloaded), so Verbatim starts in host mode: open the link below in your browser.\n');
+  runHost(process.argv.slice(2));
+}

@@ -1,0 +1,36 @@
+/**
+ * `npm run engine -- --port 8787 --api-key KEY --data DIR [--host 127.0.0.1]`
+ * The local AssemblyAI-compatible service, a program of its own.
+ */
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { startEngine } from './server';
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      host: { type: 'string', default: '127.0.0.1' },
+      port: { type: 'string', default: '8787' },
+      'api-key': { type: 'string' },
+      data: { type: 'string' },
+    },
+  });
+  const apiKey = values['api-key'] ?? process.env.VERBATIM_ENGINE_KEY;
+  if (!apiKey) {
+    process.stderr.write('verbatim-engine: an API key is required: --api-key KEY or VERBATIM_ENGINE_KEY.\n');
+    process.exit(2);
+  }
+  const port = Number(values.port);
+  const dataDir = resolve(values.data ?? join(process.env.XDG_DATA_HOME ?? join(homedir(), '.local', 'share'), 'verbatim-engine'));
+  const engine = await startEngine({ host: values.host, port, apiKey, dataDir });
+  process.stdout.write(`listening on ${engine.url}\n`);
+  const stop = () => void engine.close().then(() => process.exit(0));
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`verbatim-engine could not start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

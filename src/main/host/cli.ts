@@ -1,0 +1,63 @@
+/**
+ * `npm run serve -- --port 5180 --data DIR`: Verbatim in host mode.
+ * Prints exactly one line, the URL to open, when it is ready.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createCore } from '../core';
+import { createHostPlatform, defaultDataDir } from '../platform/host';
+import { newToken, startHostServer } from './server';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      port: { type: 'string', default: process.env.VERBATIM_PORT ?? '5180' },
+      data: { type: 'string' },
+      renderer: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    process.stdout.write('Usage: npm run serve -- [--port 5180] [--data DIR]\n  --data (or VERBATIM_DATA) chooses the library folder.\n');
+    return;
+  }
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number, got ${values.port}`);
+  const dataDir = resolve(values.data ?? process.env.VERBATIM_DATA ?? defaultDataDir());
+  const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
+
+  const platform = createHostPlatform({ dataDir, version });
+  const core = createCore(platform, (s) => s.kind === 'host' && s.tokenValid);
+  const host = await startHostServer({
+    core,
+    token: newToken(),
+    rendererDir: values.renderer ?? join(root, 'out', 'renderer'),
+    port,
+  });
+  process.stdout.write(`Verbatim is running in host mode: ${host.url}\n`);
+
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await host.close();
+    await core.dispose();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+}
+
+main().catch((err: unknown) => {
+  const message = err instanceof Error ? err.message : String(err);
+  if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+    process.stderr.write(`Verbatim: port already in use. Pick another with --port.\n`);
+  } else {
+    process.stderr.write(`Verbatim could not start: ${message}\n`);
+  }
+  process.exit(1);
+});

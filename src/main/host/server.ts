@@ -1,0 +1,207 @@
+/**
+ * Host mode (DESIGN.md §7): main's services in plain Node, the built renderer
+ * served on 127.0.0.1, and the IPC contract carried over one WebSocket.
+ * A random token per launch is required on the socket (and on any route that
+ * serves user data); the socket also refuses other origins.
+ */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { bridgeRequestSchema, type BridgeResponse } from '../../shared/ipc';
+import type { Core } from '../core';
+import { CONTENT_SECURITY_POLICY } from '../security';
+
+const MIME: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+  '.woff2': 'font/woff2',
+  '.wasm': 'application/wasm',
+  '.onnx': 'application/octet-stream',
+};
+
+/** A route that serves user data: reachable only with the launch token. */
+export type TokenRoute = (req: IncomingMessage, res: ServerResponse, url: URL) => void | Promise<void>;
+
+export interface HostServerOptions {
+  core: Core;
+  token: string;
+  rendererDir: string;
+  port: number;
+  host?: string;
+}
+
+export interface HostServer {
+  url: string;
+  port: number;
+  server: Server;
+  addTokenRoute(prefix: string, route: TokenRoute): void;
+  close(): Promise<void>;
+}
+
+export function newToken(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+export function tokenMatches(expected: string, given: string | null | undefined): boolean {
+  if (!given) return false;
+  const a = Buffer.from(expected);
+  const b = Buffer.from(given);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+export async function startHostServer(opts: HostServerOptions): Promise<HostServer> {
+  const host = opts.host ?? '127.0.0.1';
+  const rendererDir = resolve(opts.rendererDir);
+  const tokenRoutes = new Map<string, TokenRoute>();
+
+  const server = createServer((req, res) => {
+    void handleHttp(req, res).catch((err: unknown) => {
+      console.error('host: request failed', err);
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end('Internal error');
+    });
+  });
+
+  async function handleHttp(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    for (const [prefix, route] of tokenRoutes) {
+      if (url.pathname.startsWith(prefix)) {
+        const given = url.searchParams.get('token') ?? bearer(req);
+        if (!tokenMatches(opts.token, given)) {
+          res.writeHead(401, { 'content-type': 'text/plain' }).end('Missing or wrong token');
+          return;
+        }
+        await route(req, res, url);
+        return;
+      }
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { allow: 'GET, HEAD' }).end();
+      return;
+    }
+    serveStatic(url.pathname, req, res);
+  }
+
+  function serveStatic(pathname: string, req: IncomingMessage, res: ServerResponse): void {
+    let rel: string;
+    try {
+      rel = decodeURIComponent(pathname);
+    } catch {
+      res.writeHead(400).end();
+      return;
+    }
+    if (rel === '/' || rel === '') rel = '/index.html';
+    const file = normalize(join(rendererDir, rel));
+    if (!file.startsWith(rendererDir + sep)) {
+      res.writeHead(403).end();
+      return;
+    }
+    const target = existsSync(file) && statSync(file).isFile() ? file : join(rendererDir, 'index.html');
+    if (!existsSync(target)) {
+      res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end('The renderer has not been built. Run `npm run build:renderer` (npm run serve does it for you).');
+      return;
+    }
+    const type = MIME[extname(target)] ?? 'application/octet-stream';
+    const headers: Record<string, string | number> = {
+      'content-type': type,
+      'content-length': statSync(target).size,
+      'x-content-type-options': 'nosniff',
+      'cache-control': target.endsWith('index.html') ? 'no-store' : 'public, max-age=31536000, immutable',
+    };
+    if (type.startsWith('text/html')) {
+      headers['content-security-policy'] = CONTENT_SECURITY_POLICY;
+      headers['referrer-policy'] = 'no-referrer';
+      headers['x-frame-options'] = 'DENY';
+    }
+    res.writeHead(200, headers);
+    if (req.method === 'HEAD') res.end();
+    else createReadStream(target).pipe(res);
+  }
+
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 8 * 1024 * 1024 });
+  const sockets = new Set<WebSocket>();
+
+  await new Promise<void>((resolveListen, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, host, () => resolveListen());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const origin = `http://${host}:${port}`;
+
+  server.on('upgrade', (req, socket, head) => {
+    const url = new URL(req.url ?? '/', origin);
+    const reject = (status: number, text: string) => {
+      socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    };
+    if (url.pathname !== '/bridge') return reject(404, 'Not Found');
+    if (!tokenMatches(opts.token, url.searchParams.get('token'))) return reject(401, 'Unauthorized');
+    const reqOrigin = req.headers.origin;
+    if (reqOrigin !== undefined && reqOrigin !== origin && reqOrigin !== `http://localhost:${port}`) return reject(403, 'Forbidden');
+    wss.handleUpgrade(req, socket, head, (ws) => attach(ws));
+  });
+
+  const unsubscribe = opts.core.router.subscribe((event, payload) => {
+    const frame = JSON.stringify({ event, payload } satisfies BridgeResponse);
+    for (const ws of sockets) if (ws.readyState === ws.OPEN) ws.send(frame);
+  });
+
+  function attach(ws: WebSocket): void {
+    sockets.add(ws);
+    ws.on('close', () => sockets.delete(ws));
+    ws.on('message', (data, isBinary) => {
+      if (isBinary) return; // audio frames arrive with live captions; no binary channel yet
+      void onMessage(ws, data.toString());
+    });
+  }
+
+  async function onMessage(ws: WebSocket, text: string): Promise<void> {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      ws.close(1003, 'Messages must be JSON');
+      return;
+    }
+    const req = bridgeRequestSchema.safeParse(raw);
+    if (!req.success) {
+      ws.close(1003, 'Malformed bridge message');
+      return;
+    }
+    const { id, channel, input } = req.data;
+    const reply = await opts.core.router.dispatch(channel, input, { sender: { kind: 'host', tokenValid: true } });
+    const frame: BridgeResponse = reply.ok ? { id, output: reply.output } : { id, error: reply.error };
+    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
+  }
+
+  return {
+    url: `${origin}/?token=${opts.token}`,
+    port,
+    server,
+    addTokenRoute(prefix, route) {
+      tokenRoutes.set(prefix, route);
+    },
+    async close() {
+      unsubscribe();
+      for (const ws of sockets) ws.close(1001, 'Verbatim is shutting down');
+      wss.close();
+      const closed = new Promise<void>((r) => server.close(() => r()));
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+}
+
+function bearer(req: IncomingMessage): string | undefined {
+  const h = req.headers.authorization;
+  return h?.startsWith('Bearer ') ? h.slice(7) : undefined;
+}

@@ -1,0 +1,94 @@
+/**
+ * Host-mode versions of the platform adapters: a JSON settings file in the
+ * data folder and an AES-256-GCM secret box whose key lives apart from the data
+ * folder (mode 0600), standing in for Electron's safeStorage.
+ */
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { Settings } from '../../../shared/settings';
+import type { Platform, SecretBox, SettingsBackend } from '../types';
+
+export class JsonSettingsBackend implements SettingsBackend {
+  constructor(private readonly file: string) {}
+
+  read(): unknown {
+    if (!existsSync(this.file)) return {};
+    try {
+      return JSON.parse(readFileSync(this.file, 'utf8')) as unknown;
+    } catch {
+      // A damaged file must not stop the app: start from defaults, keep the old file aside.
+      renameSync(this.file, `${this.file}.damaged-${Date.now()}`);
+      return {};
+    }
+  }
+
+  write(value: Settings): void {
+    writeFileAtomic(this.file, `${JSON.stringify(value, null, 2)}\n`, 0o644);
+  }
+}
+
+export function writeFileAtomic(file: string, data: string | Buffer, mode: number): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, data, { mode });
+  renameSync(tmp, file);
+}
+
+/** AES-256-GCM with a 32-byte key kept in its own 0600 file. */
+export class FileSecretBox implements SecretBox {
+  readonly available = true;
+  private readonly key: Buffer;
+
+  constructor(keyFile: string) {
+    if (existsSync(keyFile)) {
+      this.key = readFileSync(keyFile);
+      if (this.key.length !== 32) throw new Error(`The key file ${keyFile} is damaged (expected 32 bytes).`);
+    } else {
+      this.key = randomBytes(32);
+      mkdirSync(dirname(keyFile), { recursive: true, mode: 0o700 });
+      writeFileAtomic(keyFile, this.key, 0o600);
+    }
+    chmodSync(keyFile, 0o600);
+  }
+
+  encrypt(plain: string): Buffer {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+    return Buffer.concat([Buffer.from('VB1'), iv, cipher.getAuthTag(), body]);
+  }
+
+  decrypt(blob: Buffer): string {
+    if (blob.subarray(0, 3).toString() !== 'VB1') throw new Error('Unknown secret format');
+    const iv = blob.subarray(3, 15);
+    const tag = blob.subarray(15, 31);
+    const decipher = createDecipheriv('aes-256-gcm', this.key, iv);
+    decipher.setAuthTag(tag);
+    return Buffer.concat([decipher.update(blob.subarray(31)), decipher.final()]).toString('utf8');
+  }
+}
+
+/** Where the host-mode master key lives: outside the data folder, in the user's config folder. */
+export function defaultKeyFile(): string {
+  const base = process.env.VERBATIM_KEY_DIR ?? join(process.env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), 'verbatim');
+  return join(base, 'host-secret.key');
+}
+
+export function defaultDataDir(): string {
+  const base = process.env.XDG_DATA_HOME ?? join(homedir(), '.local', 'share');
+  return join(base, 'verbatim');
+}
+
+export function createHostPlatform(opts: { dataDir: string; version: string; keyFile?: string }): Platform {
+  mkdirSync(opts.dataDir, { recursive: true });
+  return {
+    mode: 'host',
+    dataDir: opts.dataDir,
+    version: opts.version,
+    versions: { node: process.versions.node, electron: null, chrome: null },
+    settings: new JsonSettingsBackend(join(opts.dataDir, 'settings.json')),
+    secrets: new FileSecretBox(opts.keyFile ?? defaultKeyFile()),
+  };
+}

@@ -1,0 +1,29 @@
+/**
+ * What main's services need from the platform, behind interfaces so that
+ * the same services run in Electron and in host mode (plain Node).
+ */
+import type { Settings } from '../../shared/settings';
+
+export type AppMode = 'electron' | 'host';
+
+export interface SettingsBackend {
+  /** The stored object, unvalidated; the settings service validates. */
+  read(): unknown;
+  write(value: Settings): void;
+}
+
+/** Encrypts small secrets at rest (Electron safeStorage; a keyed file in host mode). */
+export interface SecretBox {
+  readonly available: boolean;
+  encrypt(plain: string): Buffer;
+  decrypt(cipher: Buffer): string;
+}
+
+export interface Platform {
+  mode: AppMode;
+  dataDir: string;
+  version: string;
+  versions: { node: string; electron: string | null; chrome: string | null };
+  settings: SettingsBackend;
+  secrets: SecretBox;
+}

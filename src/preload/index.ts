@@ -1,0 +1,25 @@
+/**
+ * Exposes window.verbatim: invoke and on, only for names in the contract.
+ * No Node or Electron object ever reaches the page.
+ */
+import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
+import { isChannel, isEventName, type RawBridge, type Reply } from '../shared/ipc';
+
+const bridge: RawBridge = {
+  async invoke(channel, input) {
+    if (!isChannel(channel)) return { ok: false, error: { code: 'bad_request', message: `Unknown channel: ${String(channel)}` } } satisfies Reply;
+    return (await ipcRenderer.invoke('verbatim:invoke', channel, input)) as Reply;
+  },
+  on(event, listener) {
+    if (!isEventName(event)) throw new Error(`Unknown event: ${String(event)}`);
+    const wrapped = (_e: IpcRendererEvent, name: string, payload: unknown) => {
+      if (name === event) listener(payload);
+    };
+    ipcRenderer.on('verbatim:event', wrapped);
+    return () => {
+      ipcRenderer.removeListener('verbatim:event', wrapped);
+    };
+  },
+};
+
+contextBridge.exposeInMainWorld('verbatim', bridge);

@@ -1,0 +1,152 @@
+/**
+ * The renderer's one typed client of the IPC contract. In Electron it wraps
+ * the preload's window.verbatim; in host mode it speaks the same messages over
+ * a WebSocket to the host server. Nothing else in the renderer knows which.
+ */
+import { AppError, type ErrorInfo } from '../../shared/errors';
+import type { BridgeResponse, Channel, EventName, Input, Output, Payload, RawBridge, Reply, VerbatimApi } from '../../shared/ipc';
+
+declare global {
+  interface Window {
+    verbatim?: RawBridge;
+  }
+}
+
+export type ConnectionState = 'connecting' | 'open' | 'reconnecting' | 'closed';
+
+interface Pending {
+  resolve: (reply: Reply) => void;
+}
+
+/** The host-mode transport: one WebSocket, reconnecting with backoff. */
+export class SocketBridge implements RawBridge {
+  private ws: WebSocket | undefined;
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  private readonly queue: string[] = [];
+  private readonly listeners = new Map<string, Set<(payload: unknown) => void>>();
+  private readonly stateListeners = new Set<(s: ConnectionState) => void>();
+  private attempt = 0;
+  private everOpened = false;
+  state: ConnectionState = 'connecting';
+
+  constructor(private readonly url: string) {
+    this.connect();
+  }
+
+  private setState(s: ConnectionState): void {
+    this.state = s;
+    for (const l of this.stateListeners) l(s);
+  }
+
+  onState(listener: (s: ConnectionState) => void): () => void {
+    this.stateListeners.add(listener);
+    return () => this.stateListeners.delete(listener);
+  }
+
+  private connect(): void {
+    const ws = new WebSocket(this.url);
+    this.ws = ws;
+    ws.onopen = () => {
+      this.attempt = 0;
+      this.everOpened = true;
+      this.setState('open');
+      for (const frame of this.queue.splice(0)) ws.send(frame);
+    };
+    ws.onmessage = (e: MessageEvent) => {
+      if (typeof e.data !== 'string') return;
+      const msg = JSON.parse(e.data) as BridgeResponse;
+      if ('event' in msg) {
+        for (const l of this.listeners.get(msg.event) ?? []) l(msg.payload);
+        return;
+      }
+      const p = this.pending.get(msg.id);
+      if (!p) return;
+      this.pending.delete(msg.id);
+      p.resolve('error' in msg ? { ok: false, error: msg.error } : { ok: true, output: msg.output });
+    };
+    ws.onclose = (e: CloseEvent) => {
+      const lost: ErrorInfo = {
+        code: 'unavailable',
+        message: 'Lost the connection to Verbatim. It reconnects by itself; try again in a moment.',
+      };
+      for (const [, p] of this.pending) p.resolve({ ok: false, error: lost });
+      this.pending.clear();
+      // Refused at the first attempt: a missing or stale token (the page was not
+      // opened from the link host mode printed). Retrying cannot help.
+      if (!this.everOpened || e.code === 1008) {
+        this.setState('closed');
+        return;
+      }
+      this.setState('reconnecting');
+      const delay = Math.min(5000, 250 * 2 ** this.attempt++) * (0.75 + Math.random() * 0.5);
+      setTimeout(() => this.connect(), delay);
+    };
+  }
+
+  invoke(channel: string, input: unknown): Promise<Reply> {
+    const id = this.nextId++;
+    const frame = JSON.stringify({ id, channel, input });
+    return new Promise<Reply>((resolve) => {
+      this.pending.set(id, { resolve });
+      if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(frame);
+      else this.queue.push(frame);
+    });
+  }
+
+  on(event: string, listener: (payload: unknown) => void): () => void {
+    let set = this.listeners.get(event);
+    if (!set) this.listeners.set(event, (set = new Set()));
+    set.add(listener);
+    return () => set.delete(listener);
+  }
+}
+
+function hostToken(): string | null {
+  const fromUrl = new URLSearchParams(window.location.search).get('token');
+  if (fromUrl) {
+    sessionStorage.setItem('verbatim.token', fromUrl);
+    return fromUrl;
+  }
+  return sessionStorage.getItem('verbatim.token');
+}
+
+function createRaw(): { raw: RawBridge; socket?: SocketBridge } {
+  if (window.verbatim) return { raw: window.verbatim };
+  const token = hostToken() ?? '';
+  const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws';
+  const socket = new SocketBridge(`${scheme}://${window.location.host}/bridge?token=${encodeURIComponent(token)}`);
+  return { raw: socket, socket };
+}
+
+const { raw, socket } = createRaw();
+
+export const transport: 'electron' | 'host' = socket ? 'host' : 'electron';
+
+/** Connection state of the transport (Electron IPC is always open). */
+export function onConnectionState(listener: (s: ConnectionState) => void): () => void {
+  if (!socket) {
+    listener('open');
+    return () => undefined;
+  }
+  listener(socket.state);
+  return socket.onState(listener);
+}
+
+export const api: VerbatimApi = {
+  async invoke<C extends Channel>(channel: C, ...args: unknown[]): Promise<Output<C>> {
+    const reply = await raw.invoke(channel, args[0] as Input<C>);
+    if (!reply.ok) throw AppError.from(reply.error);
+    return reply.output as Output<C>;
+  },
+  on<E extends EventName>(event: E, listener: (payload: Payload<E>) => void): () => void {
+    return raw.on(event, listener as (p: unknown) => void);
+  },
+};
+
+/** Reads the message of an error thrown by api.invoke, for display. */
+export function errorMessage(err: unknown): string {
+  if (err instanceof AppError) return err.message;
+  if (err instanceof Error) return err.message;
+  return String(err);
+}

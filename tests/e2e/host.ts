@@ -1,0 +1,76 @@
+/**
+ * Playwright fixture: a fresh host-mode Verbatim per test, on a random port
+ * with its own data folder, exactly as `npm run serve` starts it.
+ */
+import { test as base } from '@playwright/test';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const root = resolve(import.meta.dirname, '../..');
+
+export interface HostApp {
+  url: string;
+  origin: string;
+  dataDir: string;
+  process: ChildProcess;
+  restart(): Promise<void>;
+}
+
+export async function launchHost(dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(join(root, 'node_modules/.bin/tsx'), [join(root, 'src/main/host/cli.ts'), '--port', '0', '--data', dataDir], {
+    cwd: root,
+    env: { ...process.env, VERBATIM_KEY_DIR: join(dataDir, '..', 'keys'), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+  const url = await new Promise<string>((res, rej) => {
+    let out = '';
+    const timer = setTimeout(() => rej(new Error(`host mode did not start in 30 s: ${stderr}`)), 30_000);
+    child.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /(http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(out);
+      if (m?.[1]) {
+        clearTimeout(timer);
+        res(m[1]);
+      }
+    });
+    child.once('exit', (code) => rej(new Error(`host mode exited with ${code}: ${stderr}`)));
+  });
+  return { url, child };
+}
+
+export async function stopHost(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+export const test = base.extend<{ host: HostApp }>({
+  host: async ({}, use) => {
+    const dir = mkdtempSync(join(tmpdir(), 'verbatim-e2e-'));
+    const dataDir = join(dir, 'data');
+    let current = await launchHost(dataDir);
+    const app: HostApp = {
+      url: current.url,
+      origin: new URL(current.url).origin,
+      dataDir,
+      process: current.child,
+      async restart() {
+        await stopHost(current.child);
+        current = await launchHost(dataDir);
+        app.url = current.url;
+        app.origin = new URL(current.url).origin;
+        app.process = current.child;
+      },
+    };
+    await use(app);
+    await stopHost(current.child);
+    rmSync(dir, { recursive: true, force: true });
+  },
+});
+
+export { expect } from '@playwright/test';

@@ -1,0 +1,41 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+const root = resolve(import.meta.dirname, '../..');
+const fixtures = join(root, 'tests/fixtures/lint');
+
+async function lintAs(code: string, asPath: string) {
+  const eslint = new ESLint({ cwd: root, ignore: false });
+  const [result] = await eslint.lintText(code, { filePath: join(root, asPath) });
+  return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports');
+}
+
+describe('DESIGN.md §2 import boundaries', () => {
+  const files = readdirSync(fixtures).filter((f) => /\.tsx?$/.test(f));
+
+  it('has a fixture for every boundary', () => {
+    expect(files.length).toBeGreaterThanOrEqual(4);
+  });
+
+  for (const file of files) {
+    it(`rejects ${file}`, async () => {
+      const code = readFileSync(join(fixtures, file), 'utf8');
+      const asPath = /^\/\/ as: (\S+)/.exec(code)?.[1];
+      expect(asPath, 'fixture names the path it pretends to live at').toBeTruthy();
+      const errors = await lintAs(code, asPath as string);
+      const importLines = code.split('\n').filter((l) => l.startsWith('import ')).length;
+      // every import line is rejected (a line may break more than one rule)
+      expect(new Set(errors.map((e) => e.line)).size).toBe(importLines);
+      expect(errors.every((e) => e.message.includes('DESIGN.md'))).toBe(true);
+    });
+  }
+
+  it('accepts allowed imports', async () => {
+    const ok = "import { z } from 'zod';\nimport { settingsSchema } from './settings';\nexport const a = [z, settingsSchema];\n";
+    expect(await lintAs(ok, 'src/shared/ok.ts')).toEqual([]);
+    const renderer = "import { api } from '../../bridge';\nimport { channels } from '../../../../shared/ipc';\nexport const a = [api, channels];\n";
+    expect(await lintAs(renderer, 'src/renderer/src/features/library/ok.ts')).toEqual([]);
+  });
+});
