@@ -50,6 +50,8 @@ export async function stopHost(child: ChildProcess): Promise<void> {
 }
 
 export const test = base.extend<{ host: HostApp }>({
+  // Playwright requires fixtures to destructure their dependencies, even when there are none.
+  // eslint-disable-next-line no-empty-pattern
   host: async ({}, use) => {
     const dir = mkdtempSync(join(tmpdir(), 'verbatim-e2e-'));
     const dataDir = join(dir, 'data');
