@@ -21,8 +21,21 @@ function electronBinary() {
   }
 }
 
-const electron = electronBinary();
-if (electron && !process.env.VERBATIM_HOST_MODE) {
+// electron 45's package has no postinstall step: fetch the binary on first start (GitHub), once.
+function fetchElectron() {
+  try {
+    const installer = join(dirname(require.resolve('electron/package.json')), 'install.js');
+    if (!existsSync(installer)) return null;
+    process.stderr.write('Fetching the Electron binary (first start only)…\n');
+    spawnSync(process.execPath, [installer], { cwd: root, stdio: 'ignore', timeout: 180_000 });
+    return electronBinary();
+  } catch {
+    return null;
+  }
+}
+
+const electron = process.env.VERBATIM_HOST_MODE ? null : (electronBinary() ?? fetchElectron());
+if (electron) {
   const build = spawnSync(join(root, 'node_modules', '.bin', 'electron-vite'), ['build'], { cwd: root, stdio: 'inherit' });
   if (build.status !== 0) process.exit(build.status ?? 1);
   const child = spawn(electron, [root], { cwd: root, stdio: 'inherit' });
