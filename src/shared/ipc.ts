@@ -7,6 +7,24 @@
  */
 import { z } from 'zod';
 import { errorCodes, type ErrorInfo } from './errors';
+import {
+  engineStatusSchema,
+  jobChangedSchema,
+  jobProgressSchema,
+  jobSchema,
+  rateLimitSchema,
+  serviceRegionSchema,
+  transcriptionOptionsSchema,
+} from './jobs';
+import {
+  cueSchema,
+  exportFormatSchema,
+  libraryChangedSchema,
+  libraryItemSchema,
+  libraryListInputSchema,
+  searchHitSchema,
+  transcriptSchema,
+} from './library';
 import { settingsPatchSchema, settingsSchema } from './settings';
 
 const none = z.undefined();
@@ -23,14 +41,201 @@ export const appInfoSchema = z.object({
 });
 export type AppInfo = z.infer<typeof appInfoSchema>;
 
+/**
+ * What the renderer may know about the cloud API key. The key itself never
+ * crosses IPC: only whether there is one and its last four characters.
+ */
+export const keyStatusSchema = z.object({
+  present: z.boolean(),
+  /** "…a1b2" (last four characters), or null when no key. */
+  masked: z.string().nullable(),
+  /** Where the key comes from: the encrypted vault, or the ASSEMBLYAI_API_KEY environment variable (read-only). */
+  source: z.enum(['vault', 'env']).nullable(),
+  /** The region the app currently talks to (settings.region). */
+  region: serviceRegionSchema,
+  /** ISO time of the last successful check against the service, or null. */
+  verifiedAt: z.string().nullable(),
+  /** Why the last check failed (e.g. offline), or null. */
+  lastError: z.object({ code: z.enum(errorCodes), message: z.string() }).nullable(),
+  /** false when the platform cannot encrypt (Linux without a keyring): the key cannot be saved. */
+  canStore: z.boolean(),
+});
+export type KeyStatus = z.infer<typeof keyStatusSchema>;
+
+const idInput = z.object({ id: z.string().min(1) }).strict();
+const okOutput = z.object({ ok: z.literal(true) });
+
 export const channels = {
+  /** Name, version, mode, data folder, missing system packages. */
   'app.info': { input: none, output: appInfoSchema },
+
+  // ── settings ────────────────────────────────────────────────────────────
+  /** The whole settings object (every field filled). */
   'settings.get': { input: none, output: settingsSchema },
+  /** Change some fields; answers the whole new object and emits `settings.changed`. */
   'settings.set': { input: settingsPatchSchema, output: settingsSchema },
+
+  // ── keys (the cloud API key; never returned) ────────────────────────────
+  /** Whether a key is stored, masked, and when it was last verified. */
+  'keys.status': { input: none, output: keyStatusSchema },
+  /**
+   * Store a key after verifying it with one cheap authenticated call to the
+   * region (`region` also switches settings.region when given).
+   * Errors: `invalid_key` (401: nothing stored), `bad_request` (the key is
+   * malformed). Offline (`network`): the key is stored unverified and
+   * `lastError` says so.
+   */
+  'keys.set': {
+    input: z.object({ key: z.string().trim().min(8).max(200), region: z.enum(['us', 'eu', 'custom']).optional() }).strict(),
+    output: keyStatusSchema,
+  },
+  /** Check the stored key again (updates verifiedAt / lastError). */
+  'keys.verify': { input: none, output: keyStatusSchema },
+  /** Forget the stored key. With no key, jobs go to the local engine. */
+  'keys.remove': { input: none, output: keyStatusSchema },
+
+  // ── jobs (durable; see DESIGN.md §5) ────────────────────────────────────
+  /**
+   * Transcribe local files by path (Electron: from drag-and-drop via
+   * webUtils.getPathForFile, or an <input type=file>). One job each; each also
+   * creates its library item at once (status queued). `options` override
+   * settings.transcriptionDefaults. Errors: `file_unreadable` naming the file.
+   */
+  'jobs.addFiles': {
+    input: z.object({ paths: z.array(z.string().min(1)).min(1).max(500), options: transcriptionOptionsSchema.optional() }).strict(),
+    output: z.object({ jobs: z.array(jobSchema) }),
+  },
+  /**
+   * Host mode (a browser cannot give paths): first POST the file's bytes to
+   * `/upload?token=<launch token>&name=<encodeURIComponent(file.name)>` on the
+   * page's own origin (body = the raw File, any content type; answer 200
+   * `{"uploadId": "…", "bytes": N}`; 401 without the token; 413 above 5 GiB),
+   * then call this with the uploadId. The staged file becomes the job's source.
+   */
+  'jobs.addUpload': {
+    input: z
+      .object({ uploadId: z.string().min(1), name: z.string().min(1).max(500).optional(), options: transcriptionOptionsSchema.optional() })
+      .strict(),
+    output: jobSchema,
+  },
+  /** Transcribe a public http(s) URL the service can fetch (no upload). */
+  'jobs.addUrl': {
+    input: z.object({ url: z.url({ protocol: /^https?$/ }), name: z.string().max(500).optional(), options: transcriptionOptionsSchema.optional() }).strict(),
+    output: jobSchema,
+  },
+  /** Jobs, newest first: every unfinished one and the latest finished ones. */
+  'jobs.list': {
+    input: z.object({ includeFinished: z.boolean().default(true), limit: z.number().int().min(1).max(1000).default(200) }).strict().optional(),
+    output: z.object({ jobs: z.array(jobSchema) }),
+  },
+  /** Stop a job (abort the upload, stop polling; deletes the remote transcript if one exists). Final jobs: `conflict`. */
+  'jobs.cancel': { input: idInput, output: jobSchema },
+  /** Run a failed or canceled job again (resubmits; re-uploads when the upload is gone). */
+  'jobs.retry': { input: idInput, output: jobSchema },
+  /** Forget a finished job (its library item stays). Unfinished jobs are canceled first. */
+  'jobs.remove': { input: idInput, output: okOutput },
+
+  // ── library (offline) ───────────────────────────────────────────────────
+  /** A page of recordings with their latest transcript's state. `total` counts all matches. */
+  'library.list': {
+    input: libraryListInputSchema.optional(),
+    output: z.object({ items: z.array(libraryItemSchema), total: z.number().int().nonnegative() }),
+  },
+  /** One recording with its full transcript (words, sentences, paragraphs, speakers, saved cues). `not_found` if gone. */
+  'library.get': { input: idInput, output: transcriptSchema },
+  'library.rename': { input: z.object({ id: z.string().min(1), title: z.string().trim().min(1).max(300) }).strict(), output: libraryItemSchema },
+  /** Replace the item's tags (trimmed, deduplicated, case kept). */
+  'library.setTags': {
+    input: z.object({ id: z.string().min(1), tags: z.array(z.string().trim().min(1).max(60)).max(50) }).strict(),
+    output: libraryItemSchema,
+  },
+  /** Every tag in use with how many items carry it. */
+  'library.tags': { input: none, output: z.object({ tags: z.array(z.object({ name: z.string(), count: z.number().int() })) }) },
+  /** Delete items locally (audio copy included); `remote: true` also deletes them on the service. */
+  'library.delete': {
+    input: z.object({ ids: z.array(z.string().min(1)).min(1).max(1000), remote: z.boolean().default(false) }).strict(),
+    output: z.object({ deleted: z.number().int(), remoteErrors: z.array(z.object({ id: z.string(), message: z.string() })) }),
+  },
+  /** Correct words (by index into `words`); the text, sentences and search index follow. */
+  'library.correctWords': {
+    input: z
+      .object({ id: z.string().min(1), edits: z.array(z.object({ index: z.number().int().nonnegative(), text: z.string().min(1).max(200) })).min(1).max(5000) })
+      .strict(),
+    output: transcriptSchema,
+  },
+  /** Name a speaker ("A" → "Dana"); null clears the name. */
+  'library.renameSpeaker': {
+    input: z.object({ id: z.string().min(1), speaker: z.string().min(1).max(20), name: z.string().trim().max(100).nullable() }).strict(),
+    output: transcriptSchema,
+  },
+  /** Save the subtitle editor's cues (null = discard edits, back to cues built from words). */
+  'library.saveCues': {
+    input: z.object({ id: z.string().min(1), cues: z.array(cueSchema).max(100_000).nullable() }).strict(),
+    output: okOutput,
+  },
+  /**
+   * Text of an export, made in main: txt (paragraphs, speaker names when
+   * known), srt / vtt (saved cues if edited, else built from words with
+   * `charsPerCaption`), json (the whole transcript). The renderer saves it.
+   */
+  'library.export': {
+    input: z.object({ id: z.string().min(1), format: exportFormatSchema, charsPerCaption: z.number().int().min(8).max(200).optional() }).strict(),
+    output: z.object({ filename: z.string(), mime: z.string(), content: z.string() }),
+  },
+  /** A URL the renderer can put in <audio src>: the local copy (or redacted copy) of the recording; null if none. */
+  'library.mediaUrl': {
+    input: z.object({ id: z.string().min(1), redacted: z.boolean().default(false) }).strict(),
+    output: z.object({ url: z.string().nullable() }),
+  },
+  /** Back up the whole library into `dir` (created; must be empty): library.json + audio/. */
+  'library.exportAll': {
+    input: z.object({ dir: z.string().min(1) }).strict(),
+    output: z.object({ dir: z.string(), items: z.number().int(), audioFiles: z.number().int() }),
+  },
+  /** Restore a backup made by exportAll; items already present (same id) are skipped. */
+  'library.importAll': {
+    input: z.object({ dir: z.string().min(1) }).strict(),
+    output: z.object({ imported: z.number().int(), skipped: z.number().int() }),
+  },
+
+  // ── search ──────────────────────────────────────────────────────────────
+  /**
+   * Full-text search over every transcript's sentences, best first. Words are
+   * matched as prefixes ("transcr" finds "transcription"); "quoted phrases"
+   * match exactly. Each hit opens its transcript at `startMs`.
+   */
+  'search.query': {
+    input: z
+      .object({
+        query: z.string().trim().min(1).max(500),
+        tag: z.string().optional(),
+        limit: z.number().int().min(1).max(200).default(50),
+        offset: z.number().int().nonnegative().default(0),
+      })
+      .strict(),
+    output: z.object({ hits: z.array(searchHitSchema), tookMs: z.number() }),
+  },
+
+  // ── local engine ────────────────────────────────────────────────────────
+  /** State of the local engine process (started on demand by jobs in region local). */
+  'engine.status': { input: none, output: engineStatusSchema },
+  /** Start the local engine now (otherwise it starts with the first local job). */
+  'engine.start': { input: none, output: engineStatusSchema },
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 
 export const events = {
   'settings.changed': settingsSchema,
+  /** Upload progress of one job, ≤ 10/s per job. */
+  'jobs.progress': jobProgressSchema,
+  /** A job was added, changed state, or was removed (`job: null`). */
+  'jobs.changed': jobChangedSchema,
+  /** Library items were added, updated (renamed, tagged, completed…), deleted or imported: refetch them. */
+  'library.changed': libraryChangedSchema,
+  'engine.status': engineStatusSchema,
+  /** Cloud key status changed (set, removed, verified). */
+  'keys.changed': keyStatusSchema,
+  /** Gateway rate-limit state after each limited answer. */
+  'gateway.rateLimit': rateLimitSchema,
 } as const satisfies Record<string, z.ZodType>;
 
 export type Channel = keyof typeof channels;

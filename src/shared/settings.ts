@@ -1,25 +1,62 @@
 import { z } from 'zod';
+import { serviceRegionSchema, transcriptionOptionsSchema } from './jobs';
 
 export const themeSchema = z.enum(['system', 'light', 'dark']);
-export const regionSchema = z.enum(['us', 'eu', 'local']);
+/** us / eu cloud (needs a key), the local engine, or custom base addresses (API.md §1). */
+export const regionSchema = serviceRegionSchema;
 export type Theme = z.infer<typeof themeSchema>;
 export type Region = z.infer<typeof regionSchema>;
 
-export const regionLabels: Record<Region, string> = { us: 'US', eu: 'EU', local: 'Local' };
+export const regionLabels: Record<Region, string> = { us: 'US', eu: 'EU', local: 'Local', custom: 'Custom' };
+
+/** An http(s) base address, or empty for "not set". */
+const baseUrlSchema = z.union([z.literal(''), z.url({ protocol: /^https?$/ })]);
+const wsBaseUrlSchema = z.union([z.literal(''), z.url({ protocol: /^wss?$/ })]);
 
 /**
  * Everything the user can change in Settings. The same schema is stored by
  * electron-store in Electron and by a JSON file in the data folder in host mode.
  * Every field has a default, so an old or partial file always parses.
+ * (The API key is not a setting: it lives in the key vault, see `keys.*`.)
  */
 const fields = {
   theme: themeSchema,
   region: regionSchema,
+  /** Region `custom`: REST base, e.g. https://asr.example.org (no trailing /v2). */
+  customRestUrl: baseUrlSchema,
+  /** Region `custom`: streaming base, e.g. wss://asr.example.org. Empty = derived from the REST base. */
+  customStreamingUrl: wsBaseUrlSchema,
+  /** Region `custom`: gateway base. Empty = the REST base. */
+  customGatewayUrl: baseUrlSchema,
+  /** Options every new job starts with (a job may override them). */
+  transcriptionDefaults: transcriptionOptionsSchema,
+  /** Cloud jobs: also notify this URL (your own server) on completion. Empty = none. */
+  webhookUrl: baseUrlSchema,
+  webhookAuthHeaderName: z.string().max(100),
+  webhookAuthHeaderValue: z.string().max(500),
+  /** Keep a copy of each recording's audio in the library (playable offline). */
+  keepAudioCopy: z.boolean(),
+  /** How many uploads run at once. */
+  uploadConcurrency: z.number().int().min(1).max(8),
 };
 
 export const settingsSchema = z.object({
   theme: fields.theme.default('system'),
   region: fields.region.default('local'),
+  customRestUrl: fields.customRestUrl.default(''),
+  customStreamingUrl: fields.customStreamingUrl.default(''),
+  customGatewayUrl: fields.customGatewayUrl.default(''),
+  transcriptionDefaults: fields.transcriptionDefaults.default({
+    speechModels: ['universal-3-pro', 'universal-2'],
+    languageCode: 'en_us',
+    punctuate: true,
+    formatText: true,
+  }),
+  webhookUrl: fields.webhookUrl.default(''),
+  webhookAuthHeaderName: fields.webhookAuthHeaderName.default(''),
+  webhookAuthHeaderValue: fields.webhookAuthHeaderValue.default(''),
+  keepAudioCopy: fields.keepAudioCopy.default(true),
+  uploadConcurrency: fields.uploadConcurrency.default(3),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
@@ -28,6 +65,7 @@ export type Settings = z.infer<typeof settingsSchema>;
  * A change from the renderer: any subset of fields, unknown fields rejected.
  * Built from the fields without their defaults, so an absent field stays absent
  * (zod's .partial() would fill defaults in and reset the user's other settings).
+ * `transcriptionDefaults` is replaced whole when given.
  */
 export const settingsPatchSchema = z.object(fields).partial().strict();
 export type SettingsPatch = z.infer<typeof settingsPatchSchema>;

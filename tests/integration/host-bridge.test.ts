@@ -6,6 +6,7 @@ import WebSocket from 'ws';
 import { createCore, type Core } from '../../src/main/core';
 import { startHostServer, type HostServer } from '../../src/main/host/server';
 import { createHostPlatform } from '../../src/main/platform/host';
+import { defaultSettings } from '../../src/shared/settings';
 
 let dir: string;
 let core: Core;
@@ -76,9 +77,10 @@ describe('host-mode bridge', () => {
       if (m.event) resolve(m);
     }));
     const set = await request(ws, { id: 3, channel: 'settings.set', input: { theme: 'dark' } });
-    expect(set).toEqual({ id: 3, output: { theme: 'dark', region: 'local' } });
-    expect(await event).toEqual({ event: 'settings.changed', payload: { theme: 'dark', region: 'local' } });
-    expect(JSON.parse(readFileSync(join(dir, 'data', 'settings.json'), 'utf8'))).toEqual({ theme: 'dark', region: 'local' });
+    const want = { ...defaultSettings, theme: 'dark', region: 'local' };
+    expect(set).toEqual({ id: 3, output: want });
+    expect(await event).toEqual({ event: 'settings.changed', payload: want });
+    expect(JSON.parse(readFileSync(join(dir, 'data', 'settings.json'), 'utf8'))).toEqual(want);
     ws.close();
   });
 

@@ -3,7 +3,7 @@ import { AppError } from '../../../src/shared/errors';
 import { Router, type Sender } from '../../../src/main/ipc/router';
 import { SettingsService } from '../../../src/main/services/settings';
 import { registerSettingsHandlers } from '../../../src/main/ipc/settings';
-import type { Settings } from '../../../src/shared/settings';
+import { defaultSettings, type Settings } from '../../../src/shared/settings';
 
 const trusted: Sender = { kind: 'host', tokenValid: true };
 const silent = { error: vi.fn() };
@@ -16,14 +16,14 @@ function memoryBackend(initial: unknown = {}) {
 describe('Router (typed handle)', () => {
   it('refuses untrusted senders before anything else', async () => {
     const r = new Router((s) => s.kind === 'host' && s.tokenValid, silent);
-    r.handle('settings.get', () => ({ theme: 'dark', region: 'us' }));
+    r.handle('settings.get', () => ({ ...defaultSettings, theme: 'dark', region: 'us' }));
     const reply = await r.dispatch('settings.get', undefined, { sender: { kind: 'host', tokenValid: false } });
     expect(reply).toEqual({ ok: false, error: { code: 'forbidden', message: expect.any(String) } });
   });
 
   it('answers bad_request for unknown channels and invalid input', async () => {
     const r = new Router(() => true, silent);
-    const handler = vi.fn(() => ({ theme: 'dark' as const, region: 'us' as const }));
+    const handler = vi.fn((): Settings => ({ ...defaultSettings, theme: 'dark', region: 'us' }));
     r.handle('settings.set', handler);
     expect(await r.dispatch('settings.nuke', {}, { sender: trusted })).toMatchObject({ ok: false, error: { code: 'bad_request' } });
     const bad = await r.dispatch('settings.set', { theme: 42 }, { sender: trusted });
@@ -66,9 +66,9 @@ describe('Router (typed handle)', () => {
     const r = new Router(() => true, silent);
     const seen: unknown[] = [];
     r.subscribe((e, p) => seen.push([e, p]));
-    r.emit('settings.changed', { theme: 'dark', region: 'eu' });
+    r.emit('settings.changed', { ...defaultSettings, theme: 'dark', region: 'eu' });
     r.emit('settings.changed', { theme: 'bad' } as unknown as Settings);
-    expect(seen).toEqual([['settings.changed', { theme: 'dark', region: 'eu' }]]);
+    expect(seen).toEqual([['settings.changed', { ...defaultSettings, theme: 'dark', region: 'eu' }]]);
   });
 });
 
@@ -76,14 +76,15 @@ describe('settings service', () => {
   it('stores a patch, emits the change and keeps valid fields of a damaged store', async () => {
     const backend = memoryBackend({ theme: 'dark', region: 'nowhere' });
     const service = new SettingsService(backend);
-    expect(service.get()).toEqual({ theme: 'dark', region: 'local' });
+    expect(service.get()).toEqual({ ...defaultSettings, theme: 'dark', region: 'local' });
     const r = new Router(() => true, silent);
     registerSettingsHandlers(r, service);
     const events: unknown[] = [];
     r.subscribe((e, p) => events.push([e, p]));
     const out = await r.call('settings.set', { region: 'eu' });
-    expect(out).toEqual({ theme: 'dark', region: 'eu' });
-    expect(backend.stored).toEqual({ theme: 'dark', region: 'eu' });
-    expect(events).toEqual([['settings.changed', { theme: 'dark', region: 'eu' }]]);
+    const want = { ...defaultSettings, theme: 'dark', region: 'eu' };
+    expect(out).toEqual(want);
+    expect(backend.stored).toEqual(want);
+    expect(events).toEqual([['settings.changed', want]]);
   });
 });

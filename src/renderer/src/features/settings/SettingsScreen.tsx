@@ -13,6 +13,7 @@ const regionHelp: Record<Region, string> = {
   us: 'AssemblyAI, United States data centre.',
   eu: 'AssemblyAI, European Union data centre; your audio stays in the EU.',
   local: 'The engine built into Verbatim, on this computer. No key, no network, English only.',
+  custom: 'Your own AssemblyAI-compatible service at the addresses below.',
 };
 
 export function SettingsScreen() {

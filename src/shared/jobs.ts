@@ -1,0 +1,129 @@
+/**
+ * Shared types of the durable transcription jobs (DESIGN.md §5): the options a
+ * user picks, a job row as the renderer sees it, and its progress events.
+ */
+import { z } from 'zod';
+import { errorCodes } from './errors';
+
+/** Where a transcript was made; each library item remembers it (API.md §1). */
+export const serviceRegionSchema = z.enum(['us', 'eu', 'local', 'custom']);
+export type ServiceRegion = z.infer<typeof serviceRegionSchema>;
+
+export const piiPolicies = [
+  'person_name',
+  'phone_number',
+  'email_address',
+  'credit_card_number',
+  'us_social_security_number',
+  'date_of_birth',
+  'location',
+] as const;
+
+/**
+ * What the user can choose per job (API.md §3, in camelCase; main maps them to
+ * the wire names). Every field is optional: absent = the Settings default.
+ */
+export const transcriptionOptionsSchema = z
+  .object({
+    /** Priority list of models, e.g. ["universal-3-pro", "universal-2"]. */
+    speechModels: z.array(z.string().min(1).max(64)).min(1).max(4),
+    /** e.g. "en_us"; the local engine accepts en, en_us, en_uk, en_au. */
+    languageCode: z.string().min(2).max(16),
+    punctuate: z.boolean(),
+    formatText: z.boolean(),
+    disfluencies: z.boolean(),
+    filterProfanity: z.boolean(),
+    /** Words to boost (names, jargon). */
+    keytermsPrompt: z.array(z.string().min(1).max(100)).max(200),
+    /** Cloud only: the local engine refuses speaker labels. */
+    speakerLabels: z.boolean(),
+    speakersExpected: z.number().int().min(1).max(20).nullable(),
+    redactPii: z.boolean(),
+    redactPiiPolicies: z.array(z.enum(piiPolicies)),
+    redactPiiSub: z.enum(['hash', 'entity_name']),
+    /** Also make a copy of the audio with the redacted spans beeped; it is downloaded into the library. */
+    redactPiiAudio: z.boolean(),
+    redactPiiAudioQuality: z.enum(['mp3', 'wav']),
+    /** Transcribe only a window of the file (milliseconds). */
+    audioStartFrom: z.number().int().nonnegative().nullable(),
+    audioEndAt: z.number().int().positive().nullable(),
+  })
+  .partial()
+  .strict();
+export type TranscriptionOptions = z.infer<typeof transcriptionOptionsSchema>;
+
+export const jobStatusSchema = z.enum(['queued', 'uploading', 'submitted', 'processing', 'completed', 'error', 'canceled']);
+export type JobStatus = z.infer<typeof jobStatusSchema>;
+export const finalJobStatuses: readonly JobStatus[] = ['completed', 'error', 'canceled'];
+
+export const jobErrorSchema = z.object({
+  code: z.enum(errorCodes),
+  message: z.string(),
+  /** true when "Retry" makes sense (server faults, network); false for e.g. a corrupt file. */
+  retryable: z.boolean(),
+});
+export type JobError = z.infer<typeof jobErrorSchema>;
+
+export const jobSchema = z.object({
+  id: z.string(),
+  /** The library item this job fills; opens in the library once completed. */
+  recordingId: z.string(),
+  /** File name or URL shown to the user. */
+  name: z.string(),
+  source: z.enum(['file', 'url', 'upload']),
+  status: jobStatusSchema,
+  region: serviceRegionSchema,
+  /** The service's transcript id once submitted (null before). */
+  remoteId: z.string().nullable(),
+  bytesSent: z.number().nonnegative(),
+  /** File size; null for URL jobs. */
+  bytesTotal: z.number().nonnegative().nullable(),
+  error: jobErrorSchema.nullable(),
+  /** How many times the job has been attempted (retries included). */
+  attempts: z.number().int().nonnegative(),
+  /** ISO 8601 times. */
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  completedAt: z.string().nullable(),
+});
+export type Job = z.infer<typeof jobSchema>;
+
+/** Upload progress, at most ~10 per second per job. */
+export const jobProgressSchema = z.object({
+  id: z.string(),
+  bytes: z.number().nonnegative(),
+  total: z.number().nonnegative().nullable(),
+  bytesPerSecond: z.number().nonnegative(),
+  /** null until the rate is known (or for unknown totals). */
+  etaSeconds: z.number().nonnegative().nullable(),
+});
+export type JobProgress = z.infer<typeof jobProgressSchema>;
+
+/** A job changed state (`job`), or was removed (`job: null`). */
+export const jobChangedSchema = z.object({ id: z.string(), job: jobSchema.nullable() });
+export type JobChanged = z.infer<typeof jobChangedSchema>;
+
+export const engineStateSchema = z.enum(['stopped', 'starting', 'running', 'restarting', 'failed']);
+export const engineStatusSchema = z.object({
+  state: engineStateSchema,
+  /** http://127.0.0.1:PORT while running. */
+  url: z.string().nullable(),
+  /** How many times it was restarted after dying. */
+  restarts: z.number().int().nonnegative(),
+  /** What went wrong, for the user, when state is failed/restarting. */
+  message: z.string().nullable(),
+});
+export type EngineStatus = z.infer<typeof engineStatusSchema>;
+
+/** Gateway rate-limit state from the X-RateLimit-* headers (API.md §9). */
+export const rateLimitSchema = z.object({
+  model: z.string().nullable(),
+  service: z.string().nullable(),
+  limit: z.number().int().nonnegative(),
+  remaining: z.number().int().nonnegative(),
+  /** Seconds from `at` until the window resets. */
+  resetSeconds: z.number().nonnegative(),
+  /** ISO time the headers were read. */
+  at: z.string(),
+});
+export type RateLimit = z.infer<typeof rateLimitSchema>;

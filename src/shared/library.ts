@@ -1,0 +1,128 @@
+/**
+ * Shared types of the library (DESIGN.md §6) as the renderer sees them: list
+ * items, a full transcript with its words, sentences, paragraphs, speakers and
+ * edited cues, and search hits. Times are integer milliseconds.
+ */
+import { z } from 'zod';
+import { jobErrorSchema, serviceRegionSchema } from './jobs';
+
+export const transcriptStatusSchema = z.enum(['queued', 'uploading', 'submitted', 'processing', 'completed', 'error', 'canceled']);
+export type TranscriptStatus = z.infer<typeof transcriptStatusSchema>;
+
+/** One row of the library list: a recording with its latest transcript. */
+export const libraryItemSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  /** Original file name, or the URL for URL jobs, or "Live session". */
+  source: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  durationMs: z.number().int().nonnegative().nullable(),
+  status: transcriptStatusSchema,
+  error: jobErrorSchema.nullable(),
+  region: serviceRegionSchema,
+  /** The service's transcript id; never mixed across regions. */
+  remoteId: z.string().nullable(),
+  language: z.string().nullable(),
+  model: z.string().nullable(),
+  wordCount: z.number().int().nonnegative(),
+  tags: z.array(z.string()),
+  /** A local copy of the audio exists: playable through `library.mediaUrl`. */
+  hasAudio: z.boolean(),
+  /** A redacted (beeped) copy exists. */
+  hasRedactedAudio: z.boolean(),
+  /** First ~200 characters of the text. */
+  preview: z.string(),
+});
+export type LibraryItem = z.infer<typeof libraryItemSchema>;
+
+export const wordSchema = z.object({
+  text: z.string(),
+  start: z.number().int(),
+  end: z.number().int(),
+  confidence: z.number(),
+  speaker: z.string().nullable(),
+});
+export type Word = z.infer<typeof wordSchema>;
+
+/** A span of words [firstWord, lastWord] (inclusive indexes into `words`). */
+export const spanSchema = z.object({
+  text: z.string(),
+  start: z.number().int(),
+  end: z.number().int(),
+  firstWord: z.number().int().nonnegative(),
+  lastWord: z.number().int().nonnegative(),
+  speaker: z.string().nullable(),
+});
+export type Span = z.infer<typeof spanSchema>;
+
+export const speakerSchema = z.object({
+  /** As the service labels it: "A", "B", … */
+  id: z.string(),
+  /** The name the user gave, or null. */
+  name: z.string().nullable(),
+});
+
+export const cueSchema = z.object({
+  start: z.number().int().nonnegative(),
+  end: z.number().int().nonnegative(),
+  text: z.string(),
+});
+export type Cue = z.infer<typeof cueSchema>;
+
+export const transcriptSchema = z.object({
+  item: libraryItemSchema,
+  transcriptId: z.string(),
+  text: z.string(),
+  confidence: z.number().nullable(),
+  words: z.array(wordSchema),
+  sentences: z.array(spanSchema),
+  paragraphs: z.array(spanSchema),
+  speakers: z.array(speakerSchema),
+  /** Subtitle cues as last saved by the editor; null = never edited (build from words). */
+  cues: z.array(cueSchema).nullable(),
+  /** The options it was transcribed with (camelCase, see TranscriptionOptions). */
+  options: z.record(z.string(), z.unknown()),
+});
+export type Transcript = z.infer<typeof transcriptSchema>;
+
+export const librarySortSchema = z.enum(['created', 'updated', 'title', 'duration']);
+
+export const libraryListInputSchema = z
+  .object({
+    sort: librarySortSchema.default('created'),
+    order: z.enum(['asc', 'desc']).default('desc'),
+    status: z.array(transcriptStatusSchema).optional(),
+    tag: z.string().optional(),
+    /** ISO dates (inclusive) on createdAt. */
+    from: z.string().optional(),
+    to: z.string().optional(),
+    /** Case-insensitive substring of the title. */
+    title: z.string().max(200).optional(),
+    offset: z.number().int().nonnegative().default(0),
+    limit: z.number().int().min(1).max(500).default(100),
+  })
+  .strict();
+
+export const exportFormatSchema = z.enum(['txt', 'srt', 'vtt', 'json']);
+export type ExportFormat = z.infer<typeof exportFormatSchema>;
+
+/** A piece of a snippet; `match` pieces are the query terms (render as <mark>). */
+export const snippetPartSchema = z.object({ text: z.string(), match: z.boolean() });
+
+export const searchHitSchema = z.object({
+  recordingId: z.string(),
+  title: z.string(),
+  /** The sentence that matched, cut around the terms. */
+  snippet: z.array(snippetPartSchema),
+  /** Where the sentence starts in the audio: open the transcript there. */
+  startMs: z.number().int().nonnegative(),
+  /** Lower is better (FTS5 bm25). */
+  rank: z.number(),
+});
+export type SearchHit = z.infer<typeof searchHitSchema>;
+
+export const libraryChangedSchema = z.object({
+  ids: z.array(z.string()),
+  reason: z.enum(['added', 'updated', 'deleted', 'imported']),
+});
