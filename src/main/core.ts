@@ -4,32 +4,93 @@
  * Platform and call createCore; nothing below knows which one it runs in.
  */
 import { registerAppHandlers } from './ipc/app';
+import { registerEngineHandlers } from './ipc/local-engine';
+import { registerJobHandlers } from './ipc/jobs';
+import { registerKeyHandlers } from './ipc/keys';
+import { registerLibraryHandlers } from './ipc/library';
 import { registerSettingsHandlers } from './ipc/settings';
 import { Router, type Sender } from './ipc/router';
 import type { Platform } from './platform/types';
+import { EngineManager } from './services/local-engine';
+import { JobService, type JobServiceOptions } from './services/jobs';
+import { KeyService, KeyVault } from './services/keys';
+import { Library } from './services/library/library';
+import { LibraryRemote } from './services/library/remote';
 import { SettingsService } from './services/settings';
+import { WebhookReceiver } from './services/webhooks';
 
 export interface Core {
   router: Router;
   platform: Platform;
   settings: SettingsService;
+  library: Library;
+  keys: KeyService;
+  engine: EngineManager;
+  jobs: JobService;
+  webhooks: WebhookReceiver;
+  /** How the renderer reaches a recording's audio (host mode: a token route; Electron: a protocol). */
+  setMediaUrl(fn: (recordingId: string, redacted: boolean) => string): void;
   dispose(): Promise<void>;
 }
 
-export function createCore(platform: Platform, isTrustedSender: (s: Sender) => boolean): Core {
+export interface CoreOptions {
+  jobs?: JobServiceOptions;
+  /** Use the webhook receiver for local-engine jobs (default true); polling always runs as the fallback. */
+  webhooks?: boolean;
+  /** Resume unfinished jobs at once (default true). */
+  resume?: boolean;
+  log?: (message: string) => void;
+}
+
+export function createCore(platform: Platform, isTrustedSender: (s: Sender) => boolean, opts: CoreOptions = {}): Core {
+  const log = opts.log ?? ((m: string) => console.error(`verbatim: ${m}`));
   const router = new Router(isTrustedSender);
   const settings = new SettingsService(platform.settings);
+  const library = new Library(platform.dataDir);
+  const vault = new KeyVault(platform.secrets, platform.dataDir);
+  const keys = new KeyService(vault, settings);
+  const engine = new EngineManager(platform.engine, platform.dataDir, { log });
+  const webhooks = new WebhookReceiver();
+  const jobs = new JobService(
+    library,
+    settings,
+    vault,
+    engine,
+    opts.webhooks === false ? null : webhooks,
+    {
+      changed: (id, job) => router.emit('jobs.changed', { id, job }),
+      progress: (p) => router.emit('jobs.progress', p),
+    },
+    { log, ...opts.jobs },
+  );
+  let mediaUrl: (id: string, redacted: boolean) => string | null = () => null;
 
   registerAppHandlers(router, platform);
   registerSettingsHandlers(router, settings);
+  registerKeyHandlers(router, keys);
+  registerJobHandlers(router, jobs);
+  registerLibraryHandlers(router, library, new LibraryRemote(library, vault, engine, settings), (id, r) => mediaUrl(id, r));
+  registerEngineHandlers(router, engine);
 
-  const disposers: Array<() => void | Promise<void>> = [];
+  if (opts.resume !== false) jobs.resume();
+
   return {
     router,
     platform,
     settings,
+    library,
+    keys,
+    engine,
+    jobs,
+    webhooks,
+    setMediaUrl(fn) {
+      mediaUrl = fn;
+    },
     async dispose() {
-      for (const d of disposers.reverse()) await d();
+      await jobs.dispose();
+      await webhooks.close();
+      await engine.stop();
+      library.close();
     },
   };
 }

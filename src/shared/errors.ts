@@ -16,6 +16,7 @@ export const errorCodes = [
   'network',
   'rate_limited',
   'file_unreadable',
+  'file_too_large',
   'unsupported_media',
   'audio_too_short',
   'server_error_retryable',

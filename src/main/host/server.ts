@@ -13,6 +13,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { bridgeRequestSchema, type BridgeResponse } from '../../shared/ipc';
 import type { Core } from '../core';
 import { CONTENT_SECURITY_POLICY } from '../security';
+import { handleMedia, handleUpload } from './media';
 
 const MIME: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -62,6 +63,9 @@ export async function startHostServer(opts: HostServerOptions): Promise<HostServ
   const host = opts.host ?? '127.0.0.1';
   const rendererDir = resolve(opts.rendererDir);
   const tokenRoutes = new Map<string, TokenRoute>();
+  tokenRoutes.set('/upload', (req, res) => handleUpload(opts.core, req, res));
+  tokenRoutes.set('/media/', (req, res, url) => handleMedia(opts.core, req, res, url));
+  opts.core.setMediaUrl((id, redacted) => `/media/${id}?token=${encodeURIComponent(opts.token)}${redacted ? '&redacted=1' : ''}`);
 
   const server = createServer((req, res) => {
     void handleHttp(req, res).catch((err: unknown) => {

@@ -19,6 +19,20 @@ export interface SecretBox {
   decrypt(cipher: Buffer): string;
 }
 
+/** A running local engine process, whichever way it was started. */
+export interface EngineProcess {
+  readonly pid: number | undefined;
+  /** Each line the engine prints on stdout / stderr. */
+  onLine(listener: (line: string, stream: 'stdout' | 'stderr') => void): void;
+  onExit(listener: (code: number | null) => void): void;
+  kill(): void;
+}
+
+/** Starts the local engine (Electron: utilityProcess.fork; host mode: child_process.fork). */
+export interface EngineLauncher {
+  launch(args: string[]): EngineProcess;
+}
+
 export interface Platform {
   mode: AppMode;
   dataDir: string;
@@ -26,4 +40,5 @@ export interface Platform {
   versions: { node: string; electron: string | null; chrome: string | null };
   settings: SettingsBackend;
   secrets: SecretBox;
+  engine: EngineLauncher;
 }

@@ -3,10 +3,11 @@
  * Electron's own paths. Thin by design: it cannot run in CI, so it only maps
  * Electron APIs onto the interfaces in ../types.ts that host mode also serves.
  */
-import { app, safeStorage } from 'electron';
+import { join } from 'node:path';
+import { app, safeStorage, utilityProcess } from 'electron';
 import Store from 'electron-store';
 import type { Settings } from '../../../shared/settings';
-import type { Platform, SecretBox, SettingsBackend } from '../types';
+import type { EngineLauncher, EngineProcess, Platform, SecretBox, SettingsBackend } from '../types';
 
 class ElectronStoreSettings implements SettingsBackend {
   private readonly store = new Store<Record<string, unknown>>({ name: 'settings' });
@@ -30,6 +31,39 @@ class SafeStorageBox implements SecretBox {
   }
 }
 
+/** The engine is built next to main (out/main/engine.js) and forked as a utility process. */
+class UtilityEngineLauncher implements EngineLauncher {
+  launch(args: string[]): EngineProcess {
+    const child = utilityProcess.fork(join(import.meta.dirname, 'engine.js'), args, { stdio: 'pipe', serviceName: 'Verbatim engine' });
+    const lines = (stream: NodeJS.ReadableStream | null, name: 'stdout' | 'stderr', listener: (l: string, s: 'stdout' | 'stderr') => void) => {
+      let buf = '';
+      stream?.on('data', (chunk: Buffer) => {
+        buf += chunk.toString('utf8');
+        let i: number;
+        while ((i = buf.indexOf('\n')) >= 0) {
+          listener(buf.slice(0, i), name);
+          buf = buf.slice(i + 1);
+        }
+      });
+    };
+    return {
+      get pid() {
+        return child.pid;
+      },
+      onLine(listener) {
+        lines(child.stdout, 'stdout', listener);
+        lines(child.stderr, 'stderr', listener);
+      },
+      onExit(listener) {
+        child.once('exit', (code) => listener(code));
+      },
+      kill() {
+        child.kill();
+      },
+    };
+  }
+}
+
 export function createElectronPlatform(dataDir: string): Platform {
   return {
     mode: 'electron',
@@ -38,5 +72,6 @@ export function createElectronPlatform(dataDir: string): Platform {
     versions: { node: process.versions.node, electron: process.versions.electron ?? null, chrome: process.versions.chrome ?? null },
     settings: new ElectronStoreSettings(),
     secrets: new SafeStorageBox(),
+    engine: new UtilityEngineLauncher(),
   };
 }

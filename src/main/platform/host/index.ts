@@ -3,12 +3,15 @@
  * data folder and an AES-256-GCM secret box whose key lives apart from the data
  * folder (mode 0600), standing in for Electron's safeStorage.
  */
+import { fork } from 'node:child_process';
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import type { Settings } from '../../../shared/settings';
-import type { Platform, SecretBox, SettingsBackend } from '../types';
+import type { EngineLauncher, EngineProcess, Platform, SecretBox, SettingsBackend } from '../types';
 
 export class JsonSettingsBackend implements SettingsBackend {
   constructor(private readonly file: string) {}
@@ -81,6 +84,48 @@ export function defaultDataDir(): string {
   return join(base, 'verbatim');
 }
 
+const here = dirname(fileURLToPath(import.meta.url));
+
+/**
+ * Host mode runs the engine with child_process.fork: the built engine when
+ * there is one next to us, else src/engine/index.ts through tsx (development).
+ * VERBATIM_ENGINE_ENTRY overrides the entry (tests). A guard module makes the
+ * engine exit when main dies, so a killed app never leaves an orphan behind.
+ */
+export class ForkEngineLauncher implements EngineLauncher {
+  constructor(private readonly entry: string = engineEntry()) {}
+
+  launch(args: string[]): EngineProcess {
+    const ts = this.entry.endsWith('.ts');
+    const child = fork(this.entry, args, {
+      execArgv: [...(ts ? ['--import', 'tsx'] : []), '--import', join(here, 'engine-guard.mjs')],
+      silent: true,
+      env: { ...process.env, ASSEMBLYAI_API_KEY: '' },
+    });
+    return {
+      pid: child.pid,
+      onLine(listener) {
+        if (child.stdout) createInterface({ input: child.stdout }).on('line', (l) => listener(l, 'stdout'));
+        if (child.stderr) createInterface({ input: child.stderr }).on('line', (l) => listener(l, 'stderr'));
+      },
+      onExit(listener) {
+        child.once('exit', (code) => listener(code));
+      },
+      kill() {
+        child.kill('SIGTERM');
+      },
+    };
+  }
+}
+
+function engineEntry(): string {
+  if (process.env.VERBATIM_ENGINE_ENTRY) return resolve(process.env.VERBATIM_ENGINE_ENTRY);
+  const root = resolve(here, '../../../..');
+  const src = join(root, 'src', 'engine', 'index.ts');
+  if (existsSync(src)) return src;
+  return join(root, 'out', 'main', 'engine.js');
+}
+
 export function createHostPlatform(opts: { dataDir: string; version: string; keyFile?: string }): Platform {
   mkdirSync(opts.dataDir, { recursive: true });
   return {
@@ -90,5 +135,6 @@ export function createHostPlatform(opts: { dataDir: string; version: string; key
     versions: { node: process.versions.node, electron: null, chrome: null },
     settings: new JsonSettingsBackend(join(opts.dataDir, 'settings.json')),
     secrets: new FileSecretBox(opts.keyFile ?? defaultKeyFile()),
+    engine: new ForkEngineLauncher(),
   };
 }

@@ -1,0 +1,100 @@
+/**
+ * Host-mode routes for the library's bytes, both behind the launch token:
+ * POST /upload stages a dropped file (the browser cannot give a path) for
+ * `jobs.addUpload`; GET /media/<recordingId> streams a recording's audio copy
+ * with Range support so <audio> can seek.
+ */
+import { randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream, mkdirSync, statSync } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { extname, join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { Core } from '../core';
+
+const MAX_UPLOAD = 5 * 1024 ** 3;
+
+const AUDIO_MIME: Record<string, string> = {
+  '.mp3': 'audio/mpeg',
+  '.wav': 'audio/wav',
+  '.m4a': 'audio/mp4',
+  '.mp4': 'video/mp4',
+  '.ogg': 'audio/ogg',
+  '.opus': 'audio/ogg',
+  '.webm': 'audio/webm',
+  '.flac': 'audio/flac',
+  '.aac': 'audio/aac',
+  '.mov': 'video/quicktime',
+};
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }).end(JSON.stringify(body));
+}
+
+export async function handleUpload(core: Core, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (req.method !== 'POST') {
+    res.writeHead(405, { allow: 'POST' }).end();
+    return;
+  }
+  const declared = Number(req.headers['content-length'] ?? NaN);
+  if (declared > MAX_UPLOAD) {
+    json(res, 413, { error: 'The file is larger than 5 GiB, the most Verbatim accepts.' });
+    req.resume();
+    return;
+  }
+  const dir = core.jobs.uploadsDir();
+  mkdirSync(dir, { recursive: true });
+  const id = randomBytes(12).toString('base64url');
+  const part = join(dir, `${id}.part`);
+  let bytes = 0;
+  let tooLarge = false;
+  req.on('data', (c: Buffer) => {
+    bytes += c.length;
+    if (bytes > MAX_UPLOAD && !tooLarge) {
+      tooLarge = true;
+      req.destroy();
+    }
+  });
+  try {
+    await pipeline(req, createWriteStream(part));
+    await rename(part, join(dir, id));
+    json(res, 200, { uploadId: id, bytes });
+  } catch {
+    await rm(part, { force: true });
+    if (!res.headersSent && !res.destroyed) json(res, tooLarge ? 413 : 400, { error: tooLarge ? 'The file is larger than 5 GiB.' : 'The upload was interrupted.' });
+  }
+}
+
+export function handleMedia(core: Core, req: IncomingMessage, res: ServerResponse, url: URL): void {
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.writeHead(405, { allow: 'GET, HEAD' }).end();
+    return;
+  }
+  const id = decodeURIComponent(url.pathname.slice('/media/'.length));
+  const path = /^[0-9a-f-]{36}$/.test(id) ? core.library.audioPath(id, url.searchParams.get('redacted') === '1' ? 'redacted' : 'original') : null;
+  if (!path) {
+    res.writeHead(404, { 'content-type': 'text/plain' }).end('No audio for this recording');
+    return;
+  }
+  const size = statSync(path).size;
+  const type = AUDIO_MIME[extname(path).toLowerCase()] ?? 'application/octet-stream';
+  const headers: Record<string, string | number> = { 'content-type': type, 'accept-ranges': 'bytes', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
+  const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? '');
+  if (range && (range[1] || range[2])) {
+    let start = range[1] ? Number(range[1]) : size - Number(range[2]);
+    let end = range[1] && range[2] ? Number(range[2]) : size - 1;
+    start = Math.max(0, start);
+    end = Math.min(size - 1, end);
+    if (start > end || start >= size) {
+      res.writeHead(416, { 'content-range': `bytes */${size}` }).end();
+      return;
+    }
+    res.writeHead(206, { ...headers, 'content-range': `bytes ${start}-${end}/${size}`, 'content-length': end - start + 1 });
+    if (req.method === 'HEAD') res.end();
+    else createReadStream(path, { start, end }).pipe(res);
+    return;
+  }
+  res.writeHead(200, { ...headers, 'content-length': size });
+  if (req.method === 'HEAD') res.end();
+  else createReadStream(path).pipe(res);
+}

@@ -1,0 +1,15 @@
+import type { JobService } from '../services/jobs';
+import type { Router } from './router';
+
+export function registerJobHandlers(router: Router, jobs: JobService): void {
+  router.handle('jobs.addFiles', async ({ paths, options }) => ({ jobs: await jobs.addFiles(paths, options) }));
+  router.handle('jobs.addUpload', ({ uploadId, name, options }) => jobs.addUpload(uploadId, name, options));
+  router.handle('jobs.addUrl', ({ url, name, options }) => jobs.addUrl(url, name, options));
+  router.handle('jobs.list', (input) => ({ jobs: jobs.list(input?.includeFinished ?? true, input?.limit ?? 200) }));
+  router.handle('jobs.cancel', ({ id }) => jobs.cancel(id));
+  router.handle('jobs.retry', ({ id }) => jobs.retry(id));
+  router.handle('jobs.remove', async ({ id }) => {
+    await jobs.remove(id);
+    return { ok: true as const };
+  });
+}

@@ -1,0 +1,34 @@
+import type { Library } from '../services/library/library';
+import type { LibraryRemote } from '../services/library/remote';
+import type { Router } from './router';
+
+export function registerLibraryHandlers(router: Router, library: Library, remote: LibraryRemote, mediaUrl: (id: string, redacted: boolean) => string | null): void {
+  router.handle('library.list', (input) => library.list(input ?? {}));
+  router.handle('library.get', ({ id }) => library.get(id));
+  router.handle('library.rename', ({ id, title }) => library.rename(id, title));
+  router.handle('library.setTags', ({ id, tags }) => library.setTags(id, tags));
+  router.handle('library.tags', () => ({ tags: library.tags() }));
+  router.handle('library.delete', async ({ ids, remote: alsoRemote }) => {
+    const remoteErrors = alsoRemote ? await remote.deleteRemote(ids) : [];
+    return { deleted: library.delete(ids), remoteErrors };
+  });
+  router.handle('library.correctWords', ({ id, edits }) => library.correctWords(id, edits));
+  router.handle('library.renameSpeaker', ({ id, speaker, name }) => library.renameSpeaker(id, speaker, name));
+  router.handle('library.saveCues', ({ id, cues }) => {
+    library.saveCues(id, cues);
+    return { ok: true as const };
+  });
+  router.handle('library.export', ({ id, format, charsPerCaption }) => library.export(id, format, charsPerCaption));
+  router.handle('library.mediaUrl', ({ id, redacted }) => {
+    library.item(id);
+    return { url: library.audioPath(id, redacted ? 'redacted' : 'original') ? mediaUrl(id, redacted) : null };
+  });
+  router.handle('library.exportAll', ({ dir }) => library.exportAll(dir));
+  router.handle('library.importAll', ({ dir }) => library.importAll(dir));
+  router.handle('search.query', ({ query, tag, limit, offset }) => {
+    const t0 = performance.now();
+    const hits = library.search(query, { tag, limit, offset });
+    return { hits, tookMs: Math.round((performance.now() - t0) * 100) / 100 };
+  });
+  library.onChange((c) => router.emit('library.changed', c));
+}

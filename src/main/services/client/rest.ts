@@ -1,0 +1,187 @@
+/**
+ * The REST client of the pre-recorded API (API.md §2–6): upload streamed from
+ * disk with progress and cancel, create, get, views, list, delete, and the
+ * redacted audio download. Every call goes through the typed errors of http.ts;
+ * retries are the caller's choice (jobs decide what is safe to repeat).
+ */
+import { createReadStream, createWriteStream, statSync } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { AppError } from '../../../shared/errors';
+import { httpError, openStream, send, serviceMessage, type HttpResponse } from './http';
+
+export interface WireWord {
+  text: string;
+  start: number;
+  end: number;
+  confidence: number;
+  speaker?: string | null;
+}
+
+export interface WireTranscript {
+  id: string;
+  status: 'queued' | 'processing' | 'completed' | 'error';
+  audio_url?: string;
+  text?: string | null;
+  words?: WireWord[] | null;
+  utterances?: { speaker: string; text: string; start: number; end: number; words: WireWord[] }[] | null;
+  confidence?: number | null;
+  audio_duration?: number | null;
+  error?: string | null;
+  language_code?: string | null;
+  speech_model_used?: string | null;
+  speech_models?: string[] | null;
+  redact_pii_audio?: boolean | null;
+}
+
+export interface WireSpanView {
+  sentences?: { text: string; start: number; end: number; words: WireWord[] }[];
+  paragraphs?: { text: string; start: number; end: number; words: WireWord[] }[];
+}
+
+export interface UploadProgress {
+  bytes: number;
+  total: number;
+}
+
+export interface ListPage {
+  page_details: { limit: number; result_count: number; prev_url: string | null; next_url: string | null };
+  transcripts: { id: string; status: string; created: string; audio_url: string; error: string | null }[];
+}
+
+export class RestClient {
+  constructor(
+    readonly baseUrl: string,
+    private readonly key: string,
+  ) {}
+
+  private url(path: string): string {
+    return `${this.baseUrl.replace(/\/+$/, '')}${path}`;
+  }
+
+  private auth(): Record<string, string> {
+    return { authorization: this.key };
+  }
+
+  private async json<T>(method: string, path: string, what: string, body?: unknown, signal?: AbortSignal): Promise<T> {
+    const res = await send({ method, url: this.url(path), headers: this.auth(), json: body, signal });
+    if (res.status < 200 || res.status >= 300) throw httpError(res, what);
+    return parseJson<T>(res, what);
+  }
+
+  /** POST /v2/upload with the file streamed from disk. Never holds the file in memory. */
+  async upload(path: string, opts: { signal?: AbortSignal; onProgress?: (p: UploadProgress) => void } = {}): Promise<string> {
+    let total: number;
+    try {
+      const st = statSync(path);
+      if (!st.isFile()) throw new Error('not a file');
+      total = st.size;
+    } catch (e) {
+      throw new AppError('file_unreadable', `Verbatim cannot read ${path}: it was moved, deleted, or is not a file.`, { cause: e });
+    }
+    let bytes = 0;
+    const counter = new Transform({
+      transform(chunk: Buffer, _enc, cb) {
+        bytes += chunk.length;
+        opts.onProgress?.({ bytes, total });
+        cb(null, chunk);
+      },
+    });
+    const file = createReadStream(path, { highWaterMark: 1024 * 1024 });
+    file.on('error', (e) => counter.destroy(new AppError('file_unreadable', `Verbatim could not read ${path} while uploading it.`, { cause: e })));
+    file.pipe(counter);
+    const res = await send({
+      method: 'POST',
+      url: this.url('/v2/upload'),
+      headers: { ...this.auth(), 'content-type': 'application/octet-stream', 'content-length': total },
+      body: counter,
+      signal: opts.signal,
+    });
+    if (res.status !== 200) throw httpError(res, 'the upload');
+    const out = parseJson<{ upload_url?: unknown }>(res, 'the upload');
+    if (typeof out.upload_url !== 'string') throw new AppError('server_error', 'The service answered the upload without an upload_url.');
+    return out.upload_url;
+  }
+
+  create(params: Record<string, unknown>, signal?: AbortSignal): Promise<WireTranscript> {
+    return this.json('POST', '/v2/transcript', 'creating the transcript', params, signal);
+  }
+
+  get(id: string, signal?: AbortSignal): Promise<WireTranscript> {
+    return this.json('GET', `/v2/transcript/${encodeURIComponent(id)}`, 'reading the transcript', undefined, signal);
+  }
+
+  sentences(id: string, signal?: AbortSignal): Promise<WireSpanView> {
+    return this.json('GET', `/v2/transcript/${encodeURIComponent(id)}/sentences`, 'reading sentences', undefined, signal);
+  }
+
+  paragraphs(id: string, signal?: AbortSignal): Promise<WireSpanView> {
+    return this.json('GET', `/v2/transcript/${encodeURIComponent(id)}/paragraphs`, 'reading paragraphs', undefined, signal);
+  }
+
+  async subtitles(id: string, format: 'srt' | 'vtt', charsPerCaption?: number): Promise<string> {
+    const q = charsPerCaption ? `?chars_per_caption=${charsPerCaption}` : '';
+    const res = await send({ method: 'GET', url: this.url(`/v2/transcript/${encodeURIComponent(id)}/${format}${q}`), headers: this.auth() });
+    if (res.status !== 200) throw httpError(res, `reading ${format.toUpperCase()}`);
+    return res.body.toString('utf8');
+  }
+
+  wordSearch(id: string, words: string[]): Promise<{ total_count: number; matches: { text: string; count: number; timestamps: [number, number][]; indexes: number[] }[] }> {
+    return this.json('GET', `/v2/transcript/${encodeURIComponent(id)}/word-search?words=${encodeURIComponent(words.join(','))}`, 'searching words');
+  }
+
+  redactedAudio(id: string): Promise<{ status: string; redacted_audio_url: string }> {
+    return this.json('GET', `/v2/transcript/${encodeURIComponent(id)}/redacted-audio`, 'reading the redacted audio');
+  }
+
+  list(query: { limit?: number; status?: string; before_id?: string; after_id?: string } = {}): Promise<ListPage> {
+    const q = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
+    return this.json('GET', `/v2/transcript${q.size ? `?${q}` : ''}`, 'listing transcripts');
+  }
+
+  delete(id: string): Promise<WireTranscript> {
+    return this.json('DELETE', `/v2/transcript/${encodeURIComponent(id)}`, 'deleting the transcript');
+  }
+
+  /** The cheap authenticated call used to verify a key. */
+  async verifyKey(signal?: AbortSignal): Promise<void> {
+    await this.json('GET', '/v2/transcript?limit=1', 'checking the API key', undefined, signal);
+  }
+
+  /**
+   * Find a transcript already created for this audio URL (newest 200):
+   * what makes "never submit twice" hold when a create's answer was lost.
+   */
+  async findByAudioUrl(audioUrl: string, signal?: AbortSignal): Promise<string | null> {
+    const page = await this.json<ListPage>('GET', '/v2/transcript?limit=200', 'listing transcripts', undefined, signal);
+    return page.transcripts.find((t) => t.audio_url === audioUrl)?.id ?? null;
+  }
+
+  /** Download a file (redacted audio) to `dest` atomically; sends the key only to the service's own host. */
+  async download(url: string, dest: string, signal?: AbortSignal): Promise<void> {
+    const sameHost = new URL(url).host === new URL(this.baseUrl).host;
+    const res = await openStream({ method: 'GET', url, headers: sameHost ? this.auth() : {}, signal });
+    if (res.statusCode !== 200) {
+      const chunks: Buffer[] = [];
+      for await (const c of res) chunks.push(c as Buffer);
+      throw httpError({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }, 'downloading the file');
+    }
+    const tmp = `${dest}.part`;
+    try {
+      await pipeline(res, createWriteStream(tmp), { signal });
+      await rename(tmp, dest);
+    } catch (e) {
+      await rm(tmp, { force: true });
+      throw e;
+    }
+  }
+}
+
+function parseJson<T>(res: HttpResponse, what: string): T {
+  try {
+    return JSON.parse(res.body.toString('utf8')) as T;
+  } catch {
+    throw new AppError('server_error_retryable', `The service sent an unreadable answer during ${what}${serviceMessage(res.body) ? '' : ''}. Verbatim retries on its own.`);
+  }
+}

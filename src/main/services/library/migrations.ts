@@ -1,0 +1,178 @@
+/**
+ * The library database's schema as numbered migrations (PRAGMA user_version).
+ * A migration is never edited once released: add the next one instead.
+ */
+import type { Database } from 'better-sqlite3';
+
+export interface Migration {
+  version: number;
+  name: string;
+  up(db: Database): void;
+}
+
+export const migrations: Migration[] = [
+  {
+    version: 1,
+    name: 'recordings, transcripts, words, tags',
+    up(db) {
+      db.exec(`
+        CREATE TABLE recordings (
+          id TEXT PRIMARY KEY,
+          title TEXT NOT NULL,
+          source TEXT NOT NULL,
+          source_kind TEXT NOT NULL,
+          audio_file TEXT,
+          duration_ms INTEGER,
+          size_bytes INTEGER,
+          created_at TEXT NOT NULL,
+          updated_at TEXT NOT NULL
+        );
+        CREATE INDEX recordings_created ON recordings(created_at);
+        CREATE TABLE transcripts (
+          id TEXT PRIMARY KEY,
+          recording_id TEXT NOT NULL REFERENCES recordings(id) ON DELETE CASCADE,
+          region TEXT NOT NULL,
+          base_url TEXT,
+          remote_id TEXT,
+          status TEXT NOT NULL,
+          error_code TEXT,
+          error_message TEXT,
+          error_retryable INTEGER,
+          text TEXT NOT NULL DEFAULT '',
+          language TEXT,
+          model TEXT,
+          confidence REAL,
+          options TEXT NOT NULL DEFAULT '{}',
+          word_count INTEGER NOT NULL DEFAULT 0,
+          created_at TEXT NOT NULL,
+          submitted_at TEXT,
+          completed_at TEXT
+        );
+        CREATE INDEX transcripts_recording ON transcripts(recording_id);
+        CREATE TABLE words (
+          transcript_id TEXT PRIMARY KEY REFERENCES transcripts(id) ON DELETE CASCADE,
+          count INTEGER NOT NULL,
+          data BLOB NOT NULL
+        );
+        CREATE TABLE tags (
+          recording_id TEXT NOT NULL REFERENCES recordings(id) ON DELETE CASCADE,
+          name TEXT NOT NULL,
+          PRIMARY KEY (recording_id, name)
+        );
+        CREATE INDEX tags_name ON tags(name);
+      `);
+    },
+  },
+  {
+    version: 2,
+    name: 'sentences, paragraphs, speakers, edited cues, full-text search',
+    up(db) {
+      db.exec(`
+        ALTER TABLE transcripts ADD COLUMN sentences TEXT NOT NULL DEFAULT '[]';
+        ALTER TABLE transcripts ADD COLUMN paragraphs TEXT NOT NULL DEFAULT '[]';
+        ALTER TABLE recordings ADD COLUMN redacted_audio_file TEXT;
+        CREATE TABLE speakers (
+          transcript_id TEXT NOT NULL REFERENCES transcripts(id) ON DELETE CASCADE,
+          speaker TEXT NOT NULL,
+          name TEXT,
+          PRIMARY KEY (transcript_id, speaker)
+        );
+        CREATE TABLE cues (
+          transcript_id TEXT PRIMARY KEY REFERENCES transcripts(id) ON DELETE CASCADE,
+          data TEXT NOT NULL,
+          updated_at TEXT NOT NULL
+        );
+        -- One row per sentence (or utterance) with where it starts; the FTS
+        -- index reads its text from here (external content, kept by triggers).
+        CREATE TABLE sentences (
+          id INTEGER PRIMARY KEY,
+          transcript_id TEXT NOT NULL REFERENCES transcripts(id) ON DELETE CASCADE,
+          start_ms INTEGER NOT NULL,
+          text TEXT NOT NULL
+        );
+        CREATE INDEX sentences_transcript ON sentences(transcript_id);
+        CREATE VIRTUAL TABLE sentences_fts USING fts5(
+          text,
+          content = 'sentences',
+          content_rowid = 'id',
+          tokenize = 'porter unicode61 remove_diacritics 2'
+        );
+        CREATE TRIGGER sentences_ai AFTER INSERT ON sentences BEGIN
+          INSERT INTO sentences_fts(rowid, text) VALUES (new.id, new.text);
+        END;
+        CREATE TRIGGER sentences_ad AFTER DELETE ON sentences BEGIN
+          INSERT INTO sentences_fts(sentences_fts, rowid, text) VALUES ('delete', old.id, old.text);
+        END;
+        CREATE TRIGGER sentences_au AFTER UPDATE ON sentences BEGIN
+          INSERT INTO sentences_fts(sentences_fts, rowid, text) VALUES ('delete', old.id, old.text);
+          INSERT INTO sentences_fts(rowid, text) VALUES (new.id, new.text);
+        END;
+      `);
+    },
+  },
+  {
+    version: 3,
+    name: 'durable jobs, chats and messages',
+    up(db) {
+      db.exec(`
+        CREATE TABLE jobs (
+          id TEXT PRIMARY KEY,
+          recording_id TEXT NOT NULL,
+          transcript_id TEXT NOT NULL,
+          source_kind TEXT NOT NULL,
+          source TEXT NOT NULL,
+          name TEXT NOT NULL,
+          status TEXT NOT NULL,
+          region TEXT NOT NULL,
+          base_url TEXT NOT NULL,
+          upload_url TEXT,
+          remote_id TEXT,
+          bytes_sent INTEGER NOT NULL DEFAULT 0,
+          bytes_total INTEGER,
+          error_code TEXT,
+          error_message TEXT,
+          error_retryable INTEGER,
+          attempts INTEGER NOT NULL DEFAULT 0,
+          options TEXT NOT NULL DEFAULT '{}',
+          created_at TEXT NOT NULL,
+          updated_at TEXT NOT NULL,
+          completed_at TEXT
+        );
+        CREATE INDEX jobs_status ON jobs(status);
+        CREATE TABLE chats (
+          id TEXT PRIMARY KEY,
+          recording_id TEXT REFERENCES recordings(id) ON DELETE CASCADE,
+          title TEXT NOT NULL,
+          model TEXT,
+          created_at TEXT NOT NULL
+        );
+        CREATE TABLE messages (
+          id INTEGER PRIMARY KEY AUTOINCREMENT,
+          chat_id TEXT NOT NULL REFERENCES chats(id) ON DELETE CASCADE,
+          role TEXT NOT NULL,
+          content TEXT NOT NULL,
+          created_at TEXT NOT NULL
+        );
+        CREATE INDEX messages_chat ON messages(chat_id);
+      `);
+    },
+  },
+];
+
+export const latestVersion = migrations[migrations.length - 1]?.version ?? 0;
+
+/** Bring `db` up to `target` (default: latest), each step in its own transaction. */
+export function migrate(db: Database, target = latestVersion): number {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > latestVersion) {
+    throw new Error(`This library was written by a newer Verbatim (schema ${current}, this one knows ${latestVersion}). Update Verbatim to open it.`);
+  }
+  for (const m of migrations) {
+    if (m.version <= current || m.version > target) continue;
+    db.transaction(() => {
+      m.up(db);
+      db.pragma(`user_version = ${m.version}`);
+    })();
+  }
+  return db.pragma('user_version', { simple: true }) as number;
+}
