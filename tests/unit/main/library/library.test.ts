@@ -1,0 +1,189 @@
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Word } from '../../../../src/shared/library';
+import { Library, openDatabase } from '../../../../src/main/services/library/library';
+import { latestVersion, migrate, migrations } from '../../../../src/main/services/library/migrations';
+import { ftsQuery, packWords, unpackWords } from '../../../../src/main/services/library/text';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'verbatim-lib-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+function wordsOf(text: string, startAt = 0, speaker: string | null = null): Word[] {
+  return text.split(' ').map((t, i) => ({ text: t, start: startAt + i * 400, end: startAt + i * 400 + 300, confidence: 0.87, speaker }));
+}
+
+function addCompleted(lib: Library, title: string, text: string, tags: string[] = []): string {
+  const { recordingId, transcriptId } = lib.addRecording({ title, source: `${title}.wav`, sourceKind: 'file', sizeBytes: 10, region: 'local', baseUrl: null, options: {} });
+  lib.complete(transcriptId, { remoteId: `r-${title}`, text, words: wordsOf(text), sentences: null, paragraphs: null, confidence: 0.9, language: 'en_us', model: 'universal-2', durationMs: 5000 });
+  if (tags.length) lib.setTags(recordingId, tags);
+  return recordingId;
+}
+
+describe('library migrations', () => {
+  it('creates the latest schema from an empty file', () => {
+    const db = openDatabase(join(dir, 'a.sqlite'));
+    expect(db.pragma('user_version', { simple: true })).toBe(latestVersion);
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    const tables = (db.prepare(`SELECT name FROM sqlite_master WHERE type IN ('table') ORDER BY name`).all() as { name: string }[]).map((r) => r.name);
+    expect(tables).toEqual(expect.arrayContaining(['recordings', 'transcripts', 'words', 'tags', 'speakers', 'cues', 'sentences', 'sentences_fts', 'jobs', 'chats', 'messages']));
+    db.close();
+  });
+
+  for (const from of migrations.slice(0, -1)) {
+    it(`upgrades a library written at version ${from.version} (${from.name}) and keeps its rows`, () => {
+      const file = join(dir, `v${from.version}.sqlite`);
+      const old = new BetterSqlite3(file);
+      migrate(old, from.version);
+      expect(old.pragma('user_version', { simple: true })).toBe(from.version);
+      old.prepare(`INSERT INTO recordings (id, title, source, source_kind, created_at, updated_at) VALUES ('r1', 'Old talk', 'old.wav', 'file', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')`).run();
+      old.prepare(`INSERT INTO transcripts (id, recording_id, region, status, text, created_at) VALUES ('t1', 'r1', 'us', 'completed', 'kept across upgrades', '2026-01-01T00:00:00Z')`).run();
+      old.prepare(`INSERT INTO tags (recording_id, name) VALUES ('r1', 'archive')`).run();
+      old.close();
+
+      const lib = new Library(dir, openDatabase(file));
+      expect(lib.db.pragma('user_version', { simple: true })).toBe(latestVersion);
+      const item = lib.item('r1');
+      expect(item).toMatchObject({ title: 'Old talk', status: 'completed', region: 'us', tags: ['archive'], preview: 'kept across upgrades' });
+      lib.close();
+    });
+  }
+
+  it('refuses a library from a newer Verbatim with a clear message', () => {
+    const file = join(dir, 'new.sqlite');
+    const db = new BetterSqlite3(file);
+    db.pragma(`user_version = ${latestVersion + 1}`);
+    db.close();
+    expect(() => openDatabase(file)).toThrow(/newer Verbatim/);
+  });
+});
+
+describe('library', () => {
+  it('stores words compactly and gives them back exactly', () => {
+    const words = wordsOf('one two three four', 0, 'A');
+    const blob = packWords(words);
+    expect(unpackWords(blob)).toEqual(words);
+    expect(blob.length).toBeLessThan(JSON.stringify(words).length);
+  });
+
+  it('lists with sort, filter by status/tag/title and pagination', () => {
+    const lib = new Library(dir);
+    addCompleted(lib, 'Bravo', 'second talk.', ['work']);
+    addCompleted(lib, 'Alpha', 'first talk.', ['work', 'home']);
+    lib.addRecording({ title: 'Charlie', source: 'c.wav', sourceKind: 'file', sizeBytes: 1, region: 'eu', baseUrl: null, options: {} });
+    expect(lib.list({ sort: 'title', order: 'asc' }).items.map((i) => i.title)).toEqual(['Alpha', 'Bravo', 'Charlie']);
+    expect(lib.list({ status: ['queued'] }).items.map((i) => i.title)).toEqual(['Charlie']);
+    expect(lib.list({ tag: 'home' }).items.map((i) => i.title)).toEqual(['Alpha']);
+    expect(lib.list({ title: 'rav' }).items.map((i) => i.title)).toEqual(['Bravo']);
+    const page = lib.list({ sort: 'title', order: 'asc', limit: 2, offset: 2 });
+    expect(page).toMatchObject({ total: 3, items: [{ title: 'Charlie' }] });
+    expect(lib.tags()).toEqual([{ name: 'home', count: 1 }, { name: 'work', count: 2 }]);
+    lib.close();
+  });
+
+  it('renames, corrects words (text and search follow), names speakers and deletes', () => {
+    const lib = new Library(dir);
+    const id = addCompleted(lib, 'Meeting', 'We ship the recieve fix today. Then we rest.');
+    lib.rename(id, 'Standup');
+    const t = lib.get(id);
+    expect(t.sentences.map((s) => s.text)).toEqual(['We ship the recieve fix today.', 'Then we rest.']);
+    const fixed = lib.correctWords(id, [{ index: 3, text: 'receive' }]);
+    expect(fixed.text).toContain('receive fix');
+    expect(lib.search('receive').map((h) => h.recordingId)).toEqual([id]);
+    expect(lib.search('recieve')).toEqual([]);
+    const named = lib.renameSpeaker(id, 'A', 'Dana');
+    expect(named.speakers).toEqual([{ id: 'A', name: 'Dana' }]);
+    expect(lib.item(id).title).toBe('Standup');
+    expect(lib.delete([id])).toBe(1);
+    expect(lib.search('receive')).toEqual([]);
+    expect(() => lib.get(id)).toThrow(/no longer in the library/);
+    lib.close();
+  });
+
+  it('exports TXT, SRT, VTT and JSON, preferring saved cues', () => {
+    const lib = new Library(dir);
+    const id = addCompleted(lib, 'Talk: part 1/2', 'Hello there. General Kenobi.');
+    const srt = lib.export(id, 'srt', 20);
+    expect(srt.filename).toBe('Talk part 1 2.srt');
+    expect(srt.content).toBe('1\n00:00:00,000 --> 00:00:00,700\nHello there.\n\n2\n00:00:00,800 --> 00:00:01,500\nGeneral Kenobi.\n');
+    lib.saveCues(id, [{ start: 0, end: 1500, text: 'Edited cue' }]);
+    expect(lib.export(id, 'vtt').content).toBe('WEBVTT\n\n00:00.000 --> 00:01.500\nEdited cue\n');
+    expect(lib.export(id, 'txt').content).toBe('Hello there. General Kenobi.\n');
+    expect(JSON.parse(lib.export(id, 'json').content)).toMatchObject({ item: { id }, words: expect.any(Array) });
+    lib.close();
+  });
+
+  it('backs up to a folder and restores into an empty library, skipping what exists', () => {
+    const a = new Library(join(dir, 'a'));
+    const id = addCompleted(a, 'Backup me', 'precious words here.', ['keep']);
+    writeFileSync(join(dir, 'src.wav'), Buffer.alloc(1000, 1));
+    a.storeAudio(id, join(dir, 'src.wav'));
+    const out = a.exportAll(join(dir, 'backup'));
+    expect(out).toMatchObject({ items: 1, audioFiles: 1 });
+    expect(() => a.exportAll(join(dir, 'backup'))).toThrow(/not empty/);
+    const b = new Library(join(dir, 'b'));
+    expect(b.importAll(join(dir, 'backup'))).toEqual({ imported: 1, skipped: 0 });
+    expect(b.importAll(join(dir, 'backup'))).toEqual({ imported: 0, skipped: 1 });
+    expect(b.get(id)).toMatchObject({ text: 'precious words here.', item: { tags: ['keep'], hasAudio: true } });
+    expect(b.search('precious')).toHaveLength(1);
+    expect(readdirSync(b.audioDir)).toHaveLength(1);
+    a.close();
+    b.close();
+  });
+});
+
+describe('full-text search', () => {
+  it('builds safe FTS queries: prefixes, phrases, no syntax injection', () => {
+    expect(ftsQuery('transcr desk')).toBe('"transcr"* "desk"*');
+    expect(ftsQuery('"exact phrase" more')).toBe('"exact phrase" "more"*');
+    expect(ftsQuery('NOT OR AND ( ) * :')).toBe('"not"* "or"* "and"*');
+    expect(ftsQuery('  !!! ')).toBeNull();
+  });
+
+  it('ranks the best sentence first and returns snippets with marked terms and start times', () => {
+    const lib = new Library(dir);
+    const a = addCompleted(lib, 'A', 'The weather is fine. Budget budget budget meeting about the budget.');
+    const b = addCompleted(lib, 'B', 'Nothing here. We mention the budget once in a long sentence that goes on and on and on.');
+    const hits = lib.search('budget');
+    expect(hits.map((h) => h.recordingId)).toEqual([a, b]);
+    expect(hits[0]!.startMs).toBe(4 * 400);
+    expect(hits[0]!.snippet.filter((p) => p.match).map((p) => p.text.toLowerCase())).toContain('budget');
+    expect(hits[1]!.startMs).toBe(2 * 400);
+    expect(lib.search('"budget meeting"').map((h) => h.recordingId)).toEqual([a]);
+    lib.close();
+  });
+
+  it('searches a 10,000-transcript library quickly', () => {
+    const lib = new Library(dir);
+    const vocab = 'alpha beta gamma delta epsilon zeta theta kappa lambda sigma omega river mountain forest ocean desert city village road bridge'.split(' ');
+    let seed = 7;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const insert = lib.db.transaction(() => {
+      for (let i = 0; i < 10_000; i++) {
+        const ws = Array.from({ length: 60 }, (_, k) => vocab[Math.floor(rand() * vocab.length)]! + (k % 12 === 11 ? '.' : ''));
+        if (i === 4242) ws.splice(5, 0, 'zanzibar');
+        addCompleted(lib, `T${i}`, ws.join(' '));
+      }
+    });
+    insert();
+    expect(lib.list({ limit: 1 }).total).toBe(10_000);
+    const times: number[] = [];
+    for (const q of ['river', 'mountain forest', 'omeg', '"city village"', 'zanzibar']) {
+      const t0 = performance.now();
+      const hits = lib.search(q, { limit: 20 });
+      times.push(performance.now() - t0);
+      expect(hits.length).toBeGreaterThan(0);
+    }
+    const rare = lib.search('zanzibar');
+    expect(rare).toHaveLength(1);
+    expect(rare[0]!.title).toBe('T4242');
+    console.log(`FTS over 10,000 transcripts: ${times.map((t) => t.toFixed(1)).join(', ')} ms`);
+    expect(Math.max(...times)).toBeLessThan(500);
+    lib.close();
+  });
+});
