@@ -368,7 +368,9 @@ export class JobService {
       } catch (e) {
         const err = e instanceof AppError ? e : new AppError('network', String(e));
         if (!RETRYABLE.has(err.code) || attempt >= this.retryPolicy.attempts || signal.aborted) throw err;
-        await sleep(backoffMs(err, attempt, this.retryPolicy), signal);
+        const delay = backoffMs(err, attempt, this.retryPolicy);
+        this.opts.log?.(`job ${row.id}: create answered ${err.code}, retry ${attempt} in ${Math.round(delay)} ms`);
+        await sleep(delay, signal);
         // A 429 means "not created"; after a 5xx or a dropped connection it may have been.
         if (err.code !== 'rate_limited' && row.source_kind !== 'url') {
           const found = await this.call(row, signal, (c) => c.findByAudioUrl(audioUrl, signal)).catch(() => null);

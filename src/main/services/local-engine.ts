@@ -86,7 +86,7 @@ export class EngineManager {
         settled = true;
         clearTimeout(timer);
         proc.kill();
-        reject(new Error(`${why}${stderr.length ? ` (${stderr.slice(-3).join(' | ')})` : ''}`));
+        reject(new Error(`${why}${stderr.length ? ` (${stderr.slice(-8).join(' | ')})` : ''}`));
       };
       proc.onLine((line, stream) => {
         if (stream === 'stderr') {

@@ -7,7 +7,7 @@
  * test is about the client, not about recognition.
  */
 import { randomUUID } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { rename } from 'node:fs/promises';
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -48,7 +48,11 @@ export async function startFakeService(opts: { port?: number; apiKey: string; da
   mkdirSync(join(dir, 'files'), { recursive: true });
   const stateFile = join(dir, 'state.json');
   const state: Record<string, FakeTranscript> = existsSync(stateFile) ? (JSON.parse(readFileSync(stateFile, 'utf8')) as Record<string, FakeTranscript>) : {};
-  const save = () => writeFileSync(stateFile, JSON.stringify(state));
+  // Atomic, so a kill -9 mid-write never leaves a half file behind.
+  const save = () => {
+    writeFileSync(`${stateFile}.tmp`, JSON.stringify(state));
+    renameSync(`${stateFile}.tmp`, stateFile);
+  };
   const processMs = opts.processMs ?? 300;
   let base = '';
   const svc = { creates: 0, uploads: 0, uploadSizes: [] as number[] };
@@ -186,7 +190,7 @@ export async function startFakeService(opts: { port?: number; apiKey: string; da
       if (!parts[3]) return send(res, 200, v);
       if (v.status !== 'completed') return send(res, 400, { error: 'Transcript is not completed' });
       const ws = v.words!;
-      const spans = [ws.slice(0, 2), ws.slice(2, 9), ws.slice(9)].map((w) => ({ text: w.map((x) => x.text).join(' '), start: w[0]!.start, end: w[w.length - 1]!.end, confidence: 0.9, words: w }));
+      const spans = [ws.slice(0, 2), ws.slice(2, 10), ws.slice(10)].map((w) => ({ text: w.map((x) => x.text).join(' '), start: w[0]!.start, end: w[w.length - 1]!.end, confidence: 0.9, words: w }));
       if (parts[3] === 'sentences') return send(res, 200, { id: t.id, sentences: spans });
       if (parts[3] === 'paragraphs') return send(res, 200, { id: t.id, paragraphs: [{ ...spans[0]!, text: spans.map((s) => s.text).join(' '), end: spans[2]!.end, words: ws }] });
     }

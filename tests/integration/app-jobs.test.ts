@@ -1,0 +1,235 @@
+/**
+ * Durable jobs end to end in one process: the real core (library, jobs, key
+ * vault, engine manager, webhook receiver) against a real HTTP service (the
+ * fake-service in tests/unit/main/support, started as the "local engine"
+ * process or behind a fault-injecting proxy).
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createCore, type Core } from '../../src/main/core';
+import { createHostPlatform, ForkEngineLauncher } from '../../src/main/platform/host';
+import type { EventName } from '../../src/shared/ipc';
+import { startFakeService, type FakeService } from '../unit/main/support/fake-service';
+import { startFaultProxy, type FaultProxy } from '../unit/main/support/fault-proxy';
+
+const fakeEngine = resolve('tests/unit/main/support/fake-engine-cli.ts');
+const KEY = 'sk-live-SECRET-4f3e2d1c0b9a8877';
+
+let dir: string;
+let core: Core | undefined;
+let svc: FakeService | undefined;
+let proxy: FaultProxy | undefined;
+const events: { event: EventName; payload: unknown }[] = [];
+const logs: string[] = [];
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'verbatim-jobs-'));
+  events.length = 0;
+  logs.length = 0;
+});
+
+afterEach(async () => {
+  await core?.dispose();
+  core = undefined;
+  await proxy?.close();
+  proxy = undefined;
+  await svc?.close();
+  svc = undefined;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function makeCore(opts: { env?: string; pollStartMs?: number; webhooks?: boolean } = {}): Core {
+  const platform = createHostPlatform({ dataDir: join(dir, 'data'), version: 't', keyFile: join(dir, 'k', 'key') });
+  platform.engine = new ForkEngineLauncher(fakeEngine);
+  const prev = process.env.ASSEMBLYAI_API_KEY;
+  if (opts.env) process.env.ASSEMBLYAI_API_KEY = opts.env;
+  else delete process.env.ASSEMBLYAI_API_KEY;
+  const c = createCore(platform, () => true, {
+    log: (m) => logs.push(m),
+    webhooks: opts.webhooks,
+    jobs: { pollStartMs: opts.pollStartMs ?? 100, pollCapMs: 1000, retry: { attempts: 6, baseMs: 50, capMs: 400 } },
+  });
+  if (prev === undefined) delete process.env.ASSEMBLYAI_API_KEY;
+  else process.env.ASSEMBLYAI_API_KEY = prev;
+  c.router.subscribe((event, payload) => events.push({ event, payload }));
+  return c;
+}
+
+function audioFile(name = 'talk.wav', bytes = 64 * 1024): string {
+  const p = join(dir, name);
+  writeFileSync(p, Buffer.alloc(bytes, 7));
+  return p;
+}
+
+describe('jobs against the local engine process', () => {
+  it('takes a file through upload, submit and webhook to a completed library item', async () => {
+    core = makeCore();
+    const file = audioFile();
+    const { jobs } = await core.router.call('jobs.addFiles', { paths: [file] });
+    const job = jobs[0]!;
+    expect(job).toMatchObject({ status: 'queued', region: 'local', name: 'talk.wav' });
+    const done = await core.jobs.waitFinal(job.id, 30_000);
+    expect(done).toMatchObject({ status: 'completed', error: null, bytesSent: 64 * 1024 });
+    expect(core.webhooks.received).toBeGreaterThanOrEqual(1);
+    const t = await core.router.call('library.get', { id: job.recordingId });
+    expect(t.item).toMatchObject({ title: 'talk', status: 'completed', region: 'local', hasAudio: true, language: 'en_us' });
+    expect(t.text).toContain('transcription desk');
+    expect(t.sentences.map((s) => s.text)).toEqual(['Hello world.', 'This is a test of the transcription desk.', 'Verbatim keeps every word offline.']);
+    const statuses = events.filter((e) => e.event === 'jobs.changed').map((e) => (e.payload as { job: { status: string } }).job.status);
+    expect(statuses).toEqual(expect.arrayContaining(['queued', 'uploading', 'submitted', 'completed']));
+    expect(statuses.indexOf('uploading')).toBeLessThan(statuses.indexOf('submitted'));
+    expect(events.some((e) => e.event === 'engine.status' && (e.payload as { state: string }).state === 'running')).toBe(true);
+    const hits = await core.router.call('search.query', { query: 'offline' });
+    expect(hits.hits[0]).toMatchObject({ recordingId: job.recordingId, startMs: expect.any(Number) });
+  });
+
+  it('finishes the job when the engine is killed mid-job and restarted', async () => {
+    process.env.FAKE_PROCESS_MS = '1500';
+    try {
+      core = makeCore({ webhooks: false });
+      const { jobs } = await core.router.call('jobs.addFiles', { paths: [audioFile()] });
+      const id = jobs[0]!.id;
+      for (let i = 0; i < 200 && core.jobs.get(id).status !== 'submitted' && core.jobs.get(id).status !== 'processing'; i++) await new Promise((r) => setTimeout(r, 20));
+      const before = core.engine.status();
+      expect(before.state).toBe('running');
+      const pid = findEnginePid(before.url!);
+      process.kill(pid, 'SIGKILL');
+      const done = await core.jobs.waitFinal(id, 30_000);
+      expect(done.status).toBe('completed');
+      expect(core.engine.status(), JSON.stringify(core.engine.status())).toMatchObject({ state: 'running', restarts: 1, url: before.url });
+    } finally {
+      delete process.env.FAKE_PROCESS_MS;
+    }
+  });
+
+  it('cancel during upload leaves no job work, no remote transcript and no staged bytes behind', async () => {
+    core = makeCore();
+    await core.engine.ensure();
+    const file = audioFile('big.wav', 400 * 1024 * 1024);
+    const { jobs } = await core.router.call('jobs.addFiles', { paths: [file] });
+    const id = jobs[0]!.id;
+    for (let i = 0; i < 500 && !events.some((e) => e.event === 'jobs.progress'); i++) await new Promise((r) => setTimeout(r, 5));
+    const canceled = await core.router.call('jobs.cancel', { id });
+    expect(canceled.status).toBe('canceled');
+    expect(canceled.bytesSent).toBeLessThan(400 * 1024 * 1024);
+    const engineFiles = join(dir, 'data', 'engine', 'files');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(readdirSync(engineFiles)).toEqual([]);
+    const stateFile = join(dir, 'data', 'engine', 'state.json');
+    expect(existsSync(stateFile) ? JSON.parse(readFileSync(stateFile, 'utf8')) : {}).toEqual({});
+    expect(readdirSync(join(dir, 'data', 'audio'))).toEqual([]);
+    expect((await core.router.call('library.get', { id: jobs[0]!.recordingId })).item.status).toBe('canceled');
+    // Retry starts the upload again and completes.
+    rmSync(file);
+    writeFileSync(file, Buffer.alloc(1000, 1));
+    await core.router.call('jobs.retry', { id });
+    expect((await core.jobs.waitFinal(id, 30_000)).status).toBe('completed');
+  });
+
+  it('throttles progress to about 10 events a second', async () => {
+    core = makeCore();
+    await core.engine.ensure();
+    const { jobs } = await core.router.call('jobs.addFiles', { paths: [audioFile('p.wav', 300 * 1024 * 1024)] });
+    const t0 = Date.now();
+    await core.jobs.waitFinal(jobs[0]!.id, 60_000);
+    const progress = events.filter((e) => e.event === 'jobs.progress').map((e) => e.payload as { bytes: number; bytesPerSecond: number });
+    const seconds = (Date.now() - t0) / 1000;
+    expect(progress.length).toBeGreaterThan(0);
+    expect(progress.length).toBeLessThanOrEqual(Math.ceil(seconds * 10) + 2);
+    expect(progress[progress.length - 1]!.bytes).toBe(300 * 1024 * 1024);
+  });
+});
+
+function findEnginePid(url: string): number {
+  // The engine is our child: find it by the port on its command line (--port) or the one it chose.
+  const port = new URL(url).port;
+  for (const p of readdirSync('/proc')) {
+    if (!/^\d+$/.test(p)) continue;
+    try {
+      const cmd = readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0');
+      if (!cmd.some((c) => c.endsWith('fake-engine-cli.ts'))) continue;
+      if (Number(readFileSync(`/proc/${p}/stat`, 'utf8').split(' ')[3]) !== process.pid) continue;
+      if (cmd.includes(port) || cmd.includes('0')) return Number(p);
+    } catch {
+      // process went away
+    }
+  }
+  throw new Error(`no engine process for ${url}`);
+}
+
+describe('jobs against a faulty cloud service', () => {
+  it('retries 429 and 5xx, never creates twice, ends with one transcript', async () => {
+    svc = await startFakeService({ apiKey: KEY, dataDir: join(dir, 'svc'), processMs: 200 });
+    proxy = await startFaultProxy(svc.url, [
+      { method: 'POST', path: /^\/v2\/upload/, faults: [{ status: 503 }, { drop: true }] },
+      { method: 'POST', path: /^\/v2\/transcript$/, faults: [{ status: 429, retryAfter: 0 }, { dropAfterForward: true }] },
+      { method: 'GET', path: /^\/v2\/transcript\/[^/]+$/, faults: [{ status: 504 }, { status: 500 }] },
+    ]);
+    core = makeCore({ env: KEY });
+    core.settings.set({ region: 'custom', customRestUrl: proxy.url });
+    const { jobs } = await core.router.call('jobs.addFiles', { paths: [audioFile()] });
+    expect(jobs[0]!.region).toBe('custom');
+    const done = await core.jobs.waitFinal(jobs[0]!.id, 30_000);
+    expect(done.status).toBe('completed');
+    expect(svc.creates).toBe(1);
+    expect(svc.transcripts()).toHaveLength(1);
+    expect(proxy.seen.filter((s) => s.status === 429 || s.status === 503 || s.status === 504 || s.status === 500 || s.status === 'dropped')).toHaveLength(6);
+    expect(logs.some((l) => l.includes('rate_limited'))).toBe(true);
+  });
+
+  it('reports a refused key as invalid_key, not retryable', async () => {
+    svc = await startFakeService({ apiKey: KEY, dataDir: join(dir, 'svc') });
+    core = makeCore({ env: 'sk-wrong-key-0000' });
+    core.settings.set({ region: 'custom', customRestUrl: svc.url });
+    const { jobs } = await core.router.call('jobs.addFiles', { paths: [audioFile()] });
+    const done = await core.jobs.waitFinal(jobs[0]!.id, 10_000);
+    expect(done.error).toMatchObject({ code: 'invalid_key', message: expect.stringContaining('Settings') });
+  });
+
+  it('never lets the key reach IPC payloads, logs or the data folder', async () => {
+    svc = await startFakeService({ apiKey: KEY, dataDir: join(dir, 'svc') });
+    core = makeCore();
+    core.settings.set({ region: 'custom', customRestUrl: svc.url });
+    const status = await core.router.call('keys.set', { key: KEY });
+    expect(status).toMatchObject({ present: true, masked: '…8877', source: 'vault', verifiedAt: expect.any(String), lastError: null });
+    const { jobs } = await core.router.call('jobs.addFiles', { paths: [audioFile()] });
+    await core.jobs.waitFinal(jobs[0]!.id, 20_000);
+    const replies = [
+      await core.router.call('keys.status', undefined),
+      await core.router.call('jobs.list', undefined),
+      await core.router.call('library.get', { id: jobs[0]!.recordingId }),
+      await core.router.call('settings.get', undefined),
+    ];
+    const wire = JSON.stringify({ events, replies, logs });
+    expect(wire).not.toContain(KEY);
+    expect(wire).not.toContain(KEY.slice(0, 20));
+    await core.dispose();
+    core = undefined;
+    const found = grepDir(join(dir, 'data'), KEY);
+    expect(found).toEqual([]);
+    expect(statSync(join(dir, 'data', 'secrets', 'api-key.bin')).mode & 0o777).toBe(0o600);
+  });
+
+  it('refuses a wrong key on keys.set with a clear 401 message and stores nothing', async () => {
+    svc = await startFakeService({ apiKey: KEY, dataDir: join(dir, 'svc') });
+    core = makeCore();
+    core.settings.set({ region: 'custom', customRestUrl: svc.url });
+    await expect(core.router.call('keys.set', { key: 'sk-not-the-right-one' })).rejects.toMatchObject({ code: 'invalid_key', message: expect.stringContaining('401') });
+    expect(await core.router.call('keys.status', undefined)).toMatchObject({ present: false, masked: null });
+  });
+});
+
+function grepDir(root: string, needle: string): string[] {
+  const hits: string[] = [];
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (readFileSync(p).includes(needle)) hits.push(p);
+    }
+  };
+  walk(root);
+  return hits;
+}
