@@ -11,6 +11,7 @@ import { registerLibraryHandlers } from './ipc/library';
 import { registerSettingsHandlers } from './ipc/settings';
 import { Router, type Sender } from './ipc/router';
 import type { Platform } from './platform/types';
+import { ServiceClients } from './services/clients';
 import { EngineManager } from './services/local-engine';
 import { JobService, type JobServiceOptions } from './services/jobs';
 import { KeyService, KeyVault } from './services/keys';
@@ -28,6 +29,8 @@ export interface Core {
   engine: EngineManager;
   jobs: JobService;
   webhooks: WebhookReceiver;
+  /** REST, streaming and gateway clients for the current region (live captions, chat). */
+  clients: ServiceClients;
   /** How the renderer reaches a recording's audio (host mode: a token route; Electron: a protocol). */
   setMediaUrl(fn: (recordingId: string, redacted: boolean) => string): void;
   dispose(): Promise<void>;
@@ -63,6 +66,7 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
     },
     { log, ...opts.jobs },
   );
+  const clients = new ServiceClients(settings, vault, engine, (r) => router.emit('gateway.rateLimit', r));
   let mediaUrl: (id: string, redacted: boolean) => string | null = () => null;
 
   registerAppHandlers(router, platform);
@@ -83,6 +87,7 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
     engine,
     jobs,
     webhooks,
+    clients,
     setMediaUrl(fn) {
       mediaUrl = fn;
     },
