@@ -1,12 +1,18 @@
-import { useEffect, type ReactElement } from 'react';
+import { type ReactElement } from 'react';
 import { regionLabels } from '../../shared/settings';
 import { Icon, type IconName } from './components/Icon';
+import { Toasts } from './components/Toasts';
 import { useTheme } from './components/useTheme';
 import { CaptionsScreen } from './features/captions/CaptionsScreen';
 import { ChatScreen } from './features/chat/ChatScreen';
+import { DropOverlay } from './features/library/DropOverlay';
 import { LibraryScreen } from './features/library/LibraryScreen';
 import { SettingsScreen } from './features/settings/SettingsScreen';
+import { TranscriptScreen } from './features/transcript/TranscriptScreen';
 import { useApp, type Screen } from './stores/app';
+import { useEngine } from './stores/localEngine';
+import { isFinal, useJobs } from './stores/jobs';
+import { useKeys } from './stores/keys';
 import { useSettings } from './stores/settings';
 
 const nav: Array<{ id: Screen; label: string; icon: IconName }> = [
@@ -18,22 +24,20 @@ const nav: Array<{ id: Screen; label: string; icon: IconName }> = [
 
 const screens: Record<Screen, () => ReactElement> = {
   library: LibraryScreen,
+  transcript: TranscriptScreen,
   captions: CaptionsScreen,
   chat: ChatScreen,
   settings: SettingsScreen,
 };
 
 export function App() {
-  const { screen, setScreen } = useApp();
-  const settings = useSettings((s) => s.settings);
-  const load = useSettings((s) => s.load);
-  useTheme(settings.theme);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const screen = useApp((s) => s.screen);
+  const setScreen = useApp((s) => s.setScreen);
+  const theme = useSettings((s) => s.settings.theme);
+  useTheme(theme);
 
   const Current = screens[screen];
+  const current = screen === 'transcript' ? 'library' : screen;
   return (
     <div className="frame">
       <nav className="sidebar" aria-label="Main">
@@ -44,12 +48,7 @@ export function App() {
         <ul className="nav">
           {nav.map((item) => (
             <li key={item.id}>
-              <button
-                type="button"
-                className="nav__item"
-                aria-current={screen === item.id ? 'page' : undefined}
-                onClick={() => setScreen(item.id)}
-              >
+              <button type="button" className="nav__item" aria-current={current === item.id ? 'page' : undefined} onClick={() => setScreen(item.id)}>
                 <Icon name={item.icon} />
                 <span>{item.label}</span>
               </button>
@@ -57,17 +56,71 @@ export function App() {
           ))}
         </ul>
       </nav>
-      <main className="content" id="content">
+      <main className="content" id="content" tabIndex={-1}>
         <Current />
       </main>
-      <StatusBar region={regionLabels[settings.region]} />
+      <StatusBar />
+      <DropOverlay />
+      <Toasts />
     </div>
   );
 }
 
-function StatusBar({ region }: { region: string }) {
+function EngineStatus() {
+  const region = useSettings((s) => s.settings.region);
+  const key = useKeys((s) => s.status);
+  const engine = useEngine((s) => s.status);
+  const setScreen = useApp((s) => s.setScreen);
+  if (region === 'local') {
+    const state = engine?.state ?? 'stopped';
+    const text =
+      state === 'running'
+        ? 'running'
+        : state === 'starting'
+          ? 'starting…'
+          : state === 'restarting'
+            ? 'restarting…'
+            : state === 'failed'
+              ? 'failed: see Settings › About'
+              : 'starts with the first file';
+    return (
+      <span data-testid="engine" className={state === 'failed' ? 'statusbar__warn' : undefined}>
+        <Icon name="cpu" size={13} /> Local engine{key?.present ? '' : ' (no key needed)'}: {text}
+      </span>
+    );
+  }
+  if (!key?.present) {
+    return (
+      <button type="button" className="statusbar__link statusbar__warn" data-testid="engine" onClick={() => setScreen('settings')}>
+        <Icon name="key" size={13} /> No API key for {regionLabels[region]}: add one or switch to Local
+      </button>
+    );
+  }
+  return (
+    <span data-testid="engine">
+      <Icon name="cloud" size={13} /> {regionLabels[region]} cloud · key {key.masked}
+      {key.lastError ? ` · ${key.lastError.code === 'invalid_key' ? 'key rejected' : 'not verified'}` : ''}
+    </span>
+  );
+}
+
+function JobSummary() {
+  const running = useJobs((s) => Object.values(s.jobs).filter((j) => !isFinal(j)).length + s.intake.filter((i) => i.state !== 'failed').length);
+  const failed = useJobs((s) => Object.values(s.jobs).filter((j) => j.status === 'error').length);
+  if (!running && !failed) return null;
+  return (
+    <span data-testid="job-summary">
+      {running > 0 && `${running} in progress`}
+      {running > 0 && failed > 0 && ' · '}
+      {failed > 0 && <span className="statusbar__error">{failed} failed</span>}
+    </span>
+  );
+}
+
+function StatusBar() {
   const info = useApp((s) => s.info);
   const connection = useApp((s) => s.connection);
+  const region = useSettings((s) => s.settings.region);
   const mode = info ? (info.mode === 'electron' ? 'Desktop' : 'Host mode') : '…';
   const missing = info?.missingEnginePackages ?? [];
   return (
@@ -83,10 +136,10 @@ function StatusBar({ region }: { region: string }) {
               : 'Connecting…'}
       </span>
       <span data-testid="mode">{mode}</span>
-      <span data-testid="region">Region: {region}</span>
-      {missing.length > 0 && (
-        <span className="statusbar__warn">Local engine needs: {missing.join(', ')}</span>
-      )}
+      <span data-testid="region">Region: {regionLabels[region]}</span>
+      <EngineStatus />
+      <JobSummary />
+      {missing.length > 0 && <span className="statusbar__warn statusbar__end">Local engine needs: {missing.join(', ')}</span>}
     </footer>
   );
 }

@@ -144,9 +144,95 @@ export const api: VerbatimApi = {
   },
 };
 
+/** Upload progress of a file on its way to main (host mode's HTTP route). */
+export interface UploadProgress {
+  bytes: number;
+  total: number;
+  bytesPerSecond: number;
+  etaSeconds: number | null;
+}
+
+/** What the renderer hands main for a dropped or picked file. */
+export type FileSource = { kind: 'path'; path: string } | { kind: 'upload'; uploadId: string };
+
+/** Electron's preload may add `pathForFile` (webUtils.getPathForFile); the contract's RawBridge does not have it yet. */
+function electronPathFor(file: File): string | null {
+  const bridge = window.verbatim as (RawBridge & { pathForFile?: (f: File) => string }) | undefined;
+  const path = bridge?.pathForFile?.(file);
+  return path ? path : null;
+}
+
+/**
+ * Hands a File to main. Electron: its path on disk (nothing is copied). Host
+ * mode: POSTs the bytes to the token-guarded `/upload` route with progress, and
+ * answers the upload id for `jobs.addUpload`. Aborting the signal stops it.
+ */
+export function uploadFile(file: File, onProgress: (p: UploadProgress) => void, signal?: AbortSignal): Promise<FileSource> {
+  const path = electronPathFor(file);
+  if (path) return Promise.resolve({ kind: 'path', path });
+  if (window.verbatim) {
+    return Promise.reject(
+      new AppError('unavailable', `Verbatim could not read where “${file.name}” is on disk. Add it with “Add files” instead of dropping it.`),
+    );
+  }
+  const token = hostToken() ?? '';
+  const url = `/upload?token=${encodeURIComponent(token)}&name=${encodeURIComponent(file.name)}`;
+  return new Promise<FileSource>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    const started = performance.now();
+    xhr.open('POST', url);
+    xhr.responseType = 'json';
+    xhr.upload.onprogress = (e) => {
+      const elapsed = (performance.now() - started) / 1000;
+      const rate = elapsed > 0.2 ? e.loaded / elapsed : 0;
+      const total = e.lengthComputable ? e.total : file.size;
+      onProgress({ bytes: e.loaded, total, bytesPerSecond: rate, etaSeconds: rate > 0 ? (total - e.loaded) / rate : null });
+    };
+    xhr.onload = () => {
+      const body = xhr.response as { uploadId?: string; error?: string } | null;
+      if (xhr.status === 200 && body?.uploadId) resolve({ kind: 'upload', uploadId: body.uploadId });
+      else if (xhr.status === 401) reject(new AppError('forbidden', 'Verbatim refused the upload: this page was not opened from the link `npm run serve` printed. Open that link and try again.'));
+      else if (xhr.status === 413) reject(new AppError('file_too_large', `“${file.name}” is larger than 5 GB, the most Verbatim accepts. Pick a smaller file or trim it first.`));
+      else reject(new AppError('network', `The upload of “${file.name}” failed${body?.error ? `: ${body.error}` : ''}. Check that Verbatim is still running, then retry.`));
+    };
+    xhr.onerror = () => reject(new AppError('network', `The upload of “${file.name}” was interrupted. Check that Verbatim is still running, then retry.`));
+    xhr.onabort = () => reject(new AppError('canceled', `The upload of “${file.name}” was canceled.`));
+    signal?.addEventListener('abort', () => xhr.abort(), { once: true });
+    xhr.send(file);
+  });
+}
+
+/**
+ * Saves text the user exported. Both transports: a download, which Electron
+ * turns into its save dialog and a browser into its downloads.
+ */
+export function saveText(filename: string, mime: string, content: string): void {
+  const blob = new Blob([content], { type: mime });
+  const href = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = href;
+  a.download = filename;
+  a.rel = 'noopener';
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(href), 10_000);
+}
+
+/** Turns a media URL from `library.mediaUrl` into one the page can load. */
+export function mediaSrc(url: string | null): string | null {
+  if (!url) return null;
+  return new URL(url, window.location.href).toString();
+}
+
 /** Reads the message of an error thrown by api.invoke, for display. */
 export function errorMessage(err: unknown): string {
   if (err instanceof AppError) return err.message;
   if (err instanceof Error) return err.message;
   return String(err);
+}
+
+/** The code of an error thrown by api.invoke, or null. */
+export function errorCode(err: unknown): ErrorInfo['code'] | null {
+  return err instanceof AppError ? err.code : null;
 }

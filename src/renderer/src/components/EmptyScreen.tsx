@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
 import { Icon, type IconName } from './Icon';
 
-/** The placeholder of a screen that is not built yet: says what will be there. */
-export function EmptyScreen({ icon, title, children }: { icon: IconName; title: string; children: ReactNode }) {
+/** An empty state: what will be here and how to get it there. */
+export function EmptyScreen({ icon, title, children, actions }: { icon: IconName; title: string; children: ReactNode; actions?: ReactNode }) {
   return (
     <section className="empty" aria-labelledby="empty-title">
       <div className="empty__icon">
@@ -12,6 +12,7 @@ export function EmptyScreen({ icon, title, children }: { icon: IconName; title: 
         {title}
       </h1>
       <div className="empty__body">{children}</div>
+      {actions && <div className="empty__actions">{actions}</div>}
     </section>
   );
 }

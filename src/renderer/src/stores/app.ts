@@ -1,24 +1,37 @@
+/** Which screen is shown, the app's facts, and the connection to main. */
 import { create } from 'zustand';
 import type { AppInfo } from '../../../shared/ipc';
 import { api, errorMessage, onConnectionState, type ConnectionState } from '../bridge';
 
-export type Screen = 'library' | 'captions' | 'chat' | 'settings';
+export type Screen = 'library' | 'transcript' | 'captions' | 'chat' | 'settings';
+
+/** The transcript being read, and where to start (a search hit's time). `nonce` re-seeks on a second open. */
+export interface OpenTranscript {
+  id: string;
+  atMs: number | null;
+  nonce: number;
+}
 
 interface AppState {
   screen: Screen;
+  open: OpenTranscript | null;
   info: AppInfo | null;
   connection: ConnectionState;
   loadError: string | null;
   setScreen(screen: Screen): void;
+  openTranscript(id: string, atMs?: number | null): void;
   loadInfo(): Promise<void>;
 }
 
+let nonce = 0;
 export const useApp = create<AppState>((set) => ({
   screen: 'library',
+  open: null,
   info: null,
   connection: 'connecting',
   loadError: null,
   setScreen: (screen) => set({ screen }),
+  openTranscript: (id, atMs = null) => set({ screen: 'transcript', open: { id, atMs, nonce: ++nonce } }),
   async loadInfo() {
     try {
       set({ info: await api.invoke('app.info'), loadError: null });
@@ -28,7 +41,17 @@ export const useApp = create<AppState>((set) => ({
   },
 }));
 
+/** Hooks that want to refetch after a reconnect (main may have restarted) register here. */
+const onReconnect = new Set<() => void>();
+export function whenConnected(fn: () => void): void {
+  onReconnect.add(fn);
+  if (useApp.getState().connection === 'open') fn();
+}
+
 onConnectionState((connection) => {
   useApp.setState({ connection });
-  if (connection === 'open') void useApp.getState().loadInfo();
+  if (connection === 'open') {
+    void useApp.getState().loadInfo();
+    for (const fn of onReconnect) fn();
+  }
 });

@@ -1,13 +1,15 @@
+/** The settings object, updated optimistically; main's answer is the truth. */
 import { create } from 'zustand';
 import { defaultSettings, type Settings, type SettingsPatch } from '../../../shared/settings';
 import { api, errorMessage } from '../bridge';
+import { whenConnected } from './app';
 
 interface SettingsState {
   settings: Settings;
   loaded: boolean;
   error: string | null;
   load(): Promise<void>;
-  update(patch: SettingsPatch): Promise<void>;
+  update(patch: SettingsPatch): Promise<boolean>;
 }
 
 export const useSettings = create<SettingsState>((set, get) => ({
@@ -23,13 +25,16 @@ export const useSettings = create<SettingsState>((set, get) => ({
   },
   async update(patch) {
     const before = get().settings;
-    set({ settings: { ...before, ...patch } }); // optimistic; main's answer is the truth
+    set({ settings: { ...before, ...patch } });
     try {
       set({ settings: await api.invoke('settings.set', patch), error: null });
+      return true;
     } catch (err) {
       set({ settings: before, error: errorMessage(err) });
+      return false;
     }
   },
 }));
 
 api.on('settings.changed', (settings) => useSettings.setState({ settings, loaded: true }));
+whenConnected(() => void useSettings.getState().load());

@@ -1,14 +1,219 @@
+/** The library: add files (drop, pick, URL), the queue, search, and every transcript. */
+import { useState } from 'react';
+import type { TranscriptStatus } from '../../../../shared/library';
+import { Button } from '../../components/Button';
 import { EmptyScreen } from '../../components/EmptyScreen';
+import { Icon } from '../../components/Icon';
+import { useApp } from '../../stores/app';
+import { useKeys } from '../../stores/keys';
+import { useLibrary } from '../../stores/library';
+import { useSearch } from '../../stores/search';
+import { useSettings } from '../../stores/settings';
+import { openFilePicker } from './DropOverlay';
+import { engineNote } from './engineNote';
+import { AddUrlDialog, DeleteDialog, ExportDialog, TagDialog } from './LibraryDialogs';
+import { LibraryList } from './LibraryList';
+import { QueuePanel } from './QueuePanel';
+import { SearchResults } from './SearchResults';
+
+const statusFilters: Array<{ label: string; value: TranscriptStatus[] | null }> = [
+  { label: 'All statuses', value: null },
+  { label: 'Ready', value: ['completed'] },
+  { label: 'In progress', value: ['queued', 'uploading', 'submitted', 'processing'] },
+  { label: 'Failed', value: ['error', 'canceled'] },
+];
+
+function EngineBanner() {
+  const settings = useSettings((s) => s.settings);
+  const key = useKeys((s) => s.status);
+  const setScreen = useApp((s) => s.setScreen);
+  const update = useSettings((s) => s.update);
+  const note = engineNote(settings, key);
+  if (!note.problem) return null;
+  return (
+    <div className="banner banner--warn" role="alert">
+      <Icon name="key" />
+      <span>{note.text}</span>
+      <span className="banner__actions">
+        <Button size="sm" variant="primary" onClick={() => setScreen('settings')}>
+          Add a key
+        </Button>
+        <Button size="sm" onClick={() => void update({ region: 'local' })}>
+          Use the local engine
+        </Button>
+      </span>
+    </div>
+  );
+}
+
+function Toolbar({ onDialog }: { onDialog(d: 'tag' | 'export' | 'delete'): void }) {
+  const query = useLibrary((s) => s.query);
+  const setQuery = useLibrary((s) => s.setQuery);
+  const tags = useLibrary((s) => s.tags);
+  const total = useLibrary((s) => s.total);
+  const nSelected = useLibrary((s) => Object.keys(s.selected).length);
+  const selectAll = useLibrary((s) => s.selectAll);
+  const statusIndex = Math.max(
+    0,
+    statusFilters.findIndex((f) => JSON.stringify(f.value) === JSON.stringify(query.status)),
+  );
+  if (nSelected > 0) {
+    return (
+      <div className="toolbar toolbar--selection" role="toolbar" aria-label="Selection">
+        <span className="toolbar__count">{nSelected} selected</span>
+        <Button size="sm" icon="tag" onClick={() => onDialog('tag')}>
+          Tag…
+        </Button>
+        <Button size="sm" icon="download" onClick={() => onDialog('export')}>
+          Export…
+        </Button>
+        <Button size="sm" icon="trash" variant="danger" onClick={() => onDialog('delete')}>
+          Delete…
+        </Button>
+        <Button size="sm" variant="ghost" onClick={() => selectAll(false)}>
+          Clear selection
+        </Button>
+      </div>
+    );
+  }
+  return (
+    <div className="toolbar" role="toolbar" aria-label="Filter the library">
+      <input
+        type="search"
+        className="toolbar__filter"
+        placeholder="Filter by title"
+        aria-label="Filter by title"
+        value={query.title}
+        onChange={(e) => setQuery({ title: e.target.value })}
+      />
+      <select aria-label="Filter by status" value={statusIndex} onChange={(e) => setQuery({ status: statusFilters[Number(e.target.value)]?.value ?? null })}>
+        {statusFilters.map((f, i) => (
+          <option key={f.label} value={i}>
+            {f.label}
+          </option>
+        ))}
+      </select>
+      <select aria-label="Filter by tag" value={query.tag ?? ''} onChange={(e) => setQuery({ tag: e.target.value || null })}>
+        <option value="">All tags</option>
+        {tags.map((t) => (
+          <option key={t.name} value={t.name}>
+            {t.name} ({t.count})
+          </option>
+        ))}
+      </select>
+      <span className="toolbar__count muted" aria-live="polite">
+        {total.toLocaleString()} {total === 1 ? 'recording' : 'recordings'}
+      </span>
+    </div>
+  );
+}
+
+function NewUserEmpty({ onUrl }: { onUrl(): void }) {
+  const settings = useSettings((s) => s.settings);
+  const key = useKeys((s) => s.status);
+  const note = engineNote(settings, key);
+  return (
+    <EmptyScreen
+      icon="library"
+      title="Your library"
+      actions={
+        <>
+          <Button variant="primary" icon="plus" onClick={openFilePicker}>
+            Add files
+          </Button>
+          <Button icon="link" onClick={onUrl}>
+            Add from URL
+          </Button>
+        </>
+      }
+    >
+      <p>Every recording you transcribe lands here, searchable with no network.</p>
+      <ul className="ways">
+        <li>
+          <Icon name="upload" />
+          <span>
+            <strong>Drop</strong> audio or video files, or whole folders, anywhere on this window.
+          </span>
+        </li>
+        <li>
+          <Icon name="folder" />
+          <span>
+            <strong>Pick</strong> files with “Add files”.
+          </span>
+        </li>
+        <li>
+          <Icon name="link" />
+          <span>
+            <strong>Paste a link</strong> to a public recording with “Add from URL”.
+          </span>
+        </li>
+      </ul>
+      <p className="engine-note" data-testid="engine-note">
+        <Icon name={settings.region === 'local' ? 'cpu' : 'cloud'} size={16} />
+        {note.text}
+      </p>
+    </EmptyScreen>
+  );
+}
 
 export function LibraryScreen() {
+  const loaded = useLibrary((s) => s.loaded);
+  const total = useLibrary((s) => s.total);
+  const filtered = useLibrary((s) => s.query.title !== '' || s.query.status !== null || s.query.tag !== null);
+  const error = useLibrary((s) => s.error);
+  const selectedIds = useLibrary((s) => s.selected);
+  const searchQuery = useSearch((s) => s.query);
+  const setSearch = useSearch((s) => s.setQuery);
+  const [dialog, setDialog] = useState<'url' | 'tag' | 'export' | 'delete' | null>(null);
+  const ids = Object.keys(selectedIds);
+  const empty = loaded && total === 0 && !filtered;
+  const searching = searchQuery.trim() !== '';
+
   return (
-    <EmptyScreen icon="library" title="Your library">
-      <p>Every recording you transcribe lands here, searchable with no network.</p>
-      <ul className="empty__list">
-        <li>Drop audio or video files, or whole folders, anywhere on this window.</li>
-        <li>Pick files with “Add files”, or paste a link with “Add from URL”.</li>
-        <li>Watch each upload and transcription in the queue, then read, search and export.</li>
-      </ul>
-    </EmptyScreen>
+    <div className="library">
+      <header className="library__header">
+        {empty && !searching ? <span className="library__spacer" /> : <h1>Library</h1>}
+        <div className="library__search">
+          <Icon name="search" size={16} />
+          <input
+            type="search"
+            placeholder="Search every transcript"
+            aria-label="Search every transcript"
+            value={searchQuery}
+            onChange={(e) => setSearch(e.target.value)}
+            onKeyDown={(e) => e.key === 'Escape' && setSearch('')}
+          />
+        </div>
+        <div className="library__actions">
+          <Button icon="link" onClick={() => setDialog('url')}>
+            Add from URL
+          </Button>
+          <Button variant="primary" icon="plus" onClick={openFilePicker}>
+            Add files
+          </Button>
+        </div>
+      </header>
+      <EngineBanner />
+      {error && (
+        <p className="banner banner--error" role="alert">
+          {error}
+        </p>
+      )}
+      <QueuePanel />
+      {searching ? (
+        <SearchResults />
+      ) : empty ? (
+        <NewUserEmpty onUrl={() => setDialog('url')} />
+      ) : (
+        <>
+          <Toolbar onDialog={setDialog} />
+          <LibraryList />
+        </>
+      )}
+      <AddUrlDialog open={dialog === 'url'} onClose={() => setDialog(null)} />
+      <TagDialog open={dialog === 'tag'} onClose={() => setDialog(null)} ids={ids} />
+      <ExportDialog open={dialog === 'export'} onClose={() => setDialog(null)} ids={ids} />
+      <DeleteDialog open={dialog === 'delete'} onClose={() => setDialog(null)} ids={ids} />
+    </div>
   );
 }

@@ -1,0 +1,32 @@
+/** The toast stack, bottom right; polite for info, assertive for errors. */
+import { useToasts } from '../stores/toasts';
+import { Button } from './Button';
+import { Icon } from './Icon';
+
+export function Toasts() {
+  const toasts = useToasts((s) => s.toasts);
+  const dismiss = useToasts((s) => s.dismiss);
+  return (
+    <div className="toasts" aria-live="polite">
+      {toasts.map((t) => (
+        <div key={t.id} className={`toast toast--${t.tone}`} role={t.tone === 'error' ? 'alert' : 'status'}>
+          <Icon name={t.tone === 'error' ? 'alert' : t.tone === 'ok' ? 'check' : 'info'} />
+          <span className="toast__text">{t.text}</span>
+          {t.action && (
+            <Button
+              size="sm"
+              variant="ghost"
+              onClick={() => {
+                t.action?.run();
+                dismiss(t.id);
+              }}
+            >
+              {t.action.label}
+            </Button>
+          )}
+          <Button size="sm" variant="ghost" icon="x" aria-label="Dismiss" onClick={() => dismiss(t.id)} />
+        </div>
+      ))}
+    </div>
+  );
+}

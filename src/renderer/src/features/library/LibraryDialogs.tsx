@@ -1,0 +1,198 @@
+/** Dialogs of the library screen: add from URL, tag, export and delete the selection. */
+import { useState } from 'react';
+import type { ExportFormat } from '../../../../shared/library';
+import { api, errorMessage, saveText } from '../../bridge';
+import { Button } from '../../components/Button';
+import { Dialog } from '../../components/Dialog';
+import { useLibrary } from '../../stores/library';
+import { toast } from '../../stores/toasts';
+import { addUrl } from './intake';
+
+export function AddUrlDialog({ open, onClose }: { open: boolean; onClose(): void }) {
+  const [url, setUrl] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async () => {
+    let parsed: URL;
+    try {
+      parsed = new URL(url.trim());
+      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('protocol');
+    } catch {
+      setError('That is not a web address. Paste a link that starts with https:// and points at an audio or video file.');
+      return;
+    }
+    setBusy(true);
+    const err = await addUrl(parsed.toString());
+    setBusy(false);
+    if (err) setError(err);
+    else {
+      setUrl('');
+      setError(null);
+      onClose();
+      toast('Added to the queue.', 'ok');
+    }
+  };
+  return (
+    <Dialog
+      open={open}
+      title="Add from URL"
+      onClose={onClose}
+      footer={
+        <>
+          <Button variant="ghost" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button variant="primary" busy={busy} onClick={() => void submit()} disabled={!url.trim()}>
+            Transcribe
+          </Button>
+        </>
+      }
+    >
+      <form
+        className="field"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit();
+        }}
+      >
+        <label htmlFor="add-url">Link to an audio or video file</label>
+        <input id="add-url" type="url" placeholder="https://example.org/interview.mp3" value={url} onChange={(e) => setUrl(e.target.value)} aria-invalid={error ? true : undefined} aria-describedby="add-url-help" />
+        <p id="add-url-help" className={error ? 'field__error' : 'field__help'} role={error ? 'alert' : undefined}>
+          {error ?? 'The service fetches the file itself, so the link must be public. Nothing is uploaded from this computer.'}
+        </p>
+      </form>
+    </Dialog>
+  );
+}
+
+export function TagDialog({ open, onClose, ids }: { open: boolean; onClose(): void; ids: string[] }) {
+  const [tag, setTag] = useState('');
+  const setTags = useLibrary((s) => s.setTags);
+  const items = useLibrary((s) => s.items);
+  const known = useLibrary((s) => s.tags);
+  const apply = async () => {
+    const t = tag.trim();
+    if (!t) return;
+    for (const id of ids) {
+      const it = items.find((x) => x?.id === id);
+      await setTags(id, [...new Set([...(it?.tags ?? []), t])]);
+    }
+    toast(`Tagged ${ids.length} with “${t}”.`, 'ok');
+    setTag('');
+    onClose();
+  };
+  return (
+    <Dialog
+      open={open}
+      title={`Tag ${ids.length} ${ids.length === 1 ? 'recording' : 'recordings'}`}
+      onClose={onClose}
+      footer={
+        <>
+          <Button variant="ghost" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button variant="primary" onClick={() => void apply()} disabled={!tag.trim()}>
+            Add tag
+          </Button>
+        </>
+      }
+    >
+      <div className="field">
+        <label htmlFor="tag-name">Tag</label>
+        <input id="tag-name" type="text" list="known-tags" value={tag} maxLength={60} onChange={(e) => setTag(e.target.value)} onKeyDown={(e) => e.key === 'Enter' && void apply()} />
+        <datalist id="known-tags">
+          {known.map((t) => (
+            <option key={t.name} value={t.name} />
+          ))}
+        </datalist>
+      </div>
+    </Dialog>
+  );
+}
+
+export function ExportDialog({ open, onClose, ids }: { open: boolean; onClose(): void; ids: string[] }) {
+  const [format, setFormat] = useState<ExportFormat>('txt');
+  const [busy, setBusy] = useState(false);
+  const run = async () => {
+    setBusy(true);
+    let done = 0;
+    for (const id of ids) {
+      try {
+        const out = await api.invoke('library.export', { id, format });
+        saveText(out.filename, out.mime, out.content);
+        done++;
+      } catch (err) {
+        toast(errorMessage(err), 'error');
+      }
+    }
+    setBusy(false);
+    if (done) toast(`Exported ${done} ${done === 1 ? 'file' : 'files'}.`, 'ok');
+    onClose();
+  };
+  return (
+    <Dialog
+      open={open}
+      title={`Export ${ids.length} ${ids.length === 1 ? 'transcript' : 'transcripts'}`}
+      onClose={onClose}
+      footer={
+        <>
+          <Button variant="ghost" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button variant="primary" busy={busy} onClick={() => void run()}>
+            Export
+          </Button>
+        </>
+      }
+    >
+      <div className="field">
+        <label htmlFor="export-format">Format</label>
+        <select id="export-format" value={format} onChange={(e) => setFormat(e.target.value as ExportFormat)}>
+          <option value="txt">Text (.txt)</option>
+          <option value="srt">Subtitles (.srt)</option>
+          <option value="vtt">Web subtitles (.vtt)</option>
+          <option value="json">Everything (.json)</option>
+        </select>
+        <p className="field__help">Each transcript is saved as its own file.</p>
+      </div>
+    </Dialog>
+  );
+}
+
+export function DeleteDialog({ open, onClose, ids }: { open: boolean; onClose(): void; ids: string[] }) {
+  const [remote, setRemote] = useState(false);
+  const remove = useLibrary((s) => s.remove);
+  const [busy, setBusy] = useState(false);
+  return (
+    <Dialog
+      open={open}
+      title={`Delete ${ids.length} ${ids.length === 1 ? 'recording' : 'recordings'}?`}
+      onClose={onClose}
+      footer={
+        <>
+          <Button variant="ghost" onClick={onClose}>
+            Keep
+          </Button>
+          <Button
+            variant="danger"
+            busy={busy}
+            onClick={async () => {
+              setBusy(true);
+              await remove(ids, remote);
+              setBusy(false);
+              onClose();
+            }}
+          >
+            Delete
+          </Button>
+        </>
+      }
+    >
+      <p>The transcripts and any audio copies are removed from this computer. This cannot be undone.</p>
+      <label className="check">
+        <input type="checkbox" checked={remote} onChange={(e) => setRemote(e.target.checked)} />
+        <span>Also delete them on the transcription service</span>
+      </label>
+    </Dialog>
+  );
+}

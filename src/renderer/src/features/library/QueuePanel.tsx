@@ -1,0 +1,259 @@
+/**
+ * The queue: files on their way to main, durable jobs, and skipped files.
+ * Every state shows that something is moving (a bar, a sweep, a pulse), and
+ * every error carries the action that fixes it.
+ */
+import { memo, useState } from 'react';
+import type { Job } from '../../../../shared/jobs';
+import { regionLabels } from '../../../../shared/settings';
+import { Badge, type Tone } from '../../components/Badge';
+import { Button } from '../../components/Button';
+import { Icon } from '../../components/Icon';
+import { ProgressBar } from '../../components/ProgressBar';
+import { formatBytes, percent } from '../../components/format';
+import { useApp } from '../../stores/app';
+import { isFinal, useJobProgress, useJobs, type IntakeItem } from '../../stores/jobs';
+import { openFilePicker } from './DropOverlay';
+import { cancelIntake, retryIntake } from './intake';
+
+const statusText: Record<Job['status'], string> = {
+  queued: 'Waiting',
+  uploading: 'Uploading',
+  submitted: 'Submitted',
+  processing: 'Transcribing',
+  completed: 'Done',
+  error: 'Failed',
+  canceled: 'Canceled',
+};
+const statusTone: Record<Job['status'], Tone> = {
+  queued: 'neutral',
+  uploading: 'accent',
+  submitted: 'accent',
+  processing: 'accent',
+  completed: 'ok',
+  error: 'danger',
+  canceled: 'neutral',
+};
+
+function activityOf(job: Job): string {
+  const where = job.region === 'local' ? 'the local engine' : `the ${regionLabels[job.region]} service`;
+  if (job.status === 'queued') return 'Waiting for a free slot…';
+  if (job.status === 'submitted') return `Queued at ${where}…`;
+  if (job.status === 'processing') return `Transcribing on ${where}…`;
+  return 'Working…';
+}
+
+const JobBar = memo(function JobBar({ job }: { job: Job }) {
+  const p = useJobProgress((s) => s.byId[job.id]);
+  if (job.status === 'uploading') {
+    const done = p?.bytes ?? job.bytesSent;
+    const total = p?.total ?? job.bytesTotal;
+    return <ProgressBar label={`Uploading ${job.name}`} value={percent(done, total) ?? 0} bytesPerSecond={p?.bytesPerSecond} etaSeconds={p?.etaSeconds} />;
+  }
+  return <ProgressBar label={`${statusText[job.status]} ${job.name}`} value={null} activity={activityOf(job)} />;
+});
+
+function ErrorActions({ job }: { job: Job }) {
+  const retry = useJobs((s) => s.retry);
+  const remove = useJobs((s) => s.remove);
+  const setScreen = useApp((s) => s.setScreen);
+  const code = job.error?.code;
+  return (
+    <>
+      {code === 'invalid_key' && (
+        <Button size="sm" variant="primary" icon="key" onClick={() => setScreen('settings')}>
+          Re-enter key
+        </Button>
+      )}
+      {(job.error?.retryable ?? true) || code === 'invalid_key' || job.status === 'canceled' ? (
+        <Button size="sm" icon="retry" variant={code === 'invalid_key' ? 'secondary' : 'primary'} onClick={() => void retry(job.id)}>
+          Retry
+        </Button>
+      ) : (
+        <Button size="sm" icon="file" onClick={openFilePicker}>
+          Pick another file
+        </Button>
+      )}
+      <Button size="sm" variant="ghost" icon="x" aria-label={`Remove ${job.name} from the queue`} onClick={() => void remove(job.id)} />
+    </>
+  );
+}
+
+const JobRow = memo(function JobRow({ id }: { id: string }) {
+  const job = useJobs((s) => s.jobs[id]);
+  const resumed = useJobs((s) => s.resumed[id] === true);
+  const cancel = useJobs((s) => s.cancel);
+  const remove = useJobs((s) => s.remove);
+  const openTranscript = useApp((s) => s.openTranscript);
+  if (!job) return null;
+  const running = !isFinal(job);
+  return (
+    <li className={`qrow qrow--${job.status}`} data-testid="job-row" data-status={job.status} aria-label={`${job.name}: ${statusText[job.status]}`}>
+      <div className="qrow__icon" aria-hidden="true">
+        <Icon name={job.status === 'error' ? 'alert' : job.status === 'completed' ? 'check' : job.source === 'url' ? 'link' : 'file'} />
+      </div>
+      <div className="qrow__main">
+        <div className="qrow__line">
+          <span className="qrow__name" title={job.name}>
+            {job.name}
+          </span>
+          <span className="qrow__meta">
+            {job.bytesTotal !== null && <span>{formatBytes(job.bytesTotal)}</span>}
+            <Badge tone="neutral">{regionLabels[job.region]}</Badge>
+            {resumed && running && (
+              <Badge tone="info" title="Verbatim restarted while this job ran; it picked up where it left off.">
+                Resumed
+              </Badge>
+            )}
+            <Badge tone={statusTone[job.status]} pulse={running && job.status !== 'queued'}>
+              {statusText[job.status]}
+            </Badge>
+          </span>
+        </div>
+        {running && <JobBar job={job} />}
+        {job.status === 'error' && job.error && (
+          <p className="qrow__error" role="alert">
+            {job.error.message}
+          </p>
+        )}
+      </div>
+      <div className="qrow__actions">
+        {running && (
+          <Button size="sm" variant="ghost" onClick={() => void cancel(job.id)} aria-label={`Cancel ${job.name}`}>
+            Cancel
+          </Button>
+        )}
+        {(job.status === 'error' || job.status === 'canceled') && <ErrorActions job={job} />}
+        {job.status === 'completed' && (
+          <>
+            <Button size="sm" variant="primary" onClick={() => openTranscript(job.recordingId)}>
+              Open
+            </Button>
+            <Button size="sm" variant="ghost" icon="x" aria-label={`Dismiss ${job.name}`} onClick={() => void remove(job.id)} />
+          </>
+        )}
+      </div>
+    </li>
+  );
+});
+
+const IntakeBar = memo(function IntakeBar({ item }: { item: IntakeItem }) {
+  const p = useJobProgress((s) => s.byId[item.id]);
+  if (item.state === 'waiting') return <ProgressBar label={`Waiting ${item.name}`} value={null} activity="Waiting to upload…" />;
+  if (item.state === 'adding') return <ProgressBar label={`Adding ${item.name}`} value={null} activity="Creating the job…" />;
+  return (
+    <ProgressBar label={`Sending ${item.name} to Verbatim`} value={percent(p?.bytes ?? 0, p?.total ?? item.size) ?? 0} bytesPerSecond={p?.bytesPerSecond} etaSeconds={p?.etaSeconds} />
+  );
+});
+
+function IntakeRow({ item }: { item: IntakeItem }) {
+  const failed = item.state === 'failed';
+  return (
+    <li className={`qrow ${failed ? 'qrow--error' : ''}`} data-testid="intake-row" data-status={item.state} aria-label={`${item.name}: ${failed ? 'failed' : 'adding'}`}>
+      <div className="qrow__icon" aria-hidden="true">
+        <Icon name={failed ? 'alert' : 'upload'} />
+      </div>
+      <div className="qrow__main">
+        <div className="qrow__line">
+          <span className="qrow__name" title={item.name}>
+            {item.name}
+          </span>
+          <span className="qrow__meta">
+            <span>{formatBytes(item.size)}</span>
+            <Badge tone={failed ? 'danger' : 'accent'} pulse={!failed}>
+              {failed ? 'Failed' : 'Adding'}
+            </Badge>
+          </span>
+        </div>
+        {failed ? (
+          <p className="qrow__error" role="alert">
+            {item.error?.message}
+          </p>
+        ) : (
+          <IntakeBar item={item} />
+        )}
+      </div>
+      <div className="qrow__actions">
+        {failed && (
+          <Button size="sm" variant="primary" icon="retry" onClick={() => retryIntake(item.id)}>
+            Retry
+          </Button>
+        )}
+        <Button size="sm" variant="ghost" icon="x" aria-label={`${failed ? 'Remove' : 'Cancel'} ${item.name}`} onClick={() => cancelIntake(item.id)} />
+      </div>
+    </li>
+  );
+}
+
+function SkippedList() {
+  const skipped = useJobs((s) => s.skipped);
+  const clear = useJobs((s) => s.clearSkipped);
+  const [open, setOpen] = useState(true);
+  if (skipped.length === 0) return null;
+  return (
+    <div className="skipped" data-testid="skipped">
+      <div className="skipped__head">
+        <button type="button" className="linkish" aria-expanded={open} onClick={() => setOpen(!open)}>
+          <Icon name={open ? 'down' : 'skip'} size={15} />
+          {skipped.length} {skipped.length === 1 ? 'file' : 'files'} skipped
+        </button>
+        <Button size="sm" variant="ghost" onClick={clear}>
+          Clear
+        </Button>
+      </div>
+      {open && (
+        <ul className="skipped__list">
+          {skipped.map((s, i) => (
+            <li key={`${s.name}-${i}`} data-testid="skipped-row">
+              <span className="skipped__name">{s.name}</span>
+              <span className="skipped__reason">{s.reason}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+export function QueuePanel() {
+  const order = useJobs((s) => s.order);
+  const intake = useJobs((s) => s.intake);
+  const hasSkipped = useJobs((s) => s.skipped.length > 0);
+  const finishedCount = useJobs((s) => Object.values(s.jobs).filter((j) => j.status === 'completed' || j.status === 'canceled').length);
+  const active = useJobs((s) => Object.values(s.jobs).filter((j) => !isFinal(j)).length);
+  const clearFinished = useJobs((s) => s.clearFinished);
+  const [collapsed, setCollapsed] = useState(false);
+  if (order.length === 0 && intake.length === 0 && !hasSkipped) return null;
+  const working = active + intake.filter((i) => i.state !== 'failed').length;
+  return (
+    <section className="queue" aria-labelledby="queue-title" data-testid="queue">
+      <header className="queue__header">
+        <button type="button" className="queue__toggle" aria-expanded={!collapsed} onClick={() => setCollapsed(!collapsed)}>
+          <Icon name={collapsed ? 'skip' : 'down'} size={15} />
+          <h2 id="queue-title">Queue</h2>
+        </button>
+        <span className="queue__summary" aria-live="polite">
+          {working > 0 ? `${working} in progress` : 'Nothing running'}
+        </span>
+        {finishedCount > 0 && (
+          <Button size="sm" variant="ghost" onClick={() => void clearFinished()}>
+            Clear finished
+          </Button>
+        )}
+      </header>
+      {!collapsed && (
+        <>
+          <ul className="queue__list">
+            {intake.map((it) => (
+              <IntakeRow key={it.id} item={it} />
+            ))}
+            {order.map((id) => (
+              <JobRow key={id} id={id} />
+            ))}
+          </ul>
+          <SkippedList />
+        </>
+      )}
+    </section>
+  );
+}

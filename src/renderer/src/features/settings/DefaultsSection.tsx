@@ -1,0 +1,126 @@
+/** Options every new job starts with: speech models, language, formatting, speakers, PII redaction. */
+import { piiPolicies, type TranscriptionOptions } from '../../../../shared/jobs';
+import { Switch } from '../../components/Switch';
+import { useSettings } from '../../stores/settings';
+
+const models: Array<{ id: string; label: string; help: string }> = [
+  { id: 'universal-3-pro', label: 'Universal-3 Pro', help: 'Most accurate (cloud).' },
+  { id: 'universal-2', label: 'Universal-2', help: 'Fast, many languages (cloud).' },
+  { id: 'slam-1', label: 'Slam-1', help: 'Promptable, English (cloud).' },
+];
+
+const languages: Array<[string, string]> = [
+  ['en_us', 'English (US)'],
+  ['en_uk', 'English (UK)'],
+  ['en_au', 'English (Australia)'],
+  ['en', 'English (global)'],
+  ['es', 'Spanish'],
+  ['fr', 'French'],
+  ['de', 'German'],
+  ['it', 'Italian'],
+  ['pt', 'Portuguese'],
+  ['nl', 'Dutch'],
+  ['hi', 'Hindi'],
+  ['ja', 'Japanese'],
+];
+
+const policyLabels: Record<(typeof piiPolicies)[number], string> = {
+  person_name: 'Names',
+  phone_number: 'Phone numbers',
+  email_address: 'Email addresses',
+  credit_card_number: 'Card numbers',
+  us_social_security_number: 'US social security numbers',
+  date_of_birth: 'Dates of birth',
+  location: 'Places',
+};
+
+export function DefaultsSection() {
+  const settings = useSettings((s) => s.settings);
+  const update = useSettings((s) => s.update);
+  const d = settings.transcriptionDefaults;
+  const local = settings.region === 'local';
+  const set = (patch: TranscriptionOptions) => void update({ transcriptionDefaults: { ...d, ...patch } });
+  const chosen = d.speechModels ?? ['universal-3-pro', 'universal-2'];
+  const policies = d.redactPiiPolicies ?? [];
+
+  return (
+    <section className="card" aria-labelledby="defaults-title">
+      <h2 id="defaults-title">New transcriptions</h2>
+      <fieldset className="fieldset">
+        <legend>Speech models, in order of preference</legend>
+        {local && <p className="field__help">The local engine uses its own English model and ignores this choice.</p>}
+        {models.map((m) => (
+          <label key={m.id} className="check">
+            <input
+              type="checkbox"
+              checked={chosen.includes(m.id)}
+              disabled={chosen.length === 1 && chosen.includes(m.id)}
+              onChange={(e) => set({ speechModels: e.target.checked ? [...chosen, m.id] : chosen.filter((x) => x !== m.id) })}
+            />
+            <span>
+              {m.label} <span className="muted">{m.help}</span>
+              {chosen.includes(m.id) && chosen.length > 1 && <span className="muted"> · choice {chosen.indexOf(m.id) + 1}</span>}
+            </span>
+          </label>
+        ))}
+      </fieldset>
+      <div className="field">
+        <label htmlFor="language">Language</label>
+        <select id="language" value={d.languageCode ?? 'en_us'} onChange={(e) => set({ languageCode: e.target.value })}>
+          {languages.map(([code, label]) => (
+            <option key={code} value={code}>
+              {label}
+            </option>
+          ))}
+        </select>
+        {local && !(d.languageCode ?? 'en_us').startsWith('en') && <p className="field__error">The local engine understands English only; switch the region to US or EU for this language.</p>}
+      </div>
+      <div className="grid2">
+        <Switch label="Punctuation" checked={d.punctuate ?? true} onChange={(v) => set({ punctuate: v })} />
+        <Switch label="Formatting (numbers, capitals)" checked={d.formatText ?? true} onChange={(v) => set({ formatText: v })} />
+        <Switch label="Keep filler words (um, uh)" checked={d.disfluencies ?? false} onChange={(v) => set({ disfluencies: v })} />
+        <Switch label="Mask profanity" checked={d.filterProfanity ?? false} onChange={(v) => set({ filterProfanity: v })} />
+      </div>
+      <Switch
+        label="Tell speakers apart"
+        checked={d.speakerLabels ?? false}
+        onChange={(v) => set({ speakerLabels: v })}
+        help={local ? 'Cloud only: the local engine does not label speakers, so this is ignored for local jobs.' : 'Labels each paragraph with Speaker A, B… which you can rename.'}
+      />
+      <Switch
+        label="Redact personal information"
+        checked={d.redactPii ?? false}
+        onChange={(v) => set({ redactPii: v, redactPiiPolicies: v && policies.length === 0 ? ['person_name', 'phone_number', 'email_address'] : policies })}
+        help="Replaces what you pick below in the transcript."
+      />
+      {d.redactPii && (
+        <div className="subsection">
+          <fieldset className="fieldset">
+            <legend>What to redact</legend>
+            <div className="grid2">
+              {piiPolicies.map((p) => (
+                <label key={p} className="check">
+                  <input
+                    type="checkbox"
+                    checked={policies.includes(p)}
+                    onChange={(e) => set({ redactPiiPolicies: e.target.checked ? [...policies, p] : policies.filter((x) => x !== p) })}
+                  />
+                  <span>{policyLabels[p]}</span>
+                </label>
+              ))}
+            </div>
+          </fieldset>
+          {policies.length === 0 && <p className="field__error">Pick at least one kind of information, or turn redaction off.</p>}
+          <div className="field">
+            <label htmlFor="pii-sub">Replace with</label>
+            <select id="pii-sub" value={d.redactPiiSub ?? 'hash'} onChange={(e) => set({ redactPiiSub: e.target.value as 'hash' | 'entity_name' })}>
+              <option value="hash">#### (hashes)</option>
+              <option value="entity_name">[PERSON_NAME] (the kind)</option>
+            </select>
+          </div>
+          <Switch label="Also make a beeped copy of the audio" checked={d.redactPiiAudio ?? false} onChange={(v) => set({ redactPiiAudio: v })} />
+        </div>
+      )}
+    </section>
+  );
+}

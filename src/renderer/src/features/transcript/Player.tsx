@@ -1,0 +1,196 @@
+/**
+ * The player pinned above the transcript: play/pause, seek, speed, and the
+ * keyboard shortcuts (space, ←/→ 5 s, J/K/L). While playing it reports the
+ * time to the transcript store once per frame; the store only changes when the
+ * word being spoken changes.
+ */
+import { useEffect, useRef, useState } from 'react';
+import { mediaSrc } from '../../bridge';
+import { Button } from '../../components/Button';
+import { formatClock } from '../../components/format';
+import { registerPlayer, useTranscript } from '../../stores/transcript';
+
+const speeds = [0.75, 1, 1.25, 1.5, 2];
+
+function typingIn(target: EventTarget | null): boolean {
+  const el = target as HTMLElement | null;
+  if (!el) return false;
+  return el.isContentEditable || el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT';
+}
+
+export function Player({ durationMs }: { durationMs: number | null }) {
+  const mediaUrl = useTranscript((s) => s.mediaUrl);
+  const setTime = useTranscript((s) => s.setTime);
+  const audio = useRef<HTMLAudioElement>(null);
+  const [playing, setPlaying] = useState(false);
+  const [now, setNow] = useState(0);
+  const [duration, setDuration] = useState((durationMs ?? 0) / 1000);
+  const [rate, setRate] = useState(1);
+  const [failed, setFailed] = useState(false);
+  const src = mediaSrc(mediaUrl);
+
+  useEffect(() => {
+    registerPlayer({
+      seek(ms) {
+        const a = audio.current;
+        if (!a || !src) return;
+        a.currentTime = ms / 1000;
+        setNow(ms / 1000);
+      },
+    });
+    return () => registerPlayer(null);
+  }, [src]);
+
+  // Follow the audio once per frame while playing.
+  useEffect(() => {
+    if (!playing) return;
+    let raf = 0;
+    let lastSec = -1;
+    const tick = () => {
+      const a = audio.current;
+      if (a) {
+        setTime(a.currentTime * 1000);
+        const sec = Math.floor(a.currentTime * 4);
+        if (sec !== lastSec) {
+          lastSec = sec;
+          setNow(a.currentTime);
+        }
+      }
+      raf = requestAnimationFrame(tick);
+    };
+    raf = requestAnimationFrame(tick);
+    return () => cancelAnimationFrame(raf);
+  }, [playing, setTime]);
+
+  // A search hit asked to start somewhere: go there once the media knows its length.
+  useEffect(() => {
+    const a = audio.current;
+    if (!a || !src) return;
+    const apply = () => {
+      const at = useTranscript.getState().pendingSeekMs;
+      if (at !== null) {
+        a.currentTime = at / 1000;
+        setNow(at / 1000);
+        useTranscript.setState({ pendingSeekMs: null });
+      }
+    };
+    if (a.readyState >= 1) apply();
+    a.addEventListener('loadedmetadata', apply);
+    const unsub = useTranscript.subscribe((s, prev) => {
+      if (s.pendingSeekMs !== null && s.pendingSeekMs !== prev.pendingSeekMs && a.readyState >= 1) apply();
+    });
+    return () => {
+      a.removeEventListener('loadedmetadata', apply);
+      unsub();
+    };
+  }, [src]);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || typingIn(e.target)) return;
+      const a = audio.current;
+      if (!a || !src) return;
+      const jump = (s: number) => {
+        a.currentTime = Math.max(0, Math.min(a.duration || Infinity, a.currentTime + s));
+        setNow(a.currentTime);
+        setTime(a.currentTime * 1000);
+      };
+      const k = e.key.toLowerCase();
+      const onButton = (e.target as HTMLElement | null)?.tagName === 'BUTTON';
+      if ((e.key === ' ' && !onButton) || k === 'k') {
+        e.preventDefault();
+        if (a.paused) void a.play();
+        else a.pause();
+      } else if (e.key === 'ArrowLeft') {
+        e.preventDefault();
+        jump(-5);
+      } else if (e.key === 'ArrowRight') {
+        e.preventDefault();
+        jump(5);
+      } else if (k === 'j') jump(-10);
+      else if (k === 'l') jump(10);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [src, setTime]);
+
+  if (!src || failed) {
+    return (
+      <div className="player player--none" role="region" aria-label="Player">
+        <p className="muted">
+          {failed
+            ? 'The audio could not be played: the copy in the library is missing or in a format this browser cannot play. The transcript still shows every word’s time.'
+            : 'No audio copy was kept for this recording, so it cannot be played here. Turn on “Keep a copy of the audio” in Settings for new recordings.'}
+        </p>
+      </div>
+    );
+  }
+
+  return (
+    <div className="player" role="region" aria-label="Player">
+      <audio
+        ref={audio}
+        src={src}
+        preload="metadata"
+        data-testid="audio"
+        onPlay={() => setPlaying(true)}
+        onPause={() => setPlaying(false)}
+        onEnded={() => setPlaying(false)}
+        onLoadedMetadata={(e) => Number.isFinite(e.currentTarget.duration) && setDuration(e.currentTarget.duration)}
+        onSeeked={(e) => {
+          setNow(e.currentTarget.currentTime);
+          setTime(e.currentTarget.currentTime * 1000);
+        }}
+        onError={() => setFailed(true)}
+      />
+      <Button
+        variant="primary"
+        icon={playing ? 'pause' : 'play'}
+        aria-label={playing ? 'Pause (space)' : 'Play (space)'}
+        className="player__play"
+        onClick={() => {
+          const a = audio.current;
+          if (!a) return;
+          if (a.paused) void a.play();
+          else a.pause();
+        }}
+      />
+      <span className="player__time" aria-live="off">
+        {formatClock(now * 1000)}
+      </span>
+      <input
+        type="range"
+        className="player__seek"
+        aria-label="Position"
+        min={0}
+        max={Math.max(duration, 0.001)}
+        step={0.1}
+        value={Math.min(now, duration)}
+        aria-valuetext={`${formatClock(now * 1000)} of ${formatClock(duration * 1000)}`}
+        onChange={(e) => {
+          const a = audio.current;
+          if (!a) return;
+          a.currentTime = Number(e.target.value);
+          setNow(a.currentTime);
+        }}
+      />
+      <span className="player__time player__time--total">{formatClock(duration * 1000)}</span>
+      <select
+        aria-label="Playback speed"
+        className="player__speed"
+        value={rate}
+        onChange={(e) => {
+          const r = Number(e.target.value);
+          setRate(r);
+          if (audio.current) audio.current.playbackRate = r;
+        }}
+      >
+        {speeds.map((s) => (
+          <option key={s} value={s}>
+            {s}×
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}

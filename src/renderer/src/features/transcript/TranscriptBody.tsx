@@ -1,0 +1,260 @@
+/**
+ * The transcript as paragraphs of word spans, virtualized so a two-hour
+ * recording opens fast. Each paragraph subscribes only to whether the active
+ * word is inside it. Click a word to seek; double-click (or E on the active
+ * word) to correct it in place.
+ */
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { memo, useEffect, useMemo, useRef, useState, type MouseEvent } from 'react';
+import type { Transcript } from '../../../../shared/library';
+import { formatClock } from '../../components/format';
+import { originalOf, useTranscript } from '../../stores/transcript';
+import { blockOf, type Block } from './paragraphs';
+
+const LOW_CONFIDENCE = 0.5;
+
+function SpeakerLabel({ id, name }: { id: string; name: string | null }) {
+  const rename = useTranscript((s) => s.renameSpeaker);
+  const [editing, setEditing] = useState(false);
+  const [value, setValue] = useState(name ?? '');
+  const shown = name ?? `Speaker ${id}`;
+  if (editing) {
+    const commit = async () => {
+      setEditing(false);
+      const v = value.trim();
+      if (v !== (name ?? '')) await rename(id, v === '' ? null : v);
+    };
+    return (
+      <input
+        className="inline-edit speaker__edit"
+        aria-label={`Name for speaker ${id}`}
+        value={value}
+        maxLength={100}
+        // The user asked to rename: focus belongs in the field.
+        autoFocus
+        placeholder={`Speaker ${id}`}
+        onChange={(e) => setValue(e.target.value)}
+        onBlur={() => void commit()}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') void commit();
+          if (e.key === 'Escape') setEditing(false);
+        }}
+      />
+    );
+  }
+  return (
+    <button
+      type="button"
+      className={`speaker speaker--${id.toLowerCase()}`}
+      title="Rename this speaker everywhere"
+      aria-label={`${shown}: rename`}
+      onClick={() => {
+        setValue(name ?? '');
+        setEditing(true);
+      }}
+    >
+      {shown}
+    </button>
+  );
+}
+
+interface ParagraphProps {
+  index: number;
+  block: Block;
+  transcript: Transcript;
+  editing: number | null;
+  onEditDone(): void;
+}
+
+const Paragraph = memo(function Paragraph({ block, transcript, editing, onEditDone }: ParagraphProps) {
+  const active = useTranscript((s) => (s.active >= block.first && s.active <= block.last ? s.active : -1));
+  const find = useTranscript((s) => s.find);
+  const corrected = useTranscript((s) => s.corrected);
+  const seek = useTranscript((s) => s.seek);
+  const correct = useTranscript((s) => s.correct);
+  const speakers = transcript.speakers;
+  const hits = useMemo(() => {
+    const set = new Map<number, boolean>();
+    if (!find.length) return set;
+    find.matches.forEach((m, k) => {
+      if (m + find.length - 1 < block.first || m > block.last) return;
+      for (let j = 0; j < find.length; j++) set.set(m + j, k === find.cursor);
+    });
+    return set;
+  }, [find, block.first, block.last]);
+  const words = [];
+  for (let i = block.first; i <= block.last; i++) {
+    const w = transcript.words[i];
+    if (!w) continue;
+    if (editing === i) {
+      words.push(<WordEditor key={i} index={i} text={w.text} onDone={onEditDone} onSave={(t) => correct(i, t)} />);
+      continue;
+    }
+    const original = originalOf(w, i, corrected);
+    let cls = 'w';
+    if (i === active) cls += ' w--active';
+    if (w.confidence < LOW_CONFIDENCE) cls += ' w--low';
+    if (original !== null) cls += ' w--fixed';
+    const hit = hits.get(i);
+    if (hit !== undefined) cls += hit ? ' w--hit w--current' : ' w--hit';
+    words.push(
+      <span key={i} className={cls} data-i={i} title={original !== null ? `Corrected from “${original}”` : w.confidence < LOW_CONFIDENCE ? `Low confidence (${Math.round(w.confidence * 100)}%)` : undefined}>
+        {w.text}
+      </span>,
+      ' ',
+    );
+  }
+  const speaker = block.speaker ? speakers.find((s) => s.id === block.speaker) : undefined;
+  return (
+    <div className="para" data-first={block.first}>
+      <div className="para__gutter">
+        <button type="button" className="para__time" onClick={() => seek(block.start)} aria-label={`Play from ${formatClock(block.start)}`}>
+          {formatClock(block.start)}
+        </button>
+      </div>
+      <div className="para__body">
+        {block.speaker && <SpeakerLabel id={block.speaker} name={speaker?.name ?? null} />}
+        <p className="para__text">{words}</p>
+      </div>
+    </div>
+  );
+});
+
+function WordEditor({ index, text, onSave, onDone }: { index: number; text: string; onSave(t: string): Promise<boolean>; onDone(): void }) {
+  const [value, setValue] = useState(text);
+  const commit = async () => {
+    const v = value.trim();
+    if (v && v !== text) await onSave(v);
+    onDone();
+  };
+  return (
+    <>
+      <input
+        className="inline-edit word-edit"
+        aria-label={`Correct word ${index + 1}`}
+        value={value}
+        size={Math.max(4, value.length + 1)}
+        // The user asked to correct this word: focus belongs in the field.
+        autoFocus
+        onChange={(e) => setValue(e.target.value)}
+        onBlur={() => void commit()}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') void commit();
+          if (e.key === 'Escape') onDone();
+          e.stopPropagation();
+        }}
+      />{' '}
+    </>
+  );
+}
+
+export function TranscriptBody({ transcript, blocks }: { transcript: Transcript; blocks: Block[] }) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const seek = useTranscript((s) => s.seek);
+  const [editing, setEditing] = useState<number | null>(null);
+  const userScrolledAt = useRef(0);
+  // The React Compiler is not used here; the virtualizer's functions are fresh on each render by design.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtual = useVirtualizer({
+    count: blocks.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: (i) => {
+      const b = blocks[i];
+      return b ? 44 + Math.ceil((b.last - b.first + 1) / 13) * 27 : 80;
+    },
+    overscan: 4,
+  });
+
+  // Keep the spoken word in view, unless the user scrolled in the last few seconds.
+  useEffect(
+    () =>
+      useTranscript.subscribe((s, prev) => {
+        if (s.active === prev.active || s.active < 0) return;
+        if (Date.now() - userScrolledAt.current < 4000) return;
+        const bi = blockOf(blocks, s.active);
+        if (bi !== blockOf(blocks, Math.max(0, prev.active)) || prev.active < 0) {
+          const el = scroller.current?.querySelector(`[data-i="${s.active}"]`);
+          const box = scroller.current?.getBoundingClientRect();
+          const r = el?.getBoundingClientRect();
+          if (!el || !box || !r || r.top < box.top || r.bottom > box.bottom) virtual.scrollToIndex(bi, { align: 'center' });
+        }
+      }),
+    [blocks, virtual],
+  );
+
+  // Find: bring the current match into view.
+  useEffect(
+    () =>
+      useTranscript.subscribe((s, prev) => {
+        if (s.find === prev.find || s.find.cursor < 0) return;
+        const m = s.find.matches[s.find.cursor];
+        if (m !== undefined) virtual.scrollToIndex(blockOf(blocks, m), { align: 'center' });
+      }),
+    [blocks, virtual],
+  );
+
+  // Open at a time (search hit): scroll there once.
+  useEffect(() => {
+    const { active } = useTranscript.getState();
+    if (active > 0) virtual.scrollToIndex(blockOf(blocks, active), { align: 'center' });
+  }, [blocks, virtual]);
+
+  // E edits the active word.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const t = e.target as HTMLElement | null;
+      if (e.ctrlKey || e.metaKey || e.altKey || t?.tagName === 'INPUT' || t?.tagName === 'TEXTAREA' || t?.tagName === 'SELECT') return;
+      if (e.key.toLowerCase() === 'e') {
+        const { active } = useTranscript.getState();
+        if (active >= 0) {
+          e.preventDefault();
+          setEditing(active);
+        }
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  const wordIndex = (e: MouseEvent) => {
+    const el = (e.target as HTMLElement).closest<HTMLElement>('[data-i]');
+    return el ? Number(el.dataset.i) : null;
+  };
+
+  return (
+    <div
+      className="tbody"
+      ref={scroller}
+      data-testid="transcript-body"
+      onWheel={() => (userScrolledAt.current = Date.now())}
+      onClick={(e) => {
+        const i = wordIndex(e);
+        const w = i === null ? undefined : transcript.words[i];
+        if (w) seek(w.start);
+      }}
+      onDoubleClick={(e) => {
+        const i = wordIndex(e);
+        if (i !== null) setEditing(i);
+      }}
+    >
+      <div className="tbody__inner" style={{ height: virtual.getTotalSize() }}>
+        {virtual.getVirtualItems().map((v) => {
+          const block = blocks[v.index];
+          if (!block) return null;
+          return (
+            <div key={v.key} data-index={v.index} ref={virtual.measureElement} className="tbody__slot" style={{ transform: `translateY(${v.start}px)` }}>
+              <Paragraph
+                index={v.index}
+                block={block}
+                transcript={transcript}
+                editing={editing !== null && editing >= block.first && editing <= block.last ? editing : null}
+                onEditDone={() => setEditing(null)}
+              />
+            </div>
+          );
+        })}
+      </div>
+      {blocks.length === 0 && <p className="muted tbody__empty">This transcript has no words: the recording may be silent or too short.</p>}
+    </div>
+  );
+}

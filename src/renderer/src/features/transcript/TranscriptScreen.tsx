@@ -1,0 +1,200 @@
+/** Reading a transcript: header with actions, the pinned player, find, the paragraphs, and details. */
+import { useEffect, useMemo, useState } from 'react';
+import { Badge } from '../../components/Badge';
+import { Button } from '../../components/Button';
+import { EmptyScreen } from '../../components/EmptyScreen';
+import { useApp } from '../../stores/app';
+import { useLibrary } from '../../stores/library';
+import { toast } from '../../stores/toasts';
+import { useTranscript } from '../../stores/transcript';
+import { api } from '../../bridge';
+import { ExportDialog } from '../library/LibraryDialogs';
+import { DetailsPanel } from './DetailsPanel';
+import { FindBar } from './FindBar';
+import { blocksOf, plainText } from './paragraphs';
+import { Player } from './Player';
+import { TranscriptBody } from './TranscriptBody';
+
+function Title({ id, title }: { id: string; title: string }) {
+  const [editing, setEditing] = useState(false);
+  const [value, setValue] = useState(title);
+  const rename = useLibrary((s) => s.rename);
+  if (editing) {
+    const commit = async () => {
+      const v = value.trim();
+      if (v && v !== title && (await rename(id, v))) {
+        const t = useTranscript.getState().transcript;
+        if (t) useTranscript.setState({ transcript: { ...t, item: { ...t.item, title: v } } });
+      }
+      setEditing(false);
+    };
+    return (
+      <input
+        className="inline-edit title-edit"
+        aria-label="Title"
+        value={value}
+        // The user asked to rename: focus belongs in the field.
+        autoFocus
+        onChange={(e) => setValue(e.target.value)}
+        onBlur={() => void commit()}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') void commit();
+          if (e.key === 'Escape') setEditing(false);
+        }}
+      />
+    );
+  }
+  return (
+    <h1 className="transcript__title">
+      <button
+        type="button"
+        className="title-button"
+        title="Rename"
+        onClick={() => {
+          setValue(title);
+          setEditing(true);
+        }}
+      >
+        {title}
+      </button>
+    </h1>
+  );
+}
+
+export function TranscriptScreen() {
+  const open = useApp((s) => s.open);
+  const setScreen = useApp((s) => s.setScreen);
+  const openTranscript = useTranscript((s) => s.open);
+  const transcript = useTranscript((s) => s.transcript);
+  const loading = useTranscript((s) => s.loading);
+  const error = useTranscript((s) => s.error);
+  const [finding, setFinding] = useState(false);
+  const [details, setDetails] = useState(true);
+  const [exporting, setExporting] = useState(false);
+
+  useEffect(() => {
+    if (open) void openTranscript(open.id, open.atMs);
+  }, [open, openTranscript]);
+
+  // The library changed (a job completed, a rename): reload what is open.
+  useEffect(
+    () =>
+      api.on('library.changed', (c) => {
+        const id = useTranscript.getState().id;
+        if (!id || !c.ids.includes(id)) return;
+        if (c.reason === 'deleted') {
+          toast('This recording was deleted.', 'info');
+          setScreen('library');
+          return;
+        }
+        void api.invoke('library.get', { id }).then((t) => useTranscript.getState().applyTranscript(t), () => undefined);
+      }),
+    [setScreen],
+  );
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'f') {
+        e.preventDefault();
+        setFinding(true);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  const blocks = useMemo(() => (transcript ? blocksOf(transcript) : []), [transcript]);
+
+  if (!open) {
+    return (
+      <EmptyScreen icon="library" title="No transcript open">
+        <p>Pick a recording in the library to read it here.</p>
+      </EmptyScreen>
+    );
+  }
+  if (error) {
+    return (
+      <EmptyScreen
+        icon="alert"
+        title="This transcript could not be opened"
+        actions={
+          <>
+            <Button onClick={() => setScreen('library')}>Back to the library</Button>
+            <Button variant="primary" icon="retry" onClick={() => void openTranscript(open.id, open.atMs)}>
+              Try again
+            </Button>
+          </>
+        }
+      >
+        <p>{error.message}</p>
+      </EmptyScreen>
+    );
+  }
+  if (loading || !transcript) {
+    return (
+      <div className="transcript" aria-busy="true">
+        <div className="transcript__header">
+          <Button variant="ghost" icon="back" onClick={() => setScreen('library')}>
+            Library
+          </Button>
+          <div className="skeleton skeleton--title" />
+        </div>
+      </div>
+    );
+  }
+  const item = transcript.item;
+  const done = item.status === 'completed';
+  return (
+    <div className={`transcript${details ? ' transcript--details' : ''}`}>
+      <div className="transcript__header">
+        <Button variant="ghost" icon="back" onClick={() => setScreen('library')} aria-label="Back to the library">
+          Library
+        </Button>
+        <Title id={item.id} title={item.title} />
+        {!done && <Badge tone={item.status === 'error' ? 'danger' : 'accent'}>{item.status === 'error' ? 'Failed' : 'In progress'}</Badge>}
+        <div className="transcript__actions">
+          <Button size="sm" icon="search" onClick={() => setFinding(true)} aria-keyshortcuts="Control+F">
+            Find
+          </Button>
+          <Button
+            size="sm"
+            icon="copy"
+            disabled={!done}
+            onClick={() =>
+              void navigator.clipboard.writeText(plainText(transcript, blocks)).then(
+                () => toast('Transcript copied.', 'ok'),
+                () => toast('Copying was refused by the browser. Use Export instead.', 'error'),
+              )
+            }
+          >
+            Copy
+          </Button>
+          <Button size="sm" icon="download" disabled={!done} onClick={() => setExporting(true)}>
+            Export…
+          </Button>
+          <Button size="sm" variant="ghost" icon="panel" aria-pressed={details} aria-label="Details panel" onClick={() => setDetails(!details)} />
+        </div>
+      </div>
+      <Player durationMs={item.durationMs} />
+      {finding && <FindBar onClose={() => setFinding(false)} />}
+      <div className="transcript__main">
+        {done ? (
+          <TranscriptBody transcript={transcript} blocks={blocks} />
+        ) : (
+          <div className="tbody tbody--pending">
+            <p className="muted">
+              {item.status === 'error'
+                ? 'There is no text: the transcription failed. The details panel says why and what to do.'
+                : 'The text appears here as soon as the transcription is done.'}
+            </p>
+          </div>
+        )}
+        {details && <DetailsPanel transcript={transcript} />}
+      </div>
+      <p className="transcript__keys muted" aria-hidden="true">
+        <kbd>Space</kbd> play/pause · <kbd>←</kbd>/<kbd>→</kbd> 5 s · <kbd>J</kbd>/<kbd>L</kbd> 10 s · <kbd>K</kbd> pause · click a word to play it · double-click or <kbd>E</kbd> to correct
+      </p>
+      <ExportDialog open={exporting} onClose={() => setExporting(false)} ids={[item.id]} />
+    </div>
+  );
+}

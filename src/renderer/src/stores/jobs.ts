@@ -1,0 +1,146 @@
+/**
+ * The queue: durable jobs from main, plus the files still on their way to
+ * main (host mode uploads them first: "intake"). Upload progress lives in its
+ * own store so a progress tick re-renders one bar, not the queue.
+ */
+import { create } from 'zustand';
+import { finalJobStatuses, type Job, type JobProgress } from '../../../shared/jobs';
+import { api, errorCode, errorMessage } from '../bridge';
+import { whenConnected } from './app';
+import { toast } from './toasts';
+
+export interface IntakeItem {
+  id: string;
+  name: string;
+  size: number;
+  state: 'waiting' | 'staging' | 'adding' | 'failed';
+  error: { code: string | null; message: string } | null;
+  file: File;
+}
+
+export interface SkippedFile {
+  name: string;
+  reason: string;
+}
+
+interface JobsState {
+  jobs: Record<string, Job>;
+  /** Job ids, newest first. */
+  order: string[];
+  /** Jobs that were unfinished when the app (re)connected: they resumed after a restart. */
+  resumed: Record<string, true>;
+  intake: IntakeItem[];
+  skipped: SkippedFile[];
+  loaded: boolean;
+  error: string | null;
+  load(markResumed: boolean): Promise<void>;
+  upsert(job: Job): void;
+  drop(id: string): void;
+  cancel(id: string): Promise<void>;
+  retry(id: string): Promise<void>;
+  remove(id: string): Promise<void>;
+  clearFinished(): Promise<void>;
+  clearSkipped(): void;
+}
+
+function sortIds(jobs: Record<string, Job>): string[] {
+  return Object.values(jobs)
+    .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : a.id < b.id ? 1 : -1))
+    .map((j) => j.id);
+}
+
+export const isFinal = (j: Job) => finalJobStatuses.includes(j.status);
+
+export const useJobs = create<JobsState>((set, get) => {
+  async function act(id: string, fn: () => Promise<unknown>): Promise<void> {
+    try {
+      await fn();
+    } catch (err) {
+      toast(errorMessage(err), 'error');
+      if (errorCode(err) === 'not_found') get().drop(id);
+    }
+  }
+  return {
+    jobs: {},
+    order: [],
+    resumed: {},
+    intake: [],
+    skipped: [],
+    loaded: false,
+    error: null,
+    async load(markResumed) {
+      try {
+        const { jobs } = await api.invoke('jobs.list', { includeFinished: true, limit: 200 });
+        const map: Record<string, Job> = {};
+        for (const j of jobs) map[j.id] = j;
+        const resumed = { ...get().resumed };
+        if (markResumed) for (const j of jobs) if (!isFinal(j) && j.status !== 'queued') resumed[j.id] = true;
+        set({ jobs: map, order: sortIds(map), loaded: true, error: null, resumed });
+      } catch (err) {
+        set({ error: errorMessage(err) });
+      }
+    },
+    upsert(job) {
+      const jobs = { ...get().jobs, [job.id]: job };
+      const order = get().jobs[job.id] ? get().order : sortIds(jobs);
+      set({ jobs, order });
+    },
+    drop(id) {
+      if (!get().jobs[id]) return;
+      const jobs = { ...get().jobs };
+      delete jobs[id];
+      set({ jobs, order: get().order.filter((x) => x !== id) });
+      useJobProgress.getState().clear(id);
+    },
+    cancel: (id) => act(id, async () => get().upsert(await api.invoke('jobs.cancel', { id }))),
+    retry: (id) =>
+      act(id, async () => {
+        const job = await api.invoke('jobs.retry', { id });
+        const resumed = { ...get().resumed };
+        delete resumed[id];
+        set({ resumed });
+        get().upsert(job);
+      }),
+    remove: (id) =>
+      act(id, async () => {
+        await api.invoke('jobs.remove', { id });
+        get().drop(id);
+      }),
+    async clearFinished() {
+      const done = Object.values(get().jobs).filter((j) => j.status === 'completed' || j.status === 'canceled');
+      await Promise.all(done.map((j) => get().remove(j.id)));
+    },
+    clearSkipped: () => set({ skipped: [] }),
+  };
+});
+
+/** Upload progress per job or intake id. */
+interface ProgressState {
+  byId: Record<string, JobProgress>;
+  put(p: JobProgress): void;
+  clear(id: string): void;
+}
+export const useJobProgress = create<ProgressState>((set, get) => ({
+  byId: {},
+  put: (p) => set({ byId: { ...get().byId, [p.id]: p } }),
+  clear(id) {
+    if (!(id in get().byId)) return;
+    const byId = { ...get().byId };
+    delete byId[id];
+    set({ byId });
+  },
+}));
+
+api.on('jobs.progress', (p) => useJobProgress.getState().put(p));
+api.on('jobs.changed', ({ id, job }) => {
+  if (job) useJobs.getState().upsert(job);
+  else useJobs.getState().drop(id);
+  if (job && isFinal(job)) useJobProgress.getState().clear(id);
+});
+
+let firstConnect = true;
+whenConnected(() => {
+  // After a reconnect main may have restarted: every unfinished job it lists has resumed.
+  void useJobs.getState().load(!firstConnect);
+  firstConnect = false;
+});

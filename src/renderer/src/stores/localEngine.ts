@@ -1,0 +1,34 @@
+/** The local engine's state, as main reports it. */
+import { create } from 'zustand';
+import type { EngineStatus } from '../../../shared/jobs';
+import { api, errorMessage } from '../bridge';
+import { whenConnected } from './app';
+
+interface EngineState {
+  status: EngineStatus | null;
+  error: string | null;
+  load(): Promise<void>;
+  start(): Promise<void>;
+}
+
+export const useEngine = create<EngineState>((set) => ({
+  status: null,
+  error: null,
+  async load() {
+    try {
+      set({ status: await api.invoke('engine.status'), error: null });
+    } catch (err) {
+      set({ error: errorMessage(err) });
+    }
+  },
+  async start() {
+    try {
+      set({ status: await api.invoke('engine.start'), error: null });
+    } catch (err) {
+      set({ error: errorMessage(err) });
+    }
+  },
+}));
+
+api.on('engine.status', (status) => useEngine.setState({ status }));
+whenConnected(() => void useEngine.getState().load());

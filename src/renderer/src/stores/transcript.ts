@@ -1,0 +1,190 @@
+/**
+ * The open transcript: its data, the word being spoken, find-in-transcript,
+ * and edits (word corrections, speaker names). The player registers itself so
+ * any view can seek it; the active word is a single number so only the
+ * paragraph that holds it re-renders.
+ */
+import { create } from 'zustand';
+import type { Transcript, Word } from '../../../shared/library';
+import { api, errorCode, errorMessage } from '../bridge';
+import { toast } from './toasts';
+
+export interface FindState {
+  query: string;
+  /** First word index of each match, in order. */
+  matches: number[];
+  /** Words per match. */
+  length: number;
+  cursor: number;
+}
+
+interface PlayerHandle {
+  seek(ms: number): void;
+}
+
+interface TranscriptState {
+  id: string | null;
+  transcript: Transcript | null;
+  loading: boolean;
+  error: { code: string | null; message: string } | null;
+  mediaUrl: string | null;
+  active: number;
+  find: FindState;
+  /** Word indexes corrected in this session (the contract may not carry originals yet). */
+  corrected: Record<number, string>;
+  /** Time to start at once the player is ready (a search hit). */
+  pendingSeekMs: number | null;
+  open(id: string, atMs: number | null): Promise<void>;
+  close(): void;
+  setTime(ms: number): void;
+  seek(ms: number): void;
+  setFind(query: string): void;
+  stepFind(delta: 1 | -1): void;
+  correct(index: number, text: string): Promise<boolean>;
+  renameSpeaker(speaker: string, name: string | null): Promise<void>;
+  applyTranscript(t: Transcript): void;
+}
+
+let player: PlayerHandle | null = null;
+export function registerPlayer(p: PlayerHandle | null): void {
+  player = p;
+}
+
+/** Index of the word being spoken at `ms`: the last word that started at or before it (-1 before the first). */
+export function wordAt(words: readonly Word[], ms: number): number {
+  let lo = 0;
+  let hi = words.length - 1;
+  let ans = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if ((words[mid] as Word).start <= ms) {
+      ans = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return ans;
+}
+
+export function normalizeWord(s: string): string {
+  return s
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^\p{L}\p{N}']+/gu, '');
+}
+
+/** Where the words of `query` occur in sequence (the last one as a prefix). */
+export function findWords(words: readonly Word[], query: string): { matches: number[]; length: number } {
+  const terms = query.split(/\s+/).map(normalizeWord).filter(Boolean);
+  if (terms.length === 0) return { matches: [], length: 0 };
+  const norm = words.map((w) => normalizeWord(w.text));
+  const matches: number[] = [];
+  outer: for (let i = 0; i + terms.length <= norm.length; i++) {
+    for (let k = 0; k < terms.length; k++) {
+      const w = norm[i + k] as string;
+      const t = terms[k] as string;
+      if (k === terms.length - 1 ? !w.startsWith(t) : w !== t) continue outer;
+    }
+    matches.push(i);
+  }
+  return { matches, length: terms.length };
+}
+
+const noFind: FindState = { query: '', matches: [], length: 0, cursor: -1 };
+let openSeq = 0;
+
+export const useTranscript = create<TranscriptState>((set, get) => ({
+  id: null,
+  transcript: null,
+  loading: false,
+  error: null,
+  mediaUrl: null,
+  active: -1,
+  find: noFind,
+  corrected: {},
+  pendingSeekMs: null,
+  async open(id, atMs) {
+    const mine = ++openSeq;
+    const same = get().id === id && get().transcript !== null;
+    if (!same) set({ id, transcript: null, loading: true, error: null, mediaUrl: null, active: -1, find: noFind, corrected: {} });
+    set({ pendingSeekMs: atMs });
+    if (same) {
+      if (atMs !== null) get().seek(atMs);
+      return;
+    }
+    try {
+      const [t, media] = await Promise.all([
+        api.invoke('library.get', { id }),
+        api.invoke('library.mediaUrl', { id, redacted: false }).catch(() => ({ url: null })),
+      ]);
+      if (mine !== openSeq) return;
+      set({ transcript: t, mediaUrl: media.url, loading: false });
+      if (atMs !== null) set({ active: wordAt(t.words, atMs) });
+    } catch (err) {
+      if (mine === openSeq) set({ loading: false, error: { code: errorCode(err), message: errorMessage(err) } });
+    }
+  },
+  close() {
+    openSeq++;
+    set({ id: null, transcript: null, mediaUrl: null, active: -1, find: noFind, corrected: {}, pendingSeekMs: null, error: null });
+  },
+  setTime(ms) {
+    const t = get().transcript;
+    if (!t) return;
+    const active = wordAt(t.words, ms);
+    if (active !== get().active) set({ active });
+  },
+  seek(ms) {
+    get().setTime(ms);
+    player?.seek(ms);
+  },
+  setFind(query) {
+    const t = get().transcript;
+    if (!t || !query.trim()) return set({ find: { ...noFind, query } });
+    const { matches, length } = findWords(t.words, query);
+    // Start from the first match at or after the word being spoken.
+    const from = matches.findIndex((m) => m >= get().active);
+    set({ find: { query, matches, length, cursor: matches.length ? Math.max(0, from) : -1 } });
+  },
+  stepFind(delta) {
+    const f = get().find;
+    if (!f.matches.length) return;
+    const cursor = (f.cursor + delta + f.matches.length) % f.matches.length;
+    set({ find: { ...f, cursor } });
+  },
+  async correct(index, text) {
+    const t = get().transcript;
+    const id = get().id;
+    if (!t || !id) return false;
+    const before = t.words[index];
+    if (!before || before.text === text) return true;
+    try {
+      const next = await api.invoke('library.correctWords', { id, edits: [{ index, text }] });
+      const corrected = { ...get().corrected };
+      if (!(index in corrected)) corrected[index] = before.text;
+      set({ transcript: next, corrected });
+      return true;
+    } catch (err) {
+      toast(errorMessage(err), 'error');
+      return false;
+    }
+  },
+  async renameSpeaker(speaker, name) {
+    const id = get().id;
+    if (!id) return;
+    try {
+      set({ transcript: await api.invoke('library.renameSpeaker', { id, speaker, name }) });
+    } catch (err) {
+      toast(errorMessage(err), 'error');
+    }
+  },
+  applyTranscript(t) {
+    if (t.item.id === get().id) set({ transcript: t });
+  },
+}));
+
+/** The original of a corrected word: from the contract when it carries one, else this session's record. */
+export function originalOf(word: Word, index: number, corrected: Record<number, string>): string | null {
+  const fromContract = (word as Word & { original?: string | null }).original;
+  if (typeof fromContract === 'string' && fromContract !== word.text) return fromContract;
+  return corrected[index] ?? null;
+}
