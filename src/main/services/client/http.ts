@@ -4,14 +4,16 @@
  * failure to a typed AppError with a message a person understands, and the
  * retry loop with capped, jittered exponential backoff that honours Retry-After.
  */
-import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import http, { type ClientRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import type { Readable } from 'node:stream';
 import { AppError, type ErrorCode } from '../../../shared/errors';
 
+// Idle sockets are dropped after 4 s, before a server's usual 5 s keep-alive
+// timeout can close one under a new request (which would fail as ECONNRESET).
 const agents = {
-  'http:': new http.Agent({ keepAlive: true, maxSockets: 16 }),
-  'https:': new https.Agent({ keepAlive: true, maxSockets: 16 }),
+  'http:': new http.Agent({ keepAlive: true, maxSockets: 16, timeout: 4000 }),
+  'https:': new https.Agent({ keepAlive: true, maxSockets: 16, timeout: 4000 }),
 };
 
 export interface HttpRequest {
@@ -20,11 +22,14 @@ export interface HttpRequest {
   headers?: Record<string, string | number>;
   /** A JSON value, a Buffer/string, or a stream (sent chunked unless content-length is set). */
   json?: unknown;
-  body?: Buffer | string | Readable;
+  body?: Buffer | string | Readable | BodyWriter;
   signal?: AbortSignal;
   /** Abort when no byte moves for this long (ms). Default 60 s. */
   idleTimeoutMs?: number;
 }
+
+/** Writes the body itself (then ends the request); rejects to abort it. */
+export type BodyWriter = (req: ClientRequest) => Promise<void>;
 
 export interface HttpResponse {
   status: number;
@@ -76,7 +81,7 @@ export function openStream(req: HttpRequest): Promise<IncomingMessage> {
       return;
     }
     const headers: Record<string, string | number> = { 'user-agent': 'Verbatim', ...req.headers };
-    let payload: Buffer | string | Readable | undefined = req.body;
+    let payload: Buffer | string | Readable | BodyWriter | undefined = req.body;
     if (req.json !== undefined) {
       payload = JSON.stringify(req.json);
       headers['content-type'] = 'application/json';
@@ -91,6 +96,14 @@ export function openStream(req: HttpRequest): Promise<IncomingMessage> {
     r.on('error', (e) => reject(req.signal?.aborted ? canceled() : toNetworkError(e, req)));
     if (payload === undefined || typeof payload === 'string' || Buffer.isBuffer(payload)) {
       r.end(payload);
+    } else if (typeof payload === 'function') {
+      payload(r).then(
+        () => r.end(),
+        (e: unknown) => {
+          if (e instanceof AppError) reject(e);
+          r.destroy(e instanceof Error ? e : new Error(String(e)));
+        },
+      );
     } else {
       payload.on('error', (e) => r.destroy(e));
       payload.pipe(r);

@@ -4,12 +4,14 @@
  * redacted audio download. Every call goes through the typed errors of http.ts;
  * retries are the caller's choice (jobs decide what is safe to repeat).
  */
-import { createReadStream, createWriteStream, statSync } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
-import { Transform } from 'node:stream';
+import { createWriteStream, statSync } from 'node:fs';
+import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { AppError } from '../../../shared/errors';
-import { httpError, openStream, send, serviceMessage, type HttpResponse } from './http';
+import { httpError, openStream, send, serviceMessage, type BodyWriter, type HttpResponse } from './http';
+
+/** Read size for uploads: big enough for throughput, small enough for a flat RSS. */
+const UPLOAD_CHUNK = Number(process.env.VERBATIM_UPLOAD_CHUNK ?? 256 * 1024);
 
 export interface WireWord {
   text: string;
@@ -80,22 +82,45 @@ export class RestClient {
     } catch (e) {
       throw new AppError('file_unreadable', `Verbatim cannot read ${path}: it was moved, deleted, or is not a file.`, { cause: e });
     }
-    let bytes = 0;
-    const counter = new Transform({
-      transform(chunk: Buffer, _enc, cb) {
-        bytes += chunk.length;
-        opts.onProgress?.({ bytes, total });
-        cb(null, chunk);
-      },
-    });
-    const file = createReadStream(path, { highWaterMark: 1024 * 1024 });
-    file.on('error', (e) => counter.destroy(new AppError('file_unreadable', `Verbatim could not read ${path} while uploading it.`, { cause: e })));
-    file.pipe(counter);
+    // Two fixed buffers in turn: read one while the other is on the wire, reuse
+    // a buffer only once the socket has taken it. No garbage per chunk, so the
+    // client's memory stays flat whatever the file size.
+    const writer: BodyWriter = async (req) => {
+      let fh: FileHandle;
+      try {
+        fh = await open(path, 'r');
+      } catch (e) {
+        throw new AppError('file_unreadable', `Verbatim could not open ${path} to upload it.`, { cause: e });
+      }
+      try {
+        const bufs = [Buffer.allocUnsafe(UPLOAD_CHUNK), Buffer.allocUnsafe(UPLOAD_CHUNK)];
+        const inFlight: Promise<void>[] = [Promise.resolve(), Promise.resolve()];
+        let pos = 0;
+        let i = 0;
+        while (pos < total) {
+          await inFlight[i];
+          if (opts.signal?.aborted || req.destroyed) return;
+          const buf = bufs[i]!;
+          const { bytesRead } = await fh.read(buf, 0, Math.min(UPLOAD_CHUNK, total - pos), pos).catch((e: unknown) => {
+            throw new AppError('file_unreadable', `Verbatim could not read ${path} while uploading it.`, { cause: e });
+          });
+          if (bytesRead === 0) throw new AppError('file_unreadable', `${path} became shorter while it was being uploaded.`);
+          inFlight[i] = new Promise<void>((resolve, reject) => req.write(buf.subarray(0, bytesRead), (err) => (err ? reject(err) : resolve())));
+          inFlight[i]!.catch(() => undefined);
+          pos += bytesRead;
+          opts.onProgress?.({ bytes: pos, total });
+          i ^= 1;
+        }
+        await Promise.all(inFlight);
+      } finally {
+        await fh.close();
+      }
+    };
     const res = await send({
       method: 'POST',
       url: this.url('/v2/upload'),
       headers: { ...this.auth(), 'content-type': 'application/octet-stream', 'content-length': total },
-      body: counter,
+      body: writer,
       signal: opts.signal,
     });
     if (res.status !== 200) throw httpError(res, 'the upload');
