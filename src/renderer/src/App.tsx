@@ -56,7 +56,7 @@ export function App() {
           ))}
         </ul>
       </nav>
-      <main className="content" id="content" tabIndex={-1}>
+      <main className="content" id="content">
         <Current />
       </main>
       <StatusBar />
@@ -89,17 +89,17 @@ function EngineStatus() {
       </span>
     );
   }
-  if (!key?.present) {
+  if (!key?.present && region !== 'custom') {
     return (
       <button type="button" className="statusbar__link statusbar__warn" data-testid="engine" onClick={() => setScreen('settings')}>
-        <Icon name="key" size={13} /> No API key for {regionLabels[region]}: add one or switch to Local
+        <Icon name="key" size={13} /> No API key for {regionLabels[region]}: using the local engine. Add a key
       </button>
     );
   }
   return (
     <span data-testid="engine">
-      <Icon name="cloud" size={13} /> {regionLabels[region]} cloud · key {key.masked}
-      {key.lastError ? ` · ${key.lastError.code === 'invalid_key' ? 'key rejected' : 'not verified'}` : ''}
+      <Icon name="cloud" size={13} /> {regionLabels[region]} service{key?.present ? ` · key ${key.masked ?? ''}` : ''}
+      {key?.lastError ? ` · ${key.lastError.code === 'invalid_key' ? 'key rejected' : 'not verified'}` : ''}
     </span>
   );
 }

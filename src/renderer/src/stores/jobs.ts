@@ -74,13 +74,18 @@ export const useJobs = create<JobsState>((set, get) => {
         const map: Record<string, Job> = {};
         for (const j of jobs) map[j.id] = j;
         const resumed = { ...get().resumed };
-        if (markResumed) for (const j of jobs) if (!isFinal(j) && j.status !== 'queued') resumed[j.id] = true;
+        for (const j of jobs) {
+          // main marks resumed jobs when the contract carries `resumedAt`; else a reconnect tells us.
+          const resumedAt = (j as Job & { resumedAt?: string | null }).resumedAt;
+          if (resumedAt || (markResumed && !isFinal(j) && j.status !== 'queued')) resumed[j.id] = true;
+        }
         set({ jobs: map, order: sortIds(map), loaded: true, error: null, resumed });
       } catch (err) {
         set({ error: errorMessage(err) });
       }
     },
     upsert(job) {
+      if ((job as Job & { resumedAt?: string | null }).resumedAt && !get().resumed[job.id]) set({ resumed: { ...get().resumed, [job.id]: true } });
       const jobs = { ...get().jobs, [job.id]: job };
       const order = get().jobs[job.id] ? get().order : sortIds(jobs);
       set({ jobs, order });

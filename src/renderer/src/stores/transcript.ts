@@ -7,6 +7,7 @@
 import { create } from 'zustand';
 import type { Transcript, Word } from '../../../shared/library';
 import { api, errorCode, errorMessage } from '../bridge';
+import { findWords, wordAt } from '../features/transcript/words';
 import { toast } from './toasts';
 
 export interface FindState {
@@ -48,45 +49,6 @@ interface TranscriptState {
 let player: PlayerHandle | null = null;
 export function registerPlayer(p: PlayerHandle | null): void {
   player = p;
-}
-
-/** Index of the word being spoken at `ms`: the last word that started at or before it (-1 before the first). */
-export function wordAt(words: readonly Word[], ms: number): number {
-  let lo = 0;
-  let hi = words.length - 1;
-  let ans = -1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if ((words[mid] as Word).start <= ms) {
-      ans = mid;
-      lo = mid + 1;
-    } else hi = mid - 1;
-  }
-  return ans;
-}
-
-export function normalizeWord(s: string): string {
-  return s
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(/[^\p{L}\p{N}']+/gu, '');
-}
-
-/** Where the words of `query` occur in sequence (the last one as a prefix). */
-export function findWords(words: readonly Word[], query: string): { matches: number[]; length: number } {
-  const terms = query.split(/\s+/).map(normalizeWord).filter(Boolean);
-  if (terms.length === 0) return { matches: [], length: 0 };
-  const norm = words.map((w) => normalizeWord(w.text));
-  const matches: number[] = [];
-  outer: for (let i = 0; i + terms.length <= norm.length; i++) {
-    for (let k = 0; k < terms.length; k++) {
-      const w = norm[i + k] as string;
-      const t = terms[k] as string;
-      if (k === terms.length - 1 ? !w.startsWith(t) : w !== t) continue outer;
-    }
-    matches.push(i);
-  }
-  return { matches, length: terms.length };
 }
 
 const noFind: FindState = { query: '', matches: [], length: 0, cursor: -1 };

@@ -65,7 +65,7 @@ function TitleCell({ item }: { item: LibraryItem }) {
   };
   return (
     <div className="lrow__title">
-      <button type="button" className="lrow__open" onClick={() => openTranscript(item.id)} onKeyDown={onKey} title="Open (F2 to rename)">
+      <button type="button" className="lrow__open" onClick={() => openTranscript(item.id)} onKeyDown={onKey} aria-label={`Open ${item.title}`} title="Open (F2 to rename)">
         <span className="lrow__name">{item.title}</span>
         <span className="lrow__preview">{item.preview || item.source}</span>
       </button>

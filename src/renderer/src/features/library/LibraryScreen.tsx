@@ -39,7 +39,7 @@ function EngineBanner() {
           Add a key
         </Button>
         <Button size="sm" onClick={() => void update({ region: 'local' })}>
-          Use the local engine
+          Stay on the local engine
         </Button>
       </span>
     </div>

@@ -11,6 +11,7 @@ export interface EngineNote {
 export function engineNote(settings: Settings, key: KeyStatus | null): EngineNote {
   if (settings.region === 'local') return { text: 'Files are transcribed by the local engine on this computer: no key, no network, English.', problem: null };
   const where = settings.region === 'custom' ? `your service at ${settings.customRestUrl || '(no address set)'}` : `AssemblyAI ${settings.region.toUpperCase()}`;
-  if (!key?.present) return { text: `Region ${settings.region.toUpperCase()} needs an API key, and none is set. Add one in Settings, or switch to the local engine.`, problem: 'no_key' };
-  return { text: `Files are transcribed by ${where} with your key ${key.masked ?? ''}.`, problem: null };
+  if (!key?.present && settings.region !== 'custom')
+    return { text: `No API key for ${settings.region.toUpperCase()} yet, so files are transcribed by the local engine on this computer. Add a key in Settings to use the cloud.`, problem: 'no_key' };
+  return { text: `Files are transcribed by ${where}${key?.present ? ` with your key ${key.masked ?? ''}` : ''}.`, problem: null };
 }

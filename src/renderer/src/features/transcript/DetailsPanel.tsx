@@ -42,7 +42,7 @@ export function DetailsPanel({ transcript }: { transcript: Transcript }) {
       )}
       <dl className="facts facts--narrow">
         <dt>Status</dt>
-        <dd>{item.status}</dd>
+        <dd className="details__status">{item.status}</dd>
         <dt>Region</dt>
         <dd>{regionLabels[item.region]}</dd>
         <dt>Model</dt>

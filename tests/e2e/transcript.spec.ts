@@ -1,0 +1,129 @@
+/**
+ * The transcript screen and library list over a library filled through the
+ * app's own Library service (real SQLite + FTS, a real flite WAV as the audio
+ * copy): reading, seeking, find, speaker names, corrections, search hits.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from './host';
+import { fliteWav, seedLibrary } from './seed';
+import { snap } from './snap';
+
+const speech =
+  'Welcome to the quarterly review. We will look at the market, the budget and the product launch. ' +
+  'Then the design team will answer questions about the schedule, the research and the customer interviews. ' +
+  'Thank you all for joining this meeting today, and let us begin with the report.';
+
+test.describe('transcript screen', () => {
+  test('reads, seeks, finds, renames speakers and corrects words', async ({ page, host }) => {
+    const wav = fliteWav(mkdtempSync(join(tmpdir(), 'verbatim-wav-')), 'review.wav', `${speech} ${speech}`);
+    seedLibrary(host.dataDir, { count: 40, wordsPer: 60, titlePrefix: 'Team meeting', speakers: ['A', 'B'], audioFile: wav, tags: ['weekly', 'clients'] });
+    await page.goto(host.url);
+
+    await expect(page.getByRole('heading', { level: 1, name: 'Library' })).toBeVisible();
+    await expect(page.getByText('40 recordings')).toBeVisible();
+    const rows = page.getByTestId('library-row');
+    await expect(rows.first()).toBeVisible();
+    expect(await rows.count()).toBeLessThan(40); // virtualized: only what is on screen is in the DOM
+    await snap(page, 'library-completed-light');
+
+    // Sort by title ascending and open the first item.
+    await page.getByRole('button', { name: 'Title' }).click();
+    await expect(rows.first()).toContainText('Team meeting 00001');
+    await rows.first().getByRole('button', { name: 'Open Team meeting 00001' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Team meeting 00001' })).toBeVisible();
+
+    const audio = page.getByTestId('audio');
+    await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => a.readyState)).toBeGreaterThan(0);
+    const body = page.getByTestId('transcript-body');
+    const words = body.locator('.w');
+    await expect(words.first()).toBeVisible();
+
+    // Clicking a word seeks the player to it and highlights it.
+    const target = words.nth(20);
+    await target.click();
+    const t = await audio.evaluate((a: HTMLAudioElement) => a.currentTime);
+    expect(t).toBeGreaterThan(2);
+    await expect(target).toHaveClass(/w--active/);
+
+    // Space plays; the highlight moves with the audio.
+    await page.keyboard.press('Space');
+    await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => a.currentTime), { timeout: 5000 }).toBeGreaterThan(t + 0.5);
+    await snap(page, 'transcript-playing-light');
+    await page.keyboard.press('k');
+    await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => a.paused)).toBe(true);
+    const before = await audio.evaluate((a: HTMLAudioElement) => a.currentTime);
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => a.currentTime)).toBeLessThan(before - 4);
+
+    // Find with count and next/previous.
+    await page.getByRole('button', { name: 'Find' }).click();
+    const firstWord = (await words.first().textContent())?.replace(/\W/g, '') ?? '';
+    await page.getByRole('searchbox', { name: 'Find in transcript' }).fill(firstWord);
+    await expect(page.getByTestId('find-count')).toHaveText(/^1 of \d+$/);
+    const total = Number((await page.getByTestId('find-count').textContent())?.split(' of ')[1]);
+    if (total > 1) {
+      await page.getByRole('button', { name: 'Next match' }).click();
+      await expect(page.getByTestId('find-count')).toHaveText(`2 of ${total}`);
+      await page.getByRole('button', { name: 'Previous match' }).click();
+    }
+    await expect(page.getByTestId('find-count')).toHaveText(`1 of ${total}`);
+    await expect(body.locator('.w--current').first()).toBeVisible();
+    await page.getByRole('button', { name: 'Close find' }).click();
+
+    // Rename speaker A: every paragraph of A shows the name.
+    await body.getByRole('button', { name: 'Speaker A: rename' }).first().click();
+    await page.getByRole('textbox', { name: 'Name for speaker A' }).fill('Dana');
+    await page.keyboard.press('Enter');
+    await expect(body.getByRole('button', { name: 'Dana: rename' }).first()).toBeVisible();
+
+    // Correct a word in place: stored, marked, and in the export.
+    const fix = words.nth(5);
+    await fix.dblclick();
+    const editor = page.getByRole('textbox', { name: 'Correct word 6' });
+    await editor.fill('Verbatim');
+    await editor.press('Enter');
+    await expect(body.locator('.w--fixed')).toHaveText('Verbatim');
+    await page.getByRole('button', { name: 'Export…' }).click();
+    await page.getByLabel('Format').selectOption('txt');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('dialog').getByRole('button', { name: 'Export' }).click()]);
+    const text = await download.createReadStream().then(async (stream) => {
+      let out = '';
+      for await (const chunk of stream) out += chunk.toString();
+      return out;
+    });
+    expect(text).toContain('Verbatim');
+    expect(text).toContain('Dana:');
+    await snap(page, 'transcript-edited-light');
+
+    // Reload: name and correction came from the library, not from memory.
+    await page.reload();
+    await page.getByRole('button', { name: 'Title' }).click();
+    await rows.first().getByRole('button', { name: 'Open Team meeting 00001' }).click();
+    await expect(page.getByTestId('transcript-body').getByRole('button', { name: 'Dana: rename' }).first()).toBeVisible();
+    await expect(page.getByTestId('transcript-body').locator('.w').nth(5)).toHaveText('Verbatim');
+
+    // Dark theme of the same screen.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await snap(page, 'transcript-dark');
+  });
+
+  test('library search shows highlighted hits and opens the transcript at the hit', async ({ page, host }) => {
+    const wav = fliteWav(mkdtempSync(join(tmpdir(), 'verbatim-wav-')), 'review.wav', `${speech} ${speech}`);
+    seedLibrary(host.dataDir, { count: 12, wordsPer: 60, titlePrefix: 'Interview', audioFile: wav });
+    await page.goto(host.url);
+    await page.getByRole('searchbox', { name: 'Search every transcript' }).fill('budget');
+    const hits = page.getByTestId('search-hit');
+    await expect(hits.first()).toBeVisible();
+    await expect(hits.first().locator('mark').first()).toHaveText(/budget/i);
+    await snap(page, 'search-hits-light');
+    const time = (await hits.first().locator('.hit__time').textContent()) ?? '';
+    const [m, s] = time.split(':').map(Number);
+    const atSeconds = (m ?? 0) * 60 + (s ?? 0);
+    await hits.first().click();
+    const audio = page.getByTestId('audio');
+    await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => a.currentTime)).toBeGreaterThanOrEqual(atSeconds);
+    await expect(page.getByTestId('transcript-body').locator('.w--active')).toBeVisible();
+  });
+});
