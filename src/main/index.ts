@@ -2,7 +2,8 @@
  * Electron lifecycle and wiring. Everything with logic lives in core.ts and
  * services/; this file maps Electron's IPC onto the contract's router.
  */
-import { app, ipcMain, session, type WebContents } from 'electron';
+import { pathToFileURL } from 'node:url';
+import { app, ipcMain, net, protocol, session, type WebContents } from 'electron';
 import { createCore, type Core } from './core';
 import { createElectronPlatform } from './platform/electron';
 import { isChannel } from '../shared/ipc';
@@ -13,9 +14,20 @@ let core: Core | undefined;
 
 if (!app.requestSingleInstanceLock()) app.quit();
 
+// The library's audio reaches <audio> through our own scheme (streamed, seekable).
+protocol.registerSchemesAsPrivileged([{ scheme: 'verbatim-media', privileges: { standard: true, secure: true, stream: true, supportFetchAPI: true } }]);
+
 app.whenReady().then(() => {
   const platform = createElectronPlatform(app.getPath('userData'));
   core = createCore(platform, (s) => s.kind === 'electron' && isOwnUrl(s.frameUrl));
+  const lib = core.library;
+  protocol.handle('verbatim-media', (request) => {
+    const url = new URL(request.url);
+    const path = lib.audioPath(url.hostname, url.searchParams.get('redacted') === '1' ? 'redacted' : 'original');
+    if (!path) return new Response('No audio for this recording', { status: 404 });
+    return net.fetch(pathToFileURL(path).toString(), { headers: request.headers });
+  });
+  core.setMediaUrl((id, redacted) => `verbatim-media://${id}/${redacted ? '?redacted=1' : ''}`);
 
   // Strict CSP on every response of our own pages.
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {

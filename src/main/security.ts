@@ -4,7 +4,7 @@ export const CONTENT_SECURITY_POLICY = [
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob:",
-  "media-src 'self' blob:",
+  "media-src 'self' blob: verbatim-media:",
   "font-src 'self'",
   "connect-src 'self'",
   "object-src 'none'",

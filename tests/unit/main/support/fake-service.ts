@@ -173,7 +173,7 @@ export async function startFakeService(opts: { port?: number; apiKey: string; da
       const list = Object.values(state)
         .sort((a, b) => b.created.localeCompare(a.created))
         .slice(0, limit)
-        .map((t) => ({ id: t.id, status: t.status, created: t.created, audio_url: t.audio_url, error: t.error, resource_url: `${base}/v2/transcript/${t.id}` }));
+        .map((t) => ({ id: t.id, status: t.status, created: t.created, completed: t.completed_at_ms ? new Date(t.completed_at_ms).toISOString().replace('Z', '') : null, audio_url: t.audio_url, error: t.error, resource_url: `${base}/v2/transcript/${t.id}` }));
       return send(res, 200, { page_details: { limit, result_count: list.length, prev_url: null, next_url: null, current_url: req.url }, transcripts: list });
     }
     if (parts[0] === 'v2' && parts[1] === 'transcript' && parts[2]) {
