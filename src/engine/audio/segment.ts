@@ -1,0 +1,116 @@
+/**
+ * Long-file segmentation: finds speech regions in a raw 16 kHz PCM16 file so
+ * the recognizer decodes segment by segment (flat memory; silence is free).
+ * Energy-based: 10 ms frame energies against an adaptive noise floor, gaps
+ * shorter than `minSilenceMs` bridged, segments padded and capped in length
+ * (a long one is split at its quietest frame).
+ */
+import { open } from 'node:fs/promises';
+
+export interface SpeechSegment {
+  /** Sample offsets [start, end). */
+  start: number;
+  end: number;
+}
+
+export interface SegmentOptions {
+  minSilenceMs?: number;
+  padMs?: number;
+  maxSegmentMs?: number;
+}
+
+const FRAME = 160; // 10 ms at 16 kHz
+
+/** Frame energies in dB, read from the file in 1 MiB blocks. */
+export async function frameEnergies(path: string, totalSamples: number, signal?: AbortSignal): Promise<Float32Array> {
+  const frames = Math.ceil(totalSamples / FRAME);
+  const out = new Float32Array(frames);
+  const fh = await open(path, 'r');
+  try {
+    const block = Buffer.alloc(FRAME * 2 * 3200);
+    let frame = 0;
+    let pos = 0;
+    for (;;) {
+      signal?.throwIfAborted();
+      const { bytesRead } = await fh.read(block, 0, block.length, pos);
+      if (bytesRead === 0) break;
+      pos += bytesRead;
+      const n = Math.floor(bytesRead / 2);
+      const pcm = new Int16Array(block.buffer, block.byteOffset, n);
+      for (let f = 0; f * FRAME < n; f++) {
+        let sum = 0;
+        const end = Math.min(n, (f + 1) * FRAME);
+        for (let i = f * FRAME; i < end; i++) {
+          const s = pcm[i] ?? 0;
+          sum += s * s;
+        }
+        if (frame < frames) out[frame++] = 10 * Math.log10(sum / Math.max(1, end - f * FRAME) + 1);
+      }
+      // Let other work run between blocks.
+      await new Promise<void>((r) => setImmediate(r));
+    }
+  } finally {
+    await fh.close();
+  }
+  return out;
+}
+
+export function segmentsFromEnergies(energy: Float32Array, opts: SegmentOptions = {}): SpeechSegment[] {
+  const minSilence = Math.round((opts.minSilenceMs ?? 400) / 10);
+  const pad = Math.round((opts.padMs ?? 200) / 10);
+  const maxLen = Math.round((opts.maxSegmentMs ?? 30_000) / 10);
+  const n = energy.length;
+  if (n === 0) return [];
+  const sorted = Float32Array.from(energy).sort();
+  const floor = sorted[Math.floor(n * 0.1)] ?? 0;
+  const peak = sorted[Math.floor(n * 0.98)] ?? 0;
+  // Speech sits well above the floor; with a clean recording the floor is ~0 dB.
+  const threshold = Math.max(floor + Math.min(15, Math.max(6, (peak - floor) * 0.25)), 25);
+  const regions: [number, number][] = [];
+  let start = -1;
+  let lastSpeech = -1;
+  for (let i = 0; i < n; i++) {
+    if ((energy[i] ?? 0) >= threshold) {
+      if (start < 0) start = i;
+      else if (i - lastSpeech > minSilence) {
+        regions.push([start, lastSpeech + 1]);
+        start = i;
+      }
+      lastSpeech = i;
+    }
+  }
+  if (start >= 0) regions.push([start, lastSpeech + 1]);
+  const padded: [number, number][] = [];
+  for (const [s, e] of regions) {
+    const ps = Math.max(0, s - pad);
+    const pe = Math.min(n, e + pad);
+    const prev = padded[padded.length - 1];
+    if (prev && ps <= prev[1]) prev[1] = pe;
+    else padded.push([ps, pe]);
+  }
+  const out: SpeechSegment[] = [];
+  for (const [s0, e] of padded) {
+    let s = s0;
+    while (e - s > maxLen) {
+      // Split at the quietest frame in the last third of the allowed length.
+      let cut = s + maxLen;
+      let best = Infinity;
+      for (let i = s + Math.floor((maxLen * 2) / 3); i < s + maxLen; i++) {
+        const v = energy[i] ?? 0;
+        if (v < best) {
+          best = v;
+          cut = i;
+        }
+      }
+      out.push({ start: s * FRAME, end: cut * FRAME });
+      s = cut;
+    }
+    if (e > s) out.push({ start: s * FRAME, end: e * FRAME });
+  }
+  return out;
+}
+
+export async function findSpeechSegments(path: string, totalSamples: number, opts: SegmentOptions & { signal?: AbortSignal } = {}): Promise<SpeechSegment[]> {
+  const energy = await frameEnergies(path, totalSamples, opts.signal);
+  return segmentsFromEnergies(energy, opts).map((s) => ({ start: s.start, end: Math.min(s.end, totalSamples) }));
+}

@@ -1,0 +1,114 @@
+/**
+ * One transcription job: fetch/resolve the audio → ffmpeg decode to 16 kHz
+ * mono → segment → recognize segment by segment → format → redact → result.
+ * A `JobFailure` is the file's fault (its message goes to the client as is);
+ * anything else is the engine's fault and says the file may be submitted again.
+ */
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { BYTES_PER_SECOND, DecodeError, decodeToRaw, looksLikeHtml, readSamples } from '../audio/decode';
+import { renderRedactedAudio } from '../audio/redact';
+import { findSpeechSegments } from '../audio/segment';
+import { resolveSource, SourceError } from '../audio/source';
+import type { TranscriptResult } from '../model';
+import type { RecognizedWord } from '../recognizer/index';
+import type { EngineContext } from '../server';
+import type { TranscriptRow } from '../store';
+import { formatTranscript, round3 } from '../text/format';
+import { redactPii, SUPPORTED_PII_POLICIES } from '../text/pii';
+
+export class JobFailure extends Error {}
+
+export const MIN_AUDIO_MS = 160;
+
+export interface JobOutput {
+  result: TranscriptResult;
+  redactedAudioPath: string | null;
+}
+
+export async function processJob(ctx: EngineContext, job: TranscriptRow, signal: AbortSignal): Promise<JobOutput> {
+  const p = job.params;
+  const dir = ctx.store.transcriptDir(job.id);
+  await mkdir(dir, { recursive: true });
+  const raw = join(dir, 'audio.raw');
+  let source;
+  try {
+    source = await resolveSource(p.audio_url, join(dir, 'download'), {
+      store: ctx.store,
+      baseUrl: ctx.baseUrl(),
+      allowFileUrls: ctx.opts.allowFileUrls,
+      maxFetchBytes: ctx.opts.maxFetchBytes,
+      fetchTimeoutMs: ctx.opts.fetchTimeoutMs,
+      signal,
+    });
+  } catch (err) {
+    if (err instanceof SourceError) throw new JobFailure(err.message);
+    throw err;
+  }
+  try {
+    if (await looksLikeHtml(source.path)) {
+      throw new JobFailure('The file is a web page (HTML), not audio or video. Use a direct link to the media file, not to a page that shows it.');
+    }
+    let samples: number;
+    try {
+      samples = await decodeToRaw(source.path, raw, { startMs: p.audio_start_from, endMs: p.audio_end_at, signal });
+    } catch (err) {
+      if (err instanceof DecodeError) throw new JobFailure(err.message);
+      throw err;
+    }
+    const durationMs = (samples / BYTES_PER_SECOND) * 2 * 1000;
+    if (durationMs < MIN_AUDIO_MS) throw new JobFailure('Audio duration is too short.');
+    if (!ctx.recognizer.available) throw new JobFailure(`The local engine cannot transcribe: ${ctx.recognizer.unavailableReason ?? 'its recognizer is not available'}`);
+
+    const segments = await findSpeechSegments(raw, samples, { signal });
+    const rawWords: RecognizedWord[] = [];
+    const offset = p.audio_start_from ?? 0;
+    const stream = await ctx.recognizer.openStream({ keyterms: p.keyterms_prompt ?? undefined });
+    try {
+      for (const seg of segments) {
+        signal.throwIfAborted();
+        // Read and feed the segment in 10 s pieces: memory stays flat.
+        for (let s = seg.start; s < seg.end; s += 160_000) {
+          const pcm = await readSamples(raw, s, Math.min(seg.end, s + 160_000));
+          await stream.accept(pcm);
+          signal.throwIfAborted();
+        }
+        const segMs = Math.round((seg.start / 16000) * 1000);
+        for (const w of await stream.finish()) rawWords.push({ ...w, start: w.start + segMs + offset, end: w.end + segMs + offset });
+      }
+    } finally {
+      stream.close();
+    }
+
+    const warnings: string[] = [];
+    if (p.keyterms_prompt?.length) warnings.push('keyterms_prompt is not used by the local engine\'s recognizer; the terms were ignored.');
+    let { words, sentences, text } = formatTranscript(rawWords, { punctuate: p.punctuate, formatText: p.format_text });
+    let redactedAudioPath: string | null = null;
+    if (p.redact_pii) {
+      const policies = p.redact_pii_policies?.length ? p.redact_pii_policies : SUPPORTED_PII_POLICIES;
+      const r = redactPii(words, sentences, policies, p.redact_pii_sub ?? 'hash');
+      ({ words, sentences, text } = r);
+      if (p.redact_pii_audio) {
+        const quality = p.redact_pii_audio_quality ?? 'mp3';
+        redactedAudioPath = join(dir, `redacted.${quality}`);
+        await renderRedactedAudio(raw, r.spans.map((s) => ({ start: s.start - offset, end: s.end - offset })), redactedAudioPath, quality);
+      }
+    }
+    const confidence = words.length ? round3(words.reduce((a, w) => a + w.confidence, 0) / words.length) : null;
+    return {
+      result: {
+        text,
+        words,
+        sentences,
+        confidence,
+        audio_duration: Math.round(durationMs / 1000),
+        speech_model_used: p.speech_models[0] ?? 'universal-3-pro',
+        warnings,
+      },
+      redactedAudioPath,
+    };
+  } finally {
+    await rm(raw, { force: true });
+    if (source.temporary) await rm(source.path, { force: true });
+  }
+}

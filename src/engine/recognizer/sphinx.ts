@@ -1,0 +1,277 @@
+/**
+ * PocketSphinx (Debian's libpocketsphinx.so.3, 5prealpha API) through koffi.
+ * Every decoder call runs through koffi's async calls on a worker thread, so
+ * the event loop never waits on decoding; calls on one decoder are chained.
+ * Decoders are pooled: a stream keeps one resident, closing returns it.
+ */
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type * as Koffi from 'koffi';
+import type { PartialResult, RecognizedWord, Recognizer, RecognizerStream } from './types';
+import { SAMPLE_RATE } from './types';
+
+const require = createRequire(import.meta.url);
+
+export const SPHINX_LIB = '/usr/lib/x86_64-linux-gnu/libpocketsphinx.so.3';
+export const SPHINXBASE_LIB = '/usr/lib/x86_64-linux-gnu/libsphinxbase.so.3';
+export const SPHINX_MODEL_DIR = '/usr/share/pocketsphinx/model/en-us';
+const INSTALL_HINT = 'install the Debian packages libpocketsphinx3 and pocketsphinx-en-us (sudo apt-get install libpocketsphinx3 pocketsphinx-en-us), then restart the engine';
+
+/** Frames are 10 ms at the default -frate 100. */
+const FRAME_MS = 10;
+const FILLERS = new Set(['<s>', '</s>', '<sil>', '[NOISE]', '[noise]', '<unk>', '[SPEECH]', '[BREATH]', '[COUGH]', '[UM]', '[UH]', '[SMACK]']);
+
+type Ptr = bigint;
+type AsyncFn = { async: (...args: unknown[]) => void } & ((...args: unknown[]) => unknown);
+
+interface SphinxApi {
+  cmd_ln_parse_r: AsyncFn;
+  ps_args: AsyncFn;
+  ps_init: AsyncFn;
+  ps_free: AsyncFn;
+  ps_start_utt: AsyncFn;
+  ps_process_raw: AsyncFn;
+  ps_end_utt: AsyncFn;
+  ps_get_hyp: AsyncFn;
+  ps_get_in_speech: AsyncFn;
+  ps_get_logmath: AsyncFn;
+  ps_seg_iter: AsyncFn;
+  ps_seg_next: AsyncFn;
+  ps_seg_word: AsyncFn;
+  ps_seg_frames: AsyncFn;
+  ps_seg_prob: AsyncFn;
+  ps_seg_free: AsyncFn;
+  ps_add_word: AsyncFn;
+  logmath_exp: AsyncFn;
+}
+
+function call<T>(fn: AsyncFn, ...args: unknown[]): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    fn.async(...args, (err: unknown, res: T) => (err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve(res)));
+  });
+}
+
+let api: SphinxApi | null = null;
+let loadError: string | null = null;
+
+function loadApi(): SphinxApi | null {
+  if (api || loadError) return api;
+  try {
+    for (const f of [SPHINX_LIB, SPHINXBASE_LIB]) if (!existsSync(f)) throw new Error(`${f} is missing`);
+    for (const f of ['mdef', 'means', 'feat.params'].map((n) => `${SPHINX_MODEL_DIR}/en-us/${n}`).concat([`${SPHINX_MODEL_DIR}/en-us.lm.bin`, `${SPHINX_MODEL_DIR}/cmudict-en-us.dict`])) {
+      if (!existsSync(f)) throw new Error(`the model file ${f} is missing`);
+    }
+    const koffi = require('koffi') as typeof Koffi;
+    const base = koffi.load(SPHINXBASE_LIB);
+    const ps = koffi.load(SPHINX_LIB);
+    api = {
+      cmd_ln_parse_r: base.func('void *cmd_ln_parse_r(void *inout, void *defn, int argc, const char **argv, int strict)') as AsyncFn,
+      logmath_exp: base.func('double logmath_exp(void *lmath, int logb_p)') as AsyncFn,
+      ps_args: ps.func('void *ps_args()') as AsyncFn,
+      ps_init: ps.func('void *ps_init(void *config)') as AsyncFn,
+      ps_free: ps.func('int ps_free(void *ps)') as AsyncFn,
+      ps_start_utt: ps.func('int ps_start_utt(void *ps)') as AsyncFn,
+      ps_process_raw: ps.func('int ps_process_raw(void *ps, const int16_t *data, size_t n, int no_search, int full_utt)') as AsyncFn,
+      ps_end_utt: ps.func('int ps_end_utt(void *ps)') as AsyncFn,
+      ps_get_hyp: ps.func('const char *ps_get_hyp(void *ps, _Out_ int32_t *score)') as AsyncFn,
+      ps_get_in_speech: ps.func('uint8_t ps_get_in_speech(void *ps)') as AsyncFn,
+      ps_get_logmath: ps.func('void *ps_get_logmath(void *ps)') as AsyncFn,
+      ps_seg_iter: ps.func('void *ps_seg_iter(void *ps)') as AsyncFn,
+      ps_seg_next: ps.func('void *ps_seg_next(void *seg)') as AsyncFn,
+      ps_seg_word: ps.func('const char *ps_seg_word(void *seg)') as AsyncFn,
+      ps_seg_frames: ps.func('void ps_seg_frames(void *seg, _Out_ int *sf, _Out_ int *ef)') as AsyncFn,
+      ps_seg_prob: ps.func('int32_t ps_seg_prob(void *seg, _Out_ int32_t *ascr, _Out_ int32_t *lscr, _Out_ int32_t *lback)') as AsyncFn,
+      ps_seg_free: ps.func('void ps_seg_free(void *seg)') as AsyncFn,
+      ps_add_word: ps.func('int ps_add_word(void *ps, const char *word, const char *phones, int update)') as AsyncFn,
+    };
+  } catch (err) {
+    loadError = `PocketSphinx is not available (${err instanceof Error ? err.message : String(err)}): ${INSTALL_HINT}.`;
+    api = null;
+  }
+  return api;
+}
+
+/** Strips pronunciation variants: "read(2)" → "read". */
+export function cleanSphinxWord(w: string): string | null {
+  if (FILLERS.has(w) || /^\[.*\]$/.test(w) || /^<.*>$/.test(w) || /^\+\+.*\+\+$/.test(w)) return null;
+  return w.replace(/\(\d+\)$/, '');
+}
+
+class Decoder {
+  private chain: Promise<unknown> = Promise.resolve();
+  private inUtt = false;
+  constructor(readonly a: SphinxApi, readonly ps: Ptr, readonly lmath: Ptr) {}
+
+  /** Runs `fn` after every earlier call on this decoder. */
+  run<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.chain.then(fn, fn);
+    this.chain = next.catch(() => undefined);
+    return next;
+  }
+
+  async ensureUtt(): Promise<void> {
+    if (this.inUtt) return;
+    const rc = await call<number>(this.a.ps_start_utt, this.ps);
+    if (rc < 0) throw new Error('PocketSphinx could not start an utterance');
+    this.inUtt = true;
+  }
+
+  async process(pcm: Int16Array): Promise<void> {
+    await this.ensureUtt();
+    // Copy: the caller may reuse its buffer while the worker thread reads ours.
+    const copy = new Int16Array(pcm);
+    const rc = await call<number>(this.a.ps_process_raw, this.ps, copy, copy.length, 0, 0);
+    if (rc < 0) throw new Error('PocketSphinx failed to process audio');
+  }
+
+  async hyp(): Promise<string> {
+    if (!this.inUtt) return '';
+    const s = await call<string | null>(this.a.ps_get_hyp, this.ps, [0]);
+    return s ?? '';
+  }
+
+  async inSpeech(): Promise<boolean> {
+    if (!this.inUtt) return false;
+    return (await call<number>(this.a.ps_get_in_speech, this.ps)) !== 0;
+  }
+
+  /** Ends the utterance; returns words with times relative to the utterance start. */
+  async end(): Promise<RecognizedWord[]> {
+    if (!this.inUtt) return [];
+    this.inUtt = false;
+    await call<number>(this.a.ps_end_utt, this.ps);
+    const words: RecognizedWord[] = [];
+    let seg = await call<Ptr | null>(this.a.ps_seg_iter, this.ps);
+    while (seg) {
+      const raw = await call<string | null>(this.a.ps_seg_word, seg);
+      const sf = [0];
+      const ef = [0];
+      await call<void>(this.a.ps_seg_frames, seg, sf, ef);
+      const prob = await call<number>(this.a.ps_seg_prob, seg, [0], [0], [0]);
+      const word = raw ? cleanSphinxWord(raw) : null;
+      if (word) {
+        let confidence = await call<number>(this.a.logmath_exp, this.lmath, prob);
+        if (!Number.isFinite(confidence)) confidence = 0;
+        confidence = Math.min(1, Math.max(0, confidence));
+        words.push({ text: word, start: (sf[0] ?? 0) * FRAME_MS, end: ((ef[0] ?? 0) + 1) * FRAME_MS, confidence: Math.round(confidence * 1000) / 1000 });
+      }
+      seg = await call<Ptr | null>(this.a.ps_seg_next, seg);
+    }
+    return words;
+  }
+
+  async free(): Promise<void> {
+    await call<number>(this.a.ps_free, this.ps);
+  }
+}
+
+export interface SphinxOptions {
+  /** Extra decoder arguments, e.g. { '-maxhmmpf': '3000' }. */
+  args?: Record<string, string>;
+  /** Decoders kept for reuse. */
+  poolSize?: number;
+}
+
+export class SphinxRecognizer implements Recognizer {
+  readonly name = 'pocketsphinx';
+  private pool: Decoder[] = [];
+  private readonly poolSize: number;
+  private readonly args: Record<string, string>;
+
+  constructor(opts: SphinxOptions = {}) {
+    this.poolSize = opts.poolSize ?? 4;
+    this.args = opts.args ?? {};
+    loadApi();
+  }
+
+  get available(): boolean {
+    return loadApi() !== null;
+  }
+
+  get unavailableReason(): string | null {
+    loadApi();
+    return loadError;
+  }
+
+  private async newDecoder(): Promise<Decoder> {
+    const a = loadApi();
+    if (!a) throw new Error(loadError ?? 'PocketSphinx is not available');
+    const argv: string[] = [];
+    const all: Record<string, string> = {
+      '-hmm': `${SPHINX_MODEL_DIR}/en-us`,
+      '-lm': `${SPHINX_MODEL_DIR}/en-us.lm.bin`,
+      '-dict': `${SPHINX_MODEL_DIR}/cmudict-en-us.dict`,
+      '-logfn': '/dev/null',
+      '-samprate': String(SAMPLE_RATE),
+      ...this.args,
+    };
+    for (const [k, v] of Object.entries(all)) argv.push(k, v);
+    const defn = await call<Ptr>(a.ps_args);
+    const config = await call<Ptr | null>(a.cmd_ln_parse_r, null, defn, argv.length, argv, 1);
+    if (!config) throw new Error('PocketSphinx rejected its configuration');
+    const ps = await call<Ptr | null>(a.ps_init, config);
+    if (!ps) throw new Error(`PocketSphinx could not load its model from ${SPHINX_MODEL_DIR}: ${INSTALL_HINT}`);
+    const lmath = await call<Ptr>(a.ps_get_logmath, ps);
+    return new Decoder(a, ps, lmath);
+  }
+
+  private async acquire(): Promise<Decoder> {
+    return this.pool.pop() ?? (await this.newDecoder());
+  }
+
+  private release(d: Decoder): void {
+    void d.run(async () => {
+      await d.end().catch(() => []);
+      if (this.pool.length < this.poolSize) this.pool.push(d);
+      else await d.free();
+    });
+  }
+
+  /** Adds words to a decoder's dictionary when they are missing (keyterm boosting is limited to that). */
+  private static async addKeyterms(_d: Decoder, _terms: string[] | undefined): Promise<void> {
+    // PocketSphinx cannot add a word without its phones; words already in the
+    // dictionary need nothing. The job reports unknown keyterms as a warning.
+  }
+
+  async openStream(opts: { keyterms?: string[] } = {}): Promise<RecognizerStream> {
+    const d = await this.acquire();
+    await SphinxRecognizer.addKeyterms(d, opts.keyterms);
+    let closed = false;
+    let samples = 0;
+    const release = () => this.release(d);
+    return {
+      get acceptedMs() {
+        return Math.round((samples / SAMPLE_RATE) * 1000);
+      },
+      accept: (pcm) => {
+        if (closed) return Promise.reject(new Error('stream closed'));
+        samples += pcm.length;
+        return d.run(() => d.process(pcm));
+      },
+      partial: () => d.run(async (): Promise<PartialResult> => ({ text: await d.hyp() })),
+      finish: () => d.run(() => d.end()),
+      inSpeech: () => d.run(() => d.inSpeech()),
+      close: () => {
+        if (closed) return;
+        closed = true;
+        release();
+      },
+    };
+  }
+
+  async recognize(pcm: Int16Array, opts: { keyterms?: string[] } = {}): Promise<RecognizedWord[]> {
+    const s = await this.openStream(opts);
+    try {
+      // Feed in 1 s pieces so a long clip never holds one huge native call.
+      for (let i = 0; i < pcm.length; i += SAMPLE_RATE) await s.accept(pcm.subarray(i, Math.min(pcm.length, i + SAMPLE_RATE)));
+      return await s.finish();
+    } finally {
+      s.close();
+    }
+  }
+
+  dispose(): void {
+    const all = this.pool.splice(0);
+    for (const d of all) void d.run(() => d.free());
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * The Recognizer interface shared by batch transcription (jobs/) and live
+ * streaming (streaming/). Audio is always 16 kHz mono signed 16-bit PCM.
+ */
+
+/** One recognised word; times in milliseconds from the start of the audio given to the stream. */
+export interface RecognizedWord {
+  text: string;
+  start: number;
+  end: number;
+  /** 0–1, from the decoder's posteriors. */
+  confidence: number;
+}
+
+export interface PartialResult {
+  text: string;
+  words?: RecognizedWord[];
+}
+
+/**
+ * One utterance-level decoding session with a resident decoder. Calls are
+ * serialised internally; none of them blocks the event loop.
+ */
+export interface RecognizerStream {
+  /** Feed audio (16 kHz mono PCM16). Resolves once the decoder has consumed it. */
+  accept(pcm: Int16Array): Promise<void>;
+  /** The current best hypothesis of the utterance in progress (cheap; no posteriors). */
+  partial(): Promise<PartialResult>;
+  /** Ends the utterance and returns its words with timings and confidences; the stream can then accept a new utterance (times restart at 0 relative to the new utterance's first sample... see `offsetMs`). */
+  finish(): Promise<RecognizedWord[]>;
+  /** Whether the decoder's own voice activity detector currently hears speech. */
+  inSpeech(): Promise<boolean>;
+  /** Milliseconds of audio accepted since the stream was opened (all utterances). */
+  readonly acceptedMs: number;
+  /** Frees the decoder (or returns it to the pool). Idempotent. */
+  close(): void;
+}
+
+export interface Recognizer {
+  readonly name: string;
+  /** False when the library or model is missing; `unavailableReason` then says what to install. */
+  readonly available: boolean;
+  readonly unavailableReason: string | null;
+  /** A stream with a resident decoder. Throws an Error carrying `unavailableReason` when not available. */
+  openStream(opts?: { keyterms?: string[] }): Promise<RecognizerStream>;
+  /** Decodes a whole clip (one utterance); times relative to the clip. */
+  recognize(pcm: Int16Array, opts?: { keyterms?: string[] }): Promise<RecognizedWord[]>;
+  /** Frees every pooled decoder. */
+  dispose(): void;
+}
+
+export const SAMPLE_RATE = 16000;

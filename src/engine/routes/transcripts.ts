@@ -1,0 +1,4 @@
+import type { EngineContext } from '../server';
+import type { Router } from './router';
+
+export function registerTranscripts(_ctx: EngineContext, _router: Router): void {}
