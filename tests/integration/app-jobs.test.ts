@@ -179,6 +179,22 @@ describe('jobs against a faulty cloud service', () => {
     expect(logs.some((l) => l.includes('rate_limited'))).toBe(true);
   });
 
+  it('keeps polling the region a job was made in after the user switches region', async () => {
+    svc = await startFakeService({ apiKey: KEY, dataDir: join(dir, 'svc'), processMs: 1500 });
+    core = makeCore({ env: KEY });
+    core.settings.set({ region: 'custom', customRestUrl: svc.url });
+    const job = await core.router.call('jobs.addUrl', { url: 'https://example.org/talk.mp3', name: 'Remote talk' });
+    expect(job).toMatchObject({ source: 'url', bytesTotal: null, region: 'custom' });
+    for (let i = 0; i < 100 && core.jobs.get(job.id).status === 'queued'; i++) await new Promise((r) => setTimeout(r, 20));
+    core.settings.set({ region: 'local' });
+    const done = await core.jobs.waitFinal(job.id, 20_000);
+    expect(done).toMatchObject({ status: 'completed', region: 'custom', bytesSent: 0 });
+    expect(svc.transcripts()[0]!.params).toMatchObject({ audio_url: 'https://example.org/talk.mp3', speech_models: ['universal-3-pro', 'universal-2'], language_code: 'en_us' });
+    const item = (await core.router.call('library.get', { id: job.recordingId })).item;
+    expect(item).toMatchObject({ region: 'custom', remoteId: done.remoteId, source: 'https://example.org/talk.mp3', hasAudio: false });
+    expect(core.engine.status().state).toBe('stopped');
+  });
+
   it('reports a refused key as invalid_key, not retryable', async () => {
     svc = await startFakeService({ apiKey: KEY, dataDir: join(dir, 'svc') });
     core = makeCore({ env: 'sk-wrong-key-0000' });

@@ -102,6 +102,9 @@ const ITEM_SELECT = `
   FROM recordings r
   JOIN transcripts t ON t.id = (SELECT id FROM transcripts WHERE recording_id = r.id ORDER BY created_at DESC, rowid DESC LIMIT 1)`;
 
+/** How many of the newest matching sentences a search ranks (see search()). */
+export const SEARCH_RANK_WINDOW = 4000;
+
 export type LibraryChange = { ids: string[]; reason: 'added' | 'updated' | 'deleted' | 'imported' };
 
 export class Library {
@@ -423,19 +426,32 @@ export class Library {
   search(query: string, opts: { tag?: string; limit?: number; offset?: number } = {}): SearchHit[] {
     const match = ftsQuery(query);
     if (match === null) return [];
-    const tagSql = opts.tag !== undefined ? `AND EXISTS (SELECT 1 FROM tags g WHERE g.recording_id = r.id AND g.name = @tag)` : '';
-    const rows = this.db
-      .prepare(
-        `SELECT r.id AS recordingId, r.title, s.start_ms AS startMs, f.rank AS rank,
-                snippet(sentences_fts, 0, '${SNIPPET_OPEN}', '${SNIPPET_CLOSE}', '…', 16) AS snip
-         FROM sentences_fts f
-         JOIN sentences s ON s.id = f.rowid
-         JOIN transcripts t ON t.id = s.transcript_id
-         JOIN recordings r ON r.id = t.recording_id
-         WHERE sentences_fts MATCH @match ${tagSql}
-         ORDER BY f.rank LIMIT @limit OFFSET @offset`,
-      )
-      .all({ match, tag: opts.tag, limit: opts.limit ?? 50, offset: opts.offset ?? 0 }) as {
+    // Ranking (bm25) costs a pass over every matching sentence. A word said
+    // in a large share of the library would take seconds, so ranking runs over
+    // the newest SEARCH_RANK_WINDOW matches: found cheaply in rowid order,
+    // exact whenever a query matches fewer sentences than that.
+    const floor = this.db
+      .prepare(`SELECT min(id) AS floor, count(*) AS n FROM (SELECT rowid AS id FROM sentences_fts WHERE sentences_fts MATCH ? ORDER BY rowid DESC LIMIT ${SEARCH_RANK_WINDOW})`)
+      .get(match) as { floor: number | null; n: number };
+    if (floor.n === 0) return [];
+    const params = { match, tag: opts.tag, limit: opts.limit ?? 50, offset: opts.offset ?? 0, floor: floor.n < SEARCH_RANK_WINDOW ? 0 : (floor.floor ?? 0) };
+    const snippet = `snippet(sentences_fts, 0, '${SNIPPET_OPEN}', '${SNIPPET_CLOSE}', '…', 16)`;
+    // Without a tag filter, FTS5 ranks and cuts the page by itself (its fast
+    // ORDER BY rank LIMIT path); the joins then touch only the page's rows.
+    const sql =
+      opts.tag === undefined
+        ? `WITH top AS (SELECT rowid AS id, bm25(sentences_fts) AS rank, ${snippet} AS snip FROM sentences_fts WHERE sentences_fts MATCH @match AND rowid >= @floor ORDER BY rank LIMIT @limit OFFSET @offset)
+           SELECT r.id AS recordingId, r.title, s.start_ms AS startMs, top.rank AS rank, top.snip AS snip
+           FROM top JOIN sentences s ON s.id = top.id JOIN transcripts t ON t.id = s.transcript_id JOIN recordings r ON r.id = t.recording_id
+           ORDER BY top.rank`
+        : `SELECT r.id AS recordingId, r.title, s.start_ms AS startMs, bm25(sentences_fts) AS rank, ${snippet} AS snip
+           FROM sentences_fts f
+           JOIN sentences s ON s.id = f.rowid
+           JOIN transcripts t ON t.id = s.transcript_id
+           JOIN recordings r ON r.id = t.recording_id
+           WHERE sentences_fts MATCH @match AND f.rowid >= @floor AND EXISTS (SELECT 1 FROM tags g WHERE g.recording_id = r.id AND g.name = @tag)
+           ORDER BY rank LIMIT @limit OFFSET @offset`;
+    const rows = this.db.prepare(sql).all(params) as {
       recordingId: string;
       title: string;
       startMs: number;

@@ -148,20 +148,26 @@ export function toVtt(cues: Cue[]): string {
 
 /**
  * An FTS5 MATCH expression from free text: "quoted phrases" stay phrases,
- * other words become prefix terms; everything is quoted so no user input is
+ * other words are terms, and the last word is a prefix (search as you type:
+ * "transcr" finds "transcription"); everything is quoted so no user input is
  * read as FTS syntax. Returns null when nothing searchable is left.
  */
 export function ftsQuery(input: string): string | null {
   const parts: string[] = [];
-  const re = /"([^"]*)"|(\S+)/g;
+  let lastIsWord = false;
+  const re = /"([^"]*)"?|(\S+)/g;
   for (const m of input.matchAll(re)) {
     if (m[1] !== undefined) {
       const words = tokens(m[1]);
       if (words.length) parts.push(`"${words.join(' ')}"`);
+      lastIsWord = false;
     } else if (m[2] !== undefined) {
-      for (const t of tokens(m[2])) parts.push(`"${t}"*`);
+      const ts = tokens(m[2]);
+      for (const t of ts) parts.push(`"${t}"`);
+      if (ts.length) lastIsWord = true;
     }
   }
+  if (parts.length && lastIsWord) parts[parts.length - 1] += '*';
   return parts.length ? parts.join(' ') : null;
 }
 

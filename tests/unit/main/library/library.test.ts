@@ -139,9 +139,10 @@ describe('library', () => {
 
 describe('full-text search', () => {
   it('builds safe FTS queries: prefixes, phrases, no syntax injection', () => {
-    expect(ftsQuery('transcr desk')).toBe('"transcr"* "desk"*');
+    expect(ftsQuery('desk transcr')).toBe('"desk" "transcr"*');
     expect(ftsQuery('"exact phrase" more')).toBe('"exact phrase" "more"*');
-    expect(ftsQuery('NOT OR AND ( ) * :')).toBe('"not"* "or"* "and"*');
+    expect(ftsQuery('more "exact phrase"')).toBe('"more" "exact phrase"');
+    expect(ftsQuery('NOT OR AND ( ) * :')).toBe('"not" "or" "and"*');
     expect(ftsQuery('  !!! ')).toBeNull();
   });
 
