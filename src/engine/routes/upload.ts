@@ -1,4 +1,59 @@
+/**
+ * POST /v2/upload: the raw body streamed to disk (never buffered whole), up
+ * to the configured limit (413 beyond). GET /v2/files/:id serves it back.
+ */
+import { randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
+import { pipeline } from 'node:stream/promises';
+import { Transform } from 'node:stream';
 import type { EngineContext } from '../server';
-import type { Router } from './router';
+import { HttpError, type Router } from './router';
 
-export function registerUpload(_ctx: EngineContext, _router: Router): void {}
+export function registerUpload(ctx: EngineContext, router: Router): void {
+  router.post('/v2/upload', async ({ req, res }) => {
+    const limit = ctx.opts.maxUploadBytes;
+    const tooLarge = `The upload is larger than this engine's limit of ${limit} bytes (${(limit / 1024 ** 3).toFixed(1)} GiB).`;
+    const declared = Number(req.headers['content-length'] ?? NaN);
+    if (Number.isFinite(declared) && declared > limit) {
+      res.setHeader('connection', 'close');
+      req.resume();
+      throw new HttpError(413, tooLarge);
+    }
+    const id = randomUUID();
+    const final = ctx.store.uploadPath(id);
+    const part = `${final}.part`;
+    let size = 0;
+    const counter = new Transform({
+      transform(chunk: Buffer, _enc, cb) {
+        size += chunk.length;
+        if (size > limit) cb(new HttpError(413, tooLarge));
+        else cb(null, chunk);
+      },
+    });
+    try {
+      await pipeline(req, counter, createWriteStream(part, { highWaterMark: 1024 * 1024 }));
+    } catch (err) {
+      await rm(part, { force: true });
+      if (err instanceof HttpError) {
+        res.setHeader('connection', 'close');
+        throw err;
+      }
+      throw new HttpError(400, 'The upload was interrupted before the whole body arrived; send it again.');
+    }
+    if (size === 0) {
+      await rm(part, { force: true });
+      throw new HttpError(400, 'The upload body is empty; send the file bytes as the request body.');
+    }
+    await rename(part, final);
+    ctx.store.insertUpload(id, size);
+    ctx.sendJson(res, 200, { upload_url: `${ctx.baseUrl()}/v2/files/${id}` });
+  });
+
+  router.get('/v2/files/:id', async ({ res, params }) => {
+    const up = ctx.store.getUpload(params.id ?? '');
+    if (!up) throw new HttpError(404, 'Upload not found');
+    res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': up.size });
+    await pipeline(createReadStream(up.path), res);
+  });
+}

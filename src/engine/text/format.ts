@@ -122,7 +122,7 @@ function capitalise(s: string): string {
 }
 
 /** Splits words into sentence groups at pauses (and very long runs at their longest pause). */
-export function splitSentences(words: RawWord[], pauseMs = 550, maxWords = 40): RawWord[][] {
+export function splitSentences(words: RawWord[], pauseMs = 400, maxWords = 40): RawWord[][] {
   const groups: RawWord[][] = [];
   let cur: RawWord[] = [];
   for (let i = 0; i < words.length; i++) {

@@ -1,0 +1,62 @@
+/** The stored transcript as the wire object of API.md §4. */
+import type { Transcript } from '../../shared/api/transcript';
+import type { TranscriptRow } from '../store';
+
+export function toWire(t: TranscriptRow): Transcript {
+  const p = t.params;
+  const r = t.result;
+  const deleted = t.deleted;
+  return {
+    id: t.id,
+    status: t.status,
+    audio_url: p.audio_url,
+    text: deleted ? 'Deleted by user.' : (r?.text ?? null),
+    words: deleted ? null : (r?.words ?? null),
+    utterances: null,
+    confidence: deleted ? null : (r?.confidence ?? null),
+    audio_duration: r?.audio_duration ?? null,
+    error: t.error,
+    language_code: p.language_code,
+    language_detection: false,
+    speech_models: p.speech_models,
+    speech_model_used: r?.speech_model_used ?? null,
+    speech_model: null,
+    punctuate: p.punctuate,
+    format_text: p.format_text,
+    disfluencies: p.disfluencies,
+    filter_profanity: p.filter_profanity,
+    speaker_labels: false,
+    speakers_expected: null,
+    keyterms_prompt: p.keyterms_prompt,
+    audio_start_from: p.audio_start_from,
+    audio_end_at: p.audio_end_at,
+    redact_pii: p.redact_pii,
+    redact_pii_audio: p.redact_pii_audio,
+    redact_pii_audio_quality: p.redact_pii ? (p.redact_pii_audio_quality ?? 'mp3') : null,
+    redact_pii_policies: p.redact_pii_policies,
+    redact_pii_sub: p.redact_pii ? (p.redact_pii_sub ?? 'hash') : null,
+    webhook_url: p.webhook_url,
+    webhook_auth: p.webhook_auth_header_name !== null,
+    webhook_auth_header_name: p.webhook_auth_header_name,
+    webhook_status_code: t.webhookStatusCode,
+    throttled: null,
+    metadata: { warnings: (r?.warnings ?? []).map((message) => ({ message })) },
+    auto_highlights: false,
+    auto_highlights_result: null,
+    summarization: false,
+    summary: null,
+    content_safety: false,
+    iab_categories: false,
+    sentiment_analysis: false,
+    entity_detection: false,
+    auto_chapters: false,
+    chapters: null,
+    entities: null,
+    multichannel: null,
+    language_model: 'assemblyai_default',
+    acoustic_model: 'assemblyai_default',
+    speech_understanding: p.speech_understanding ?? null,
+    created: t.created,
+    completed: t.completed,
+  };
+}
