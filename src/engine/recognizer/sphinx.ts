@@ -100,6 +100,9 @@ export function cleanSphinxWord(w: string): string | null {
 class Decoder {
   private chain: Promise<unknown> = Promise.resolve();
   private inUtt = false;
+  /** Segment frames count from the decoder's creation, not the utterance's start: samples before this utterance. */
+  private samplesBefore = 0;
+  private uttSamples = 0;
   constructor(readonly a: SphinxApi, readonly ps: Ptr, readonly lmath: Ptr) {}
 
   /** Runs `fn` after every earlier call on this decoder. */
@@ -121,6 +124,7 @@ class Decoder {
     // Copy: the caller may reuse its buffer while the worker thread reads ours.
     const copy = new Int16Array(pcm);
     const rc = await call<number>(this.a.ps_process_raw, this.ps, copy, copy.length, 0, 0);
+    this.uttSamples += copy.length;
     if (rc < 0) throw new Error('PocketSphinx failed to process audio');
   }
 
@@ -140,6 +144,9 @@ class Decoder {
     if (!this.inUtt) return [];
     this.inUtt = false;
     await call<number>(this.a.ps_end_utt, this.ps);
+    const base = Math.floor(this.samplesBefore / (SAMPLE_RATE / 100));
+    this.samplesBefore += this.uttSamples;
+    this.uttSamples = 0;
     const words: RecognizedWord[] = [];
     let seg = await call<Ptr | null>(this.a.ps_seg_iter, this.ps);
     while (seg) {
@@ -153,7 +160,7 @@ class Decoder {
         let confidence = await call<number>(this.a.logmath_exp, this.lmath, prob);
         if (!Number.isFinite(confidence)) confidence = 0;
         confidence = Math.min(1, Math.max(0, confidence));
-        words.push({ text: word, start: (sf[0] ?? 0) * FRAME_MS, end: ((ef[0] ?? 0) + 1) * FRAME_MS, confidence: Math.round(confidence * 1000) / 1000 });
+        words.push({ text: word, start: ((sf[0] ?? 0) - base) * FRAME_MS, end: ((ef[0] ?? 0) - base + 1) * FRAME_MS, confidence: Math.round(confidence * 1000) / 1000 });
       }
       seg = await call<Ptr | null>(this.a.ps_seg_next, seg);
     }
