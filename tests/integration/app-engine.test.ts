@@ -1,0 +1,154 @@
+/**
+ * The app core against the real local engine (src/engine, started by the
+ * EngineManager as its own process) with real speech made by flite: a file
+ * through the whole job into the library, faults injected by a proxy, the
+ * engine killed mid-job, cancel during upload.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createCore, type Core } from '../../src/main/core';
+import { createHostPlatform } from '../../src/main/platform/host';
+import { RestClient } from '../../src/main/services/client/rest';
+import type { EventName } from '../../src/shared/ipc';
+import { startFaultProxy, type FaultProxy } from '../unit/main/support/fault-proxy';
+
+let root: string;
+let dir: string;
+let speech: string;
+let longSpeech: string;
+let core: Core | undefined;
+let proxy: FaultProxy | undefined;
+const events: { event: EventName; payload: unknown }[] = [];
+const logs: string[] = [];
+
+const hasFlite = (() => {
+  try {
+    execFileSync('flite', ['-lv'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+if (!hasFlite) console.log('app-engine tests skipped: flite is not installed (apt-get install flite) so no speech can be made');
+
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), 'verbatim-app-engine-'));
+  speech = join(root, 'hello.wav');
+  longSpeech = join(root, 'long.wav');
+  if (!hasFlite) return;
+  execFileSync('flite', ['-t', 'Hello world. The weather today is sunny and warm. Thank you for listening.', '-o', speech]);
+  execFileSync('flite', ['-t', Array(5).fill('The quick brown fox jumps over the lazy dog near the river bank.').join(' '), '-o', longSpeech]);
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+afterEach(async () => {
+  await core?.dispose();
+  core = undefined;
+  await proxy?.close();
+  proxy = undefined;
+  events.length = 0;
+  logs.length = 0;
+});
+
+function makeCore(opts: { webhooks?: boolean; env?: string } = {}): Core {
+  dir = mkdtempSync(join(root, 'case-'));
+  const platform = createHostPlatform({ dataDir: join(dir, 'data'), version: 't', keyFile: join(dir, 'k') });
+  const prev = process.env.ASSEMBLYAI_API_KEY;
+  if (opts.env) process.env.ASSEMBLYAI_API_KEY = opts.env;
+  else delete process.env.ASSEMBLYAI_API_KEY;
+  const c = createCore(platform, () => true, { webhooks: opts.webhooks, log: (m) => logs.push(m), jobs: { retry: { attempts: 6, baseMs: 50, capMs: 500 } } });
+  if (prev === undefined) delete process.env.ASSEMBLYAI_API_KEY;
+  else process.env.ASSEMBLYAI_API_KEY = prev;
+  c.router.subscribe((event, payload) => events.push({ event, payload }));
+  return c;
+}
+
+describe.skipIf(!hasFlite)('app core against the real local engine', () => {
+  it('takes a spoken file through the whole job into the library, searchable offline', async () => {
+    core = makeCore();
+    const { jobs } = await core.router.call('jobs.addFiles', { paths: [speech] });
+    const done = await core.jobs.waitFinal(jobs[0]!.id, 90_000);
+    expect(done, JSON.stringify(done.error)).toMatchObject({ status: 'completed', region: 'local' });
+    const t = await core.router.call('library.get', { id: done.recordingId });
+    expect(t.words.length).toBeGreaterThan(0);
+    expect(t.item).toMatchObject({ status: 'completed', durationMs: expect.any(Number), hasAudio: true, model: expect.any(String) });
+    expect(t.sentences.length).toBeGreaterThan(0);
+    const word = t.words.find((w) => /^[a-z]{3,}$/i.test(w.text.replace(/[^a-z]/gi, '')))!.text.replace(/[^a-z]/gi, '');
+    await core.engine.stop();
+    const hits = await core.router.call('search.query', { query: word });
+    expect(hits.hits.map((h) => h.recordingId)).toContain(done.recordingId);
+    const srt = await core.router.call('library.export', { id: done.recordingId, format: 'srt' });
+    expect(srt.content).toMatch(/^1\n00:00:0\d,\d{3} --> /);
+  });
+
+  it('retries 429 and 5xx injected in front of the engine and ends with one transcript', async () => {
+    // One core owns the engine; the core under test reaches it as region "custom" through the proxy.
+    const owner = makeCore();
+    const h = await owner.engine.ensure();
+    proxy = await startFaultProxy(h.url, [
+      { method: 'POST', path: /^\/v2\/upload/, faults: [{ status: 500 }] },
+      { method: 'POST', path: /^\/v2\/transcript$/, faults: [{ status: 429, retryAfter: 0 }, { status: 503 }, { dropAfterForward: true }] },
+      { method: 'GET', path: /^\/v2\/transcript\/[^/?]+$/, faults: [{ status: 504 }, { drop: true }] },
+    ]);
+    core = makeCore({ env: h.key });
+    core.settings.set({ region: 'custom', customRestUrl: proxy.url });
+    const { jobs } = await core.router.call('jobs.addFiles', { paths: [speech] });
+    const done = await core.jobs.waitFinal(jobs[0]!.id, 90_000);
+    expect(done.status, JSON.stringify({ error: done.error, logs, seen: proxy.seen })).toBe('completed');
+    expect(proxy.seen.filter((s) => s.status !== 200).length).toBeGreaterThanOrEqual(6);
+    const list = await new RestClient(proxy.url, h.key).list({ limit: 50 });
+    expect(list.transcripts).toHaveLength(1);
+    await owner.dispose();
+  }, 120_000);
+
+  it('completes the job when the engine is killed mid-job and restarted', async () => {
+    core = makeCore({ webhooks: false });
+    const { jobs } = await core.router.call('jobs.addFiles', { paths: [longSpeech] });
+    const id = jobs[0]!.id;
+    for (let i = 0; i < 600 && !['submitted', 'processing'].includes(core.jobs.get(id).status); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(['submitted', 'processing']).toContain(core.jobs.get(id).status);
+    const before = core.engine.status();
+    process.kill(enginePid(), 'SIGKILL');
+    const done = await core.jobs.waitFinal(id, 120_000);
+    expect(done.status, JSON.stringify(done.error)).toBe('completed');
+    expect(core.engine.status().restarts).toBe(1);
+    expect(core.engine.status().url).toBe(before.url);
+  }, 150_000);
+
+  it('cancel during upload leaves nothing behind in the engine or the library folder', async () => {
+    core = makeCore();
+    await core.engine.ensure();
+    const big = join(dir, 'big.wav');
+    writeFileSync(big, Buffer.alloc(300 * 1024 * 1024, 9));
+    const { jobs } = await core.router.call('jobs.addFiles', { paths: [big] });
+    const id = jobs[0]!.id;
+    for (let i = 0; i < 500 && !events.some((e) => e.event === 'jobs.progress'); i++) await new Promise((r) => setTimeout(r, 5));
+    expect((await core.router.call('jobs.cancel', { id })).status).toBe('canceled');
+    await new Promise((r) => setTimeout(r, 500));
+    const h = await core.engine.ensure();
+    expect((await new RestClient(h.url, h.key).list({ limit: 10 })).transcripts).toEqual([]);
+    const leftovers = walk(join(dir, 'data')).filter((f) => statSync(f).size > 1024 * 1024);
+    expect(leftovers).toEqual([]);
+  });
+});
+
+function walk(d: string): string[] {
+  if (!existsSync(d)) return [];
+  return readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(d, e.name)) : [join(d, e.name)]));
+}
+
+function enginePid(): number {
+  for (const p of readdirSync('/proc')) {
+    if (!/^\d+$/.test(p)) continue;
+    try {
+      const cmd = readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0');
+      if (cmd.some((c) => c.endsWith('src/engine/index.ts')) && cmd.includes(join(dir, 'data', 'engine'))) return Number(p);
+    } catch {
+      // gone
+    }
+  }
+  throw new Error('engine process not found');
+}
