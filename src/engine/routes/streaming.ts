@@ -1,9 +1,145 @@
 /**
- * Streaming v3 (`/v3/ws`, `/v3/token`). Owned by the streaming work (issue 4);
- * this placeholder only fixes the registration signature.
+ * Streaming v3 (API.md §8): `GET /v3/token` and the `/v3/ws` WebSocket.
+ * Connection checks (auth, parameters, session limit) happen after the
+ * upgrade so the client receives a close code and a reason, as the cloud does.
  */
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { keyMatches } from '../auth';
 import type { EngineContext } from '../server';
-import type { Router } from './router';
+import { vadStatus } from '../audio/vad';
+import { CLOSE, parseParams, StreamingClose } from '../streaming/params';
+import { StreamingSession } from '../streaming/session';
+import { TokenStore } from '../streaming/tokens';
+import { lazyStream } from '../streaming/lazy-stream';
+import { HttpError, type Router } from './router';
 
-export function registerStreaming(_ctx: EngineContext, _server: Server, _router: Router): void {}
+export interface StreamingEngineOptions {
+  /** Concurrent sessions before 3009 (default 4). */
+  maxSessions: number;
+  /** Audio ahead of real time tolerated before 3007 (default 10 s). */
+  burstMs: number;
+  /** Session limit without a token limit (default 3 h). */
+  maxSessionSeconds: number;
+  /** Use Silero VAD when it loads (default true). */
+  useVad: boolean;
+}
+
+export const STREAMING_DEFAULTS: StreamingEngineOptions = { maxSessions: 4, burstMs: 10_000, maxSessionSeconds: 10_800, useVad: true };
+
+function intParam(url: URL, name: string, min: number, max: number, required: boolean): number | null {
+  const raw = url.searchParams.get(name);
+  if (raw === null || raw === '') {
+    if (required) throw new HttpError(400, `${name} is required (an integer from ${min} to ${max})`);
+    return null;
+  }
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) throw new HttpError(400, `Invalid ${name}: ${JSON.stringify(raw)}; expected an integer from ${min} to ${max}`);
+  return n;
+}
+
+export function registerStreaming(ctx: EngineContext, server: Server, router: Router): void {
+  const opts: StreamingEngineOptions = { ...STREAMING_DEFAULTS, ...(ctx.opts as { streaming?: Partial<StreamingEngineOptions> }).streaming };
+  const tokens = new TokenStore();
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 512 * 1024 });
+  const sessions = new Set<StreamingSession>();
+  let active = 0;
+  const vad = vadStatus();
+  if (opts.useVad && !vad.available) ctx.logger.warn(`${vad.reason ?? 'Silero VAD is unavailable'}; streaming falls back to the decoder's speech detector`);
+
+  // Load one decoder now so the first session does not wait for the model.
+  const warm = ctx.createRecognizer();
+  if (warm.available) {
+    warm
+      .openStream()
+      .then((s) => s.close())
+      .catch((err: unknown) => ctx.logger.warn(`streaming warm-up failed: ${err instanceof Error ? err.message : String(err)}`));
+  }
+
+  router.get('/v3/token', ({ res, url }) => {
+    const expires = intParam(url, 'expires_in_seconds', 1, 600, true) as number;
+    const maxSession = intParam(url, 'max_session_duration_seconds', 60, 10_800, false);
+    ctx.sendJson(res, 200, { token: tokens.mint(expires, maxSession), expires_in_seconds: expires });
+  });
+
+  const onConnection = (ws: WebSocket, req: IncomingMessage, url: URL): void => {
+    const reject = (code: number, reason: string) => ws.close(code, reason);
+    let maxSessionSeconds = opts.maxSessionSeconds;
+    const token = url.searchParams.get('token');
+    if (token) {
+      const grant = tokens.consume(token);
+      if (!grant.ok) return reject(CLOSE.unauthorized, `Unauthorized Connection: ${grant.reason}`);
+      if (grant.maxSessionSeconds !== null) maxSessionSeconds = Math.min(maxSessionSeconds, grant.maxSessionSeconds);
+    } else {
+      const h = req.headers.authorization;
+      if (!keyMatches(Array.isArray(h) ? h[0] : h, ctx.opts.apiKey)) {
+        return reject(CLOSE.unauthorized, 'Unauthorized Connection: missing or invalid API key (Authorization header or ?token=)');
+      }
+    }
+    let params;
+    try {
+      params = parseParams(url.searchParams);
+    } catch (err) {
+      if (err instanceof StreamingClose) return reject(err.code, err.message);
+      throw err;
+    }
+    if (active >= opts.maxSessions) {
+      return reject(CLOSE.tooMany, `Too many concurrent sessions: the local engine allows ${opts.maxSessions}; close one and try again`);
+    }
+    const recognizer = ctx.createRecognizer();
+    if (!recognizer.available) return reject(CLOSE.serverError, (recognizer.unavailableReason ?? 'The recognizer is not available').slice(0, 120));
+    active++;
+    const opening = recognizer.openStream({ keyterms: params.keyterms });
+    const session = new StreamingSession(
+      params,
+      lazyStream(opening),
+      {
+        send: (msg) => {
+          if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(msg));
+        },
+        close: (code, reason) => {
+          if (ws.readyState === ws.OPEN) ws.close(code, reason);
+        },
+      },
+      { burstMs: opts.burstMs, maxSessionMs: maxSessionSeconds * 1000, useVad: opts.useVad },
+    );
+    sessions.add(session);
+    ws.on('message', (data, isBinary) => {
+      session.onMessage(Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data), isBinary);
+    });
+    ws.on('close', () => {
+      active--;
+      session.dispose();
+      sessions.delete(session);
+    });
+    ws.on('error', () => undefined);
+    opening.catch((err: unknown) => {
+      ctx.logger.error(`streaming session could not start: ${err instanceof Error ? err.message : String(err)}`);
+      reject(CLOSE.serverError, 'Server error: the recognizer could not start a session; try again');
+    });
+    session.begin();
+  };
+
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (url.pathname !== '/v3/ws') {
+      socket.end('HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n{"error":"Not found"}');
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      try {
+        onConnection(ws, req, url);
+      } catch (err) {
+        ctx.logger.error(`streaming connection failed: ${err instanceof Error ? err.message : String(err)}`);
+        ws.close(CLOSE.serverError, 'Server error in the local engine');
+      }
+    });
+  });
+
+  ctx.onClose(() => {
+    for (const s of sessions) s.dispose();
+    for (const c of wss.clients) c.close(1001, 'The local engine is shutting down');
+    wss.close();
+  });
+}

@@ -1,0 +1,349 @@
+/**
+ * One Streaming v3 session (API.md §8.2): audio in, Turn messages out.
+ * Speech vs silence comes from Silero VAD (audio/vad.ts); only speech (with a
+ * short pre-roll) reaches the session's own PocketSphinx decoder, whose calls
+ * run on worker threads and are chained per session, so one slow session
+ * never blocks the event loop or another session.
+ */
+import { randomUUID } from 'node:crypto';
+import type { RecognizedWord, RecognizerStream } from '../recognizer/types';
+import { createStreamingVad, type StreamingVad } from '../audio/vad';
+import { decodeMulaw } from './mulaw';
+import { applyTunables, CLOSE, frameMs, StreamingClose, type StreamingParams } from './params';
+import { Resampler } from './resample';
+import { endOfTurnConfidence, formatWords, joinWords, PartialTracker, type StreamWord } from './turns';
+
+const RATE = 16000;
+const SPM = RATE / 1000;
+/** Audio kept before detected onset, so the first phone is not clipped. */
+const PREROLL_MS = 300;
+/** New audio between two partial hypotheses. */
+const PARTIAL_EVERY_MS = 150;
+
+export interface SessionOptions {
+  /** Audio ahead of real time tolerated before closing 3007 (ms). */
+  burstMs: number;
+  /** Hard limit of the session (ms). */
+  maxSessionMs: number;
+  /** Use Silero VAD (default); false forces the decoder's own detector. */
+  useVad: boolean;
+}
+
+export interface SessionIo {
+  send(msg: Record<string, unknown>): void;
+  close(code: number, reason: string): void;
+}
+
+interface Turn {
+  order: number | null;
+  /** Stream sample where the decoder's utterance begins (its time zero). */
+  uttStart: number;
+  /** Onset of speech (ms from stream start). */
+  speechStartMs: number;
+  tracker: PartialTracker;
+  lastWords: StreamWord[];
+  lastPartialAt: number;
+  emitted: boolean;
+}
+
+export class StreamingSession {
+  readonly id = randomUUID();
+  readonly startedAt = Date.now();
+  readonly expiresAt: number;
+  private readonly vad: StreamingVad | null;
+  private readonly resampler: Resampler;
+  private preroll: Int16Array[] = [];
+  private prerollSamples = 0;
+  /** 16 kHz samples received (stream clock). */
+  private samples = 0;
+  private inputMs = 0;
+  private firstAudioAt = 0;
+  private turn: Turn | null = null;
+  private nextOrder = 0;
+  private partialBusy = false;
+  /** Fallback detector state when the VAD is missing. */
+  private decoderSpeech = false;
+  private decoderLastSpeech = -1;
+  private decoderBusy = false;
+  private ending: Promise<void> = Promise.resolve();
+  private decoderUttStart = 0;
+  private terminating = false;
+  private done = false;
+  private timers: NodeJS.Timeout[] = [];
+  private inactivity: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly params: StreamingParams,
+    private readonly decoder: RecognizerStream,
+    private readonly io: SessionIo,
+    private readonly opts: SessionOptions,
+  ) {
+    this.expiresAt = this.startedAt + opts.maxSessionMs;
+    this.vad = opts.useVad ? createStreamingVad({ minSilenceMs: 100 }) : null;
+    this.resampler = new Resampler(params.sampleRate, RATE);
+  }
+
+  get vadBackend(): 'silero' | 'decoder' {
+    return this.vad ? 'silero' : 'decoder';
+  }
+
+  begin(): void {
+    this.io.send({ type: 'Begin', id: this.id, expires_at: Math.floor(this.expiresAt / 1000) });
+    this.timers.push(
+      setTimeout(() => this.fail(new StreamingClose(CLOSE.expired, `Session expired: the maximum session duration of ${Math.round(this.opts.maxSessionMs / 1000)} s was reached`)), this.opts.maxSessionMs),
+    );
+    this.touch();
+  }
+
+  /** Handles one client message. Errors become close codes. */
+  onMessage(data: Buffer, isBinary: boolean): void {
+    if (this.done) return;
+    try {
+      this.touch();
+      if (isBinary) this.onAudio(data);
+      else this.onControl(data.toString('utf8'));
+    } catch (err) {
+      this.fail(err);
+    }
+  }
+
+  /** The socket went away: stop everything. */
+  dispose(): void {
+    this.done = true;
+    for (const t of this.timers) clearTimeout(t);
+    if (this.inactivity) clearTimeout(this.inactivity);
+    this.decoder.close();
+  }
+
+  private touch(): void {
+    if (this.params.inactivityTimeout === null) return;
+    if (this.inactivity) clearTimeout(this.inactivity);
+    const secs = this.params.inactivityTimeout;
+    this.inactivity = setTimeout(() => void this.terminate(`Session closed after ${secs} s without audio or messages (inactivity_timeout)`), secs * 1000);
+  }
+
+  private onControl(text: string): void {
+    let msg: unknown;
+    try {
+      msg = JSON.parse(text);
+    } catch {
+      throw new StreamingClose(CLOSE.invalidMessage, 'Invalid JSON in a text message; send binary audio or a JSON control message');
+    }
+    const type = msg && typeof msg === 'object' ? (msg as { type?: unknown }).type : undefined;
+    switch (type) {
+      case 'Terminate':
+        void this.terminate('');
+        return;
+      case 'ForceEndpoint':
+        this.endTurn();
+        return;
+      case 'KeepAlive':
+        return;
+      case 'UpdateConfiguration': {
+        const { type: _t, ...rest } = msg as Record<string, unknown>;
+        const next = { ...this.params, keyterms: [...this.params.keyterms] };
+        applyTunables(next, rest);
+        Object.assign(this.params, next);
+        this.touch();
+        return;
+      }
+      default:
+        throw new StreamingClose(CLOSE.invalidMessage, `Unknown message type ${JSON.stringify(type ?? null)}; expected Terminate, ForceEndpoint, KeepAlive or UpdateConfiguration`);
+    }
+  }
+
+  private onAudio(data: Buffer): void {
+    const ms = frameMs(data.length, this.params);
+    if (ms === null || ms < 50 - 1e-6 || ms > 1000 + 1e-6) {
+      throw new StreamingClose(CLOSE.badAudio, `Input duration violation: ${ms === null ? 'a partial sample' : `${ms.toFixed(1)} ms`}; send audio frames of 50 to 1000 ms`);
+    }
+    const now = Date.now();
+    if (this.firstAudioAt === 0) this.firstAudioAt = now;
+    this.inputMs += ms;
+    if (this.inputMs - (now - this.firstAudioAt) > this.opts.burstMs) {
+      throw new StreamingClose(CLOSE.badAudio, `Audio sent faster than real time (${Math.round(this.inputMs)} ms of audio in ${now - this.firstAudioAt} ms); send it at its natural pace`);
+    }
+    const pcm = this.params.encoding === 'pcm_mulaw' ? decodeMulaw(data) : new Int16Array(data.buffer.slice(data.byteOffset, data.byteOffset + data.length));
+    this.ingest(this.resampler.process(pcm));
+  }
+
+  private ingest(pcm: Int16Array): void {
+    if (pcm.length === 0) return;
+    const before = this.samples;
+    this.samples += pcm.length;
+    if (this.vad) {
+      const events = this.vad.accept(pcm);
+      if (!this.turn) {
+        this.keepPreroll(pcm);
+        const onset = events.find((e) => e.type === 'speech_start');
+        if (onset || this.vad.isSpeech) this.startTurn(onset ? onset.sample : before);
+      } else {
+        this.feed(pcm);
+      }
+    } else {
+      // No VAD: the decoder hears everything and its own detector decides.
+      this.feed(pcm);
+      this.pollDecoderSpeech(before);
+    }
+    if (this.turn) this.checkTurn();
+  }
+
+  private keepPreroll(pcm: Int16Array): void {
+    this.preroll.push(pcm);
+    this.prerollSamples += pcm.length;
+    while (this.preroll.length > 1 && this.prerollSamples - (this.preroll[0] as Int16Array).length >= PREROLL_MS * SPM) {
+      this.prerollSamples -= (this.preroll.shift() as Int16Array).length;
+    }
+  }
+
+  private startTurn(onsetSample: number): void {
+    const heldFrom = this.samples - this.prerollSamples;
+    const from = Math.max(heldFrom, onsetSample - PREROLL_MS * SPM);
+    const all = new Int16Array(this.prerollSamples);
+    let o = 0;
+    for (const c of this.preroll) {
+      all.set(c, o);
+      o += c.length;
+    }
+    this.preroll = [];
+    this.prerollSamples = 0;
+    if (process.env.ES_DEBUG) console.error("startTurn", from / SPM, onsetSample / SPM, this.samples / SPM);
+    this.turn = { order: null, uttStart: from, speechStartMs: onsetSample / SPM, tracker: new PartialTracker(), lastWords: [], lastPartialAt: this.samples, emitted: false };
+    this.feed(all.subarray(from - heldFrom));
+  }
+
+  private feed(pcm: Int16Array): void {
+    if (pcm.length) this.decoder.accept(pcm).catch((err: unknown) => this.fail(err));
+  }
+
+  private silenceMs(): number {
+    if (this.vad) return this.vad.isSpeech ? 0 : Math.max(0, (this.samples - Math.max(this.vad.lastSpeechAt, this.turn ? this.turn.speechStartMs * SPM : 0)) / SPM);
+    return this.decoderSpeech ? 0 : Math.max(0, (this.samples - this.decoderLastSpeech) / SPM);
+  }
+
+  private pollDecoderSpeech(before: number): void {
+    if (this.decoderBusy) return;
+    this.decoderBusy = true;
+    const at = this.samples;
+    this.decoder
+      .inSpeech()
+      .then((speech) => {
+        this.decoderBusy = false;
+        if (speech) this.decoderLastSpeech = at;
+        if (speech && !this.decoderSpeech && !this.turn && !this.done) {
+          this.decoderSpeech = true;
+          this.turn = { order: null, uttStart: this.decoderUttStart, speechStartMs: before / SPM, tracker: new PartialTracker(), lastWords: [], lastPartialAt: this.samples, emitted: false };
+        }
+        this.decoderSpeech = speech;
+      })
+      .catch((err: unknown) => this.fail(err));
+  }
+
+  private lastWordText(): string | undefined {
+    return this.turn?.lastWords[this.turn.lastWords.length - 1]?.text;
+  }
+
+  private checkTurn(): void {
+    const turn = this.turn;
+    if (!turn) return;
+    const silence = this.silenceMs();
+    const conf = endOfTurnConfidence(silence, this.lastWordText(), this.params.minTurnSilence, this.params.maxTurnSilence);
+    const heard = turn.lastWords.length > 0;
+    if ((heard || silence >= this.params.maxTurnSilence) && (silence >= this.params.maxTurnSilence || (silence >= this.params.minTurnSilence && conf >= this.params.endOfTurnConfidenceThreshold))) {
+      this.endTurn();
+      return;
+    }
+    if (!this.partialBusy && (this.samples - turn.lastPartialAt) / SPM >= PARTIAL_EVERY_MS) {
+      turn.lastPartialAt = this.samples;
+      this.partialBusy = true;
+      const spanEnd = (silence > 0 ? this.samples - silence * SPM : this.samples) / SPM;
+      this.decoder
+        .partial()
+        .then((p) => {
+          this.partialBusy = false;
+          if (this.done || this.turn !== turn) return;
+          const words = turn.tracker.update(p.text, turn.speechStartMs, spanEnd, silence > 0);
+          const same = words.length === turn.lastWords.length && words.every((w, i) => w.text === turn.lastWords[i]?.text && w.word_is_final === turn.lastWords[i]?.word_is_final);
+          turn.lastWords = words;
+          if (same || words.length === 0) return;
+          const c = endOfTurnConfidence(this.silenceMs(), this.lastWordText(), this.params.minTurnSilence, this.params.maxTurnSilence);
+          this.sendTurn(turn, words, false, false, c);
+        })
+        .catch((err: unknown) => this.fail(err));
+    }
+  }
+
+  private sendTurn(turn: Turn, words: StreamWord[], endOfTurn: boolean, formatted: boolean, confidence: number): void {
+    if (turn.order === null) turn.order = this.nextOrder++;
+    turn.emitted = true;
+    const finals = words.filter((w) => w.word_is_final);
+    this.io.send({
+      type: 'Turn',
+      turn_order: turn.order,
+      turn_is_formatted: formatted,
+      end_of_turn: endOfTurn,
+      transcript: joinWords(finals),
+      utterance: endOfTurn ? joinWords(words) : '',
+      end_of_turn_confidence: confidence,
+      words,
+    });
+  }
+
+  /** Ends the turn in progress (silence, ForceEndpoint or Terminate). */
+  private endTurn(): Promise<void> {
+    const turn = this.turn;
+    if (!turn) return this.ending;
+    this.turn = null;
+    this.partialBusy = false;
+    const confidence = endOfTurnConfidence(Math.max(this.silenceMs(), this.params.minTurnSilence), this.lastWordText() ?? 'end', this.params.minTurnSilence, this.params.maxTurnSilence);
+    const format = this.params.formatTurns;
+    const offset = turn.uttStart / SPM;
+    const finished = this.decoder.finish().then((raw: RecognizedWord[]) => {
+      if (this.done && !this.terminating) return;
+      const words: StreamWord[] = raw.map((w) => ({ text: w.text, start: Math.round(w.start + offset), end: Math.round(w.end + offset), confidence: w.confidence, word_is_final: true }));
+      if (process.env.ES_DEBUG) console.error("finish", offset, raw.slice(0, 3));
+      if (words.length === 0 && !turn.emitted) return;
+      this.sendTurn(turn, words, true, false, Math.max(confidence, 0.5));
+      if (format) this.sendTurn(turn, formatWords(words), true, true, Math.max(confidence, 0.5));
+    });
+    // Without VAD the decoder hears everything: the next utterance starts here.
+    if (!this.vad) this.decoderUttStart = this.samples;
+    this.ending = this.ending.then(() => finished).catch((err: unknown) => this.fail(err));
+    return this.ending;
+  }
+
+  /** Flushes the last turn, sends Termination and closes 1000. */
+  async terminate(reason: string): Promise<void> {
+    if (this.done || this.terminating) return;
+    this.terminating = true;
+    try {
+      const tail = this.resampler.flush();
+      if (tail.length) {
+        this.samples += tail.length;
+        if (this.turn) this.feed(tail);
+      }
+      this.vad?.flush();
+      await this.endTurn();
+      if (this.done) return;
+      this.io.send({
+        type: 'Termination',
+        audio_duration_seconds: Math.round(this.samples / RATE),
+        session_duration_seconds: Math.round((Date.now() - this.startedAt) / 1000),
+      });
+      this.finish(CLOSE.normal, reason);
+    } catch (err) {
+      this.fail(err);
+    }
+  }
+
+  private finish(code: number, reason: string): void {
+    if (this.done) return;
+    this.dispose();
+    this.io.close(code, reason);
+  }
+
+  private fail(err: unknown): void {
+    if (err instanceof StreamingClose) this.finish(err.code, err.message);
+    else this.finish(CLOSE.serverError, `Server error in the local engine: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
