@@ -195,7 +195,8 @@ export function LibraryList() {
   const first = range[0]?.index ?? 0;
   const last = range[range.length - 1]?.index ?? 0;
   useEffect(() => {
-    if (total > 0) ensureRange(first, last);
+    // Fetch a little beyond the screen in both directions so a steady scroll rarely meets a loading row.
+    if (total > 0) ensureRange(Math.max(0, first - 40), Math.min(total - 1, last + 60));
   }, [first, last, total, ensureRange]);
 
   return (

@@ -60,7 +60,7 @@ export function KeySection() {
           <p>
             <strong>{shownError.code === 'invalid_key' ? 'The service says this key is invalid.' : 'The key could not be checked.'}</strong> {shownError.message}
           </p>
-          <p>{fixFor(shownError.code)}</p>
+          {shownError.code !== 'invalid_key' && <p>{fixFor(shownError.code)}</p>}
         </div>
       )}
       {status?.source !== 'env' && (

@@ -1,0 +1,38 @@
+/**
+ * Host-mode cold start to interactive: spawn `host/cli.ts` on an empty data
+ * folder, open the printed URL in Chromium, stop when the bridge is connected
+ * and the library screen is on screen. Goal ≤ 1.5 s. Runs 5 times.
+ */
+import { launchHost, stopHost } from '../tests/e2e/host';
+import { launchBrowser, ms, quantile, tempDataDir } from '../tests/e2e/bench-kit';
+
+async function main(): Promise<void> {
+  const browser = await launchBrowser();
+  const total: number[] = [];
+  const server: number[] = [];
+  const page: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const t0 = performance.now();
+    const { url, child } = await launchHost(tempDataDir('startup'));
+    const t1 = performance.now();
+    const ctx = await browser.newContext();
+    const p = await ctx.newPage();
+    await p.goto(url);
+    await p.getByTestId('connection').filter({ hasText: 'Connected' }).waitFor();
+    await p.getByRole('heading', { level: 1, name: 'Your library' }).waitFor();
+    const t2 = performance.now();
+    const nav = await p.evaluate(() => performance.now());
+    total.push(t2 - t0);
+    server.push(t1 - t0);
+    page.push(nav);
+    await ctx.close();
+    await stopHost(child);
+  }
+  await browser.close();
+  console.log('ui-startup: host mode cold start to interactive (5 runs)');
+  console.log(`  host process spawn → URL printed      median ${ms(quantile(server, 0.5))}  max ${ms(Math.max(...server))}`);
+  console.log(`  page navigation → connected + library  median ${ms(quantile(page, 0.5))}  max ${ms(Math.max(...page))}`);
+  console.log(`  total cold start to interactive        median ${ms(quantile(total, 0.5))}  max ${ms(Math.max(...total))}  (goal ≤ 1500 ms; ratio ${(quantile(total, 0.5) / 1500).toFixed(2)})`);
+}
+
+void main();

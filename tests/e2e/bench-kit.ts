@@ -1,0 +1,24 @@
+/** Shared by bench/ui-*.ts: a Chromium like the e2e one, host mode on a data folder, and small statistics. */
+import { chromium, type Browser } from '@playwright/test';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'],
+  });
+}
+
+export function tempDataDir(tag: string): string {
+  return join(mkdtempSync(join(tmpdir(), `verbatim-bench-${tag}-`)), 'data');
+}
+
+export function quantile(values: number[], q: number): number {
+  if (values.length === 0) return NaN;
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))] as number;
+}
+
+export const ms = (v: number) => `${v.toFixed(1)} ms`;

@@ -1,0 +1,100 @@
+/**
+ * Settings on host mode: a wrong key is refused with what to do, the right one
+ * verifies (against the real local engine run as a "custom" service with its
+ * own key), defaults persist, and both themes are pictured.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, root, test } from './host';
+import { snap } from './snap';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function startEngine(key: string): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn(join(root, 'node_modules/.bin/tsx'), [join(root, 'src/engine/index.ts'), '--port', String(port), '--api-key', key, '--data', mkdtempSync(join(tmpdir(), 'verbatim-engine-'))], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('engine did not start in 30 s')), 30_000);
+    child.stdout?.on('data', (d: Buffer) => {
+      if (d.toString().includes('listening')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`engine exited with ${code}`)));
+  });
+  return { url: `http://127.0.0.1:${port}`, child };
+}
+
+test.describe('settings', () => {
+  test('a wrong key is refused with how to fix it; the right key verifies; remove goes back to local', async ({ page, host }) => {
+    const engine = await startEngine('right-key-0123456789');
+    try {
+      await page.goto(host.url);
+      await page.getByRole('button', { name: 'Settings', exact: true }).click();
+      await page.getByLabel('Region').selectOption('custom');
+      const rest = page.getByLabel('REST address');
+      await rest.fill(engine.url);
+      await rest.blur();
+      await expect(page.getByTestId('region')).toHaveText('Region: Custom');
+
+      const section = page.getByTestId('key-section');
+      await section.getByLabel('Your AssemblyAI API key').fill('wrong-key-0123456789');
+      await section.getByRole('button', { name: 'Save and verify' }).click();
+      const error = section.getByTestId('key-error');
+      await expect(error).toContainText('invalid');
+      await expect(error).toContainText(/copied the whole key|Copy the key again/);
+      await expect(section.getByText('No key', { exact: true })).toBeVisible();
+      await section.scrollIntoViewIfNeeded();
+      await snap(page, 'settings-key-invalid-light');
+
+      await section.getByLabel('Your AssemblyAI API key').fill('right-key-0123456789');
+      await section.getByRole('button', { name: 'Save and verify' }).click();
+      await expect(section.getByText('Verified', { exact: true })).toBeVisible();
+      await expect(section).toContainText('…6789');
+      await expect(error).toHaveCount(0);
+
+      await section.getByRole('button', { name: 'Remove key' }).click();
+      await expect(section.getByText('No key', { exact: true })).toBeVisible();
+    } finally {
+      engine.child.kill('SIGTERM');
+    }
+  });
+
+  test('defaults persist, and settings look right in light and dark', async ({ page, host }) => {
+    await page.goto(host.url);
+    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    await page.getByRole('radio', { name: 'Light' }).check();
+    await page.getByRole('switch', { name: 'Redact personal information' }).check();
+    await page.getByRole('checkbox', { name: 'Places' }).check();
+    await page.getByLabel('Webhook URL').fill('https://hooks.example.org/verbatim');
+    await page.getByLabel('Webhook URL').blur();
+    await snap(page, 'settings-light');
+    await page.getByRole('radio', { name: 'Dark' }).check();
+    await snap(page, 'settings-dark');
+
+    await page.reload();
+    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    await expect(page.getByRole('switch', { name: 'Redact personal information' })).toBeChecked();
+    await expect(page.getByRole('checkbox', { name: 'Places' })).toBeChecked();
+    await expect(page.getByRole('checkbox', { name: 'Names' })).toBeChecked();
+    await expect(page.getByLabel('Webhook URL')).toHaveValue('https://hooks.example.org/verbatim');
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+    await page.getByRole('switch', { name: 'Keep a copy of the audio' }).uncheck();
+    await expect(page.getByRole('switch', { name: 'Keep a copy of the audio' })).not.toBeChecked();
+  });
+});
