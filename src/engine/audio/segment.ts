@@ -1,11 +1,13 @@
 /**
  * Long-file segmentation: finds speech regions in a raw 16 kHz PCM16 file so
  * the recognizer decodes segment by segment (flat memory; silence is free).
- * Energy-based: 10 ms frame energies against an adaptive noise floor, gaps
+ * Silero VAD (./vad.ts) when its model loads, fed in 5 s blocks with a yield
+ * between them; otherwise energy-based: 10 ms frame energies against an adaptive noise floor, gaps
  * shorter than `minSilenceMs` bridged, segments padded and capped in length
  * (a long one is split at its quietest frame).
  */
 import { open } from 'node:fs/promises';
+import { createStreamingVad } from './vad';
 
 export interface SpeechSegment {
   /** Sample offsets [start, end). */
@@ -110,7 +112,57 @@ export function segmentsFromEnergies(energy: Float32Array, opts: SegmentOptions 
   return out;
 }
 
-export async function findSpeechSegments(path: string, totalSamples: number, opts: SegmentOptions & { signal?: AbortSignal } = {}): Promise<SpeechSegment[]> {
+/** Speech segments by Silero VAD; null when the VAD cannot load. */
+export async function vadSegments(path: string, totalSamples: number, opts: SegmentOptions & { signal?: AbortSignal } = {}): Promise<SpeechSegment[] | null> {
+  const vad = createStreamingVad({ minSilenceMs: opts.minSilenceMs ?? 300, maxSpeechSeconds: (opts.maxSegmentMs ?? 30_000) / 1000 });
+  if (!vad) return null;
+  const pad = Math.round(((opts.padMs ?? 200) / 1000) * 16000);
+  const spans: SpeechSegment[] = [];
+  let open_: number | null = null;
+  const onEvents = (events: { type: 'speech_start' | 'speech_end'; sample: number }[]): void => {
+    for (const e of events) {
+      if (e.type === 'speech_start') open_ ??= e.sample;
+      else if (open_ !== null) {
+        spans.push({ start: open_, end: e.sample });
+        open_ = null;
+      }
+    }
+  };
+  const fh = await open(path, 'r');
+  try {
+    const block = Buffer.alloc(16000 * 2 * 5);
+    let pos = 0;
+    for (;;) {
+      opts.signal?.throwIfAborted();
+      const { bytesRead } = await fh.read(block, 0, block.length, pos);
+      if (bytesRead === 0) break;
+      pos += bytesRead;
+      onEvents(vad.accept(new Int16Array(block.buffer, block.byteOffset, Math.floor(bytesRead / 2)).slice()));
+      await new Promise<void>((r) => setImmediate(r));
+    }
+  } finally {
+    await fh.close();
+  }
+  onEvents(vad.flush());
+  if (open_ !== null) spans.push({ start: open_, end: totalSamples });
+  const out: SpeechSegment[] = [];
+  for (const sp of spans) {
+    const s = Math.max(0, sp.start - pad);
+    const e = Math.min(totalSamples, sp.end + pad);
+    const prev = out[out.length - 1];
+    // Merge overlapping pads, but never beyond the segment length cap.
+    if (prev && s <= prev.end && e - prev.start <= ((opts.maxSegmentMs ?? 30_000) / 1000) * 16000) prev.end = e;
+    else out.push({ start: prev && s < prev.end ? prev.end : s, end: e });
+  }
+  return out.filter((x) => x.end > x.start);
+}
+
+/** Speech segments of a raw file: Silero VAD when available, else energy-based. */
+export async function findSpeechSegments(path: string, totalSamples: number, opts: SegmentOptions & { signal?: AbortSignal; useVad?: boolean } = {}): Promise<SpeechSegment[]> {
+  if (opts.useVad !== false) {
+    const viaVad = await vadSegments(path, totalSamples, opts);
+    if (viaVad) return viaVad;
+  }
   const energy = await frameEnergies(path, totalSamples, opts.signal);
   return segmentsFromEnergies(energy, opts).map((s) => ({ start: s.start, end: Math.min(s.end, totalSamples) }));
 }
