@@ -27,15 +27,19 @@ export interface ResolvedSource {
   temporary: boolean;
 }
 
-/** The upload id when `url` is an upload_url of this engine. */
+/**
+ * The upload id when `url` is an upload_url of this engine: its own host, or
+ * a loopback address on any port (the engine may have restarted on another
+ * port; the id is then looked up in the store).
+ */
 export function uploadIdOf(url: string, baseUrl: string): string | null {
   try {
     const u = new URL(url);
     const b = new URL(baseUrl);
     const m = /^\/v2\/files\/([A-Za-z0-9-]+)$/.exec(u.pathname);
     if (!m) return null;
-    const localHosts = new Set([b.host, `localhost:${b.port}`, `127.0.0.1:${b.port}`, `[::1]:${b.port}`]);
-    return localHosts.has(u.host) ? (m[1] as string) : null;
+    const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname);
+    return u.host === b.host || loopback ? (m[1] as string) : null;
   } catch {
     return null;
   }
@@ -47,8 +51,9 @@ function downloadError(url: string, reason: string): SourceError {
 
 export async function resolveSource(audioUrl: string, dest: string, o: SourceOptions): Promise<ResolvedSource> {
   const uploadId = uploadIdOf(audioUrl, o.baseUrl);
-  if (uploadId) {
-    const up = o.store.getUpload(uploadId);
+  const known = uploadId ? o.store.getUpload(uploadId) : null;
+  if (uploadId && (known || new URL(audioUrl).host === new URL(o.baseUrl).host)) {
+    const up = known;
     if (!up || !(await stat(up.path).catch(() => null))) {
       throw new SourceError(`The uploaded file ${audioUrl} no longer exists on this engine (it was deleted or never finished uploading). Upload the file again.`);
     }

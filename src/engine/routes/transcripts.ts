@@ -83,9 +83,6 @@ export function validateCreate(body: unknown, ctx: { baseUrl: string; allowFileU
   }
   if (u.protocol === 'file:' && !ctx.allowFileUrls) throw bad('audio_url: file:// URLs are disabled on this engine; start it with --allow-file-urls, or upload the file with POST /v2/upload.');
   if (!['http:', 'https:', 'file:'].includes(u.protocol)) throw bad(`audio_url must be an http(s) URL (or file:// when allowed); got ${u.protocol}`);
-  if (u.pathname.startsWith('/v2/files/') && !uploadIdOf(audioUrl, ctx.baseUrl) && ['127.0.0.1', 'localhost'].includes(u.hostname)) {
-    throw bad('audio_url looks like an upload_url of another engine; upload the file to this engine.');
-  }
 
   let speechModels = optStrArray(b, 'speech_models');
   const single = optStr(b, 'speech_model');
