@@ -7,6 +7,7 @@
  * its answer may have been lost, the service's list is searched first.
  */
 import { randomUUID } from 'node:crypto';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { rename, rm, stat } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import { AppError, type ErrorCode } from '../../shared/errors';
@@ -115,11 +116,27 @@ export class JobService {
     return this.library.db;
   }
 
-  /** Resume every unfinished job (call once at start). */
+  /** Resume every unfinished job (call once at start); drop staged uploads no job uses. */
   resume(): number {
+    this.sweepUploads();
     const rows = this.db.prepare(`SELECT * FROM jobs WHERE status NOT IN ('completed','error','canceled') ORDER BY created_at`).all() as JobRow[];
     for (const r of rows) this.start(r.id);
     return rows.length;
+  }
+
+  /** Staged browser uploads older than an hour that no job refers to (the tab was closed before jobs.addUpload). */
+  private sweepUploads(): void {
+    const dir = this.uploadsDir();
+    if (!existsSync(dir)) return;
+    const used = new Set((this.db.prepare(`SELECT source FROM jobs WHERE source_kind = 'upload'`).all() as { source: string }[]).map((r) => r.source));
+    for (const name of readdirSync(dir)) {
+      const p = join(dir, name);
+      try {
+        if (!used.has(p) && Date.now() - statSync(p).mtimeMs > 3_600_000) rmSync(p, { force: true });
+      } catch {
+        // raced with another sweep or a finishing job
+      }
+    }
   }
 
   /** Which region a new job goes to: with no cloud key, the local engine. */
