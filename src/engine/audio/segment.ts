@@ -67,7 +67,8 @@ export function segmentsFromEnergies(energy: Float32Array, opts: SegmentOptions 
   const floor = sorted[Math.floor(n * 0.1)] ?? 0;
   const peak = sorted[Math.floor(n * 0.98)] ?? 0;
   // Speech sits well above the floor; with a clean recording the floor is ~0 dB.
-  const threshold = Math.max(floor + Math.min(15, Math.max(6, (peak - floor) * 0.25)), 25);
+  // Without dynamic range (continuous sound, no pauses) everything audible counts.
+  const threshold = peak - floor < 10 ? 25 : Math.max(floor + Math.min(15, Math.max(6, (peak - floor) * 0.25)), 25);
   const regions: [number, number][] = [];
   let start = -1;
   let lastSpeech = -1;
