@@ -1,8 +1,99 @@
 /**
- * The LLM gateway (`/v1/...`). Owned by the gateway work (issue 4); this
- * placeholder only fixes the registration signature.
+ * The LLM gateway over HTTP (API.md §9): `/v1/chat/completions` (JSON or
+ * server-sent events), `/v1/models`, `/v1/understanding`. Logic lives in
+ * gateway/; this file adapts requests, rate-limit headers and errors.
  */
+import type { ServerResponse } from 'node:http';
+import { gatewayFor, GatewayError } from '../gateway/index';
+import type { RateDecision } from '../gateway/rate-limit';
 import type { EngineContext } from '../server';
-import type { Router } from './router';
+import { readJson } from './body';
+import { HttpError, type Router } from './router';
+import { toWire } from './wire';
 
-export function registerGateway(_ctx: EngineContext, _router: Router): void {}
+function asHttp(err: unknown, headers: Record<string, string> = {}): unknown {
+  if (err instanceof GatewayError) return new HttpError(err.status, err.message, headers);
+  if (err instanceof HttpError) return new HttpError(err.status, err.message, { ...headers, ...err.headers });
+  return err;
+}
+
+function refuse(model: string, d: RateDecision): HttpError {
+  return new HttpError(429, `Rate limit reached for model ${model}: ${d.headers['X-RateLimit-Limit']} requests per minute. Retry in ${d.resetSeconds} s.`, d.headers);
+}
+
+export function registerGateway(ctx: EngineContext, router: Router): void {
+  let gateway: ReturnType<typeof gatewayFor>;
+  try {
+    gateway = gatewayFor(ctx);
+  } catch (err) {
+    ctx.logger.error(`LLM gateway configuration: ${err instanceof Error ? err.message : String(err)}`);
+    throw err;
+  }
+  const upstreams = gateway.config.upstreams.map((u) => `${u.baseUrl} (${u.models.map((m) => (typeof m === 'string' ? m : m.id)).join(', ')})`);
+  if (upstreams.length) ctx.logger.info(`LLM gateway upstreams: ${upstreams.join('; ')}`);
+
+  router.get('/v1/models', ({ res }) => {
+    ctx.sendJson(res, 200, {
+      object: 'list',
+      data: gateway.models().map((m) => ({ ...m, object: 'model', owned_by: m.id === 'verbatim-extractive' ? 'verbatim' : 'upstream' })),
+    });
+  });
+
+  router.post('/v1/chat/completions', async ({ req, res }) => {
+    const body = await readJson(req, 32 * 1024 * 1024);
+    const model = body && typeof body === 'object' && typeof (body as { model?: unknown }).model === 'string' ? (body as { model: string }).model : null;
+    let decision: RateDecision | null = null;
+    try {
+      if (model) gateway.provider(model);
+      if (model) {
+        decision = gateway.rate(model, 'llm-gateway');
+        if (!decision.allowed) throw refuse(model, decision);
+      }
+      const { req: chat, stream, provider } = gateway.prepare(body);
+      const abort = new AbortController();
+      res.on('close', () => abort.abort());
+      if (!stream) {
+        ctx.sendJson(res, 200, await gateway.complete(chat, provider, abort.signal), decision?.headers ?? {});
+        return;
+      }
+      await sendEvents(res, gateway.streamChunks(chat, provider, abort.signal), decision?.headers ?? {});
+    } catch (err) {
+      throw asHttp(err, decision?.headers ?? {});
+    }
+  });
+
+  router.post('/v1/understanding', async ({ req, res }) => {
+    const body = (await readJson(req)) as Record<string, unknown> | null;
+    if (!body || typeof body !== 'object' || Array.isArray(body)) throw new HttpError(400, 'The body must be a JSON object with transcript_id and speech_understanding.');
+    const model = gateway.understandingModel() ?? 'verbatim-local-rules';
+    const decision = gateway.rate(model, 'speech-understanding');
+    if (!decision.allowed) throw refuse(model, decision);
+    try {
+      if (typeof body.transcript_id !== 'string' || !body.transcript_id) throw new HttpError(400, 'transcript_id is required (the id of a completed transcript).');
+      const row = ctx.store.getTranscript(body.transcript_id);
+      if (!row || row.deleted) throw new HttpError(404, 'Transcript not found');
+      if (row.status !== 'completed' || !row.result) throw new HttpError(400, 'Transcript is not completed');
+      const result = await gateway.understand({ text: row.result.text, utterances: null }, body.speech_understanding);
+      ctx.sendJson(res, 200, { ...toWire(row), ...result }, decision.headers);
+    } catch (err) {
+      throw asHttp(err, decision.headers);
+    }
+  });
+}
+
+async function sendEvents(res: ServerResponse, chunks: AsyncGenerator<Record<string, unknown>>, headers: Record<string, string>): Promise<void> {
+  const it = chunks[Symbol.asyncIterator]();
+  // Wait for the first chunk so an upstream failure can still be a plain HTTP error.
+  const first = await it.next();
+  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', ...headers });
+  try {
+    if (!first.done) res.write(`data: ${JSON.stringify(first.value)}\n\n`);
+    for (let n = first.done ? null : await it.next(); n && !n.done; n = await it.next()) {
+      if (res.destroyed) return;
+      res.write(`data: ${JSON.stringify(n.value)}\n\n`);
+    }
+    res.end('data: [DONE]\n\n');
+  } catch (err) {
+    if (!res.destroyed) res.end(`data: ${JSON.stringify({ error: err instanceof Error ? err.message : String(err) })}\n\n`);
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * `verbatim-extractive`: the built-in, offline model. It does not generate
+ * text: it ranks the sentences of the transcripts named in the request (or
+ * of text pasted into the messages) against the question with BM25 and
+ * quotes the best few with their start times, saying plainly that it did so.
+ */
+import { contentText, type ChatProvider, type ChatRequest, type Completion, type CompletionDelta, type ModelInfo, roughTokens } from './types';
+
+export const EXTRACTIVE_MODEL = 'verbatim-extractive';
+const TOP = 3;
+
+const STOP = new Set(
+  'a an the and or but if of to in on at by for with from as is are was were be been being do does did what which who whom whose when where why how this that these those it its i you he she we they me him her us them my your our their there here about into over than then so not no yes can could would should will shall may might must have has had just also very too any some all each every tell please say said according transcript recording speaker'.split(' '),
+);
+
+export function tokenize(s: string): string[] {
+  return (s.toLowerCase().match(/[a-z0-9']+/g) ?? [])
+    .map((w) => w.replace(/'s$/, '').replace(/'/g, ''))
+    .filter((w) => w.length > 1 && !STOP.has(w))
+    .map(stem);
+}
+
+function stem(w: string): string {
+  if (w.length > 5 && w.endsWith('ing')) return w.slice(0, -3);
+  if (w.length > 4 && w.endsWith('ed')) return w.slice(0, -2);
+  if (w.length > 4 && w.endsWith('ies')) return `${w.slice(0, -3)}y`;
+  if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss')) return w.slice(0, -1);
+  return w;
+}
+
+export interface Passage {
+  text: string;
+  /** ms, or null for pasted text. */
+  start: number | null;
+  source: string | null;
+}
+
+/** BM25 (k1 1.2, b 0.75) scores of each passage for the query. */
+export function bm25(query: string, passages: Passage[]): number[] {
+  const docs = passages.map((p) => tokenize(p.text));
+  const n = docs.length;
+  const avg = docs.reduce((a, d) => a + d.length, 0) / Math.max(1, n);
+  const df = new Map<string, number>();
+  for (const d of docs) for (const t of new Set(d)) df.set(t, (df.get(t) ?? 0) + 1);
+  const q = [...new Set(tokenize(query))];
+  return docs.map((d) => {
+    const tf = new Map<string, number>();
+    for (const t of d) tf.set(t, (tf.get(t) ?? 0) + 1);
+    let score = 0;
+    for (const t of q) {
+      const f = tf.get(t) ?? 0;
+      if (!f) continue;
+      const idf = Math.log(1 + (n - (df.get(t) ?? 0) + 0.5) / ((df.get(t) ?? 0) + 0.5));
+      score += (idf * f * 2.2) / (f + 1.2 * (0.25 + (0.75 * d.length) / Math.max(1, avg)));
+    }
+    return score;
+  });
+}
+
+export function clock(ms: number): string {
+  const s = Math.floor(ms / 1000);
+  const h = Math.floor(s / 3600);
+  const mm = String(Math.floor((s % 3600) / 60)).padStart(2, '0');
+  const ss = String(s % 60).padStart(2, '0');
+  return h ? `${h}:${mm}:${ss}` : `${mm}:${ss}`;
+}
+
+function splitSentences(text: string): string[] {
+  return (text.match(/[^.!?\n]+[.!?]*/g) ?? []).map((s) => s.trim()).filter((s) => s.length > 0);
+}
+
+/** The question and the passages to search, from the request. */
+export function gather(req: ChatRequest): { question: string; passages: Passage[] } {
+  const users = req.messages.filter((m) => m.role === 'user');
+  let question = contentText(users[users.length - 1]?.content ?? '');
+  const passages: Passage[] = [];
+  for (const t of req.transcripts) {
+    for (const s of t.sentences) passages.push({ text: s.text, start: s.start, source: t.id });
+    // The transcript text may have been injected into the question itself.
+    if (t.text && question.includes(t.text)) question = question.replace(t.text, ' ');
+  }
+  if (passages.length === 0) {
+    for (const m of req.messages) {
+      if (m === users[users.length - 1] || (m.role !== 'system' && m.role !== 'user')) continue;
+      for (const s of splitSentences(contentText(m.content))) passages.push({ text: s, start: null, source: null });
+    }
+    if (passages.length === 0) {
+      // Text and question pasted together: the question is the last sentence (or the last one asking).
+      const parts = splitSentences(question);
+      const qi = parts.map((p) => p.endsWith('?')).lastIndexOf(true);
+      const at = qi >= 0 ? qi : parts.length - 1;
+      if (parts.length > 1) {
+        question = parts[at] as string;
+        parts.forEach((p, i) => i !== at && passages.push({ text: p, start: null, source: null }));
+      }
+    }
+  }
+  return { question: question.trim(), passages };
+}
+
+export function extractiveAnswer(req: ChatRequest): string {
+  const { question, passages } = gather(req);
+  const notice = 'This answer is extractive: verbatim-extractive, the local engine\'s offline model, quotes the sentences that best match your question and does not write new text.';
+  if (passages.length === 0) {
+    return `${notice}\n\nThere is nothing to quote: name a transcript with transcript_id or paste the text into the messages. For written answers, configure an OpenAI-compatible model (for example Ollama) in the engine.`;
+  }
+  const scores = bm25(question, passages);
+  const ranked = scores
+    .map((score, i) => ({ score, i }))
+    .filter((r) => r.score > 0)
+    .sort((a, b) => b.score - a.score || a.i - b.i)
+    .slice(0, TOP)
+    .sort((a, b) => a.i - b.i);
+  if (ranked.length === 0) {
+    return `${notice}\n\nNo sentence matches the words of your question ("${question.slice(0, 200)}"). Try other words from the recording.`;
+  }
+  const multi = new Set(passages.map((p) => p.source)).size > 1;
+  const lines = ranked.map(({ i }) => {
+    const p = passages[i] as Passage;
+    const where = p.start === null ? '' : `[${clock(p.start)}${multi && p.source ? ` in ${p.source}` : ''}] `;
+    return `- ${where}"${p.text}"`;
+  });
+  return `${notice}\n\nMost relevant ${ranked.length === 1 ? 'sentence' : 'sentences'}:\n${lines.join('\n')}`;
+}
+
+export class ExtractiveProvider implements ChatProvider {
+  readonly kind = 'verbatim-extractive' as const;
+  readonly supportsTools = false;
+  readonly generative = false;
+
+  models(): ModelInfo[] {
+    return [
+      {
+        id: EXTRACTIVE_MODEL,
+        name: 'Verbatim extractive (offline)',
+        description: 'Built into the local engine, no network: quotes the transcript sentences that best answer the question (BM25 retrieval), with their start times. It does not generate text.',
+        context_length: 1_000_000,
+      },
+    ];
+  }
+
+  async complete(req: ChatRequest): Promise<Completion> {
+    const content = extractiveAnswer(req);
+    const prompt = req.messages.map((m) => contentText(m.content)).join('\n');
+    return { content, finish_reason: 'stop', usage: { prompt_tokens: roughTokens(prompt), completion_tokens: roughTokens(content) } };
+  }
+
+  async *stream(req: ChatRequest): AsyncGenerator<CompletionDelta> {
+    const content = extractiveAnswer(req);
+    yield { role: 'assistant', content: '' };
+    for (const piece of content.split(/(?<=\n)/)) yield { content: piece };
+    yield { finish_reason: 'stop' };
+  }
+}

@@ -1,0 +1,276 @@
+/**
+ * The gateway's logic, independent of HTTP: which provider serves a model,
+ * transcript injection, JSON-schema answers with one repair attempt, rate
+ * limits, and speech understanding. routes/gateway.ts only adapts it.
+ */
+import { randomUUID } from 'node:crypto';
+import { customFormat, type CustomFormattingRequest } from './custom-formatting';
+import { ExtractiveProvider, EXTRACTIVE_MODEL } from './extractive';
+import type { GatewayConfig } from './config';
+import { parseModelJson, validateSchema } from './json-schema';
+import { OpenAICompatibleProvider } from './openai-compatible';
+import { RateLimiter, type RateService } from './rate-limit';
+import { contentText, GatewayError, roughTokens, type ChatMessage, type ChatProvider, type ChatRequest, type Completion, type CompletionDelta, type ModelInfo, type TranscriptSource } from './types';
+
+/** Where completed transcripts come from (the engine's store). */
+export interface TranscriptLookup {
+  getCompletedTranscript(id: string): { id: string; text: string; sentences: { text: string; start: number; end: number }[] | null } | null;
+}
+
+export interface UnderstandingTranscript {
+  text: string | null;
+  utterances?: { speaker: string | null; text: string }[] | null;
+}
+
+export interface UnderstandingResult {
+  speech_understanding: { request: Record<string, unknown>; response: Record<string, unknown> };
+  translated_texts?: Record<string, string>;
+}
+
+export class Gateway {
+  private readonly byModel = new Map<string, ChatProvider>();
+  private readonly ordered: ChatProvider[] = [];
+  readonly limiter: RateLimiter;
+
+  constructor(
+    readonly config: GatewayConfig,
+    private readonly transcripts: TranscriptLookup,
+  ) {
+    const extractive = new ExtractiveProvider();
+    for (const up of config.upstreams) this.add(new OpenAICompatibleProvider({ ...up, apiKey: up.apiKey ?? null }));
+    this.add(extractive);
+    this.limiter = new RateLimiter((model) => config.limits[model] ?? config.defaultLimit);
+  }
+
+  private add(p: ChatProvider): void {
+    this.ordered.push(p);
+    for (const m of p.models()) if (!this.byModel.has(m.id)) this.byModel.set(m.id, p);
+  }
+
+  models(): ModelInfo[] {
+    return this.ordered.flatMap((p) => p.models()).filter((m, i, all) => all.findIndex((x) => x.id === m.id) === i);
+  }
+
+  provider(model: string): ChatProvider {
+    const p = this.byModel.get(model);
+    if (!p) throw new GatewayError(400, `Unknown model ${JSON.stringify(model)}; GET /v1/models lists the models of this engine (${[...this.byModel.keys()].join(', ')}).`);
+    return p;
+  }
+
+  /** The model used for translation and speaker identification, or null when only the extractive model exists. */
+  understandingModel(): string | null {
+    if (this.config.understandingModel) return this.config.understandingModel;
+    for (const p of this.ordered) if (p.generative) return p.models()[0]?.id ?? null;
+    return null;
+  }
+
+  rate(model: string, service: RateService) {
+    return this.limiter.take(model, service);
+  }
+
+  /** Validates a chat body and resolves transcripts; throws GatewayError(400/404). */
+  prepare(body: unknown): { req: ChatRequest; stream: boolean; provider: ChatProvider } {
+    if (!body || typeof body !== 'object' || Array.isArray(body)) throw new GatewayError(400, 'The body must be a JSON object with model and messages.');
+    const b = body as Record<string, unknown>;
+    if (typeof b.model !== 'string' || !b.model) throw new GatewayError(400, 'model is required (a string; see GET /v1/models).');
+    if (!Array.isArray(b.messages) || b.messages.length === 0) throw new GatewayError(400, 'messages must be a non-empty array of {role, content}.');
+    const messages: ChatMessage[] = b.messages.map((m: unknown, i: number) => {
+      const o = (m ?? {}) as Record<string, unknown>;
+      if (!['system', 'user', 'assistant', 'tool'].includes(o.role as string)) throw new GatewayError(400, `messages[${i}].role must be system, user, assistant or tool.`);
+      if (o.content !== undefined && o.content !== null && typeof o.content !== 'string' && !Array.isArray(o.content)) throw new GatewayError(400, `messages[${i}].content must be a string or an array of parts.`);
+      const out: ChatMessage = { role: o.role as ChatMessage['role'], content: o.content === undefined || o.content === null ? null : contentText(o.content) };
+      if (Array.isArray(o.tool_calls)) out.tool_calls = o.tool_calls;
+      if (typeof o.tool_call_id === 'string') out.tool_call_id = o.tool_call_id;
+      if (typeof o.name === 'string') out.name = o.name;
+      return out;
+    });
+    const maxTokens = b.max_tokens ?? 1000;
+    if (typeof maxTokens !== 'number' || !Number.isInteger(maxTokens) || maxTokens < 1) throw new GatewayError(400, 'max_tokens must be a positive integer.');
+    if (b.temperature !== undefined && (typeof b.temperature !== 'number' || b.temperature < 0 || b.temperature > 2)) throw new GatewayError(400, 'temperature must be a number from 0 to 2.');
+    if (b.tools !== undefined && !Array.isArray(b.tools)) throw new GatewayError(400, 'tools must be an array.');
+    if (b.stream !== undefined && typeof b.stream !== 'boolean') throw new GatewayError(400, 'stream must be true or false.');
+    const rf = b.response_format as ChatRequest['response_format'] | undefined;
+    if (rf !== undefined) {
+      if (!rf || typeof rf !== 'object' || !['json_schema', 'json_object', 'text'].includes(rf.type)) throw new GatewayError(400, 'response_format.type must be json_schema, json_object or text.');
+      if (rf.type === 'json_schema' && (!rf.json_schema || typeof rf.json_schema.schema !== 'object')) throw new GatewayError(400, 'response_format.json_schema.schema must be a JSON schema object.');
+    }
+    const provider = this.provider(b.model);
+    const transcripts: TranscriptSource[] = [];
+    const ids: unknown[] = b.transcript_id === undefined ? [] : [b.transcript_id];
+    if (Array.isArray(b.transcript_ids)) ids.push(...(b.transcript_ids as unknown[]));
+    for (const id of ids) {
+      if (typeof id !== 'string' || !id) throw new GatewayError(400, 'transcript_id must be a string.');
+      const t = this.transcripts.getCompletedTranscript(id);
+      if (!t) throw new GatewayError(404, `Transcript ${id} was not found or is not completed.`);
+      transcripts.push({ id: t.id, text: t.text, sentences: t.sentences ?? [] });
+    }
+    const first = transcripts[0];
+    if (first) {
+      const at = messages.findIndex((m) => m.content?.includes('{{ transcript }}'));
+      const target = messages[at];
+      if (target?.content) target.content = target.content.replace('{{ transcript }}', () => first.text);
+    }
+    if (rf?.type === 'json_schema' && !provider.generative) {
+      throw new GatewayError(400, `${b.model} cannot answer in a JSON schema: it only quotes transcripts. Configure an OpenAI-compatible model (for example Ollama) for structured answers.`);
+    }
+    const req: ChatRequest = { model: b.model, messages, max_tokens: maxTokens, transcripts };
+    if (typeof b.temperature === 'number') req.temperature = b.temperature;
+    if (Array.isArray(b.tools)) req.tools = b.tools;
+    if (b.tool_choice !== undefined) req.tool_choice = b.tool_choice;
+    if (rf) req.response_format = rf;
+    return { req, stream: b.stream === true, provider };
+  }
+
+  /** A whole answer in the chat.completion shape, with schema validation and one repair attempt. */
+  async complete(req: ChatRequest, provider: ChatProvider, signal?: AbortSignal): Promise<Record<string, unknown>> {
+    let result = await provider.complete(req, signal);
+    const schema = req.response_format?.type === 'json_schema' ? req.response_format.json_schema?.schema : undefined;
+    if (schema && !result.tool_calls?.length) {
+      const problems = schemaProblems(result.content ?? '', schema);
+      if (problems) {
+        const repair: ChatRequest = {
+          ...req,
+          messages: [
+            ...req.messages,
+            { role: 'assistant', content: result.content ?? '' },
+            { role: 'user', content: `Your answer does not match the required JSON schema (${problems}). Answer again with only a JSON value that matches this schema: ${JSON.stringify(schema)}` },
+          ],
+        };
+        result = await provider.complete(repair, signal);
+        const still = schemaProblems(result.content ?? '', schema);
+        if (still) throw new GatewayError(502, `The model's answer did not match the response_format schema after one repair attempt: ${still}`);
+      }
+    }
+    return this.envelope(req, result);
+  }
+
+  envelope(req: ChatRequest, r: Completion): Record<string, unknown> {
+    const prompt = r.usage?.prompt_tokens ?? roughTokens(req.messages.map((m) => m.content ?? '').join('\n'));
+    const completion = r.usage?.completion_tokens ?? roughTokens(r.content ?? '');
+    const message: Record<string, unknown> = { role: 'assistant', content: r.content };
+    if (r.tool_calls?.length) message.tool_calls = r.tool_calls;
+    const id = `chatcmpl-${randomUUID()}`;
+    return {
+      request_id: randomUUID(),
+      id,
+      object: 'chat.completion',
+      created: Math.floor(Date.now() / 1000),
+      model: req.model,
+      choices: [{ index: 0, message, finish_reason: r.finish_reason }],
+      usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion, input_tokens: prompt, output_tokens: completion },
+    };
+  }
+
+  /** Streamed answer as chat.completion.chunk objects. */
+  async *streamChunks(req: ChatRequest, provider: ChatProvider, signal?: AbortSignal): AsyncGenerator<Record<string, unknown>> {
+    const id = `chatcmpl-${randomUUID()}`;
+    const created = Math.floor(Date.now() / 1000);
+    let finished = false;
+    for await (const d of provider.stream(req, signal) as AsyncGenerator<CompletionDelta>) {
+      const { finish_reason, ...delta } = d;
+      if (finish_reason) finished = true;
+      yield { id, object: 'chat.completion.chunk', created, model: req.model, choices: [{ index: 0, delta, finish_reason: finish_reason ?? null }] };
+    }
+    if (!finished) yield { id, object: 'chat.completion.chunk', created, model: req.model, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] };
+  }
+
+  /** Checks a speech_understanding object before any work (400 on what the engine cannot do). */
+  checkUnderstanding(su: unknown): Record<string, unknown> {
+    const request = (su as { request?: unknown } | null)?.request;
+    if (!request || typeof request !== 'object' || Array.isArray(request)) throw new GatewayError(400, 'speech_understanding.request must be an object with translation, speaker_identification or custom_formatting.');
+    const r = request as Record<string, unknown>;
+    const known = ['translation', 'speaker_identification', 'custom_formatting'];
+    const unknown = Object.keys(r).filter((k) => !known.includes(k));
+    if (unknown.length) throw new GatewayError(400, `speech_understanding.request.${unknown[0]} is not supported by the local engine (supported: ${known.join(', ')}).`);
+    if (Object.keys(r).length === 0) throw new GatewayError(400, 'speech_understanding.request names no feature (translation, speaker_identification or custom_formatting).');
+    const llm = this.understandingModel();
+    if (r.translation !== undefined) {
+      const t = r.translation as { target_languages?: unknown };
+      if (!t || !Array.isArray(t.target_languages) || t.target_languages.length === 0 || !t.target_languages.every((x) => typeof x === 'string' && x)) {
+        throw new GatewayError(400, 'translation.target_languages must be a non-empty array of language codes.');
+      }
+      if (!llm) throw new GatewayError(400, 'translation needs an LLM provider and none is configured on the local engine: start it with --llm-base-url and --llm-models (for example a local Ollama) or add gateway.json to its data folder.');
+    }
+    if (r.speaker_identification !== undefined) {
+      const s = r.speaker_identification as { speaker_type?: unknown; known_values?: unknown };
+      if (!s || (s.speaker_type !== 'name' && s.speaker_type !== 'role')) throw new GatewayError(400, 'speaker_identification.speaker_type must be "name" or "role".');
+      if (s.known_values !== undefined && (!Array.isArray(s.known_values) || !s.known_values.every((v) => typeof v === 'string'))) throw new GatewayError(400, 'speaker_identification.known_values must be an array of strings.');
+      if (s.speaker_type === 'role' && !(Array.isArray(s.known_values) && s.known_values.length)) throw new GatewayError(400, 'speaker_identification with speaker_type "role" needs known_values.');
+      if (!llm) throw new GatewayError(400, 'speaker_identification is not available on the local engine: it has no diarisation and no LLM provider is configured (start it with --llm-base-url and --llm-models).');
+    }
+    if (r.custom_formatting !== undefined) {
+      const c = r.custom_formatting as Record<string, unknown>;
+      if (!c || typeof c !== 'object' || !['date', 'phone_number', 'email'].some((k) => typeof c[k] === 'string')) {
+        throw new GatewayError(400, 'custom_formatting needs at least one of date (e.g. "mm/dd/yyyy"), phone_number (e.g. "(xxx)xxx-xxxx") or email (e.g. "username@domain.com").');
+      }
+    }
+    return r;
+  }
+
+  /** Runs speech understanding on a transcript. */
+  async understand(t: UnderstandingTranscript, su: unknown, signal?: AbortSignal): Promise<UnderstandingResult> {
+    const request = this.checkUnderstanding(su);
+    const response: Record<string, unknown> = {};
+    const out: UnderstandingResult = { speech_understanding: { request, response } };
+    const text = t.text ?? '';
+    if (request.custom_formatting) response.custom_formatting = customFormat(text, request.custom_formatting as CustomFormattingRequest);
+    if (request.translation) {
+      const tr = request.translation as { target_languages: string[]; formal?: boolean };
+      const model = this.understandingModel() as string;
+      const provider = this.provider(model);
+      const translated: Record<string, string> = {};
+      for (const lang of tr.target_languages) {
+        const r = await provider.complete(
+          {
+            model,
+            max_tokens: Math.max(1000, roughTokens(text) * 2),
+            transcripts: [],
+            messages: [
+              { role: 'system', content: `You translate transcripts. Answer with the translation only, no notes.${tr.formal ? ' Use a formal register.' : ''}` },
+              { role: 'user', content: `Translate into the language with code "${lang}":\n\n${text}` },
+            ],
+          },
+          signal,
+        );
+        translated[lang] = (r.content ?? '').trim();
+      }
+      out.translated_texts = translated;
+      response.translation = { status: 'success' };
+    }
+    if (request.speaker_identification) {
+      const si = request.speaker_identification as { speaker_type: 'name' | 'role'; known_values?: string[] };
+      const model = this.understandingModel() as string;
+      const speakers = [...new Set((t.utterances ?? []).map((u) => u.speaker).filter((s): s is string => !!s))];
+      const labels = speakers.length ? speakers : ['A'];
+      const sample = t.utterances?.length ? t.utterances.map((u) => `${u.speaker ?? 'A'}: ${u.text}`).join('\n') : `A: ${text}`;
+      const r = await this.provider(model).complete(
+        {
+          model,
+          max_tokens: 300,
+          transcripts: [],
+          messages: [
+            { role: 'system', content: 'You identify speakers in transcripts. Answer with only a JSON object mapping each speaker label to a ' + (si.speaker_type === 'role' ? 'role' : 'name') + '.' },
+            { role: 'user', content: `Speaker labels: ${labels.join(', ')}.${si.known_values?.length ? ` Choose from: ${si.known_values.join(', ')}.` : ''}\n\n${sample.slice(0, 20_000)}` },
+          ],
+        },
+        signal,
+      );
+      const parsed = parseModelJson(r.content ?? '');
+      const mapping: Record<string, string> = {};
+      if (parsed.ok && parsed.value && typeof parsed.value === 'object') {
+        for (const [k, v] of Object.entries(parsed.value as Record<string, unknown>)) if (labels.includes(k) && typeof v === 'string') mapping[k] = v;
+      }
+      response.speaker_identification = { status: Object.keys(mapping).length ? 'success' : 'error', mapping };
+    }
+    return out;
+  }
+}
+
+function schemaProblems(content: string, schema: unknown): string | null {
+  const parsed = parseModelJson(content);
+  if (!parsed.ok) return parsed.error;
+  const errs = validateSchema(schema as Record<string, unknown>, parsed.value);
+  return errs.length ? errs.slice(0, 5).join('; ') : null;
+}
+
+export { EXTRACTIVE_MODEL, GatewayError };
