@@ -148,8 +148,8 @@ export function toVtt(cues: Cue[]): string {
 
 /**
  * An FTS5 MATCH expression from free text: "quoted phrases" stay phrases,
- * other words are terms, and the last word is a prefix (search as you type:
- * "transcr" finds "transcription"); everything is quoted so no user input is
+ * other words are terms, and the last word (3+ letters) is a prefix (search
+ * as you type: "transcr" finds "transcription"); everything is quoted so no user input is
  * read as FTS syntax. Returns null when nothing searchable is left.
  */
 export function ftsQuery(input: string): string | null {
@@ -167,7 +167,8 @@ export function ftsQuery(input: string): string | null {
       if (ts.length) lastIsWord = true;
     }
   }
-  if (parts.length && lastIsWord) parts[parts.length - 1] += '*';
+  // One or two letters as a prefix match a large share of all words: wait for a third.
+  if (parts.length && lastIsWord && (parts[parts.length - 1]?.length ?? 0) >= 5) parts[parts.length - 1] += '*';
   return parts.length ? parts.join(' ') : null;
 }
 

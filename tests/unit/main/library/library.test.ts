@@ -143,6 +143,7 @@ describe('full-text search', () => {
     expect(ftsQuery('"exact phrase" more')).toBe('"exact phrase" "more"*');
     expect(ftsQuery('more "exact phrase"')).toBe('"more" "exact phrase"');
     expect(ftsQuery('NOT OR AND ( ) * :')).toBe('"not" "or" "and"*');
+    expect(ftsQuery('budget of')).toBe('"budget" "of"');
     expect(ftsQuery('  !!! ')).toBeNull();
   });
 
