@@ -84,6 +84,20 @@ describe.skipIf(!hasFlite)('app core against the real local engine', () => {
     expect(srt.content).toMatch(/^1\n00:00:0\d,\d{3} --> /);
   });
 
+  it('downloads the redacted audio into the library when asked', async () => {
+    core = makeCore();
+    const options = { redactPii: true, redactPiiPolicies: ['person_name' as const, 'phone_number' as const], redactPiiAudio: true, redactPiiAudioQuality: 'wav' as const };
+    const { jobs } = await core.router.call('jobs.addFiles', { paths: [speech], options });
+    const done = await core.jobs.waitFinal(jobs[0]!.id, 90_000);
+    expect(done.status, JSON.stringify({ error: done.error, logs })).toBe('completed');
+    const item = (await core.router.call('library.get', { id: done.recordingId })).item;
+    expect(item.hasRedactedAudio, logs.join('\n')).toBe(true);
+    const path = core.library.audioPath(done.recordingId, 'redacted')!;
+    expect(readFileSync(path).subarray(0, 4).toString()).toBe('RIFF');
+    // No transport registered a media route in this in-process core (host mode and Electron do).
+    expect((await core.router.call('library.mediaUrl', { id: done.recordingId, redacted: true })).url).toBeNull();
+  }, 120_000);
+
   it('retries 429 and 5xx injected in front of the engine and ends with one transcript', async () => {
     // One core owns the engine; the core under test reaches it as region "custom" through the proxy.
     const owner = makeCore();

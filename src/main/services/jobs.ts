@@ -526,7 +526,8 @@ export class JobService {
     for (let i = 0; i < 30; i++) {
       try {
         const r = await this.call(row, signal, (c) => c.redactedAudio(remoteId));
-        const ext = new URL(r.redacted_audio_url).pathname.endsWith('.wav') ? '.wav' : '.mp3';
+        const quality = (JSON.parse(row.options) as TranscriptionOptions).redactPiiAudioQuality ?? 'mp3';
+        const ext = `.${quality}`;
         const name = `${row.recording_id}.redacted${ext}`;
         await this.call(row, signal, (c) => c.download(r.redacted_audio_url, join(this.library.audioDir, name), signal));
         this.library.setAudioFile(row.recording_id, name, 'redacted');
