@@ -172,7 +172,7 @@ export function uploadFile(file: File, onProgress: (p: UploadProgress) => void, 
   if (path) return Promise.resolve({ kind: 'path', path });
   if (window.verbatim) {
     return Promise.reject(
-      new AppError('unavailable', `Verbatim could not read where “${file.name}” is on disk. Add it with “Add files” instead of dropping it.`),
+      new AppError('unavailable', `This build of the desktop app cannot see where “${file.name}” is on disk, so it cannot add it. Run Verbatim in host mode (npm run serve) to add files until an update fixes this.`),
     );
   }
   const token = hostToken() ?? '';

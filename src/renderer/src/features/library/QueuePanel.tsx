@@ -4,7 +4,7 @@
  * every error carries the action that fixes it.
  */
 import { memo, useState } from 'react';
-import type { Job } from '../../../../shared/jobs';
+import type { EngineStatus, Job } from '../../../../shared/jobs';
 import { regionLabels } from '../../../../shared/settings';
 import { Badge, type Tone } from '../../components/Badge';
 import { Button } from '../../components/Button';
@@ -13,6 +13,7 @@ import { ProgressBar } from '../../components/ProgressBar';
 import { formatBytes, percent } from '../../components/format';
 import { useApp } from '../../stores/app';
 import { isFinal, useJobProgress, useJobs, type IntakeItem } from '../../stores/jobs';
+import { useEngine } from '../../stores/localEngine';
 import { openFilePicker } from './DropOverlay';
 import { cancelIntake, retryIntake } from './intake';
 
@@ -35,8 +36,10 @@ const statusTone: Record<Job['status'], Tone> = {
   canceled: 'neutral',
 };
 
-function activityOf(job: Job): string {
+function activityOf(job: Job, engine: EngineStatus | null): string {
   const where = job.region === 'local' ? 'the local engine' : `the ${regionLabels[job.region]} service`;
+  if (job.region === 'local' && (engine?.state === 'starting' || engine?.state === 'restarting') && (job.status === 'queued' || job.status === 'uploading'))
+    return engine.state === 'starting' ? 'Starting the local engine…' : 'Restarting the local engine…';
   if (job.status === 'queued') return 'Waiting for a free slot…';
   if (job.status === 'submitted') return `Queued at ${where}…`;
   if (job.status === 'processing') return `Transcribing on ${where}…`;
@@ -45,12 +48,13 @@ function activityOf(job: Job): string {
 
 const JobBar = memo(function JobBar({ job }: { job: Job }) {
   const p = useJobProgress((s) => s.byId[job.id]);
+  const engine = useEngine((s) => s.status);
   if (job.status === 'uploading') {
     const done = p?.bytes ?? job.bytesSent;
     const total = p?.total ?? job.bytesTotal;
     return <ProgressBar label={`Uploading ${job.name}`} value={percent(done, total) ?? 0} bytesPerSecond={p?.bytesPerSecond} etaSeconds={p?.etaSeconds} />;
   }
-  return <ProgressBar label={`${statusText[job.status]} ${job.name}`} value={null} activity={activityOf(job)} />;
+  return <ProgressBar label={`${statusText[job.status]} ${job.name}`} value={null} activity={activityOf(job, engine)} />;
 });
 
 function ErrorActions({ job }: { job: Job }) {

@@ -50,7 +50,7 @@ export function KeySection() {
       <p className="field__help">
         {status?.present
           ? `A key ending in ${status.masked ?? '…'} is stored${status.source === 'env' ? ' in the ASSEMBLYAI_API_KEY environment variable' : ', encrypted on this computer'}.${status.verifiedAt ? ` Last verified ${formatDateTime(status.verifiedAt)}.` : ''}`
-          : 'Needed only for the US and EU cloud. Without a key, Verbatim transcribes with its local engine on this computer.'}
+          : 'Needed for the US and EU cloud (and for a custom service that asks for one). Without a key, Verbatim transcribes with its local engine on this computer.'}
       </p>
       {status && !status.canStore && (
         <p className="banner banner--warn">This computer has no keyring to encrypt the key with, so it cannot be saved. Set ASSEMBLYAI_API_KEY before starting Verbatim instead.</p>

@@ -137,7 +137,7 @@ function EngineFacts() {
       <dt>Local engine</dt>
       <dd className="engine-facts">
         <span>
-          <Badge tone={tone}>{status ? status.state : 'unknown'}</Badge>
+          <Badge tone={tone}>{status ? status.state[0]?.toUpperCase() + status.state.slice(1) : 'Unknown'}</Badge>
           {status?.url && <code> {status.url}</code>}
           {status && status.restarts > 0 && <span className="muted"> · restarted {status.restarts}×</span>}
         </span>
