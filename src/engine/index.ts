@@ -1,5 +1,6 @@
 /**
- * `npm run engine -- --port 8787 --api-key KEY --data DIR [--host 127.0.0.1] [--workers N] [--allow-file-urls] [--max-upload-bytes N]`
+ * `npm run engine -- --port 8787 --api-key KEY --data DIR [--host 127.0.0.1] [--workers N] [--allow-file-urls] [--max-upload-bytes N]
+ *   [--tls-cert PEM --tls-key PEM] [--max-streams N] [--llm-base-url URL --llm-models a,b [--llm-api-key KEY] [--llm-rate-limit N]]`
  * The local AssemblyAI-compatible service, a program of its own.
  */
 import { homedir } from 'node:os';
@@ -18,8 +19,27 @@ async function main(): Promise<void> {
       'allow-file-urls': { type: 'boolean', default: false },
       'max-upload-bytes': { type: 'string' },
       quiet: { type: 'boolean', default: false },
+      'tls-cert': { type: 'string' },
+      'tls-key': { type: 'string' },
+      'max-streams': { type: 'string' },
+      'llm-base-url': { type: 'string' },
+      'llm-api-key': { type: 'string' },
+      'llm-models': { type: 'string' },
+      'llm-rate-limit': { type: 'string' },
     },
   });
+  if (!values['tls-cert'] !== !values['tls-key']) throw new Error('--tls-cert and --tls-key go together (PEM files)');
+  const tls = values['tls-cert'] && values['tls-key'] ? { cert: values['tls-cert'], key: values['tls-key'] } : undefined;
+  const maxStreams = values['max-streams'] === undefined ? undefined : Number(values['max-streams']);
+  if (maxStreams !== undefined && (!Number.isInteger(maxStreams) || maxStreams < 1)) throw new Error('--max-streams must be a positive integer');
+  const rateLimit = values['llm-rate-limit'] === undefined ? undefined : Number(values['llm-rate-limit']);
+  if (rateLimit !== undefined && (!Number.isInteger(rateLimit) || rateLimit < 0)) throw new Error('--llm-rate-limit must be a whole number of requests per minute');
+  const llmModels = (values['llm-models'] ?? '').split(',').map((m) => m.trim()).filter(Boolean);
+  if (values['llm-base-url'] && llmModels.length === 0) throw new Error('--llm-base-url needs --llm-models NAME[,NAME] (the models the upstream serves)');
+  const gateway = {
+    upstreams: values['llm-base-url'] ? [{ baseUrl: values['llm-base-url'], apiKey: values['llm-api-key'] ?? process.env.VERBATIM_LLM_API_KEY ?? null, models: llmModels }] : [],
+    ...(rateLimit === undefined ? {} : { defaultLimit: rateLimit }),
+  };
   const apiKey = values['api-key'] ?? process.env.VERBATIM_ENGINE_KEY;
   if (!apiKey) {
     process.stderr.write('verbatim-engine: an API key is required: --api-key KEY or VERBATIM_ENGINE_KEY.\n');
@@ -31,7 +51,7 @@ async function main(): Promise<void> {
   if (workers !== undefined && (!Number.isInteger(workers) || workers < 1)) throw new Error('--workers must be a positive integer');
   const maxUpload = values['max-upload-bytes'] === undefined ? undefined : Number(values['max-upload-bytes']);
   const dataDir = resolve(values.data ?? join(process.env.XDG_DATA_HOME ?? join(homedir(), '.local', 'share'), 'verbatim-engine'));
-  const engine = await startEngine({ host: values.host, port, apiKey, dataDir, workers, allowFileUrls: values['allow-file-urls'], maxUploadBytes: maxUpload, quiet: values.quiet });
+  const engine = await startEngine({ host: values.host, port, apiKey, dataDir, workers, allowFileUrls: values['allow-file-urls'], maxUploadBytes: maxUpload, quiet: values.quiet, tls, gateway, streaming: maxStreams === undefined ? {} : { maxSessions: maxStreams } });
   process.stdout.write(`listening on ${engine.url}\n`);
   let stopping = false;
   const stop = () => {

@@ -9,7 +9,7 @@
  * unless added with `{ public: true }`; thrown `HttpError`s become `{error}`.
  * Cleanup hooks go through `ctx.onClose(fn)` (run before the store closes).
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { cpus } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { AUTH_ERROR, isAuthorized } from './auth';
@@ -22,6 +22,9 @@ import { registerTranscripts } from './routes/transcripts';
 import { registerUpload } from './routes/upload';
 import { registerViews } from './routes/views';
 import { Store } from './store';
+import { createEngineServer, type TlsFiles } from './tls';
+import type { StreamingEngineOptions } from './routes/streaming';
+import type { GatewayOptions } from './gateway/index';
 import { WebhookSender, type WebhookOptions } from './webhooks';
 
 export { HttpError, Router } from './routes/router';
@@ -50,6 +53,12 @@ export interface EngineOptions {
   drainTimeoutMs?: number;
   /** No request logging. */
   quiet?: boolean;
+  /** Serve https/wss with these PEM files (the SDK's StreamingTranscriber needs wss). */
+  tls?: TlsFiles;
+  /** Streaming v3 limits (sessions, burst, max duration). */
+  streaming?: Partial<StreamingEngineOptions>;
+  /** LLM gateway upstreams and limits (merged with <data>/gateway.json). */
+  gateway?: GatewayOptions;
 }
 
 export interface Logger {
@@ -144,7 +153,7 @@ export async function startEngine(opts: EngineOptions): Promise<RunningEngine> {
   registerTranscripts(ctx, router);
   registerViews(ctx, router);
 
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+  const server = createEngineServer(opts.tls, (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const method = req.method ?? 'GET';
     const found = router.match(method, url.pathname);
@@ -184,7 +193,7 @@ export async function startEngine(opts: EngineOptions): Promise<RunningEngine> {
   });
   const port = (server.address() as AddressInfo).port;
   const hostForUrl = resolved.host.includes(':') ? `[${resolved.host}]` : resolved.host === '0.0.0.0' ? '127.0.0.1' : resolved.host;
-  baseUrl = `http://${hostForUrl}:${port}`;
+  baseUrl = `${opts.tls ? 'https' : 'http'}://${hostForUrl}:${port}`;
   ctx.jobs.start();
   ctx.webhooks.start();
 

@@ -5,7 +5,7 @@
  * a finished transcript). Both throw `GatewayError` with an HTTP status.
  */
 import type { EngineContext } from '../server';
-import { loadGatewayConfig, type GatewayOptions } from './config';
+import { loadGatewayConfig } from './config';
 import { Gateway, type UnderstandingResult, type UnderstandingTranscript } from './gateway';
 
 export { Gateway, EXTRACTIVE_MODEL, GatewayError } from './gateway';
@@ -18,7 +18,7 @@ const instances = new WeakMap<EngineContext, Gateway>();
 export function gatewayFor(ctx: EngineContext): Gateway {
   let g = instances.get(ctx);
   if (!g) {
-    const opts = (ctx.opts as { gateway?: GatewayOptions }).gateway ?? {};
+    const opts = ctx.opts.gateway ?? {};
     g = new Gateway(loadGatewayConfig(ctx.opts.dataDir, opts), ctx.store);
     instances.set(ctx, g);
   }

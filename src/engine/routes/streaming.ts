@@ -40,7 +40,7 @@ function intParam(url: URL, name: string, min: number, max: number, required: bo
 }
 
 export function registerStreaming(ctx: EngineContext, server: Server, router: Router): void {
-  const opts: StreamingEngineOptions = { ...STREAMING_DEFAULTS, ...(ctx.opts as { streaming?: Partial<StreamingEngineOptions> }).streaming };
+  const opts: StreamingEngineOptions = { ...STREAMING_DEFAULTS, ...ctx.opts.streaming };
   const tokens = new TokenStore();
   const wss = new WebSocketServer({ noServer: true, maxPayload: 512 * 1024 });
   const sessions = new Set<StreamingSession>();
