@@ -195,6 +195,24 @@ describe('jobs against a faulty cloud service', () => {
     expect(core.engine.status().state).toBe('stopped');
   });
 
+  it('retry after a failed transcript submits a new one instead of adopting the failure', async () => {
+    svc = await startFakeService({ apiKey: KEY, dataDir: join(dir, 'svc'), processMs: 100 });
+    core = makeCore({ env: KEY });
+    core.settings.set({ region: 'custom', customRestUrl: svc.url });
+    svc.failNext = 'Internal server error, the file may be submitted again.';
+    const { jobs } = await core.router.call('jobs.addFiles', { paths: [audioFile()] });
+    const first = await core.jobs.waitFinal(jobs[0]!.id, 20_000);
+    expect(first).toMatchObject({ status: 'error', error: { code: 'server_error_retryable', retryable: true } });
+    expect((await core.router.call('library.get', { id: first.recordingId })).item.error).toMatchObject({ code: 'server_error_retryable' });
+    const retried = await core.router.call('jobs.retry', { id: first.id });
+    expect(retried.status).toBe('queued');
+    const again = await core.jobs.waitFinal(first.id, 20_000);
+    expect(again.status).toBe('completed');
+    expect(again.remoteId).not.toBe(first.remoteId);
+    expect(svc.creates).toBe(2);
+    expect(svc.uploads).toBe(1);
+  });
+
   it('reports a refused key as invalid_key, not retryable', async () => {
     svc = await startFakeService({ apiKey: KEY, dataDir: join(dir, 'svc') });
     core = makeCore({ env: 'sk-wrong-key-0000' });

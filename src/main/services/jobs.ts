@@ -331,11 +331,27 @@ export class JobService {
         this.transition(id, 'uploading', { uploadUrl: audioUrl, bytes: row.bytes_total ?? 0 });
       }
       row = this.row(id)!;
+      if (row.region === 'local' && row.source_kind !== 'url') audioUrl = this.currentEngineOrigin(audioUrl);
       const remoteId = await this.createOnce(row, audioUrl, createdBefore, signal);
       this.transition(id, 'submitted', { remoteId });
       row = this.row(id)!;
     }
     await this.poll(row, signal);
+  }
+
+  /** An upload URL of the local engine, on the port the engine has now (it may have moved after a restart). */
+  private currentEngineOrigin(uploadUrl: string): string {
+    const h = this.engine.current();
+    if (!h) return uploadUrl;
+    try {
+      const u = new URL(uploadUrl);
+      const now = new URL(h.url);
+      if (u.hostname !== '127.0.0.1' || u.host === now.host) return uploadUrl;
+      u.host = now.host;
+      return u.toString();
+    } catch {
+      return uploadUrl;
+    }
   }
 
   private async upload(row: JobRow, signal: AbortSignal): Promise<string> {

@@ -180,7 +180,8 @@ export class RestClient {
    */
   async findByAudioUrl(audioUrl: string, signal?: AbortSignal): Promise<string | null> {
     const page = await this.json<ListPage>('GET', '/v2/transcript?limit=200', 'listing transcripts', undefined, signal);
-    return page.transcripts.find((t) => t.audio_url === audioUrl)?.id ?? null;
+    // A failed one is not adopted: a retry after a failure must make a new transcript.
+    return page.transcripts.find((t) => t.audio_url === audioUrl && t.status !== 'error')?.id ?? null;
   }
 
   /** Download a file (redacted audio) to `dest` atomically; sends the key only to the service's own host. */

@@ -38,6 +38,8 @@ export interface FakeService {
   uploads: number;
   /** Bytes received per finished upload. */
   uploadSizes: number[];
+  /** The next created transcript ends with this error (then it is cleared). */
+  failNext: string | null;
   transcripts(): FakeTranscript[];
   files(): string[];
   close(): Promise<void>;
@@ -55,7 +57,7 @@ export async function startFakeService(opts: { port?: number; apiKey: string; da
   };
   const processMs = opts.processMs ?? 300;
   let base = '';
-  const svc = { creates: 0, uploads: 0, uploadSizes: [] as number[] };
+  const svc = { creates: 0, uploads: 0, uploadSizes: [] as number[], failNext: null as string | null };
 
   const send = (res: ServerResponse, status: number, body: unknown) => {
     const text = JSON.stringify(body);
@@ -164,6 +166,11 @@ export async function startFakeService(opts: { port?: number; apiKey: string; da
         webhook_auth_header_value: typeof p.webhook_auth_header_value === 'string' ? p.webhook_auth_header_value : null,
         params: p,
       };
+      if (svc.failNext) {
+        t.status = 'error';
+        t.error = svc.failNext;
+        svc.failNext = null;
+      }
       state[t.id] = t;
       save();
       return send(res, 200, view(t));
