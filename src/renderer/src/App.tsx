@@ -1,6 +1,6 @@
 import { type ReactElement } from 'react';
-import { regionLabels } from '../../shared/settings';
 import { Icon, type IconName } from './components/Icon';
+import { regionLabels } from './components/labels';
 import { Toasts } from './components/Toasts';
 import { useTheme } from './components/useTheme';
 import { CaptionsScreen } from './features/captions/CaptionsScreen';

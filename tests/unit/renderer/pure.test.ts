@@ -62,3 +62,15 @@ describe('progress figures', () => {
     expect(percent(1, null)).toBeNull();
   });
 });
+
+describe('renderer copies of contract values (kept out of the bundle to avoid loading zod)', () => {
+  it('match src/shared exactly', async () => {
+    const labels = await import('../../../src/renderer/src/components/labels');
+    const settings = await import('../../../src/shared/settings');
+    const jobs = await import('../../../src/shared/jobs');
+    expect(labels.regionLabels).toEqual(settings.regionLabels);
+    expect(labels.initialSettings).toEqual(settings.defaultSettings);
+    expect(Object.keys(labels.piiPolicyLabels).sort()).toEqual([...jobs.piiPolicies].sort());
+    for (const s of jobs.jobStatusSchema.options) expect(labels.isFinalStatus(s)).toBe(jobs.finalJobStatuses.includes(s));
+  });
+});

@@ -4,7 +4,8 @@
  * own store so a progress tick re-renders one bar, not the queue.
  */
 import { create } from 'zustand';
-import { finalJobStatuses, type Job, type JobProgress } from '../../../shared/jobs';
+import type { Job, JobProgress } from '../../../shared/jobs';
+import { isFinalStatus } from '../components/labels';
 import { api, errorCode, errorMessage } from '../bridge';
 import { whenConnected } from './app';
 import { toast } from './toasts';
@@ -49,7 +50,7 @@ function sortIds(jobs: Record<string, Job>): string[] {
     .map((j) => j.id);
 }
 
-export const isFinal = (j: Job) => finalJobStatuses.includes(j.status);
+export const isFinal = (j: Job) => isFinalStatus(j.status);
 
 export const useJobs = create<JobsState>((set, get) => {
   async function act(id: string, fn: () => Promise<unknown>): Promise<void> {

@@ -1,6 +1,7 @@
 /** The settings object, updated optimistically; main's answer is the truth. */
 import { create } from 'zustand';
-import { defaultSettings, type Settings, type SettingsPatch } from '../../../shared/settings';
+import type { Settings, SettingsPatch } from '../../../shared/settings';
+import { initialSettings } from '../components/labels';
 import { api, errorMessage } from '../bridge';
 import { whenConnected } from './app';
 
@@ -13,7 +14,7 @@ interface SettingsState {
 }
 
 export const useSettings = create<SettingsState>((set, get) => ({
-  settings: defaultSettings,
+  settings: initialSettings,
   loaded: false,
   error: null,
   async load() {

@@ -5,7 +5,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { LibraryItem } from '../../../../shared/library';
-import { regionLabels } from '../../../../shared/settings';
+import { regionLabels } from '../../components/labels';
 import { Badge, type Tone } from '../../components/Badge';
 import { Button } from '../../components/Button';
 import { Icon } from '../../components/Icon';

@@ -5,7 +5,7 @@
  */
 import { memo, useState } from 'react';
 import type { EngineStatus, Job } from '../../../../shared/jobs';
-import { regionLabels } from '../../../../shared/settings';
+import { regionLabels } from '../../components/labels';
 import { Badge, type Tone } from '../../components/Badge';
 import { Button } from '../../components/Button';
 import { Icon } from '../../components/Icon';

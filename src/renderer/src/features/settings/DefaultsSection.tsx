@@ -1,5 +1,6 @@
 /** Options every new job starts with: speech models, language, formatting, speakers, PII redaction. */
-import { piiPolicies, type TranscriptionOptions } from '../../../../shared/jobs';
+import type { TranscriptionOptions } from '../../../../shared/jobs';
+import { piiPolicyLabels, type PiiPolicy } from '../../components/labels';
 import { Switch } from '../../components/Switch';
 import { useSettings } from '../../stores/settings';
 
@@ -24,15 +25,7 @@ const languages: Array<[string, string]> = [
   ['ja', 'Japanese'],
 ];
 
-const policyLabels: Record<(typeof piiPolicies)[number], string> = {
-  person_name: 'Names',
-  phone_number: 'Phone numbers',
-  email_address: 'Email addresses',
-  credit_card_number: 'Card numbers',
-  us_social_security_number: 'US social security numbers',
-  date_of_birth: 'Dates of birth',
-  location: 'Places',
-};
+const piiPolicies = Object.keys(piiPolicyLabels) as PiiPolicy[];
 
 export function DefaultsSection() {
   const settings = useSettings((s) => s.settings);
@@ -105,7 +98,7 @@ export function DefaultsSection() {
                     checked={policies.includes(p)}
                     onChange={(e) => set({ redactPiiPolicies: e.target.checked ? [...policies, p] : policies.filter((x) => x !== p) })}
                   />
-                  <span>{policyLabels[p]}</span>
+                  <span>{piiPolicyLabels[p]}</span>
                 </label>
               ))}
             </div>

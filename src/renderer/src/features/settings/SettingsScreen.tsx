@@ -1,6 +1,7 @@
 /** Settings: service and key, defaults for new jobs, webhook, library, appearance, about. */
 import { useState } from 'react';
-import { regionLabels, type Region, type Theme } from '../../../../shared/settings';
+import type { Region, Theme } from '../../../../shared/settings';
+import { regionLabels } from '../../components/labels';
 import { Badge } from '../../components/Badge';
 import { Button } from '../../components/Button';
 import { Switch } from '../../components/Switch';

@@ -1,6 +1,6 @@
 /** Facts about a transcript, and for a failed one the service's error with the action that fixes it. */
 import type { Transcript } from '../../../../shared/library';
-import { regionLabels } from '../../../../shared/settings';
+import { regionLabels } from '../../components/labels';
 import { Button } from '../../components/Button';
 import { formatClock, formatDateTime } from '../../components/format';
 import { useApp } from '../../stores/app';

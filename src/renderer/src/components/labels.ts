@@ -1,0 +1,47 @@
+/**
+ * Display names and initial values the renderer needs before main answers.
+ * Kept here rather than imported from src/shared at runtime so the page does
+ * not load zod (the schemas live in main): the types below make the compiler
+ * check they cover every value of the contract.
+ */
+import type { JobStatus, TranscriptionOptions } from '../../../shared/jobs';
+import type { Region, Settings } from '../../../shared/settings';
+
+export const regionLabels: Record<Region, string> = { us: 'US', eu: 'EU', local: 'Local', custom: 'Custom' };
+
+export type PiiPolicy = NonNullable<TranscriptionOptions['redactPiiPolicies']>[number];
+export const piiPolicyLabels: Record<PiiPolicy, string> = {
+  person_name: 'Names',
+  phone_number: 'Phone numbers',
+  email_address: 'Email addresses',
+  credit_card_number: 'Card numbers',
+  us_social_security_number: 'US social security numbers',
+  date_of_birth: 'Dates of birth',
+  location: 'Places',
+};
+
+const finalStatus: Record<JobStatus, boolean> = {
+  queued: false,
+  uploading: false,
+  submitted: false,
+  processing: false,
+  completed: true,
+  error: true,
+  canceled: true,
+};
+export const isFinalStatus = (s: JobStatus): boolean => finalStatus[s];
+
+/** Shown for the few milliseconds before `settings.get` answers; main's values replace it. */
+export const initialSettings: Settings = {
+  theme: 'system',
+  region: 'local',
+  customRestUrl: '',
+  customStreamingUrl: '',
+  customGatewayUrl: '',
+  transcriptionDefaults: { speechModels: ['universal-3-pro', 'universal-2'], languageCode: 'en_us', punctuate: true, formatText: true },
+  webhookUrl: '',
+  webhookAuthHeaderName: '',
+  webhookAuthHeaderValue: '',
+  keepAudioCopy: true,
+  uploadConcurrency: 3,
+};
