@@ -103,7 +103,28 @@ const ITEM_SELECT = `
   JOIN transcripts t ON t.id = (SELECT id FROM transcripts WHERE recording_id = r.id ORDER BY created_at DESC, rowid DESC LIMIT 1)`;
 
 /** How many of the newest matching sentences a search ranks (see search()). */
-export const SEARCH_RANK_WINDOW = 4000;
+export const SEARCH_RANK_WINDOW = 1000;
+
+const MARK = new RegExp(`${SNIPPET_OPEN}[^${SNIPPET_CLOSE}]*${SNIPPET_CLOSE}`, 'g');
+
+/** BM25 term-frequency part (k1 1.2, b 0.75, average sentence 15 words) from highlight() marks. */
+function bm25NoIdf(marked: string): number {
+  const tf = marked.match(MARK)?.length ?? 0;
+  const len = marked.split(/\s+/).length;
+  const k1 = 1.2;
+  const norm = k1 * (1 - 0.75 + (0.75 * len) / 15);
+  return (tf * (k1 + 1)) / (tf + norm);
+}
+
+/** About `tokens` words around the first mark, with … where text was cut. */
+function cutSnippet(marked: string, tokens: number): string {
+  const words = marked.split(' ');
+  if (words.length <= tokens) return marked;
+  const first = Math.max(0, words.findIndex((w) => w.includes(SNIPPET_OPEN)));
+  const from = Math.max(0, Math.min(first - Math.floor(tokens / 3), words.length - tokens));
+  const to = from + tokens;
+  return `${from > 0 ? '…' : ''}${words.slice(from, to).join(' ')}${to < words.length ? '…' : ''}`;
+}
 
 export type LibraryChange = { ids: string[]; reason: 'added' | 'updated' | 'deleted' | 'imported' };
 
@@ -423,42 +444,49 @@ export class Library {
     }
   }
 
+  /**
+   * Ranked full-text search. FTS5's bm25 needs, for every query, a count of
+   * all rows holding each term: a pass over the whole index for a common word
+   * (seconds at 10,000 transcripts). So the newest SEARCH_RANK_WINDOW matching
+   * sentences are taken in rowid order (cheap), FTS5 marks the matched tokens
+   * (highlight(), stemming included), and they are scored here as BM25 without
+   * the IDF factor: every hit holds every term, so IDF only reweighs terms.
+   * Exact over everything for queries with fewer matches than the window.
+   */
   search(query: string, opts: { tag?: string; limit?: number; offset?: number } = {}): SearchHit[] {
     const match = ftsQuery(query);
     if (match === null) return [];
-    // Ranking (bm25) costs a pass over every matching sentence. A word said
-    // in a large share of the library would take seconds, so ranking runs over
-    // the newest SEARCH_RANK_WINDOW matches: found cheaply in rowid order,
-    // exact whenever a query matches fewer sentences than that.
-    const floor = this.db
-      .prepare(`SELECT min(id) AS floor, count(*) AS n FROM (SELECT rowid AS id FROM sentences_fts WHERE sentences_fts MATCH ? ORDER BY rowid DESC LIMIT ${SEARCH_RANK_WINDOW})`)
-      .get(match) as { floor: number | null; n: number };
-    if (floor.n === 0) return [];
-    const params = { match, tag: opts.tag, limit: opts.limit ?? 50, offset: opts.offset ?? 0, floor: floor.n < SEARCH_RANK_WINDOW ? 0 : (floor.floor ?? 0) };
-    const snippet = `snippet(sentences_fts, 0, '${SNIPPET_OPEN}', '${SNIPPET_CLOSE}', '…', 16)`;
-    // Without a tag filter, FTS5 ranks and cuts the page by itself (its fast
-    // ORDER BY rank LIMIT path); the joins then touch only the page's rows.
-    const sql =
+    const limit = opts.limit ?? 50;
+    const offset = opts.offset ?? 0;
+    const tagSql =
       opts.tag === undefined
-        ? `WITH top AS (SELECT rowid AS id, bm25(sentences_fts) AS rank, ${snippet} AS snip FROM sentences_fts WHERE sentences_fts MATCH @match AND rowid >= @floor ORDER BY rank LIMIT @limit OFFSET @offset)
-           SELECT r.id AS recordingId, r.title, s.start_ms AS startMs, top.rank AS rank, top.snip AS snip
-           FROM top JOIN sentences s ON s.id = top.id JOIN transcripts t ON t.id = s.transcript_id JOIN recordings r ON r.id = t.recording_id
-           ORDER BY top.rank`
-        : `SELECT r.id AS recordingId, r.title, s.start_ms AS startMs, bm25(sentences_fts) AS rank, ${snippet} AS snip
-           FROM sentences_fts f
-           JOIN sentences s ON s.id = f.rowid
-           JOIN transcripts t ON t.id = s.transcript_id
-           JOIN recordings r ON r.id = t.recording_id
-           WHERE sentences_fts MATCH @match AND f.rowid >= @floor AND EXISTS (SELECT 1 FROM tags g WHERE g.recording_id = r.id AND g.name = @tag)
-           ORDER BY rank LIMIT @limit OFFSET @offset`;
-    const rows = this.db.prepare(sql).all(params) as {
-      recordingId: string;
-      title: string;
-      startMs: number;
-      rank: number;
-      snip: string;
-    }[];
-    return rows.map((r) => ({ recordingId: r.recordingId, title: r.title, startMs: r.startMs, rank: r.rank, snippet: snippetParts(r.snip) }));
+        ? ''
+        : `AND rowid IN (SELECT s.id FROM sentences s JOIN transcripts t ON t.id = s.transcript_id JOIN tags g ON g.recording_id = t.recording_id WHERE g.name = @tag)`;
+    const candidates = this.db
+      .prepare(
+        `SELECT rowid AS id, highlight(sentences_fts, 0, '${SNIPPET_OPEN}', '${SNIPPET_CLOSE}') AS h
+         FROM sentences_fts WHERE sentences_fts MATCH @match ${tagSql} ORDER BY rowid DESC LIMIT ${SEARCH_RANK_WINDOW}`,
+      )
+      .all({ match, tag: opts.tag }) as { id: number; h: string }[];
+    if (candidates.length === 0) return [];
+    const scored = candidates.map((c) => ({ ...c, score: bm25NoIdf(c.h) })).sort((a, b) => b.score - a.score || b.id - a.id);
+    const page = scored.slice(offset, offset + limit);
+    if (page.length === 0) return [];
+    const meta = new Map(
+      (
+        this.db
+          .prepare(
+            `SELECT s.id, s.start_ms AS startMs, r.id AS recordingId, r.title FROM sentences s
+             JOIN transcripts t ON t.id = s.transcript_id JOIN recordings r ON r.id = t.recording_id
+             WHERE s.id IN (${page.map(() => '?').join(',')})`,
+          )
+          .all(...page.map((p) => p.id)) as { id: number; startMs: number; recordingId: string; title: string }[]
+      ).map((m) => [m.id, m]),
+    );
+    return page.flatMap((p) => {
+      const m = meta.get(p.id);
+      return m ? [{ recordingId: m.recordingId, title: m.title, startMs: m.startMs, rank: -p.score, snippet: snippetParts(cutSnippet(p.h, 16)) }] : [];
+    });
   }
 
   /** Back up everything into an empty folder: library.json (all rows) + audio/. */

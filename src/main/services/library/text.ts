@@ -192,5 +192,7 @@ export function snippetParts(snippet: string): { text: string; match: boolean }[
     last = m.index + m[0].length;
   }
   if (last < snippet.length) parts.push({ text: snippet.slice(last), match: false });
-  return parts;
+  // A cut through a marked phrase leaves a lone marker: drop it.
+  const stray = new RegExp(`[${SNIPPET_OPEN}${SNIPPET_CLOSE}]`, 'g');
+  return parts.map((p) => ({ ...p, text: p.text.replace(stray, '') })).filter((p) => p.text.length > 0);
 }
