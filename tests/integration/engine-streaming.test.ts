@@ -181,21 +181,28 @@ describe('streaming v3 session', () => {
     expect((await c.closed).code).toBe(1000);
   }, 20_000);
 
-  it('decodes pcm_mulaw at 8 kHz', async () => {
-    const raw8 = join(dir, 's1-8k.raw');
-    execFileSync('sox', [join(dir, 's1.wav'), '-r', '8000', '-c', '1', '-b', '16', '-e', 'signed-integer', '-t', 'raw', raw8]);
-    const b = readFileSync(raw8);
+  it('decodes pcm_mulaw and resamples 48 kHz pcm_s16le (two sessions at once)', async () => {
+    const b = firstOnly;
     const mulaw = Buffer.from(encodeMulaw(new Int16Array(b.buffer, b.byteOffset, b.length >> 1)));
-    const c = connect('?sample_rate=8000&encoding=pcm_mulaw');
-    await c.next('Begin');
-    // 100 ms frames of 8 kHz μ-law = 800 bytes; a second of silence ends the turn.
-    await replay(c.ws, Buffer.concat([mulaw, Buffer.alloc(8000, 0xff)]), 800, 100);
-    c.ws.send(JSON.stringify({ type: 'Terminate' }));
-    await c.next('Termination');
-    const said = c.messages.filter((m) => m.type === 'Turn' && m.end_of_turn === true).map((m) => m.transcript as string).join(' ');
-    // Telephone-band audio is harder for the recognizer; some of the words must come through.
-    expect(said.split(' ').filter((w) => ['this', 'is', 'the', 'first', 'sentence', 'about', 'weather', 'whether', 'today'].includes(w)).length).toBeGreaterThanOrEqual(2);
-    expect((await c.closed).code).toBe(1000);
+    const raw48 = join(dir, 's1-48k.raw');
+    execFileSync('sox', [join(dir, 's1.wav'), '-r', '48000', '-c', '1', '-b', '16', '-e', 'signed-integer', '-t', 'raw', raw48]);
+    const pcm48 = readFileSync(raw48);
+    const run = async (query: string, audio: Buffer, frameBytes: number) => {
+      const c = connect(query);
+      await c.next('Begin');
+      await replay(c.ws, audio, frameBytes, 100);
+      c.ws.send(JSON.stringify({ type: 'Terminate' }));
+      await c.next('Termination');
+      expect((await c.closed).code).toBe(1000);
+      return c.messages.filter((m) => m.type === 'Turn' && m.end_of_turn === true).map((m) => m.transcript as string).join(' ');
+    };
+    // 100 ms frames: 1,600 bytes of 16 kHz μ-law; 9,600 bytes of 48 kHz s16le; a second of silence ends the turn.
+    const [mu, hi] = await Promise.all([
+      run('?sample_rate=16000&encoding=pcm_mulaw', Buffer.concat([mulaw, Buffer.alloc(16000, 0xff)]), 1600),
+      run('?sample_rate=48000&encoding=pcm_s16le', Buffer.concat([pcm48, Buffer.alloc(96000)]), 9600),
+    ]);
+    expect(mu).toMatch(/first sentence about the weather/);
+    expect(hi).toMatch(/first sentence about the weather/);
   }, 20_000);
 });
 

@@ -6,6 +6,7 @@
  */
 
 const HALF_TAPS = 12;
+const PHASES = 256;
 
 export class Resampler {
   private readonly step: number;
@@ -57,20 +58,44 @@ export class Resampler {
     return out.subarray(0, Math.min(out.length, real));
   }
 
-  private sample(buf: Float32Array, p: number): number {
-    const center = Math.floor(p);
-    let acc = 0;
-    let norm = 0;
-    for (let k = center - this.half + 1; k <= center + this.half; k++) {
-      const idx = k - this.historyStart;
-      if (idx < 0 || idx >= buf.length) continue;
-      const x = (p - k) * this.cutoff;
-      const sinc = x === 0 ? 1 : Math.sin(Math.PI * x) / (Math.PI * x);
-      const w = 0.5 + 0.5 * Math.cos((Math.PI * (p - k)) / (this.half + 1));
-      const h = sinc * w;
-      acc += (buf[idx] as number) * h;
-      norm += h;
+  /** Normalized kernels for 256 sub-sample phases, built once per converter. */
+  private kernels: Float32Array[] = [];
+
+  private kernel(phase: number): Float32Array {
+    let k = this.kernels[phase];
+    if (!k) {
+      const f = phase / PHASES;
+      k = new Float32Array(2 * this.half);
+      let norm = 0;
+      for (let j = 0; j < k.length; j++) {
+        // Tap j is input sample center - half + 1 + j, at distance d from the output point.
+        const d = f + this.half - 1 - j;
+        const x = d * this.cutoff;
+        const sinc = x === 0 ? 1 : Math.sin(Math.PI * x) / (Math.PI * x);
+        const w = 0.5 + 0.5 * Math.cos((Math.PI * d) / (this.half + 1));
+        k[j] = sinc * w;
+        norm += sinc * w;
+      }
+      for (let j = 0; j < k.length; j++) (k as Float32Array)[j] = (k[j] as number) / norm;
+      this.kernels[phase] = k;
     }
-    return norm > 0 ? acc / norm : 0;
+    return k;
+  }
+
+  private sample(buf: Float32Array, p: number): number {
+    let center = Math.floor(p);
+    let phase = Math.round((p - center) * PHASES);
+    if (phase === PHASES) {
+      center++;
+      phase = 0;
+    }
+    const k = this.kernel(phase);
+    const base = center - this.half + 1 - this.historyStart;
+    let acc = 0;
+    for (let j = 0; j < k.length; j++) {
+      const idx = base + j;
+      if (idx >= 0 && idx < buf.length) acc += (buf[idx] as number) * (k[j] as number);
+    }
+    return acc;
   }
 }
