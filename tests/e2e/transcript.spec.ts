@@ -127,3 +127,48 @@ test.describe('transcript screen', () => {
     await expect(page.getByTestId('transcript-body').locator('.w--active')).toBeVisible();
   });
 });
+
+test.describe('library management', () => {
+  test('renames, multi-selects to tag and delete, filters by tag, and checks a URL before adding it', async ({ page, host }) => {
+    seedLibrary(host.dataDir, { count: 6, wordsPer: 30, titlePrefix: 'Call' });
+    await page.goto(host.url);
+    const rows = page.getByTestId('library-row');
+    await expect(page.getByText('6 recordings')).toBeVisible();
+
+    // Rename in place.
+    await page.getByRole('button', { name: 'Rename Call 00006' }).click();
+    const title = page.getByRole('textbox', { name: 'New title for Call 00006' });
+    await title.fill('Call with Dana');
+    await title.press('Enter');
+    await expect(page.getByRole('button', { name: 'Open Call with Dana' })).toBeVisible();
+
+    // Select two, tag them, filter by the tag.
+    await page.getByRole('checkbox', { name: 'Select Call with Dana' }).check();
+    await page.getByRole('checkbox', { name: 'Select Call 00005' }).check();
+    await expect(page.getByRole('toolbar', { name: 'Selection' })).toContainText('2 selected');
+    await snap(page, 'library-selection-light');
+    await page.getByRole('button', { name: 'Tag…' }).click();
+    await page.getByRole('dialog').getByLabel('Tag').fill('follow-up');
+    await page.getByRole('dialog').getByRole('button', { name: 'Add tag' }).click();
+    await page.getByRole('button', { name: 'Clear selection' }).click();
+    await page.getByLabel('Filter by tag').selectOption('follow-up');
+    await expect(page.getByText('2 recordings')).toBeVisible();
+    await expect(rows).toHaveCount(2);
+
+    // Delete one of them.
+    await page.getByRole('checkbox', { name: 'Select Call 00005' }).check();
+    await page.getByRole('button', { name: 'Delete…' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await expect(page.getByText('1 recording', { exact: true })).toBeVisible();
+    await page.getByLabel('Filter by tag').selectOption('');
+    await expect(page.getByText('5 recordings')).toBeVisible();
+
+    // Add from URL refuses what is not a web address, and says what it needs.
+    await page.getByRole('button', { name: 'Add from URL' }).first().click();
+    await page.getByLabel('Link to an audio or video file').fill('not a link');
+    await page.getByRole('dialog').getByRole('button', { name: 'Transcribe' }).click();
+    await expect(page.getByRole('dialog').getByRole('alert')).toContainText('starts with https://');
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+  });
+});

@@ -4,7 +4,7 @@
  * time to the transcript store once per frame; the store only changes when the
  * word being spoken changes.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type RefObject, type SyntheticEvent } from 'react';
 import { mediaSrc } from '../../bridge';
 import { Button } from '../../components/Button';
 import { formatClock } from '../../components/format';
@@ -18,10 +18,13 @@ function typingIn(target: EventTarget | null): boolean {
   return el.isContentEditable || el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT';
 }
 
-export function Player({ durationMs }: { durationMs: number | null }) {
+const VIDEO = /\.(mp4|m4v|mov|mkv|webm|avi|wmv|mpe?g|ogv)$/i;
+
+export function Player({ durationMs, source }: { durationMs: number | null; source: string }) {
   const mediaUrl = useTranscript((s) => s.mediaUrl);
   const setTime = useTranscript((s) => s.setTime);
-  const audio = useRef<HTMLAudioElement>(null);
+  const audio = useRef<HTMLMediaElement>(null);
+  const video = VIDEO.test(source);
   const [playing, setPlaying] = useState(false);
   const [now, setNow] = useState(0);
   const [duration, setDuration] = useState((durationMs ?? 0) / 1000);
@@ -126,23 +129,28 @@ export function Player({ durationMs }: { durationMs: number | null }) {
     );
   }
 
+  const mediaProps = {
+    src,
+    preload: 'metadata' as const,
+    'data-testid': 'audio',
+    onPlay: () => setPlaying(true),
+    onPause: () => setPlaying(false),
+    onEnded: () => setPlaying(false),
+    onLoadedMetadata: (e: SyntheticEvent<HTMLMediaElement>) => Number.isFinite(e.currentTarget.duration) && setDuration(e.currentTarget.duration),
+    onSeeked: (e: SyntheticEvent<HTMLMediaElement>) => {
+      setNow(e.currentTarget.currentTime);
+      setTime(e.currentTarget.currentTime * 1000);
+    },
+    onError: () => setFailed(true),
+  };
+
   return (
     <div className="player" role="region" aria-label="Player">
-      <audio
-        ref={audio}
-        src={src}
-        preload="metadata"
-        data-testid="audio"
-        onPlay={() => setPlaying(true)}
-        onPause={() => setPlaying(false)}
-        onEnded={() => setPlaying(false)}
-        onLoadedMetadata={(e) => Number.isFinite(e.currentTarget.duration) && setDuration(e.currentTarget.duration)}
-        onSeeked={(e) => {
-          setNow(e.currentTarget.currentTime);
-          setTime(e.currentTarget.currentTime * 1000);
-        }}
-        onError={() => setFailed(true)}
-      />
+      {video ? (
+        <video ref={audio as RefObject<HTMLVideoElement | null>} className="player__video" {...mediaProps} />
+      ) : (
+        <audio ref={audio as RefObject<HTMLAudioElement | null>} {...mediaProps} />
+      )}
       <Button
         variant="primary"
         icon={playing ? 'pause' : 'play'}

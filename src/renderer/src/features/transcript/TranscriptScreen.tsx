@@ -175,7 +175,7 @@ export function TranscriptScreen() {
           <Button size="sm" variant="ghost" icon="panel" aria-pressed={details} aria-label="Details panel" onClick={() => setDetails(!details)} />
         </div>
       </div>
-      <Player durationMs={item.durationMs} />
+      <Player durationMs={item.durationMs} source={item.source} />
       {finding && <FindBar onClose={() => setFinding(false)} />}
       <div className="transcript__main">
         {done ? (
