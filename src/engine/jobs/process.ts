@@ -63,21 +63,13 @@ export async function processJob(ctx: EngineContext, job: TranscriptRow, signal:
     const segments = await findSpeechSegments(raw, samples, { signal });
     const rawWords: RecognizedWord[] = [];
     const offset = p.audio_start_from ?? 0;
-    const stream = await ctx.recognizer.openStream({ keyterms: p.keyterms_prompt ?? undefined });
-    try {
-      for (const seg of segments) {
-        signal.throwIfAborted();
-        // Read and feed the segment in 10 s pieces: memory stays flat.
-        for (let s = seg.start; s < seg.end; s += 160_000) {
-          const pcm = await readSamples(raw, s, Math.min(seg.end, s + 160_000));
-          await stream.accept(pcm);
-          signal.throwIfAborted();
-        }
-        const segMs = Math.round((seg.start / 16000) * 1000);
-        for (const w of await stream.finish()) rawWords.push({ ...w, start: w.start + segMs + offset, end: w.end + segMs + offset });
-      }
-    } finally {
-      stream.close();
+    // Each speech segment (≤ 30 s) is decoded as one utterance: memory stays flat and silence costs nothing.
+    for (const seg of segments) {
+      signal.throwIfAborted();
+      const pcm = await readSamples(raw, seg.start, seg.end);
+      const words = await ctx.recognizer.recognize(pcm, { keyterms: p.keyterms_prompt ?? undefined });
+      const segMs = Math.round((seg.start / 16000) * 1000);
+      for (const w of words) rawWords.push({ ...w, start: w.start + segMs + offset, end: w.end + segMs + offset });
     }
 
     const warnings: string[] = [];

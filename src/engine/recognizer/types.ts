@@ -43,7 +43,7 @@ export interface Recognizer {
   readonly unavailableReason: string | null;
   /** A stream with a resident decoder. Throws an Error carrying `unavailableReason` when not available. */
   openStream(opts?: { keyterms?: string[] }): Promise<RecognizerStream>;
-  /** Decodes a whole clip (one utterance); times relative to the clip. */
+  /** Decodes a whole clip as one utterance (batch normalisation; keep clips ≤ ~30 s, e.g. VAD segments); times relative to the clip. */
   recognize(pcm: Int16Array, opts?: { keyterms?: string[] }): Promise<RecognizedWord[]>;
   /** Frees every pooled decoder. */
   dispose(): void;
