@@ -195,6 +195,21 @@ describe('jobs against a faulty cloud service', () => {
     expect(core.engine.status().state).toBe('stopped');
   });
 
+  it('a URL job whose create answer was lost adopts the transcript instead of creating another', async () => {
+    svc = await startFakeService({ apiKey: KEY, dataDir: join(dir, 'svc'), processMs: 100 });
+    // An older, unrelated transcript of the same URL must not be adopted.
+    await fetch(`${svc.url}/v2/transcript`, { method: 'POST', headers: { authorization: KEY }, body: JSON.stringify({ audio_url: 'https://example.org/a.mp3' }) });
+    svc.transcripts()[0]!.created = '2020-01-01T00:00:00.000000';
+    proxy = await startFaultProxy(svc.url, [{ method: 'POST', path: /^\/v2\/transcript$/, faults: [{ dropAfterForward: true }] }]);
+    core = makeCore({ env: KEY });
+    core.settings.set({ region: 'custom', customRestUrl: proxy.url });
+    const job = await core.router.call('jobs.addUrl', { url: 'https://example.org/a.mp3' });
+    const done = await core.jobs.waitFinal(job.id, 20_000);
+    expect(done.status).toBe('completed');
+    expect(svc.creates).toBe(2);
+    expect(done.remoteId).not.toBe(svc.transcripts().find((t) => t.created.startsWith('2020'))!.id);
+  });
+
   it('retry after a failed transcript submits a new one instead of adopting the failure', async () => {
     svc = await startFakeService({ apiKey: KEY, dataDir: join(dir, 'svc'), processMs: 100 });
     core = makeCore({ env: KEY });

@@ -317,6 +317,8 @@ export class JobService {
       const createdBefore = row.upload_url !== null || row.attempts > 0;
       if (row.source_kind === 'url') {
         audioUrl = row.source;
+        // Written before the create: a restart knows a transcript may exist since this moment.
+        this.transition(id, 'queued', { attempt: true });
       } else if (row.upload_url !== null) {
         audioUrl = row.upload_url;
       } else {
@@ -386,10 +388,16 @@ export class JobService {
     );
   }
 
-  /** Create the transcript exactly once for this audio URL. */
+  /**
+   * Create the transcript exactly once for this audio URL. An upload URL is
+   * unique to this job; a public URL may have been submitted by other jobs, so
+   * only a transcript created since this job's last attempt counts.
+   */
   private async createOnce(row: JobRow, audioUrl: string, maybeCreated: boolean, signal: AbortSignal): Promise<string> {
-    if (maybeCreated && row.source_kind !== 'url') {
-      const found = await this.call(row, signal, (c) => c.findByAudioUrl(audioUrl, signal));
+    const since = row.source_kind === 'url' ? Date.parse(row.updated_at) - 5000 : undefined;
+    const find = () => this.call(row, signal, (c) => c.findByAudioUrl(audioUrl, signal, since));
+    if (maybeCreated) {
+      const found = await find();
       if (found) return found;
     }
     const params = await this.createParams(row, audioUrl);
@@ -405,8 +413,8 @@ export class JobService {
         this.opts.log?.(`job ${row.id}: create answered ${err.code}, retry ${attempt} in ${Math.round(delay)} ms`);
         await sleep(delay, signal);
         // A 429 means "not created"; after a 5xx or a dropped connection it may have been.
-        if (err.code !== 'rate_limited' && row.source_kind !== 'url') {
-          const found = await this.call(row, signal, (c) => c.findByAudioUrl(audioUrl, signal)).catch(() => null);
+        if (err.code !== 'rate_limited') {
+          const found = await find().catch(() => null);
           if (found) return found;
         }
       }

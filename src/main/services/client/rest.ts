@@ -178,10 +178,11 @@ export class RestClient {
    * Find a transcript already created for this audio URL (newest 200):
    * what makes "never submit twice" hold when a create's answer was lost.
    */
-  async findByAudioUrl(audioUrl: string, signal?: AbortSignal): Promise<string | null> {
+  async findByAudioUrl(audioUrl: string, signal?: AbortSignal, createdSinceMs?: number): Promise<string | null> {
     const page = await this.json<ListPage>('GET', '/v2/transcript?limit=200', 'listing transcripts', undefined, signal);
     // A failed one is not adopted: a retry after a failure must make a new transcript.
-    return page.transcripts.find((t) => t.audio_url === audioUrl && t.status !== 'error')?.id ?? null;
+    const recent = (created: string) => createdSinceMs === undefined || Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(created) ? created : `${created}Z`) >= createdSinceMs;
+    return page.transcripts.find((t) => t.audio_url === audioUrl && t.status !== 'error' && recent(t.created))?.id ?? null;
   }
 
   /** Download a file (redacted audio) to `dest` atomically; sends the key only to the service's own host. */
