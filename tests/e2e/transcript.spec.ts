@@ -39,6 +39,9 @@ test.describe('transcript screen', () => {
     const body = page.getByTestId('transcript-body');
     const words = body.locator('.w');
     await expect(words.first()).toBeVisible();
+    // Low-confidence words are marked and say why on hover.
+    const low = body.locator('.w--low').first();
+    await expect(low).toHaveAttribute('title', /Low confidence \(\d+%\)/);
 
     // Clicking a word seeks the player to it and highlights it.
     const target = words.nth(20);
