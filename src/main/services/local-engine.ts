@@ -43,7 +43,9 @@ export class EngineManager {
   }
 
   private set(s: Partial<EngineStatus>): void {
-    this.state = { ...this.state, ...s };
+    const next = { ...this.state, ...s };
+    if (JSON.stringify(next) === JSON.stringify(this.state)) return;
+    this.state = next;
     for (const l of this.listeners) l(this.state);
   }
 
