@@ -34,7 +34,7 @@ async function main(): Promise<void> {
           i,
         ),
       );
-      const duration = await page.locator('.player__time--total, .facts dd').first().textContent();
+      const duration = await page.locator('dt:text-is("Length") + dd').first().textContent();
       if (i === 0) console.log(`ui-transcript: ${WORDS} words, length shown ${duration ?? '?'}`);
       await page.getByRole('button', { name: 'Back to the library' }).click();
       await page.getByTestId('library-row').first().waitFor();
