@@ -60,6 +60,7 @@ test.describe('app frame in host mode', () => {
   test('refuses the bridge without the token and says so', async ({ page, host }) => {
     await page.goto(`${host.origin}/`);
     await expect(page.getByTestId('connection')).toHaveText(/Not connected|Disconnected|Connecting/);
+    await expect(page.getByRole('heading', { name: 'Not connected to Verbatim' })).toBeVisible();
     const status = await page.evaluate(async (origin) => {
       const res = await fetch(`${origin}/bridge`, { headers: { upgrade: 'websocket' } }).catch(() => null);
       return res?.status ?? 0;

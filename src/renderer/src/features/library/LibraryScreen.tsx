@@ -162,6 +162,7 @@ export function LibraryScreen() {
   const filtered = useLibrary((s) => s.query.title !== '' || s.query.status !== null || s.query.tag !== null);
   const error = useLibrary((s) => s.error);
   const selectedIds = useLibrary((s) => s.selected);
+  const connection = useApp((s) => s.connection);
   const searchQuery = useSearch((s) => s.query);
   const setSearch = useSearch((s) => s.setQuery);
   const [dialog, setDialog] = useState<'url' | 'tag' | 'export' | 'delete' | null>(null);
@@ -202,6 +203,13 @@ export function LibraryScreen() {
       <QueuePanel />
       {searching ? (
         <SearchResults />
+      ) : !loaded && connection === 'closed' ? (
+        <EmptyScreen icon="alert" title="Not connected to Verbatim">
+          <p>This page could not reach Verbatim, so the library cannot be shown.</p>
+          <p className="muted">Open the link that <code>npm run serve</code> printed (it carries a one-time token), or start Verbatim again.</p>
+        </EmptyScreen>
+      ) : !loaded ? (
+        <div className="library__loading" aria-busy="true" aria-label="Loading the library" />
       ) : empty ? (
         <NewUserEmpty onUrl={() => setDialog('url')} />
       ) : (
