@@ -18,7 +18,7 @@ const SPM = RATE / 1000;
 /** Audio kept before detected onset, so the first phone is not clipped. */
 const PREROLL_MS = 300;
 /** New audio between two partial hypotheses. */
-const PARTIAL_EVERY_MS = 150;
+const PARTIAL_EVERY_MS = 100;
 
 export interface SessionOptions {
   /** Audio ahead of real time tolerated before closing 3007 (ms). */
@@ -79,7 +79,7 @@ export class StreamingSession {
     private readonly opts: SessionOptions,
   ) {
     this.expiresAt = this.startedAt + opts.maxSessionMs;
-    this.vad = opts.useVad ? createStreamingVad({ minSilenceMs: 100 }) : null;
+    this.vad = opts.useVad ? createStreamingVad({ minSilenceMs: 100, minSpeechMs: 64 }) : null;
     this.resampler = new Resampler(params.sampleRate, RATE);
   }
 
@@ -207,7 +207,6 @@ export class StreamingSession {
     }
     this.preroll = [];
     this.prerollSamples = 0;
-    if (process.env.ES_DEBUG) console.error("startTurn", from / SPM, onsetSample / SPM, this.samples / SPM);
     this.turn = { order: null, uttStart: from, speechStartMs: onsetSample / SPM, tracker: new PartialTracker(), lastWords: [], lastPartialAt: this.samples, emitted: false };
     this.feed(all.subarray(from - heldFrom));
   }
@@ -301,7 +300,6 @@ export class StreamingSession {
     const finished = this.decoder.finish().then((raw: RecognizedWord[]) => {
       if (this.done && !this.terminating) return;
       const words: StreamWord[] = raw.map((w) => ({ text: w.text, start: Math.round(w.start + offset), end: Math.round(w.end + offset), confidence: w.confidence, word_is_final: true }));
-      if (process.env.ES_DEBUG) console.error("finish", offset, raw.slice(0, 3));
       if (words.length === 0 && !turn.emitted) return;
       this.sendTurn(turn, words, true, false, Math.max(confidence, 0.5));
       if (format) this.sendTurn(turn, formatWords(words), true, true, Math.max(confidence, 0.5));
