@@ -1,13 +1,13 @@
 /**
  * Long-file segmentation: finds speech regions in a raw 16 kHz PCM16 file so
  * the recognizer decodes segment by segment (flat memory; silence is free).
- * Silero VAD (./vad.ts) when its model loads, fed in 5 s blocks with a yield
+ * Silero VAD (./vad.ts) when its model loads, fed in 128 ms steps with a yield
  * between them; otherwise energy-based: 10 ms frame energies against an adaptive noise floor, gaps
  * shorter than `minSilenceMs` bridged, segments padded and capped in length
  * (a long one is split at its quietest frame).
  */
 import { open } from 'node:fs/promises';
-import { createStreamingVad } from './vad';
+import { createStreamingVad, type StreamingVad } from './vad';
 
 export interface SpeechSegment {
   /** Sample offsets [start, end). */
@@ -113,33 +113,79 @@ export function segmentsFromEnergies(energy: Float32Array, opts: SegmentOptions 
   return out;
 }
 
+// Creating a Silero detector loads its ONNX model (~200 ms, synchronous), so
+// detectors are pooled: created once (see prewarmVad) and reset between files.
+const VAD_OPTS = { minSilenceMs: 300, maxSpeechSeconds: 30 };
+const vadPool: StreamingVad[] = [];
+let vadMissing = false;
+
+function acquireVad(): StreamingVad | null {
+  if (vadMissing) return null;
+  const v = vadPool.pop() ?? createStreamingVad(VAD_OPTS);
+  if (!v) vadMissing = true;
+  return v;
+}
+
+function releaseVad(v: StreamingVad): void {
+  v.reset();
+  if (vadPool.length < 8) vadPool.push(v);
+}
+
+/** Loads `n` detectors ahead of time (at engine start) so no job pays the model load on the event loop. */
+export function prewarmVad(n: number): void {
+  const made: StreamingVad[] = [];
+  for (let i = 0; i < n; i++) {
+    const v = acquireVad();
+    if (!v) break;
+    made.push(v);
+  }
+  for (const v of made) releaseVad(v);
+}
+
 /** Speech segments by Silero VAD; null when the VAD cannot load. */
 export async function vadSegments(path: string, totalSamples: number, opts: SegmentOptions & { signal?: AbortSignal } = {}): Promise<SpeechSegment[] | null> {
-  const vad = createStreamingVad({ minSilenceMs: opts.minSilenceMs ?? 300, maxSpeechSeconds: (opts.maxSegmentMs ?? 30_000) / 1000 });
+  const vad = acquireVad();
   if (!vad) return null;
+  try {
+    return await runVad(vad, path, totalSamples, opts);
+  } finally {
+    releaseVad(vad);
+  }
+}
+
+async function runVad(vad: StreamingVad, path: string, totalSamples: number, opts: SegmentOptions & { signal?: AbortSignal }): Promise<SpeechSegment[]> {
+  const base = vad.samples;
   const pad = Math.round(((opts.padMs ?? 200) / 1000) * 16000);
   const spans: SpeechSegment[] = [];
   let open_: number | null = null;
   const onEvents = (events: { type: 'speech_start' | 'speech_end'; sample: number }[]): void => {
     for (const e of events) {
-      if (e.type === 'speech_start') open_ ??= e.sample;
+      // Start samples count from the detector's creation (hence `base`); end
+      // samples restart after a reset, so the end is taken as the position
+      // fed so far instead (at most one step plus the minimum silence late).
+      if (e.type === 'speech_start') open_ ??= Math.max(0, e.sample - base);
       else if (open_ !== null) {
-        spans.push({ start: open_, end: e.sample });
+        spans.push({ start: open_, end: Math.max(open_, vad.samples - base) });
         open_ = null;
       }
     }
   };
   const fh = await open(path, 'r');
   try {
+    // Read 5 s at a time; feed 128 ms per step so each synchronous VAD call stays at a few milliseconds.
     const block = Buffer.alloc(16000 * 2 * 5);
+    const STEP = 2048;
     let pos = 0;
     for (;;) {
       opts.signal?.throwIfAborted();
       const { bytesRead } = await fh.read(block, 0, block.length, pos);
       if (bytesRead === 0) break;
       pos += bytesRead;
-      onEvents(vad.accept(new Int16Array(block.buffer, block.byteOffset, Math.floor(bytesRead / 2)).slice()));
-      await new Promise<void>((r) => setImmediate(r));
+      const pcm = new Int16Array(block.buffer, block.byteOffset, Math.floor(bytesRead / 2));
+      for (let i = 0; i < pcm.length; i += STEP) {
+        onEvents(vad.accept(pcm.slice(i, Math.min(pcm.length, i + STEP))));
+        await new Promise<void>((r) => setImmediate(r));
+      }
     }
   } finally {
     await fh.close();

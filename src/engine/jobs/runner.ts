@@ -6,6 +6,7 @@
  * after the timeout are aborted and left queued for the next start.
  */
 import type { EngineContext } from '../server';
+import { prewarmVad } from '../audio/segment';
 import { JobFailure, processJob } from './process';
 
 export class JobRunner {
@@ -13,12 +14,15 @@ export class JobRunner {
   private wake: (() => void)[] = [];
   private loops: Promise<void>[] = [];
   private active = new Map<string, AbortController>();
+  private warm: Promise<void> = Promise.resolve();
 
   constructor(private readonly ctx: EngineContext) {}
 
   start(): void {
     const n = this.ctx.store.requeueInterrupted();
     if (n) this.ctx.logger.info(`re-queued ${n} job(s) interrupted by the last shutdown`);
+    prewarmVad(this.ctx.opts.workers);
+    this.warm = this.ctx.recognizer.prewarm?.(this.ctx.opts.workers).catch((err: unknown) => this.ctx.logger.warn(`could not preload the recognizer: ${String(err)}`)) ?? Promise.resolve();
     for (let i = 0; i < this.ctx.opts.workers; i++) this.loops.push(this.loop());
   }
 
@@ -38,6 +42,7 @@ export class JobRunner {
   }
 
   private async loop(): Promise<void> {
+    await this.warm;
     while (!this.draining) {
       const job = this.ctx.store.claimNextJob();
       if (!job) {

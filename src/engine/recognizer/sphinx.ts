@@ -237,6 +237,13 @@ export class SphinxRecognizer implements Recognizer {
     return new Decoder(a, ps, lmath);
   }
 
+  /** Creates decoders up to `n` in the pool ahead of use (model load is slow and partly blocks the loop). */
+  async prewarm(n: number): Promise<void> {
+    if (!this.available) return;
+    const want = Math.min(n, this.poolSize) - this.pool.length;
+    for (let i = 0; i < want; i++) this.pool.push(await this.newDecoder());
+  }
+
   private async acquire(): Promise<Decoder> {
     return this.pool.pop() ?? (await this.newDecoder());
   }

@@ -45,6 +45,8 @@ export interface Recognizer {
   openStream(opts?: { keyterms?: string[] }): Promise<RecognizerStream>;
   /** Decodes a whole clip as one utterance (batch normalisation; keep clips ≤ ~30 s, e.g. VAD segments); times relative to the clip. */
   recognize(pcm: Int16Array, opts?: { keyterms?: string[] }): Promise<RecognizedWord[]>;
+  /** Loads `n` decoders ahead of use (optional). */
+  prewarm?(n: number): Promise<void>;
   /** Frees every pooled decoder. */
   dispose(): void;
 }

@@ -1,0 +1,80 @@
+/**
+ * 1 GiB upload to the engine (a child process): its RSS growth (goal ≤ 64 MiB)
+ * and the throughput of a streamed Node upload against curl sending the same
+ * raw body to the same engine (goal ≥ 80% of curl). curl runs as
+ * `curl -X POST -T FILE`: `--data-binary @FILE` reads the whole file into
+ * memory first and fails with "out of memory" at 1 GiB.
+ *   npx tsx bench/engine-upload.ts [MiB]
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { createReadStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { fmt, KEY } from './engine-support';
+
+const MIB = 1024 * 1024;
+const sizeMiB = Number(process.argv[2] ?? 1024);
+
+function rssMiB(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : 0;
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'engine-upload-bench-'));
+  const file = join(dir, 'big.bin');
+  // Random-ish content, written in 16 MiB blocks (not sparse: the disk really reads it).
+  const block = Buffer.alloc(16 * MIB);
+  for (let i = 0; i < block.length; i += 4) block.writeUInt32LE((i * 2654435761) >>> 0, i);
+  writeFileSync(file, '');
+  for (let i = 0; i < sizeMiB / 16; i++) writeFileSync(file, block, { flag: 'a' });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/engine/index.ts', '--port', '0', '--api-key', KEY, '--data', join(dir, 'data'), '--quiet', '--max-upload-bytes', String(8 * 1024 * MIB)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve) => {
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /listening on (\S+)/.exec(out);
+      if (m) resolve(m[1] as string);
+    });
+  });
+  const pid = child.pid as number;
+  try {
+    await new Promise((r) => setTimeout(r, 1000));
+    const before = rssMiB(pid);
+    let peak = before;
+    const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(pid))), 50);
+
+    const t0 = performance.now();
+    const res = await fetch(`${url}/v2/upload`, {
+      method: 'POST',
+      headers: { authorization: KEY, 'content-type': 'application/octet-stream' },
+      body: Readable.toWeb(createReadStream(file, { highWaterMark: MIB })) as ReadableStream,
+      duplex: 'half',
+    } as RequestInit);
+    const body = (await res.json()) as { upload_url?: string; error?: string };
+    const nodeSec = (performance.now() - t0) / 1000;
+    clearInterval(sampler);
+    if (!body.upload_url) throw new Error(`upload failed: ${JSON.stringify(body)}`);
+
+    const t1 = performance.now();
+    const out = execFileSync('curl', ['-s', '-X', 'POST', '-H', `authorization: ${KEY}`, '-H', 'content-type: application/octet-stream', '-H', 'Expect:', '-T', file, `${url}/v2/upload`], { maxBuffer: 1e6 }).toString();
+    const curlSec = (performance.now() - t1) / 1000;
+    if (!out.includes('upload_url')) throw new Error(`curl upload failed: ${out}`);
+
+    const mb = sizeMiB;
+    console.log(`upload of ${mb} MiB`);
+    console.log(`  engine RSS before ${fmt(before, 1)} MiB, peak during Node upload ${fmt(peak, 1)} MiB → growth ${fmt(peak - before, 1)} MiB (goal ≤ 64)`);
+    console.log(`  Node streamed upload: ${fmt(nodeSec)} s = ${fmt(mb / nodeSec, 1)} MiB/s`);
+    console.log(`  curl -T (streamed):   ${fmt(curlSec)} s = ${fmt(mb / curlSec, 1)} MiB/s`);
+    console.log(`  Node / curl throughput: ${fmt((mb / nodeSec / (mb / curlSec)) * 100, 0)}% (goal ≥ 80%)`);
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+void main();
