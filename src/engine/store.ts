@@ -157,8 +157,17 @@ export class Store {
     return { id: t.id, text: t.result.text, words: t.result.words, sentences: t.result.sentences };
   }
 
-  /** Moves jobs a killed engine left in `processing` back to the queue. */
-  requeueInterrupted(): number {
+  /**
+   * Moves jobs a killed engine left in `processing` back to the queue; a job
+   * that was already interrupted `maxAttempts` times fails instead (it may be
+   * what brings the engine down).
+   */
+  requeueInterrupted(maxAttempts = 3): number {
+    this.db
+      .prepare(
+        "UPDATE transcripts SET status = 'error', completed = ?, error = ? WHERE status = 'processing' AND attempts >= ?",
+      )
+      .run(serviceTime(), `The local engine stopped ${maxAttempts} times while transcribing this file. This is a fault of the engine, not necessarily of the file: it may be submitted again.`, maxAttempts);
     return this.db.prepare("UPDATE transcripts SET status = 'queued' WHERE status = 'processing'").run().changes;
   }
 

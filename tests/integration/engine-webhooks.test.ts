@@ -123,3 +123,29 @@ describe('engine webhooks', () => {
     expect((await get(id)).status).toBe('completed');
   });
 });
+
+describe('engine without its recognizer model', () => {
+  it('starts, and jobs fail with an error naming the Debian packages to install', async () => {
+    const { SphinxRecognizer } = await import('../../src/engine/recognizer/sphinx');
+    const recognizer = new SphinxRecognizer({ modelDir: join(dir, 'no-model-here') });
+    expect(recognizer.available).toBe(false);
+    const bare = await startEngine({ host: '127.0.0.1', port: 0, apiKey: KEY, dataDir: join(dir, 'data-nomodel'), workers: 1, quiet: true, recognizer });
+    try {
+      const wav = makeSpeech(dir, 'fox2', CLIPS.fox);
+      const up = (await (await fetch(`${bare.url}/v2/upload`, { method: 'POST', headers: { authorization: KEY }, body: (await import('node:fs')).readFileSync(wav) })).json()) as { upload_url: string };
+      const res = await fetch(`${bare.url}/v2/transcript`, { method: 'POST', headers: { authorization: KEY }, body: JSON.stringify({ audio_url: up.upload_url }) });
+      const id = ((await res.json()) as { id: string }).id;
+      let t: Record<string, unknown> = {};
+      for (let i = 0; i < 200; i++) {
+        t = (await (await fetch(`${bare.url}/v2/transcript/${id}`, { headers: { authorization: KEY } })).json()) as Record<string, unknown>;
+        if (t.status === 'error' || t.status === 'completed') break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(t.status).toBe('error');
+      expect(t.error).toMatch(/pocketsphinx-en-us/);
+      expect(t.error).toMatch(/apt-get install/);
+    } finally {
+      await bare.close();
+    }
+  });
+});

@@ -58,9 +58,6 @@ function loadApi(): SphinxApi | null {
   if (api || loadError) return api;
   try {
     for (const f of [SPHINX_LIB, SPHINXBASE_LIB]) if (!existsSync(f)) throw new Error(`${f} is missing`);
-    for (const f of ['mdef', 'means', 'feat.params'].map((n) => `${SPHINX_MODEL_DIR}/en-us/${n}`).concat([`${SPHINX_MODEL_DIR}/en-us.lm.bin`, `${SPHINX_MODEL_DIR}/cmudict-en-us.dict`])) {
-      if (!existsSync(f)) throw new Error(`the model file ${f} is missing`);
-    }
     const koffi = require('koffi') as typeof Koffi;
     const base = koffi.load(SPHINXBASE_LIB);
     const ps = koffi.load(SPHINX_LIB);
@@ -182,7 +179,17 @@ class Decoder {
   }
 }
 
+/** Why the model in `dir` cannot be used, or null when its files are there. */
+function modelProblem(dir: string): string | null {
+  for (const f of ['mdef', 'means', 'feat.params'].map((n) => `${dir}/en-us/${n}`).concat([`${dir}/en-us.lm.bin`, `${dir}/cmudict-en-us.dict`])) {
+    if (!existsSync(f)) return `PocketSphinx's English model is missing (${f} not found): ${INSTALL_HINT}.`;
+  }
+  return null;
+}
+
 export interface SphinxOptions {
+  /** The model folder (default Debian's /usr/share/pocketsphinx/model/en-us). */
+  modelDir?: string;
   /** Extra decoder arguments, e.g. { '-maxhmmpf': '3000' }. */
   args?: Record<string, string>;
   /** Decoders kept for reuse. */
@@ -194,30 +201,34 @@ export class SphinxRecognizer implements Recognizer {
   private pool: Decoder[] = [];
   private readonly poolSize: number;
   private readonly args: Record<string, string>;
+  private readonly modelDir: string;
+  private readonly modelError: string | null;
 
   constructor(opts: SphinxOptions = {}) {
     this.poolSize = opts.poolSize ?? 4;
     this.args = opts.args ?? {};
+    this.modelDir = opts.modelDir ?? SPHINX_MODEL_DIR;
     loadApi();
+    this.modelError = modelProblem(this.modelDir);
   }
 
   get available(): boolean {
-    return loadApi() !== null;
+    return loadApi() !== null && this.modelError === null;
   }
 
   get unavailableReason(): string | null {
     loadApi();
-    return loadError;
+    return loadError ?? this.modelError;
   }
 
   private async newDecoder(): Promise<Decoder> {
     const a = loadApi();
-    if (!a) throw new Error(loadError ?? 'PocketSphinx is not available');
+    if (!a || this.modelError) throw new Error(loadError ?? this.modelError ?? 'PocketSphinx is not available');
     const argv: string[] = [];
     const all: Record<string, string> = {
-      '-hmm': `${SPHINX_MODEL_DIR}/en-us`,
-      '-lm': `${SPHINX_MODEL_DIR}/en-us.lm.bin`,
-      '-dict': `${SPHINX_MODEL_DIR}/cmudict-en-us.dict`,
+      '-hmm': `${this.modelDir}/en-us`,
+      '-lm': `${this.modelDir}/en-us.lm.bin`,
+      '-dict': `${this.modelDir}/cmudict-en-us.dict`,
       '-logfn': '/dev/null',
       '-samprate': String(SAMPLE_RATE),
       // Speed: phone-loop lookahead and an HMM cap per frame take the RTF on
@@ -232,7 +243,7 @@ export class SphinxRecognizer implements Recognizer {
     const config = await call<Ptr | null>(a.cmd_ln_parse_r, null, defn, argv.length, argv, 1);
     if (!config) throw new Error('PocketSphinx rejected its configuration');
     const ps = await call<Ptr | null>(a.ps_init, config);
-    if (!ps) throw new Error(`PocketSphinx could not load its model from ${SPHINX_MODEL_DIR}: ${INSTALL_HINT}`);
+    if (!ps) throw new Error(`PocketSphinx could not load its model from ${this.modelDir}: ${INSTALL_HINT}`);
     const lmath = await call<Ptr>(a.ps_get_logmath, ps);
     return new Decoder(a, ps, lmath);
   }

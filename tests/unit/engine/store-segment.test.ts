@@ -75,3 +75,22 @@ describe('segmentation', () => {
     expect(Math.abs(segs[0]!.end - 32000)).toBeLessThan(320);
   });
 });
+
+describe('store crash loop guard', () => {
+  it('fails a job interrupted three times instead of queueing it forever', () => {
+    const path = join(dir, 'db3');
+    for (let i = 0; i < 3; i++) {
+      const s = new Store(path);
+      if (i === 0) s.insertTranscript('p', params, null);
+      else expect(s.requeueInterrupted()).toBe(1);
+      expect(s.claimNextJob()?.id).toBe('p');
+      s.close();
+    }
+    const s = new Store(path);
+    expect(s.requeueInterrupted()).toBe(0);
+    const t = s.getTranscript('p');
+    expect(t?.status).toBe('error');
+    expect(t?.error).toMatch(/may be submitted again/);
+    s.close();
+  });
+});
