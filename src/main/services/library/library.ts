@@ -278,12 +278,25 @@ export class Library {
     const order = { created: 'r.created_at', updated: 'r.updated_at', title: 'r.title COLLATE NOCASE', duration: 'r.duration_ms' }[q.sort];
     const dir = q.order === 'asc' ? 'ASC' : 'DESC';
     const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
-    const rows = this.db
-      .prepare(`${ITEM_SELECT} ${whereSql} ORDER BY ${order} ${dir}, r.rowid ${dir} LIMIT @limit OFFSET @offset`)
-      .all({ ...params, limit: q.limit, offset: q.offset }) as ItemRow[];
-    const total = (
-      this.db.prepare(`SELECT count(*) AS n FROM (${ITEM_SELECT} ${whereSql})`).get(params) as { n: number }
-    ).n;
+    // Page ids and the count from the narrow join only; the wide columns
+    // (preview, tags) are read for the page's rows alone.
+    const from = `FROM recordings r JOIN transcripts t ON t.id = (SELECT id FROM transcripts WHERE recording_id = r.id ORDER BY created_at DESC, rowid DESC LIMIT 1) ${whereSql}`;
+    const ids = (
+      this.db.prepare(`SELECT r.id ${from} ORDER BY ${order} ${dir}, r.rowid ${dir} LIMIT @limit OFFSET @offset`).all({ ...params, limit: q.limit, offset: q.offset }) as {
+        id: string;
+      }[]
+    ).map((r) => r.id);
+    // Every recording has a transcript: without a status filter the count needs no join.
+    const countSql = q.status?.length ? `SELECT count(*) AS n ${from}` : `SELECT count(*) AS n FROM recordings r ${whereSql}`;
+    const total = (this.db.prepare(countSql).get(params) as { n: number }).n;
+    if (ids.length === 0) return { items: [], total };
+    const byId = new Map(
+      (this.db.prepare(`${ITEM_SELECT} WHERE r.id IN (${ids.map(() => '?').join(',')})`).all(...ids) as ItemRow[]).map((r) => [r.id, r]),
+    );
+    const rows = ids.flatMap((id) => {
+      const r = byId.get(id);
+      return r ? [r] : [];
+    });
     return { items: rows.map(toItem), total };
   }
 

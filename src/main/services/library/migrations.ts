@@ -176,6 +176,14 @@ export const migrations: Migration[] = [
       `);
     },
   },
+  {
+    version: 5,
+    name: 'covering index for the latest transcript of a recording',
+    up(db) {
+      // Transcript rows are wide (the whole text); listing must not read them to find ids.
+      db.exec(`CREATE INDEX transcripts_latest ON transcripts(recording_id, created_at, id)`);
+    },
+  },
 ];
 
 export const latestVersion = migrations[migrations.length - 1]?.version ?? 0;
