@@ -3,6 +3,7 @@
  * `assemblyai` SDK (only its baseUrl changed) and by plain fetch for error
  * shapes. Real PocketSphinx on flite speech with known text.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -276,6 +277,24 @@ describe('engine failure causes end as status error with a clear message', () =>
     expect(bad.error).toMatch(/could not be decoded|no audio/);
     const up2 = await client.files.upload(makeTone(dir, 'short', 0.1));
     expect((await run(up2)).error).toBe('Audio duration is too short.');
+  });
+
+  it('audio_start_from / audio_end_at transcribe a window, with times on the original timeline', async () => {
+    const pair = concatSpeech(dir, 'pair', [clips.fox as string, clips.weather as string], 1.5);
+    const foxMs = Math.round(Number(execFileSync('soxi', ['-D', clips.fox as string]).toString()) * 1000);
+    const from = foxMs + 750;
+    const t = await client.transcripts.transcribe({ audio: pair, audio_start_from: from, format_text: false, punctuate: false, keyterms_prompt: ['wind'] }, { pollingInterval: 200 });
+    expect(t.status).toBe('completed');
+    expect(wordErrorRate(CLIPS.weather, t.text ?? '')).toBeLessThanOrEqual(0.25);
+    expect(t.text).not.toMatch(/fox/i);
+    expect(t.text).toBe((t.text ?? '').toLowerCase());
+    expect(t.text).not.toMatch(/[.?]$/);
+    expect(t.words![0]!.start).toBeGreaterThanOrEqual(from);
+    expect(t.audio_start_from).toBe(from);
+    expect((t as unknown as { metadata: { warnings: { message: string }[] } }).metadata.warnings[0]!.message).toMatch(/keyterms_prompt/);
+    const head = await client.transcripts.transcribe({ audio: pair, audio_end_at: foxMs }, { pollingInterval: 200 });
+    expect(head.text).toMatch(/fox/i);
+    expect(head.text).not.toMatch(/weather/i);
   });
 
   it('a long file with pauses is segmented and decoded across segments', async () => {

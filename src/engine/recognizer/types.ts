@@ -26,7 +26,13 @@ export interface RecognizerStream {
   accept(pcm: Int16Array): Promise<void>;
   /** The current best hypothesis of the utterance in progress (cheap; no posteriors). */
   partial(): Promise<PartialResult>;
-  /** Ends the utterance and returns its words with timings and confidences; the stream can then accept a new utterance (times restart at 0 relative to the new utterance's first sample... see `offsetMs`). */
+  /**
+   * Ends the utterance and returns its words with timings and confidences.
+   * Times are relative to the utterance's first sample (the first sample
+   * accepted after the previous `finish()`); add the stream position of that
+   * sample (`acceptedMs` read right after the previous finish) for stream times.
+   * The stream then accepts the next utterance.
+   */
   finish(): Promise<RecognizedWord[]>;
   /** Whether the decoder's own voice activity detector currently hears speech. */
   inSpeech(): Promise<boolean>;
