@@ -81,4 +81,11 @@ const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(
 console.log(`app-fts: ${count} transcripts × ${wordsEach} words (${sentences} indexed sentences), ${queries.length} queries, top 50 hits with snippets`);
 console.log(`  all queries: p50 ${pct(all, 50).toFixed(1)} ms, p95 ${pct(all, 95).toFixed(1)} ms, max ${Math.max(...all).toFixed(1)} ms (goal p95 ≤ 30 ms)`);
 for (const [kind, xs] of by) console.log(`  ${kind.padEnd(12)} p50 ${pct(xs, 50).toFixed(1)} ms, p95 ${pct(xs, 95).toFixed(1)} ms`);
+const listTimes: number[] = [];
+for (let i = 0; i < 40; i++) {
+  const t0 = performance.now();
+  lib.list({ sort: (['created', 'title', 'duration', 'updated'] as const)[i % 4], order: i % 2 ? 'asc' : 'desc', offset: (i * 237) % count, limit: 100 });
+  listTimes.push(performance.now() - t0);
+}
+console.log(`  library list page (100 of ${count}, 4 sorts, random offsets): p50 ${pct(listTimes, 50).toFixed(1)} ms, p95 ${pct(listTimes, 95).toFixed(1)} ms`);
 lib.close();

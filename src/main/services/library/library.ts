@@ -281,14 +281,14 @@ export class Library {
     // Page ids and the count from the narrow join only; the wide columns
     // (preview, tags) are read for the page's rows alone.
     const from = `FROM recordings r JOIN transcripts t ON t.id = (SELECT id FROM transcripts WHERE recording_id = r.id ORDER BY created_at DESC, rowid DESC LIMIT 1) ${whereSql}`;
+    // Every recording has a transcript: without a status filter, ids and count need no join.
+    const narrow = q.status?.length ? from : `FROM recordings r ${whereSql}`;
     const ids = (
-      this.db.prepare(`SELECT r.id ${from} ORDER BY ${order} ${dir}, r.rowid ${dir} LIMIT @limit OFFSET @offset`).all({ ...params, limit: q.limit, offset: q.offset }) as {
+      this.db.prepare(`SELECT r.id ${narrow} ORDER BY ${order} ${dir}, r.rowid ${dir} LIMIT @limit OFFSET @offset`).all({ ...params, limit: q.limit, offset: q.offset }) as {
         id: string;
       }[]
     ).map((r) => r.id);
-    // Every recording has a transcript: without a status filter the count needs no join.
-    const countSql = q.status?.length ? `SELECT count(*) AS n ${from}` : `SELECT count(*) AS n FROM recordings r ${whereSql}`;
-    const total = (this.db.prepare(countSql).get(params) as { n: number }).n;
+    const total = (this.db.prepare(`SELECT count(*) AS n ${narrow}`).get(params) as { n: number }).n;
     if (ids.length === 0) return { items: [], total };
     const byId = new Map(
       (this.db.prepare(`${ITEM_SELECT} WHERE r.id IN (${ids.map(() => '?').join(',')})`).all(...ids) as ItemRow[]).map((r) => [r.id, r]),

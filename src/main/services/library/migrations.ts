@@ -184,6 +184,17 @@ export const migrations: Migration[] = [
       db.exec(`CREATE INDEX transcripts_latest ON transcripts(recording_id, created_at, id)`);
     },
   },
+  {
+    version: 6,
+    name: 'indexes for the library list sorts',
+    up(db) {
+      db.exec(`
+        CREATE INDEX recordings_title ON recordings(title COLLATE NOCASE);
+        CREATE INDEX recordings_duration ON recordings(duration_ms);
+        CREATE INDEX recordings_updated ON recordings(updated_at);
+      `);
+    },
+  },
 ];
 
 export const latestVersion = migrations[migrations.length - 1]?.version ?? 0;
