@@ -231,11 +231,13 @@ export class SphinxRecognizer implements Recognizer {
       '-dict': `${this.modelDir}/cmudict-en-us.dict`,
       '-logfn': '/dev/null',
       '-samprate': String(SAMPLE_RATE),
+      // Its silence removal drops frames from the count, so words after a pause got times too early.
+      '-remove_silence': 'no',
       // Speed: phone-loop lookahead and an HMM cap per frame take the RTF on
-      // LibriVox clips from ~0.7 to ~0.25 at the same WER (bench/engine-rtf.ts).
+      // LibriVox clips from ~0.7 to ~0.22 (decoder CPU) at about the same WER (bench/engine-rtf.ts).
       // The flat second pass stays on: without it flite speech loses ~10 points of WER.
       '-pl_window': '5',
-      '-maxhmmpf': '3000',
+      '-maxhmmpf': '2000',
       ...this.args,
     };
     for (const [k, v] of Object.entries(all)) argv.push(k, v);
