@@ -198,7 +198,8 @@ export interface SphinxOptions {
 
 export class SphinxRecognizer implements Recognizer {
   readonly name = 'pocketsphinx';
-  private pool: Decoder[] = [];
+  private batchPool: Decoder[] = [];
+  private livePool: Decoder[] = [];
   private readonly poolSize: number;
   private readonly args: Record<string, string>;
   private readonly modelDir: string;
@@ -253,18 +254,29 @@ export class SphinxRecognizer implements Recognizer {
   /** Creates decoders up to `n` in the pool ahead of use (model load is slow and partly blocks the loop). */
   async prewarm(n: number): Promise<void> {
     if (!this.available) return;
-    const want = Math.min(n, this.poolSize) - this.pool.length;
-    for (let i = 0; i < want; i++) this.pool.push(await this.newDecoder());
+    const want = Math.min(n, this.poolSize) - this.batchPool.length;
+    for (let i = 0; i < want; i++) this.batchPool.push(await this.newDecoder());
   }
 
-  private async acquire(): Promise<Decoder> {
-    return this.pool.pop() ?? (await this.newDecoder());
+  /**
+   * Batch (whole-utterance) and live decoders are pooled apart: PocketSphinx
+   * restarts segment frame numbers for a whole-utterance decode but keeps
+   * counting across live utterances, so mixing the two on one decoder would
+   * shift word times.
+   */
+  private poolOf(kind: 'batch' | 'live'): Decoder[] {
+    return kind === 'batch' ? this.batchPool : this.livePool;
   }
 
-  private release(d: Decoder): void {
+  private async acquire(kind: 'batch' | 'live'): Promise<Decoder> {
+    return this.poolOf(kind).pop() ?? (await this.newDecoder());
+  }
+
+  private release(d: Decoder, kind: 'batch' | 'live'): void {
     void d.run(async () => {
       await d.end().catch(() => []);
-      if (this.pool.length < this.poolSize) this.pool.push(d);
+      const pool = this.poolOf(kind);
+      if (pool.length < this.poolSize) pool.push(d);
       else await d.free();
     });
   }
@@ -276,11 +288,11 @@ export class SphinxRecognizer implements Recognizer {
   }
 
   async openStream(opts: { keyterms?: string[] } = {}): Promise<RecognizerStream> {
-    const d = await this.acquire();
+    const d = await this.acquire('live');
     await SphinxRecognizer.addKeyterms(d, opts.keyterms);
     let closed = false;
     let samples = 0;
-    const release = () => this.release(d);
+    const release = () => this.release(d, 'live');
     return {
       get acceptedMs() {
         return Math.round((samples / SAMPLE_RATE) * 1000);
@@ -302,17 +314,17 @@ export class SphinxRecognizer implements Recognizer {
   }
 
   async recognize(pcm: Int16Array, opts: { keyterms?: string[] } = {}): Promise<RecognizedWord[]> {
-    const d = await this.acquire();
+    const d = await this.acquire('batch');
     try {
       await SphinxRecognizer.addKeyterms(d, opts.keyterms);
       return await d.run(() => d.processFull(pcm));
     } finally {
-      this.release(d);
+      this.release(d, 'batch');
     }
   }
 
   dispose(): void {
-    const all = this.pool.splice(0);
+    const all = [...this.batchPool.splice(0), ...this.livePool.splice(0)];
     for (const d of all) void d.run(() => d.free());
   }
 }
