@@ -206,6 +206,23 @@ describe('streaming v3 session', () => {
   }, 20_000);
 });
 
+describe('streaming v3 without the neural VAD', () => {
+  it("falls back to the decoder's own speech detector and still ends turns", async () => {
+    const plain = await startEngine({ host: '127.0.0.1', port: 0, apiKey: KEY, dataDir: join(dir, 'data-novad'), quiet: true, streaming: { useVad: false } });
+    try {
+      const c = connect('', { Authorization: KEY }, plain.url.replace(/^http/, 'ws'));
+      await c.next('Begin');
+      await replay(c.ws, Buffer.concat([Buffer.alloc(16000), firstOnly, Buffer.alloc(64000)]));
+      const end = c.messages.find((m) => m.type === 'Turn' && m.end_of_turn === true);
+      expect(end?.transcript, 'a turn ended by silence before Terminate').toMatch(/weather/);
+      c.ws.send(JSON.stringify({ type: 'Terminate' }));
+      expect((await c.closed).code).toBe(1000);
+    } finally {
+      await plain.close();
+    }
+  }, 20_000);
+});
+
 describe('streaming v3 auth and errors', () => {
   const closeOf = async (query: string, headers?: Record<string, string>) => (await connect(query, headers).closed);
 

@@ -17,7 +17,7 @@ import { HttpError, type Router } from './router';
 import { SphinxRecognizer, type Recognizer } from '../recognizer/index';
 
 /** Decoder arguments for live sessions (see registerStreaming). */
-export const LIVE_DECODER_ARGS = { '-fwdflat': 'no', '-maxhmmpf': '1500', '-pl_window': '10', '-topn': '2', '-maxwpf': '5' };
+export const LIVE_DECODER_ARGS = { '-fwdflat': 'no', '-maxhmmpf': '1500', '-pl_window': '10', '-topn': '2', '-maxwpf': '5', '-remove_silence': 'no' };
 
 export interface StreamingEngineOptions {
   /** Concurrent sessions before 3009 (default 4). */
@@ -48,22 +48,29 @@ export function registerStreaming(ctx: EngineContext, server: Server, router: Ro
   const tokens = new TokenStore();
   const wss = new WebSocketServer({ noServer: true, maxPayload: 512 * 1024 });
   const sessions = new Set<StreamingSession>();
+  /** Decoder openings, chained. */
+  let opens: Promise<unknown> = Promise.resolve();
   let active = 0;
   const vad = vadStatus();
+  // Without Silero the decoder's own detector decides speech vs silence; it
+  // needs PocketSphinx's silence removal, which makes times after long pauses early.
+  const withVad = opts.useVad && vad.available;
   if (opts.useVad && !vad.available) ctx.logger.warn(`${vad.reason ?? 'Silero VAD is unavailable'}; streaming falls back to the decoder's speech detector`);
 
   // Live decoding has its own decoders, tuned for latency: no second (flat)
   // pass, so ending a turn costs ~50 ms instead of ~300, and tighter pruning
   // (about 0.15 of a core per session instead of 0.25, same words on our clips).
   // An injected recognizer (tests, other engines) is used as it is.
-  const live: Recognizer = ctx.opts.recognizer ? ctx.createRecognizer() : new SphinxRecognizer({ poolSize: opts.maxSessions, args: LIVE_DECODER_ARGS });
+  const live: Recognizer = ctx.opts.recognizer ? ctx.createRecognizer() : new SphinxRecognizer({ poolSize: opts.maxSessions, args: withVad ? LIVE_DECODER_ARGS : { ...LIVE_DECODER_ARGS, '-remove_silence': 'yes' } });
   if (!ctx.opts.recognizer) ctx.onClose(() => live.dispose());
   // Load two decoders now so the first sessions do not wait for the model.
   if (live.available) {
-    const warming = [0, 1].slice(0, opts.maxSessions).map(() => live.openStream());
-    void Promise.all(warming)
-      .then((streams) => streams.forEach((s) => s.close()))
-      .catch((err: unknown) => ctx.logger.warn(`streaming warm-up failed: ${err instanceof Error ? err.message : String(err)}`));
+    const warming = (opens = live.openStream().then(async (a) => {
+      const b = opts.maxSessions > 1 ? await live.openStream() : null;
+      a.close();
+      b?.close();
+    }));
+    warming.catch((err: unknown) => ctx.logger.warn(`streaming warm-up failed: ${err instanceof Error ? err.message : String(err)}`));
   }
 
   router.get('/v3/token', ({ res, url }) => {
@@ -99,7 +106,9 @@ export function registerStreaming(ctx: EngineContext, server: Server, router: Ro
     const recognizer = live;
     if (!recognizer.available) return reject(CLOSE.serverError, (recognizer.unavailableReason ?? 'The recognizer is not available').slice(0, 120));
     active++;
-    const opening = recognizer.openStream({ keyterms: params.keyterms });
+    // One decoder creation at a time: loading models concurrently on worker threads is not known to be safe.
+    const opening = opens.catch(() => undefined).then(() => recognizer.openStream({ keyterms: params.keyterms }));
+    opens = opening;
     const session = new StreamingSession(
       params,
       lazyStream(opening),

@@ -8,7 +8,9 @@ import type { PartialResult, RecognizedWord, RecognizerStream } from '../recogni
 export function lazyStream(opening: Promise<RecognizerStream>): RecognizerStream {
   let samples = 0;
   let closed = false;
-  const via = <T>(fn: (s: RecognizerStream) => Promise<T>): Promise<T> => opening.then(fn);
+  // A call that reaches the decoder after close() must not run: the decoder
+  // may already be back in the pool (another session's) or freed.
+  const via = <T>(fn: (s: RecognizerStream) => Promise<T>): Promise<T> => opening.then((s) => (closed ? Promise.reject(new Error('stream closed')) : fn(s)));
   return {
     get acceptedMs() {
       return Math.round(samples / 16);
