@@ -28,6 +28,7 @@ const UNITS: Record<string, number> = {
 };
 const TENS: Record<string, number> = { twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90 };
 const SCALES: Record<string, number> = { hundred: 100, thousand: 1000, million: 1_000_000, billion: 1_000_000_000 };
+const DIGIT_WORDS = new Set(['zero', 'oh', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine']);
 const QUESTION_STARTS = new Set(['what', 'why', 'how', 'who', 'whom', 'whose', 'where', 'when', 'which', 'is', 'are', 'do', 'does', 'did', 'can', 'could', 'would', 'will', 'shall', 'should', 'have', 'has']);
 
 function isNumberWord(w: string): boolean {
@@ -74,6 +75,20 @@ export function numbersToDigits(words: RawWord[]): RawWord[] {
     if (!isNumberWord(w.text.toLowerCase())) {
       out.push(w);
       i++;
+      continue;
+    }
+    // Three or more spoken single digits ("five five five one two") are a digit string (phone, code).
+    let d = i;
+    while (d < words.length && DIGIT_WORDS.has((words[d] as RawWord).text.toLowerCase())) d++;
+    if (d - i >= 3) {
+      const span = words.slice(i, d);
+      out.push({
+        text: span.map((x) => String(UNITS[x.text.toLowerCase()] ?? 0)).join(''),
+        start: w.start,
+        end: (words[d - 1] as RawWord).end,
+        confidence: Math.min(...span.map((x) => x.confidence)),
+      });
+      i = d;
       continue;
     }
     // Longest run that parses, "and" allowed after a scale ("one hundred and five").

@@ -7,7 +7,8 @@ export function normalizeForWer(text: string): string[] {
     .replace(/[^a-z0-9' ]+/g, ' ')
     .split(/\s+/)
     .filter(Boolean)
-    .flatMap((w) => (/^\d+$/.test(w) && w.length <= 7 ? numberWords(Number(w)) : [w]));
+    // Digit strings: up to 4 digits read as a number ("2026", "10"), longer ones digit by digit (phone numbers, codes).
+    .flatMap((w) => (/^\d+$/.test(w) ? (w.length <= 4 && !w.startsWith('0') ? numberWords(Number(w)) : w.split('').map((d) => DIGITS[Number(d)] as string)) : [w]));
 }
 
 function numberWords(n: number): string[] {

@@ -26,6 +26,8 @@ describe('text formatting', () => {
   it('writes numbers as digits where safe', () => {
     expect(numbersToDigits(raw('i have two cats and twenty three dogs')).map((w) => w.text).join(' ')).toBe('i have two cats and 23 dogs');
     expect(numbersToDigits(raw('go forward ten meters')).map((w) => w.text).join(' ')).toBe('go forward 10 meters');
+    expect(numbersToDigits(raw('call five five five one two three four now')).map((w) => w.text).join(' ')).toBe('call 5551234 now');
+    expect(numbersToDigits(raw('one two')).map((w) => w.text).join(' ')).toBe('one two');
     const merged = numbersToDigits(raw('one hundred and five'));
     expect(merged).toHaveLength(1);
     expect(merged[0]!.text).toBe('105');
@@ -77,5 +79,6 @@ describe('word search and WER', () => {
   it('computes word error rate with normalisation', () => {
     expect(wordErrorRate('Go forward ten meters.', 'go forward 10 meters')).toBe(0);
     expect(wordErrorRate('a b c d', 'a x c')).toBe(0.5);
+    expect(wordErrorRate('call five five five one two three four', 'call 5551234')).toBe(0);
   });
 });
