@@ -42,7 +42,12 @@ async function main(): Promise<void> {
   });
   const pid = child.pid as number;
   try {
-    await new Promise((r) => setTimeout(r, 1000));
+    // The engine preloads its decoders and VAD after it starts listening: wait until its RSS settles.
+    let prev = -1;
+    for (let i = 0; i < 30 && Math.abs(rssMiB(pid) - prev) > 1; i++) {
+      prev = rssMiB(pid);
+      await new Promise((r) => setTimeout(r, 1000));
+    }
     const before = rssMiB(pid);
     let peak = before;
     const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(pid))), 50);
