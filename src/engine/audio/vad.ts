@@ -198,10 +198,13 @@ export class StreamingVad {
     }
   }
 
+  /** Back to a fresh stream (sample indices restart at 0), for reuse: creating a detector loads the model (~150 ms, synchronous). */
   reset(): void {
     this.vad.reset();
     this.pending = new Float32Array(0);
     this.speaking = false;
+    this.fed = 0;
+    this.lastSpeechSample = -1;
   }
 }
 

@@ -10,7 +10,7 @@ import { keyMatches } from '../auth';
 import type { EngineContext } from '../server';
 import { vadStatus } from '../audio/vad';
 import { CLOSE, parseParams, StreamingClose } from '../streaming/params';
-import { StreamingSession } from '../streaming/session';
+import { prewarmLiveVad, StreamingSession } from '../streaming/session';
 import { TokenStore } from '../streaming/tokens';
 import { lazyStream } from '../streaming/lazy-stream';
 import { HttpError, type Router } from './router';
@@ -63,6 +63,7 @@ export function registerStreaming(ctx: EngineContext, server: Server, router: Ro
   // An injected recognizer (tests, other engines) is used as it is.
   const live: Recognizer = ctx.opts.recognizer ? ctx.createRecognizer() : new SphinxRecognizer({ poolSize: opts.maxSessions, args: withVad ? LIVE_DECODER_ARGS : { ...LIVE_DECODER_ARGS, '-remove_silence': 'yes' } });
   if (!ctx.opts.recognizer) ctx.onClose(() => live.dispose());
+  if (withVad) prewarmLiveVad(opts.maxSessions);
   // Load two decoders now so the first sessions do not wait for the model.
   if (live.available) {
     const warming = (opens = live.openStream().then(async (a) => {

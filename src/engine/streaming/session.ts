@@ -20,6 +20,31 @@ const PREROLL_MS = 300;
 /** New audio between two partial hypotheses. */
 const PARTIAL_EVERY_MS = 100;
 
+// Creating a Silero detector loads its model synchronously (~150 ms on the
+// event loop), so live detectors are pooled and reset between sessions.
+const LIVE_VAD = { minSilenceMs: 100, minSpeechMs: 64 };
+const vadPool: StreamingVad[] = [];
+
+function acquireVad(): StreamingVad | null {
+  return vadPool.pop() ?? createStreamingVad(LIVE_VAD);
+}
+
+function releaseVad(v: StreamingVad): void {
+  v.reset();
+  if (vadPool.length < 16) vadPool.push(v);
+}
+
+/** Creates up to `n` pooled detectors, one per event-loop turn, so the first sessions do not pay the model load. */
+export function prewarmLiveVad(n: number): void {
+  if (vadPool.length >= n) return;
+  setImmediate(() => {
+    const v = createStreamingVad(LIVE_VAD);
+    if (!v) return;
+    vadPool.push(v);
+    prewarmLiveVad(n);
+  });
+}
+
 export interface SessionOptions {
   /** Audio ahead of real time tolerated before closing 3007 (ms). */
   burstMs: number;
@@ -69,6 +94,7 @@ export class StreamingSession {
   private decoderUttStart = 0;
   private terminating = false;
   private done = false;
+  private vadReleased = false;
   private timers: NodeJS.Timeout[] = [];
   private inactivity: NodeJS.Timeout | null = null;
 
@@ -79,7 +105,7 @@ export class StreamingSession {
     private readonly opts: SessionOptions,
   ) {
     this.expiresAt = this.startedAt + opts.maxSessionMs;
-    this.vad = opts.useVad ? createStreamingVad({ minSilenceMs: 100, minSpeechMs: 64 }) : null;
+    this.vad = opts.useVad ? acquireVad() : null;
     this.resampler = new Resampler(params.sampleRate, RATE);
   }
 
@@ -113,6 +139,10 @@ export class StreamingSession {
     for (const t of this.timers) clearTimeout(t);
     if (this.inactivity) clearTimeout(this.inactivity);
     this.decoder.close();
+    if (this.vad && !this.vadReleased) {
+      this.vadReleased = true;
+      releaseVad(this.vad);
+    }
   }
 
   private touch(): void {
