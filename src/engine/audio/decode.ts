@@ -2,8 +2,8 @@
  * ffmpeg probe and decode: anything ffmpeg reads (audio or video) becomes a
  * raw 16 kHz mono s16le file on disk, so memory stays flat for any length.
  */
-import { spawn } from 'node:child_process';
 import { open, stat } from 'node:fs/promises';
+import { runTool } from './spawner';
 
 export class DecodeError extends Error {}
 
@@ -35,20 +35,15 @@ export async function decodeToRaw(input: string, output: string, opts: DecodeOpt
   if (opts.endMs) args.push('-to', (opts.endMs / 1000).toFixed(3));
   // -to with -ss before -i is measured on the input timeline since ffmpeg 4 when -copyts is absent; keep both on the input side.
   args.push('-i', input, '-map', '0:a:0?', '-vn', '-sn', '-dn', '-ac', '1', '-ar', '16000', '-f', 's16le', '-acodec', 'pcm_s16le', output);
-  const stderr: string[] = [];
-  const code = await new Promise<number | null>((resolve, reject) => {
-    const p = spawn('ffmpeg', args, { stdio: ['ignore', 'ignore', 'pipe'], signal: opts.signal });
-    p.stderr.setEncoding('utf8');
-    p.stderr.on('data', (d: string) => {
-      stderr.push(d);
-      if (stderr.length > 50) stderr.shift();
-    });
-    p.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code === 'ENOENT') reject(new Error('ffmpeg is not installed (install the Debian package ffmpeg)'));
-      else reject(err);
-    });
-    p.on('close', (c) => resolve(c));
-  });
+  let result;
+  try {
+    result = await runTool('ffmpeg', args, opts.signal);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new Error('ffmpeg is not installed (install the Debian package ffmpeg)', { cause: err });
+    throw err;
+  }
+  const code = result.code;
+  const stderr = [result.stderr];
   const detail = stderr.join('').trim().split('\n').filter(Boolean).slice(-2).join(' ').replace(new RegExp(input.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'g'), 'the file');
   if (code !== 0) {
     throw new DecodeError(`The file could not be decoded: it is corrupted or in a format that is not audio or video${detail ? ` (ffmpeg: ${detail.slice(0, 300)})` : ''}. Check the file plays in a media player, then submit it again.`);

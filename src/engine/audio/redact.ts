@@ -2,8 +2,8 @@
  * Redacted audio: a copy of the decoded audio with a 1 kHz beep over each
  * redacted span, encoded as mp3 or wav by ffmpeg.
  */
-import { spawn } from 'node:child_process';
 import { open } from 'node:fs/promises';
+import { runTool } from './spawner';
 
 export async function renderRedactedAudio(rawPath: string, spans: { start: number; end: number }[], out: string, quality: 'mp3' | 'wav'): Promise<void> {
   // Overwrite the spans in place in a copy of the raw file, then encode.
@@ -26,13 +26,7 @@ export async function renderRedactedAudio(rawPath: string, spans: { start: numbe
   const args = ['-nostdin', '-hide_banner', '-loglevel', 'error', '-y', '-f', 's16le', '-ar', '16000', '-ac', '1', '-i', tmp];
   if (quality === 'mp3') args.push('-c:a', 'libmp3lame', '-b:a', '64k', '-f', 'mp3', out);
   else args.push('-c:a', 'pcm_s16le', '-f', 'wav', out);
-  const err: string[] = [];
-  const code = await new Promise<number | null>((resolve, reject) => {
-    const p = spawn('ffmpeg', args, { stdio: ['ignore', 'ignore', 'pipe'] });
-    p.stderr.on('data', (d: Buffer) => err.push(d.toString()));
-    p.on('error', reject);
-    p.on('close', resolve);
-  });
+  const { code, stderr } = await runTool('ffmpeg', args);
   await rm(tmp, { force: true });
-  if (code !== 0) throw new Error(`ffmpeg could not encode the redacted audio: ${err.join('').trim().slice(0, 300)}`);
+  if (code !== 0) throw new Error(`ffmpeg could not encode the redacted audio: ${stderr.trim().slice(0, 300)}`);
 }

@@ -7,6 +7,7 @@
  */
 import type { EngineContext } from '../server';
 import { prewarmVad } from '../audio/segment';
+import { startSpawner } from '../audio/spawner';
 import { JobFailure, processJob } from './process';
 
 export class JobRunner {
@@ -21,6 +22,7 @@ export class JobRunner {
   start(): void {
     const n = this.ctx.store.requeueInterrupted();
     if (n) this.ctx.logger.info(`re-queued ${n} job(s) interrupted by the last shutdown`);
+    startSpawner();
     prewarmVad(this.ctx.opts.workers);
     this.warm = this.ctx.recognizer.prewarm?.(this.ctx.opts.workers).catch((err: unknown) => this.ctx.logger.warn(`could not preload the recognizer: ${String(err)}`)) ?? Promise.resolve();
     for (let i = 0; i < this.ctx.opts.workers; i++) this.loops.push(this.loop());
