@@ -31,4 +31,7 @@ export interface TranscriptResult {
   audio_duration: number | null;
   speech_model_used: string;
   warnings: string[];
+  /** Inline speech understanding (API.md §8.3), when the request asked for it. */
+  speech_understanding?: { request: Record<string, unknown>; response: Record<string, unknown> };
+  translated_texts?: Record<string, string>;
 }

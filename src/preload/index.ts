@@ -2,10 +2,13 @@
  * Exposes window.verbatim: invoke and on, only for names in the contract.
  * No Node or Electron object ever reaches the page.
  */
-import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
+import { contextBridge, ipcRenderer, webUtils, type IpcRendererEvent } from 'electron';
 import { isChannel, isEventName, type RawBridge, type Reply } from '../shared/ipc';
 
 const bridge: RawBridge = {
+  pathForFile(file) {
+    return webUtils.getPathForFile(file);
+  },
   async invoke(channel, input) {
     if (!isChannel(channel)) return { ok: false, error: { code: 'bad_request', message: `Unknown channel: ${String(channel)}` } } satisfies Reply;
     return (await ipcRenderer.invoke('verbatim:invoke', channel, input)) as Reply;

@@ -274,6 +274,8 @@ export interface VerbatimApi {
 export interface RawBridge {
   invoke(channel: string, input: unknown): Promise<Reply>;
   on(event: string, listener: (payload: unknown) => void): () => void;
+  /** Electron only: the path on disk of a dropped or picked File (webUtils.getPathForFile). */
+  pathForFile?(file: File): string;
 }
 
 /** Host-mode wire messages over the bridge WebSocket (DESIGN.md §3). */

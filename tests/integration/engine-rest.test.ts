@@ -135,6 +135,23 @@ describe('engine REST through the official SDK', () => {
     expect(notAsked.body.error).toMatch(/not requested/);
   });
 
+  it('runs inline speech understanding on POST /v2/transcript, and refuses what needs an LLM', async () => {
+    const upload = await fetch(`${engine.url}/v2/upload`, { method: 'POST', headers: { authorization: KEY }, body: readFileSync(clips.phone as string) });
+    const { upload_url } = (await upload.json()) as { upload_url: string };
+    const refused = await api('/v2/transcript', { method: 'POST', body: JSON.stringify({ audio_url: upload_url, speech_understanding: { request: { translation: { target_languages: ['de'] } } } }) });
+    expect(refused.status).toBe(400);
+    expect(String(refused.body.error)).toMatch(/provider|LLM|configured/i);
+
+    const created = await api('/v2/transcript', { method: 'POST', body: JSON.stringify({ audio_url: upload_url, speech_understanding: { request: { custom_formatting: { phone_number: '(xxx)xxx-xxxx' } } } }) });
+    expect(created.status).toBe(200);
+    const done = await waitFinal(String(created.body.id));
+    expect(done.status).toBe('completed');
+    const su = done.speech_understanding as { request: unknown; response: { custom_formatting: { formatted_text: string } } };
+    expect(su.request).toEqual({ custom_formatting: { phone_number: '(xxx)xxx-xxxx' } });
+    expect(typeof su.response.custom_formatting.formatted_text).toBe('string');
+    expect(su.response.custom_formatting.formatted_text.length).toBeGreaterThan(0);
+  });
+
   it('lists with pagination (newest first, prev = older, next = newer)', async () => {
     for (let i = 0; i < 3; i++) await api('/v2/transcript', { method: 'POST', body: JSON.stringify({ audio_url: 'http://127.0.0.1:9/none.wav' }) });
     const all = await client.transcripts.list({ limit: 200 });

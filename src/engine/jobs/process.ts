@@ -14,6 +14,7 @@ import type { TranscriptResult } from '../model';
 import type { RecognizedWord } from '../recognizer/index';
 import type { EngineContext } from '../server';
 import type { TranscriptRow } from '../store';
+import { applySpeechUnderstanding } from '../gateway/index';
 import { formatTranscript, round3 } from '../text/format';
 import { redactPii, SUPPORTED_PII_POLICIES } from '../text/pii';
 
@@ -87,6 +88,15 @@ export async function processJob(ctx: EngineContext, job: TranscriptRow, signal:
       }
     }
     const confidence = words.length ? round3(words.reduce((a, w) => a + w.confidence, 0) / words.length) : null;
+    let understanding: Pick<TranscriptResult, 'speech_understanding' | 'translated_texts'> = {};
+    if (p.speech_understanding) {
+      // A failed understanding step must not lose the transcript: say why in warnings.
+      try {
+        understanding = await applySpeechUnderstanding(ctx, { text, utterances: null }, p.speech_understanding, signal);
+      } catch (err) {
+        warnings.push(`speech_understanding failed: ${err instanceof Error ? err.message : String(err)}; run it again with POST /v1/understanding.`);
+      }
+    }
     return {
       result: {
         text,
@@ -96,6 +106,7 @@ export async function processJob(ctx: EngineContext, job: TranscriptRow, signal:
         audio_duration: Math.round(durationMs / 1000),
         speech_model_used: p.speech_models[0] ?? 'universal-3-pro',
         warnings,
+        ...understanding,
       },
       redactedAudioPath,
     };

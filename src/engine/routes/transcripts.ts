@@ -13,6 +13,8 @@ import type { TranscriptRow, TranscriptStatus } from '../store';
 import { readJson } from './body';
 import { HttpError, type Router } from './router';
 import { toWire } from './wire';
+import { checkSpeechUnderstanding } from '../gateway/index';
+import { GatewayError } from '../gateway/types';
 
 const ENGLISH = new Set(['en', 'en_us', 'en_uk', 'en_au']);
 /** Documented features the local engine does not implement. */
@@ -167,6 +169,14 @@ export function registerTranscripts(ctx: EngineContext, router: Router): void {
     if (!ctx.jobs.accepting) throw new HttpError(503, 'The engine is shutting down and takes no new jobs; submit again once it is back.', { 'retry-after': '5' });
     const body = await readJson(req);
     const { params, webhookAuthValue } = validateCreate(body, { baseUrl: ctx.baseUrl(), allowFileUrls: ctx.opts.allowFileUrls });
+    if (params.speech_understanding) {
+      try {
+        checkSpeechUnderstanding(ctx, params.speech_understanding);
+      } catch (err) {
+        if (err instanceof GatewayError) throw new HttpError(err.status, err.message);
+        throw err;
+      }
+    }
     const row = ctx.store.insertTranscript(randomUUID(), params, webhookAuthValue);
     ctx.jobs.notify();
     ctx.sendJson(res, 200, toWire(row));

@@ -55,7 +55,8 @@ export function toWire(t: TranscriptRow): Transcript {
     multichannel: null,
     language_model: 'assemblyai_default',
     acoustic_model: 'assemblyai_default',
-    speech_understanding: p.speech_understanding ?? null,
+    speech_understanding: r?.speech_understanding ?? p.speech_understanding ?? null,
+    ...(r?.translated_texts ? { translated_texts: r.translated_texts } : {}),
     created: t.created,
     completed: t.completed,
   };

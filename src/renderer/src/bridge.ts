@@ -155,9 +155,9 @@ export interface UploadProgress {
 /** What the renderer hands main for a dropped or picked file. */
 export type FileSource = { kind: 'path'; path: string } | { kind: 'upload'; uploadId: string };
 
-/** Electron's preload may add `pathForFile` (webUtils.getPathForFile); the contract's RawBridge does not have it yet. */
+/** Electron's preload adds `pathForFile` (webUtils.getPathForFile); host mode uploads the bytes instead. */
 function electronPathFor(file: File): string | null {
-  const bridge = window.verbatim as (RawBridge & { pathForFile?: (f: File) => string }) | undefined;
+  const bridge = window.verbatim;
   const path = bridge?.pathForFile?.(file);
   return path ? path : null;
 }
