@@ -8,6 +8,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useMemo, useRef, useState, type MouseEvent } from 'react';
 import type { Transcript } from '../../../../shared/library';
 import { formatClock } from '../../components/format';
+import { InlineEdit } from '../../components/InlineEdit';
 import { originalOf, useTranscript } from '../../stores/transcript';
 import { blockOf, type Block } from './paragraphs';
 
@@ -16,28 +17,19 @@ const LOW_CONFIDENCE = 0.5;
 function SpeakerLabel({ id, name }: { id: string; name: string | null }) {
   const rename = useTranscript((s) => s.renameSpeaker);
   const [editing, setEditing] = useState(false);
-  const [value, setValue] = useState(name ?? '');
   const shown = name ?? `Speaker ${id}`;
   if (editing) {
-    const commit = async () => {
-      setEditing(false);
-      const v = value.trim();
-      if (v !== (name ?? '')) await rename(id, v === '' ? null : v);
-    };
     return (
-      <input
-        className="inline-edit speaker__edit"
-        aria-label={`Name for speaker ${id}`}
-        value={value}
+      <InlineEdit
+        className="speaker__edit"
+        label={`Name for speaker ${id}`}
+        initial={name ?? ''}
         maxLength={100}
-        // The user asked to rename: focus belongs in the field.
-        autoFocus
         placeholder={`Speaker ${id}`}
-        onChange={(e) => setValue(e.target.value)}
-        onBlur={() => void commit()}
-        onKeyDown={(e) => {
-          if (e.key === 'Enter') void commit();
-          if (e.key === 'Escape') setEditing(false);
+        onCancel={() => setEditing(false)}
+        onCommit={async (v) => {
+          setEditing(false);
+          if (v !== (name ?? '')) await rename(id, v === '' ? null : v);
         }}
       />
     );
@@ -48,10 +40,7 @@ function SpeakerLabel({ id, name }: { id: string; name: string | null }) {
       className={`speaker speaker--${id.toLowerCase()}`}
       title="Rename this speaker everywhere"
       aria-label={`${shown}: rename`}
-      onClick={() => {
-        setValue(name ?? '');
-        setEditing(true);
-      }}
+      onClick={() => setEditing(true)}
     >
       {shown}
     </button>

@@ -3,6 +3,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { Badge } from '../../components/Badge';
 import { Button } from '../../components/Button';
 import { EmptyScreen } from '../../components/EmptyScreen';
+import { InlineEdit } from '../../components/InlineEdit';
 import { useApp } from '../../stores/app';
 import { useLibrary } from '../../stores/library';
 import { toast } from '../../stores/toasts';
@@ -17,29 +18,20 @@ import { TranscriptBody } from './TranscriptBody';
 
 function Title({ id, title }: { id: string; title: string }) {
   const [editing, setEditing] = useState(false);
-  const [value, setValue] = useState(title);
   const rename = useLibrary((s) => s.rename);
   if (editing) {
-    const commit = async () => {
-      const v = value.trim();
-      if (v && v !== title && (await rename(id, v))) {
-        const t = useTranscript.getState().transcript;
-        if (t) useTranscript.setState({ transcript: { ...t, item: { ...t.item, title: v } } });
-      }
-      setEditing(false);
-    };
     return (
-      <input
-        className="inline-edit title-edit"
-        aria-label="Title"
-        value={value}
-        // The user asked to rename: focus belongs in the field.
-        autoFocus
-        onChange={(e) => setValue(e.target.value)}
-        onBlur={() => void commit()}
-        onKeyDown={(e) => {
-          if (e.key === 'Enter') void commit();
-          if (e.key === 'Escape') setEditing(false);
+      <InlineEdit
+        className="title-edit"
+        label="Title"
+        initial={title}
+        onCancel={() => setEditing(false)}
+        onCommit={async (v) => {
+          if (v && v !== title && (await rename(id, v))) {
+            const t = useTranscript.getState().transcript;
+            if (t) useTranscript.setState({ transcript: { ...t, item: { ...t.item, title: v } } });
+          }
+          setEditing(false);
         }}
       />
     );
@@ -50,10 +42,7 @@ function Title({ id, title }: { id: string; title: string }) {
         type="button"
         className="title-button"
         title="Rename"
-        onClick={() => {
-          setValue(title);
-          setEditing(true);
-        }}
+        onClick={() => setEditing(true)}
       >
         {title}
       </button>
