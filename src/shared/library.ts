@@ -42,6 +42,8 @@ export const wordSchema = z.object({
   end: z.number().int(),
   confidence: z.number(),
   speaker: z.string().nullable(),
+  /** What the service heard, when the user corrected this word (absent or null: never corrected). */
+  original: z.string().nullable().optional(),
 });
 export type Word = z.infer<typeof wordSchema>;
 

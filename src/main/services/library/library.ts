@@ -338,7 +338,16 @@ export class Library {
 
   words(transcriptId: string): Word[] {
     const row = this.db.prepare(`SELECT data FROM words WHERE transcript_id = ?`).get(transcriptId) as { data: Buffer } | undefined;
-    return row ? unpackWords(row.data) : [];
+    const words = row ? unpackWords(row.data) : [];
+    const corrections = this.db.prepare(`SELECT word_index, original FROM word_corrections WHERE transcript_id = ?`).all(transcriptId) as {
+      word_index: number;
+      original: string;
+    }[];
+    for (const c of corrections) {
+      const w = words[c.word_index];
+      if (w) w.original = c.original;
+    }
+    return words;
   }
 
   rename(recordingId: string, title: string): LibraryItem {
@@ -396,6 +405,9 @@ export class Library {
     for (const e of edits) {
       const w = words[e.index];
       if (!w) throw new AppError('bad_request', `There is no word number ${e.index} in this transcript.`);
+      // The first original is kept; correcting back to it removes the mark.
+      const original = w.original ?? w.text;
+      w.original = e.text === original ? null : original;
       w.text = e.text;
     }
     const stored = JSON.parse(
@@ -406,6 +418,13 @@ export class Library {
     const text = paragraphs.map((p) => p.text).join(' ');
     this.db.transaction(() => {
       this.db.prepare(`UPDATE words SET data = ? WHERE transcript_id = ?`).run(packWords(words), current.transcriptId);
+      const keep = this.db.prepare(`INSERT OR REPLACE INTO word_corrections (transcript_id, word_index, original) VALUES (?, ?, ?)`);
+      const drop = this.db.prepare(`DELETE FROM word_corrections WHERE transcript_id = ? AND word_index = ?`);
+      for (const e of edits) {
+        const original = words[e.index]?.original;
+        if (original) keep.run(current.transcriptId, e.index, original);
+        else drop.run(current.transcriptId, e.index);
+      }
       this.db
         .prepare(`UPDATE transcripts SET text = ?, sentences = ?, paragraphs = ? WHERE id = ?`)
         .run(text, JSON.stringify(sentences.map(stripSpan)), JSON.stringify(paragraphs.map(stripSpan)), current.transcriptId);

@@ -195,6 +195,20 @@ export const migrations: Migration[] = [
       `);
     },
   },
+  {
+    version: 7,
+    name: 'word corrections kept beside the original words',
+    up(db) {
+      db.exec(`
+        CREATE TABLE word_corrections (
+          transcript_id TEXT NOT NULL REFERENCES transcripts(id) ON DELETE CASCADE,
+          word_index INTEGER NOT NULL,
+          original TEXT NOT NULL,
+          PRIMARY KEY (transcript_id, word_index)
+        ) WITHOUT ROWID;
+      `);
+    },
+  },
 ];
 
 export const latestVersion = migrations[migrations.length - 1]?.version ?? 0;

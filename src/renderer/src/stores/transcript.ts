@@ -31,7 +31,7 @@ interface TranscriptState {
   mediaUrl: string | null;
   active: number;
   find: FindState;
-  /** Word indexes corrected in this session (the contract may not carry originals yet). */
+  /** Word indexes corrected in this session, before main's answer carries their originals. */
   corrected: Record<number, string>;
   /** Time to start at once the player is ready (a search hit). */
   pendingSeekMs: number | null;
@@ -146,7 +146,7 @@ export const useTranscript = create<TranscriptState>((set, get) => ({
 
 /** The original of a corrected word: from the contract when it carries one, else this session's record. */
 export function originalOf(word: Word, index: number, corrected: Record<number, string>): string | null {
-  const fromContract = (word as Word & { original?: string | null }).original;
+  const fromContract = word.original;
   if (typeof fromContract === 'string' && fromContract !== word.text) return fromContract;
   return corrected[index] ?? null;
 }

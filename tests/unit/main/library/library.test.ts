@@ -87,7 +87,7 @@ describe('library', () => {
   });
 
   it('renames, corrects words (text and search follow), names speakers and deletes', () => {
-    const lib = new Library(dir);
+    let lib = new Library(dir);
     const id = addCompleted(lib, 'Meeting', 'We ship the recieve fix today. Then we rest.');
     lib.rename(id, 'Standup');
     const t = lib.get(id);
@@ -96,6 +96,17 @@ describe('library', () => {
     expect(fixed.text).toContain('receive fix');
     expect(lib.search('receive').map((h) => h.recordingId)).toEqual([id]);
     expect(lib.search('recieve')).toEqual([]);
+    // The correction is stored beside the original and survives reopening the library.
+    expect(fixed.words[3]).toMatchObject({ text: 'receive', original: 'recieve' });
+    lib.close();
+    const reopened = new Library(dir);
+    expect(reopened.get(id).words[3]).toMatchObject({ text: 'receive', original: 'recieve' });
+    expect(reopened.correctWords(id, [{ index: 3, text: 'receives' }]).words[3]).toMatchObject({ text: 'receives', original: 'recieve' });
+    const reverted = reopened.correctWords(id, [{ index: 3, text: 'recieve' }]);
+    expect(reverted.words[3]?.original ?? null).toBeNull();
+    expect(reopened.get(id).words[3]?.original ?? null).toBeNull();
+    reopened.close();
+    lib = new Library(dir);
     const named = lib.renameSpeaker(id, 'A', 'Dana');
     expect(named.speakers).toEqual([{ id: 'A', name: 'Dana' }]);
     expect(lib.item(id).title).toBe('Standup');
