@@ -85,6 +85,8 @@ export const jobSchema = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   completedAt: z.string().nullable(),
+  /** Set when a restart of the app picked this unfinished job up again (ISO 8601). */
+  resumedAt: z.string().nullable(),
 });
 export type Job = z.infer<typeof jobSchema>;
 

@@ -125,6 +125,9 @@ describe('host mode: the app killed mid-job resumes on restart', () => {
     app = await launch();
     await until(async () => (await jobStatus(app, id)) === 'completed', 60_000);
     const t = (await app.call('library.get', { id: added.output.recordingId })) as { output: { item: { hasAudio: boolean; status: string } } };
+    // The job says it was picked up again after the restart (the queue shows "Resumed").
+    const listed = (await app.call('jobs.list')) as { output: { jobs: { id: string; resumedAt: string | null }[] } };
+    expect(listed.output.jobs.find((j) => j.id === id)?.resumedAt).toMatch(/^\d{4}-\d\d-\d\dT/);
     expect(t.output.item).toMatchObject({ status: 'completed', hasAudio: true });
     expect(engineTranscripts()).toBe(1);
     expect(readdirSync(join(dir, 'data', 'uploads'))).toEqual([]);

@@ -45,6 +45,7 @@ interface JobRow {
   created_at: string;
   updated_at: string;
   completed_at: string | null;
+  resumed_at: string | null;
 }
 
 export interface JobEvents {
@@ -119,7 +120,9 @@ export class JobService {
   /** Resume every unfinished job (call once at start); drop staged uploads no job uses. */
   resume(): number {
     this.sweepUploads();
-    const rows = this.db.prepare(`SELECT * FROM jobs WHERE status NOT IN ('completed','error','canceled') ORDER BY created_at`).all() as JobRow[];
+    const unfinished = `status NOT IN ('completed','error','canceled')`;
+    this.db.prepare(`UPDATE jobs SET resumed_at = ? WHERE ${unfinished}`).run(new Date().toISOString());
+    const rows = this.db.prepare(`SELECT * FROM jobs WHERE ${unfinished} ORDER BY created_at`).all() as JobRow[];
     for (const r of rows) this.start(r.id);
     return rows.length;
   }
@@ -662,6 +665,7 @@ function toJob(r: JobRow): Job {
     createdAt: r.created_at,
     updatedAt: r.updated_at,
     completedAt: r.completed_at,
+    resumedAt: r.resumed_at ?? null,
   };
 }
 

@@ -209,6 +209,13 @@ export const migrations: Migration[] = [
       `);
     },
   },
+  {
+    version: 8,
+    name: 'jobs remember when they were resumed after a restart',
+    up(db) {
+      db.exec(`ALTER TABLE jobs ADD COLUMN resumed_at TEXT`);
+    },
+  },
 ];
 
 export const latestVersion = migrations[migrations.length - 1]?.version ?? 0;

@@ -76,8 +76,8 @@ export const useJobs = create<JobsState>((set, get) => {
         for (const j of jobs) map[j.id] = j;
         const resumed = { ...get().resumed };
         for (const j of jobs) {
-          // main marks resumed jobs when the contract carries `resumedAt`; else a reconnect tells us.
-          const resumedAt = (j as Job & { resumedAt?: string | null }).resumedAt;
+          // main marks the jobs it resumed at start; a reconnect to a restarted main tells us too.
+          const resumedAt = j.resumedAt;
           if (resumedAt || (markResumed && !isFinal(j) && j.status !== 'queued')) resumed[j.id] = true;
         }
         set({ jobs: map, order: sortIds(map), loaded: true, error: null, resumed });
@@ -86,7 +86,7 @@ export const useJobs = create<JobsState>((set, get) => {
       }
     },
     upsert(job) {
-      if ((job as Job & { resumedAt?: string | null }).resumedAt && !get().resumed[job.id]) set({ resumed: { ...get().resumed, [job.id]: true } });
+      if (job.resumedAt && !get().resumed[job.id]) set({ resumed: { ...get().resumed, [job.id]: true } });
       const jobs = { ...get().jobs, [job.id]: job };
       const order = get().jobs[job.id] ? get().order : sortIds(jobs);
       set({ jobs, order });
