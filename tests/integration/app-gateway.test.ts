@@ -34,7 +34,7 @@ describe.skipIf(!hasFlite)('gateway client against the local engine', () => {
     try {
       const { jobs } = await core.router.call('jobs.addFiles', { paths: [join(dir, 'm.wav')] });
       const job = await core.jobs.waitFinal(jobs[0]!.id, 90_000);
-      expect(job.status).toBe('completed');
+      expect(job.status, JSON.stringify(job.error)).toBe('completed');
       const gw = await core.clients.gateway();
       const models = await gw.models();
       expect(models.map((m) => m.id)).toContain('verbatim-extractive');
