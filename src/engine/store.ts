@@ -57,6 +57,21 @@ export function serviceTime(d = new Date()): string {
   return `${d.toISOString().slice(0, 23)}000`;
 }
 
+/** The WHERE clauses of GET /v2/transcript's status and created_on filters. */
+function listFilters(q: Pick<ListQuery, 'status' | 'createdOn'>): { where: string[]; args: (string | number)[] } {
+  const where: string[] = [];
+  const args: (string | number)[] = [];
+  if (q.status) {
+    where.push('status = ?');
+    args.push(q.status);
+  }
+  if (q.createdOn) {
+    where.push('substr(created, 1, 10) = ?');
+    args.push(q.createdOn);
+  }
+  return { where, args };
+}
+
 function toRow(r: RawTranscript): TranscriptRow {
   return {
     seq: r.seq,
@@ -219,16 +234,7 @@ export class Store {
   }
 
   list(q: ListQuery): TranscriptRow[] {
-    const where: string[] = [];
-    const args: (string | number)[] = [];
-    if (q.status) {
-      where.push('status = ?');
-      args.push(q.status);
-    }
-    if (q.createdOn) {
-      where.push('substr(created, 1, 10) = ?');
-      args.push(q.createdOn);
-    }
+    const { where, args } = listFilters(q);
     if (q.beforeSeq !== undefined) {
       where.push('seq < ?');
       args.push(q.beforeSeq);
@@ -246,16 +252,9 @@ export class Store {
 
   /** Whether any transcript matching the filters lies strictly before/after `seq`. */
   hasBeyond(seq: number, direction: 'older' | 'newer', q: Pick<ListQuery, 'status' | 'createdOn'>): boolean {
-    const where = [direction === 'older' ? 'seq < ?' : 'seq > ?'];
-    const args: (string | number)[] = [seq];
-    if (q.status) {
-      where.push('status = ?');
-      args.push(q.status);
-    }
-    if (q.createdOn) {
-      where.push('substr(created, 1, 10) = ?');
-      args.push(q.createdOn);
-    }
+    const { where, args } = listFilters(q);
+    where.push(direction === 'older' ? 'seq < ?' : 'seq > ?');
+    args.push(seq);
     return this.db.prepare(`SELECT 1 FROM transcripts WHERE ${where.join(' AND ')} LIMIT 1`).get(...args) !== undefined;
   }
 

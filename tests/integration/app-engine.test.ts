@@ -14,6 +14,7 @@ import { createHostPlatform } from '../../src/main/platform/host';
 import { RestClient } from '../../src/main/services/client/rest';
 import type { EventName } from '../../src/shared/ipc';
 import { startFaultProxy, type FaultProxy } from '../unit/main/support/fault-proxy';
+import { hasFlite as fliteInstalled } from '../fixtures/speech';
 
 let root: string;
 let dir: string;
@@ -24,14 +25,7 @@ let proxy: FaultProxy | undefined;
 const events: { event: EventName; payload: unknown }[] = [];
 const logs: string[] = [];
 
-const hasFlite = (() => {
-  try {
-    execFileSync('flite', ['-lv'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+const hasFlite = fliteInstalled();
 if (!hasFlite) console.log('app-engine tests skipped: flite is not installed (apt-get install flite) so no speech can be made');
 
 beforeAll(() => {

@@ -10,15 +10,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCore } from '../../src/main/core';
 import { createHostPlatform } from '../../src/main/platform/host';
+import { hasFlite as fliteInstalled } from '../fixtures/speech';
 
-const hasFlite = (() => {
-  try {
-    execFileSync('flite', ['-lv'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+const hasFlite = fliteInstalled();
 if (!hasFlite) console.log('app-gateway test skipped: flite is needed to make speech');
 
 const dir = mkdtempSync(join(tmpdir(), 'verbatim-app-gw-'));
