@@ -30,7 +30,8 @@ export interface EngineProcess {
 
 /** Starts the local engine (Electron: utilityProcess.fork; host mode: child_process.fork). */
 export interface EngineLauncher {
-  launch(args: string[]): EngineProcess;
+  /** `env` is added to the child's environment; secrets go there, never in `args` (visible to `ps`). */
+  launch(args: string[], env: Record<string, string>): EngineProcess;
 }
 
 export interface Platform {

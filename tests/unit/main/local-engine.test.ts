@@ -26,6 +26,16 @@ describe('local engine manager', () => {
     await expect(fetch(`${a.url}/health`)).rejects.toThrow();
   });
 
+  it('starts the real engine with a key that starts with a dash, passed outside the command line', async () => {
+    const m = new EngineManager(new ForkEngineLauncher(resolve('src/engine/index.ts')), dir);
+    // base64url keys start with '-' one time in 64; as an argument, the engine's parser took it for an option.
+    Object.defineProperty(m, 'key', { value: '-startsWithADash_0123456789abcdef' });
+    const h = await m.ensure();
+    expect(h.key).toBe('-startsWithADash_0123456789abcdef');
+    expect((await fetch(`${h.url}/v2/transcript?limit=1`, { headers: { authorization: h.key } })).status).toBe(200);
+    await m.stop();
+  });
+
   it('reports an engine that cannot start with its own words', async () => {
     const m = new EngineManager(new ForkEngineLauncher(resolve('tests/unit/main/support/broken-engine-cli.ts')), dir);
     await expect(m.ensure()).rejects.toMatchObject({ code: 'engine_unavailable', message: expect.stringContaining('pocketsphinx model missing') });

@@ -33,8 +33,12 @@ class SafeStorageBox implements SecretBox {
 
 /** The engine is built next to main (out/main/engine.js) and forked as a utility process. */
 class UtilityEngineLauncher implements EngineLauncher {
-  launch(args: string[]): EngineProcess {
-    const child = utilityProcess.fork(join(import.meta.dirname, 'engine.js'), args, { stdio: 'pipe', serviceName: 'Verbatim engine' });
+  launch(args: string[], env: Record<string, string>): EngineProcess {
+    const child = utilityProcess.fork(join(import.meta.dirname, 'engine.js'), args, {
+      stdio: 'pipe',
+      serviceName: 'Verbatim engine',
+      env: { ...process.env, ASSEMBLYAI_API_KEY: '', ...env },
+    });
     const lines = (stream: NodeJS.ReadableStream | null, name: 'stdout' | 'stderr', listener: (l: string, s: 'stdout' | 'stderr') => void) => {
       let buf = '';
       stream?.on('data', (chunk: Buffer) => {

@@ -95,12 +95,12 @@ const here = dirname(fileURLToPath(import.meta.url));
 export class ForkEngineLauncher implements EngineLauncher {
   constructor(private readonly entry: string = engineEntry()) {}
 
-  launch(args: string[]): EngineProcess {
+  launch(args: string[], env: Record<string, string>): EngineProcess {
     const ts = this.entry.endsWith('.ts');
     const child = fork(this.entry, args, {
       execArgv: [...(ts ? ['--import', 'tsx'] : []), '--import', join(here, 'engine-guard.mjs')],
       silent: true,
-      env: { ...process.env, ASSEMBLYAI_API_KEY: '' },
+      env: { ...process.env, ASSEMBLYAI_API_KEY: '', ...env },
     });
     return {
       pid: child.pid,
