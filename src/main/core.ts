@@ -16,6 +16,7 @@ import { EngineManager } from './services/local-engine';
 import { JobService, type JobServiceOptions } from './services/jobs';
 import { KeyService, KeyVault } from './services/keys';
 import { Library } from './services/library/library';
+import { ExportSaver } from './services/library/export-files';
 import { LibraryRemote } from './services/library/remote';
 import { SettingsService } from './services/settings';
 import { WebhookReceiver } from './services/webhooks';
@@ -73,7 +74,9 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
   registerSettingsHandlers(router, settings);
   registerKeyHandlers(router, keys);
   registerJobHandlers(router, jobs);
-  registerLibraryHandlers(router, library, new LibraryRemote(library, vault, engine, settings), (id, r) => mediaUrl(id, r));
+  registerLibraryHandlers(router, library, new LibraryRemote(library, vault, engine, settings), new ExportSaver(library, platform.dialogs), (id, r) =>
+    mediaUrl(id, r),
+  );
   registerEngineHandlers(router, engine);
 
   if (opts.resume !== false) jobs.resume();

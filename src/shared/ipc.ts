@@ -182,6 +182,24 @@ export const channels = {
     input: z.object({ id: z.string().min(1), format: exportFormatSchema, charsPerCaption: z.number().int().min(8).max(200).optional() }).strict(),
     output: z.object({ filename: z.string(), mime: z.string(), content: z.string() }),
   },
+  /**
+   * Desktop app: save exports through the system's dialogs (one transcript: a
+   * save dialog; several: a folder, one file each, never overwriting). Nothing
+   * is written when the user cancels. Host mode answers `unavailable`: a
+   * browser downloads `library.export` instead.
+   */
+  'library.saveExport': {
+    input: z
+      .object({ ids: z.array(z.string().min(1)).min(1).max(1000), format: exportFormatSchema, charsPerCaption: z.number().int().min(8).max(200).optional() })
+      .strict(),
+    output: z.object({
+      canceled: z.boolean(),
+      files: z.array(z.object({ id: z.string(), path: z.string() })),
+      errors: z.array(z.object({ id: z.string(), message: z.string() })),
+    }),
+  },
+  /** Show a file that `library.saveExport` saved in the system's file manager (other paths: `forbidden`). */
+  'library.revealExport': { input: z.object({ path: z.string().min(1).max(4096) }).strict(), output: okOutput },
   /** A URL the renderer can put in <audio src>: the local copy (or redacted copy) of the recording; null if none. */
   'library.mediaUrl': {
     input: z.object({ id: z.string().min(1), redacted: z.boolean().default(false) }).strict(),

@@ -1,8 +1,15 @@
+import type { ExportSaver } from '../services/library/export-files';
 import type { Library } from '../services/library/library';
 import type { LibraryRemote } from '../services/library/remote';
 import type { Router } from './router';
 
-export function registerLibraryHandlers(router: Router, library: Library, remote: LibraryRemote, mediaUrl: (id: string, redacted: boolean) => string | null): void {
+export function registerLibraryHandlers(
+  router: Router,
+  library: Library,
+  remote: LibraryRemote,
+  saver: ExportSaver,
+  mediaUrl: (id: string, redacted: boolean) => string | null,
+): void {
   router.handle('library.list', (input) => library.list(input ?? {}));
   router.handle('library.get', ({ id }) => library.get(id));
   router.handle('library.rename', ({ id, title }) => library.rename(id, title));
@@ -19,6 +26,11 @@ export function registerLibraryHandlers(router: Router, library: Library, remote
     return { ok: true as const };
   });
   router.handle('library.export', ({ id, format, charsPerCaption }) => library.export(id, format, charsPerCaption));
+  router.handle('library.saveExport', ({ ids, format, charsPerCaption }) => saver.save(ids, format, charsPerCaption));
+  router.handle('library.revealExport', ({ path }) => {
+    saver.reveal(path);
+    return { ok: true as const };
+  });
   router.handle('library.mediaUrl', ({ id, redacted }) => {
     library.item(id);
     return { url: library.audioPath(id, redacted ? 'redacted' : 'original') ? mediaUrl(id, redacted) : null };

@@ -34,6 +34,25 @@ export interface EngineLauncher {
   launch(args: string[], env: Record<string, string>): EngineProcess;
 }
 
+/** A choice of file types in a save dialog ("Subtitles (.srt)"). */
+export interface FileFilter {
+  name: string;
+  extensions: string[];
+}
+
+/**
+ * The desktop's own file dialogs (Electron). Host mode has none: a browser
+ * saves what the renderer downloads, into its downloads folder.
+ */
+export interface FileDialogs {
+  /** Ask where to save one file; null when the user cancels. */
+  saveFile(opts: { title: string; defaultName: string; filters: FileFilter[] }): Promise<string | null>;
+  /** Ask for a folder to save several files into; null when the user cancels. */
+  pickFolder(opts: { title: string; buttonLabel: string }): Promise<string | null>;
+  /** Show a file in the system's file manager. */
+  reveal(path: string): void;
+}
+
 export interface Platform {
   mode: AppMode;
   dataDir: string;
@@ -42,4 +61,6 @@ export interface Platform {
   settings: SettingsBackend;
   secrets: SecretBox;
   engine: EngineLauncher;
+  /** Native file dialogs, or null where the renderer downloads instead (host mode). */
+  dialogs: FileDialogs | null;
 }

@@ -202,10 +202,7 @@ export function uploadFile(file: File, onProgress: (p: UploadProgress) => void, 
   });
 }
 
-/**
- * Saves text the user exported. Both transports: a download, which Electron
- * turns into its save dialog and a browser into its downloads.
- */
+/** Saves text the user exported as a download (a browser; the desktop app uses `library.saveExport`). */
 export function saveText(filename: string, mime: string, content: string): void {
   const blob = new Blob([content], { type: mime });
   const href = URL.createObjectURL(blob);

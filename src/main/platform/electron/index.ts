@@ -4,10 +4,10 @@
  * Electron APIs onto the interfaces in ../types.ts that host mode also serves.
  */
 import { join } from 'node:path';
-import { app, safeStorage, utilityProcess } from 'electron';
+import { app, BrowserWindow, dialog, safeStorage, shell, utilityProcess } from 'electron';
 import Store from 'electron-store';
 import type { Settings } from '../../../shared/settings';
-import type { EngineLauncher, EngineProcess, Platform, SecretBox, SettingsBackend } from '../types';
+import type { EngineLauncher, EngineProcess, FileDialogs, Platform, SecretBox, SettingsBackend } from '../types';
 
 class ElectronStoreSettings implements SettingsBackend {
   private readonly store = new Store<Record<string, unknown>>({ name: 'settings' });
@@ -68,6 +68,25 @@ class UtilityEngineLauncher implements EngineLauncher {
   }
 }
 
+/** Dialogs are sheets of the focused window (modal to it), else free-standing. */
+class ElectronDialogs implements FileDialogs {
+  async saveFile(opts: { title: string; defaultName: string; filters: { name: string; extensions: string[] }[] }): Promise<string | null> {
+    const o = { title: opts.title, defaultPath: join(app.getPath('documents'), opts.defaultName), filters: opts.filters, properties: ['createDirectory' as const, 'showOverwriteConfirmation' as const] };
+    const win = BrowserWindow.getFocusedWindow();
+    const r = win ? await dialog.showSaveDialog(win, o) : await dialog.showSaveDialog(o);
+    return r.canceled || !r.filePath ? null : r.filePath;
+  }
+  async pickFolder(opts: { title: string; buttonLabel: string }): Promise<string | null> {
+    const o = { title: opts.title, buttonLabel: opts.buttonLabel, defaultPath: app.getPath('documents'), properties: ['openDirectory' as const, 'createDirectory' as const] };
+    const win = BrowserWindow.getFocusedWindow();
+    const r = win ? await dialog.showOpenDialog(win, o) : await dialog.showOpenDialog(o);
+    return r.canceled ? null : (r.filePaths[0] ?? null);
+  }
+  reveal(path: string): void {
+    shell.showItemInFolder(path);
+  }
+}
+
 export function createElectronPlatform(dataDir: string): Platform {
   return {
     mode: 'electron',
@@ -77,5 +96,6 @@ export function createElectronPlatform(dataDir: string): Platform {
     settings: new ElectronStoreSettings(),
     secrets: new SafeStorageBox(),
     engine: new UtilityEngineLauncher(),
+    dialogs: new ElectronDialogs(),
   };
 }

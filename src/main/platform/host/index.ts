@@ -136,5 +136,7 @@ export function createHostPlatform(opts: { dataDir: string; version: string; key
     settings: new JsonSettingsBackend(join(opts.dataDir, 'settings.json')),
     secrets: new FileSecretBox(opts.keyFile ?? defaultKeyFile()),
     engine: new ForkEngineLauncher(),
+    // A browser saves exports as downloads; there is no native dialog to open.
+    dialogs: null,
   };
 }

@@ -1,11 +1,13 @@
 /** Dialogs of the library screen: add from URL, tag, export and delete the selection. */
 import { useState } from 'react';
 import type { ExportFormat } from '../../../../shared/library';
-import { api, errorMessage, saveText } from '../../bridge';
+
 import { Button } from '../../components/Button';
 import { Dialog } from '../../components/Dialog';
+import { useApp } from '../../stores/app';
 import { useLibrary } from '../../stores/library';
 import { toast } from '../../stores/toasts';
+import { exportTranscripts } from './exportFiles';
 import { addUrl } from './intake';
 
 export function AddUrlDialog({ open, onClose }: { open: boolean; onClose(): void }) {
@@ -113,20 +115,11 @@ export function TagDialog({ open, onClose, ids }: { open: boolean; onClose(): vo
 export function ExportDialog({ open, onClose, ids }: { open: boolean; onClose(): void; ids: string[] }) {
   const [format, setFormat] = useState<ExportFormat>('txt');
   const [busy, setBusy] = useState(false);
+  const desktop = useApp((s) => s.info?.mode === 'electron');
   const run = async () => {
     setBusy(true);
-    let done = 0;
-    for (const id of ids) {
-      try {
-        const out = await api.invoke('library.export', { id, format });
-        saveText(out.filename, out.mime, out.content);
-        done++;
-      } catch (err) {
-        toast(errorMessage(err), 'error');
-      }
-    }
+    await exportTranscripts(ids, format);
     setBusy(false);
-    if (done) toast(`Exported ${done} ${done === 1 ? 'file' : 'files'}.`, 'ok');
     onClose();
   };
   return (
@@ -153,7 +146,13 @@ export function ExportDialog({ open, onClose, ids }: { open: boolean; onClose():
           <option value="vtt">Web subtitles (.vtt)</option>
           <option value="json">Everything (.json)</option>
         </select>
-        <p className="field__help">Each transcript is saved as its own file.</p>
+        <p className="field__help">
+          {!desktop
+            ? 'Saved to your browser’s downloads, one file per transcript.'
+            : ids.length === 1
+              ? 'Next, you choose where to save it.'
+              : 'Next, you choose a folder; each transcript is saved there as its own file.'}
+        </p>
       </div>
     </Dialog>
   );

@@ -1,0 +1,113 @@
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Router } from '../../../../src/main/ipc/router';
+import { registerLibraryHandlers } from '../../../../src/main/ipc/library';
+import type { FileDialogs } from '../../../../src/main/platform/types';
+import { ExportSaver } from '../../../../src/main/services/library/export-files';
+import { Library } from '../../../../src/main/services/library/library';
+import type { LibraryRemote } from '../../../../src/main/services/library/remote';
+
+let dir: string;
+let lib: Library;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'verbatim-export-'));
+  lib = new Library(join(dir, 'data'));
+});
+afterEach(() => {
+  lib.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function addCompleted(title: string, text: string): string {
+  const { recordingId, transcriptId } = lib.addRecording({ title, source: `${title}.wav`, sourceKind: 'file', sizeBytes: 10, region: 'local', baseUrl: null, options: {} });
+  const words = text.split(' ').map((t, i) => ({ text: t, start: i * 400, end: i * 400 + 300, confidence: 0.9, speaker: null }));
+  lib.complete(transcriptId, { remoteId: `r-${title}`, text, words, sentences: null, paragraphs: null, confidence: 0.9, language: 'en_us', model: 'm', durationMs: 4000 });
+  return recordingId;
+}
+
+/** What a person does in the dialogs, scripted: each answer is the path they pick (null = Cancel). */
+function scriptedDialogs(answers: { save?: string | null; folder?: string | null }) {
+  const calls: { kind: string; opts: unknown }[] = [];
+  const revealed: string[] = [];
+  const dialogs: FileDialogs = {
+    saveFile: async (opts) => (calls.push({ kind: 'save', opts }), answers.save ?? null),
+    pickFolder: async (opts) => (calls.push({ kind: 'folder', opts }), answers.folder ?? null),
+    reveal: (p) => void revealed.push(p),
+  };
+  return { dialogs, calls, revealed };
+}
+
+describe('saving exports through the desktop dialogs', () => {
+  it('asks where to save one transcript, offering its title and format, and writes exactly the export there', async () => {
+    const id = addCompleted('Board meeting', 'we agreed on the budget');
+    const target = join(dir, 'picked.srt');
+    const { dialogs, calls } = scriptedDialogs({ save: target });
+    const r = await new ExportSaver(lib, dialogs).save([id], 'srt');
+    expect(calls).toEqual([{ kind: 'save', opts: { title: 'Export transcript', defaultName: 'Board meeting.srt', filters: [{ name: 'SubRip subtitles', extensions: ['srt'] }] } }]);
+    expect(r).toEqual({ canceled: false, files: [{ id, path: target }], errors: [] });
+    expect(readFileSync(target, 'utf8')).toBe(lib.export(id, 'srt').content);
+    expect(readFileSync(target, 'utf8')).toMatch(/^1\n00:00:00,000 --> /);
+  });
+
+  it('adds the extension when the user typed a name without one', async () => {
+    const id = addCompleted('Notes', 'hello there');
+    const { dialogs } = scriptedDialogs({ save: join(dir, 'my notes') });
+    const r = await new ExportSaver(lib, dialogs).save([id], 'vtt');
+    expect(r.files[0]?.path).toBe(join(dir, 'my notes.vtt'));
+    expect(readFileSync(join(dir, 'my notes.vtt'), 'utf8')).toMatch(/^WEBVTT/);
+  });
+
+  it('writes nothing when the user cancels', async () => {
+    const id = addCompleted('Kept', 'nothing to see');
+    const { dialogs } = scriptedDialogs({ save: null });
+    const before = readdirSync(dir);
+    expect(await new ExportSaver(lib, dialogs).save([id], 'txt')).toEqual({ canceled: true, files: [], errors: [] });
+    expect(readdirSync(dir)).toEqual(before);
+  });
+
+  it('saves several transcripts into one picked folder without overwriting anything', async () => {
+    const a = addCompleted('Interview', 'first take');
+    const b = addCompleted('Interview', 'second take');
+    const c = addCompleted('Lecture', 'welcome everyone');
+    const out = join(dir, 'out');
+    mkdirSync(out);
+    writeFileSync(join(out, 'Lecture.txt'), 'a file the user already had');
+    const { dialogs, calls } = scriptedDialogs({ folder: out });
+    const r = await new ExportSaver(lib, dialogs).save([a, b, c], 'txt');
+    expect(calls.map((x) => x.kind)).toEqual(['folder']);
+    expect(r.errors).toEqual([]);
+    expect(r.files.map((f) => f.path)).toEqual([join(out, 'Interview.txt'), join(out, 'Interview (2).txt'), join(out, 'Lecture (2).txt')]);
+    expect(readFileSync(join(out, 'Lecture.txt'), 'utf8')).toBe('a file the user already had');
+    expect(readFileSync(join(out, 'Interview (2).txt'), 'utf8')).toBe('second take\n');
+  });
+
+  it('reports a folder it cannot write to per file, in words the user can act on', async () => {
+    const id = addCompleted('Blocked', 'cannot write');
+    const { dialogs } = scriptedDialogs({ save: join(dir, 'missing-folder', 'x.txt') });
+    const r = await new ExportSaver(lib, dialogs).save([id], 'txt');
+    expect(r.files).toEqual([]);
+    expect(r.errors[0]?.message).toMatch(/^Could not save .*x\.txt: .*Pick another folder\.$/);
+  });
+
+  it('reveals only files it saved itself', async () => {
+    const id = addCompleted('Shown', 'show me');
+    const target = join(dir, 'shown.txt');
+    const { dialogs, revealed } = scriptedDialogs({ save: target });
+    const saver = new ExportSaver(lib, dialogs);
+    await saver.save([id], 'txt');
+    saver.reveal(target);
+    expect(revealed).toEqual([target]);
+    expect(() => saver.reveal('/etc/passwd')).toThrow(/only shows files it saved/);
+  });
+
+  it('answers `unavailable` over IPC where there are no dialogs (host mode: the browser downloads)', async () => {
+    const id = addCompleted('Hosted', 'in a browser');
+    const router = new Router(() => true);
+    registerLibraryHandlers(router, lib, {} as LibraryRemote, new ExportSaver(lib, null), () => null);
+    const reply = await router.dispatch('library.saveExport', { ids: [id], format: 'txt' }, { sender: { kind: 'test' } });
+    expect(reply).toMatchObject({ ok: false, error: { code: 'unavailable', message: expect.stringMatching(/downloads/) } });
+    expect(existsSync(join(dir, 'Hosted.txt'))).toBe(false);
+  });
+});
