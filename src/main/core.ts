@@ -18,6 +18,7 @@ import { KeyService, KeyVault } from './services/keys';
 import { Library } from './services/library/library';
 import { ExportSaver } from './services/library/export-files';
 import { LibraryRemote } from './services/library/remote';
+import { WebhookFollower, type WebhookFollowOptions } from './services/library/webhook-status';
 import { SettingsService } from './services/settings';
 import { WebhookReceiver } from './services/webhooks';
 
@@ -41,6 +42,8 @@ export interface CoreOptions {
   jobs?: JobServiceOptions;
   /** Use the webhook receiver for local-engine jobs (default true); polling always runs as the fallback. */
   webhooks?: boolean;
+  /** How soon and how long completed transcripts' own webhooks are followed (tests shorten it). */
+  webhookFollow?: WebhookFollowOptions;
   /** Resume unfinished jobs at once (default true). */
   resume?: boolean;
   log?: (message: string) => void;
@@ -55,6 +58,8 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
   const keys = new KeyService(vault, settings);
   const engine = new EngineManager(platform.engine, platform.dataDir, { log });
   const webhooks = new WebhookReceiver();
+  const remote = new LibraryRemote(library, vault, engine, settings);
+  const follower = new WebhookFollower(library, (ref) => remote.clientFor(ref), { log, ...opts.webhookFollow });
   const jobs = new JobService(
     library,
     settings,
@@ -62,7 +67,10 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
     engine,
     opts.webhooks === false ? null : webhooks,
     {
-      changed: (id, job) => router.emit('jobs.changed', { id, job }),
+      changed: (id, job) => {
+        router.emit('jobs.changed', { id, job });
+        if (job?.status === 'completed') follower.follow(job.recordingId);
+      },
       progress: (p) => router.emit('jobs.progress', p),
     },
     { log, ...opts.jobs },
@@ -74,12 +82,13 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
   registerSettingsHandlers(router, settings);
   registerKeyHandlers(router, keys);
   registerJobHandlers(router, jobs);
-  registerLibraryHandlers(router, library, new LibraryRemote(library, vault, engine, settings), new ExportSaver(library, platform.dialogs), (id, r) =>
-    mediaUrl(id, r),
-  );
+  registerLibraryHandlers(router, { library, remote, saver: new ExportSaver(library, platform.dialogs), webhooks: follower }, (id, r) => mediaUrl(id, r));
   registerEngineHandlers(router, engine);
 
-  if (opts.resume !== false) jobs.resume();
+  if (opts.resume !== false) {
+    jobs.resume();
+    follower.resume();
+  }
 
   return {
     router,
@@ -95,6 +104,7 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
       mediaUrl = fn;
     },
     async dispose() {
+      follower.dispose();
       await jobs.dispose();
       await webhooks.close();
       await engine.stop();

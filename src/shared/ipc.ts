@@ -24,6 +24,7 @@ import {
   libraryListInputSchema,
   searchHitSchema,
   transcriptSchema,
+  webhookStatusSchema,
 } from './library';
 import { settingsPatchSchema, settingsSchema } from './settings';
 
@@ -182,6 +183,12 @@ export const channels = {
     input: z.object({ id: z.string().min(1), format: exportFormatSchema, charsPerCaption: z.number().int().min(8).max(200).optional() }).strict(),
     output: z.object({ filename: z.string(), mime: z.string(), content: z.string() }),
   },
+  /**
+   * Ask the service now what the user's webhook server answered for this
+   * transcript (main also follows it by itself for a few minutes after
+   * completion). `webhook: null` when it was sent without one.
+   */
+  'library.checkWebhook': { input: idInput, output: z.object({ webhook: webhookStatusSchema.nullable() }) },
   /**
    * Desktop app: save exports through the system's dialogs (one transcript: a
    * save dialog; several: a folder, one file each, never overwriting). Nothing

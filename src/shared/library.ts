@@ -72,6 +72,22 @@ export const cueSchema = z.object({
 });
 export type Cue = z.infer<typeof cueSchema>;
 
+/**
+ * The user's own webhook for a transcript (Settings → Webhook) and what its
+ * server answered the service (`webhook_status_code`). `pending`: no answer
+ * seen yet; `retrying`: the service got a non-2xx answer or none and tries
+ * again; `delivered`: a 2xx; `failed`: a 4xx, or retries ran out.
+ */
+export const webhookStatusSchema = z.object({
+  /** Scheme, host and path only: a query may carry the team's secret. */
+  url: z.string(),
+  state: z.enum(['pending', 'retrying', 'delivered', 'failed']),
+  statusCode: z.number().int().nullable(),
+  /** When Verbatim last asked the service; null = not yet. */
+  checkedAt: z.string().nullable(),
+});
+export type WebhookStatus = z.infer<typeof webhookStatusSchema>;
+
 export const transcriptSchema = z.object({
   item: libraryItemSchema,
   transcriptId: z.string(),
@@ -85,6 +101,8 @@ export const transcriptSchema = z.object({
   cues: z.array(cueSchema).nullable(),
   /** The options it was transcribed with (camelCase, see TranscriptionOptions). */
   options: z.record(z.string(), z.unknown()),
+  /** The user's webhook for this transcript, or null when none was set. */
+  webhook: webhookStatusSchema.nullable(),
 });
 export type Transcript = z.infer<typeof transcriptSchema>;
 

@@ -5,10 +5,13 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { dropFileFrom, dropFiles } from './drop';
 import { expect, root, test } from './host';
+import { fliteWav } from './seed';
 import { snap } from './snap';
 
 async function freePort(): Promise<number> {
@@ -96,5 +99,51 @@ test.describe('settings', () => {
     await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
     await page.getByRole('switch', { name: 'Keep a copy of the audio' }).uncheck();
     await expect(page.getByRole('switch', { name: 'Keep a copy of the audio' })).not.toBeChecked();
+  });
+
+  test("a transcript's details tell what the team's webhook server answered", async ({ page, host }) => {
+    test.setTimeout(120_000);
+    const calls: { path: string; secret: string | undefined }[] = [];
+    const hooks = createHttpServer((req, res) => {
+      calls.push({ path: req.url ?? '', secret: req.headers['x-team-secret'] as string | undefined });
+      req.resume();
+      res.writeHead(200).end();
+    });
+    await new Promise<void>((r) => hooks.listen(0, '127.0.0.1', r));
+    const hookUrl = `http://127.0.0.1:${(hooks.address() as { port: number }).port}/verbatim`;
+    const engine = await startEngine('team-key-0123456789');
+    try {
+      await page.goto(host.url);
+      await page.getByRole('button', { name: 'Settings', exact: true }).click();
+      await page.getByLabel('Region').selectOption('custom');
+      await page.getByLabel('REST address').fill(engine.url);
+      await page.getByLabel('REST address').blur();
+      const section = page.getByTestId('key-section');
+      await section.getByLabel('Your AssemblyAI API key').fill('team-key-0123456789');
+      await section.getByRole('button', { name: 'Save and verify' }).click();
+      await expect(section.getByText('Verified', { exact: true })).toBeVisible();
+      for (const [label, value] of [['Webhook URL', `${hookUrl}?team=7`], ['Auth header name', 'X-Team-Secret'], ['Auth header value', 'shh']] as const) {
+        await page.getByLabel(label).fill(value);
+        await page.getByLabel(label).blur();
+      }
+      await expect(page.getByLabel('Auth header value')).toHaveValue('shh');
+
+      await page.getByRole('button', { name: 'Library', exact: true }).click();
+      await dropFiles(page, [dropFileFrom(fliteWav(mkdtempSync(join(tmpdir(), 'verbatim-e2e-hook-')), 'standup.wav', 'The standup starts at nine.'))]);
+      const row = page.getByTestId('job-row').filter({ hasText: 'standup.wav' });
+      await expect(row).toHaveAttribute('data-status', 'completed', { timeout: 90_000 });
+      await row.getByRole('button', { name: 'Open' }).click();
+      const state = page.getByTestId('webhook-state');
+      await expect(state).toHaveAttribute('data-state', 'delivered', { timeout: 30_000 });
+      await expect(state).toContainText('Delivered: HTTP 200');
+      // The query (which may hold the team's secret) is not shown.
+      await expect(state).toContainText(hookUrl);
+      await expect(state).not.toContainText('team=7');
+      expect(calls[0]).toEqual({ path: '/verbatim?team=7', secret: 'shh' });
+      await snap(page, 'transcript-webhook-delivered-light');
+    } finally {
+      engine.child.kill('SIGTERM');
+      hooks.close();
+    }
   });
 });

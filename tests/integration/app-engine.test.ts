@@ -5,6 +5,8 @@
  * engine killed mid-job, cancel during upload.
  */
 import { execFileSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -110,6 +112,43 @@ describe.skipIf(!hasFlite)('app core against the real local engine', () => {
     const list = await new RestClient(proxy.url, h.key).list({ limit: 50 });
     expect(list.transcripts).toHaveLength(1);
     await owner.dispose();
+  }, 120_000);
+
+  it("tells what the team's webhook server answered: delivered on a 200, refused on a 404", async () => {
+    const hits: { path: string; secret: string | undefined; body: string }[] = [];
+    const hookServer = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        hits.push({ path: req.url ?? '', secret: req.headers['x-team-secret'] as string | undefined, body });
+        res.writeHead(req.url?.startsWith('/ok') ? 200 : 404).end();
+      });
+    });
+    await new Promise<void>((r) => hookServer.listen(0, '127.0.0.1', r));
+    const hookUrl = `http://127.0.0.1:${(hookServer.address() as AddressInfo).port}`;
+    try {
+      // The engine plays a self-hosted service ("custom"): the user's webhook goes to it.
+      const owner = makeCore();
+      const h = await owner.engine.ensure();
+      core = makeCore({ env: h.key });
+      core.settings.set({ region: 'custom', customRestUrl: h.url, webhookUrl: `${hookUrl}/ok?team=1`, webhookAuthHeaderName: 'X-Team-Secret', webhookAuthHeaderValue: 'shh' });
+      const ok = (await core.router.call('jobs.addFiles', { paths: [speech] })).jobs[0]!;
+      expect((await core.jobs.waitFinal(ok.id, 90_000)).status).toBe('completed');
+      for (let i = 0; i < 300 && core.library.webhookStatus(ok.recordingId)?.state !== 'delivered'; i++) await new Promise((r) => setTimeout(r, 50));
+      const t = await core.router.call('library.get', { id: ok.recordingId });
+      expect(t.webhook).toMatchObject({ url: `${hookUrl}/ok`, state: 'delivered', statusCode: 200 });
+      expect(hits[0]).toMatchObject({ path: '/ok?team=1', secret: 'shh' });
+      expect(JSON.parse(hits[0]!.body)).toEqual({ transcript_id: t.item.remoteId, status: 'completed' });
+
+      core.settings.set({ webhookUrl: `${hookUrl}/gone` });
+      const refused = (await core.router.call('jobs.addFiles', { paths: [speech] })).jobs[0]!;
+      expect((await core.jobs.waitFinal(refused.id, 90_000)).status).toBe('completed');
+      for (let i = 0; i < 300 && core.library.webhookStatus(refused.recordingId)?.state !== 'failed'; i++) await new Promise((r) => setTimeout(r, 50));
+      expect((await core.router.call('library.checkWebhook', { id: refused.recordingId })).webhook).toMatchObject({ state: 'failed', statusCode: 404 });
+      await owner.dispose();
+    } finally {
+      hookServer.close();
+    }
   }, 120_000);
 
   it('completes the job when the engine is killed mid-job and restarted', async () => {

@@ -1,15 +1,18 @@
 import type { ExportSaver } from '../services/library/export-files';
 import type { Library } from '../services/library/library';
 import type { LibraryRemote } from '../services/library/remote';
+import type { WebhookFollower } from '../services/library/webhook-status';
 import type { Router } from './router';
 
-export function registerLibraryHandlers(
-  router: Router,
-  library: Library,
-  remote: LibraryRemote,
-  saver: ExportSaver,
-  mediaUrl: (id: string, redacted: boolean) => string | null,
-): void {
+export interface LibraryServices {
+  library: Library;
+  remote: LibraryRemote;
+  saver: ExportSaver;
+  webhooks: WebhookFollower;
+}
+
+export function registerLibraryHandlers(router: Router, services: LibraryServices, mediaUrl: (id: string, redacted: boolean) => string | null): void {
+  const { library, remote, saver, webhooks } = services;
   router.handle('library.list', (input) => library.list(input ?? {}));
   router.handle('library.get', ({ id }) => library.get(id));
   router.handle('library.rename', ({ id, title }) => library.rename(id, title));
@@ -26,6 +29,7 @@ export function registerLibraryHandlers(
     return { ok: true as const };
   });
   router.handle('library.export', ({ id, format, charsPerCaption }) => library.export(id, format, charsPerCaption));
+  router.handle('library.checkWebhook', async ({ id }) => ({ webhook: await webhooks.check(id) }));
   router.handle('library.saveExport', ({ ids, format, charsPerCaption }) => saver.save(ids, format, charsPerCaption));
   router.handle('library.revealExport', ({ path }) => {
     saver.reveal(path);

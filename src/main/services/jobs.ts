@@ -464,6 +464,7 @@ export class JobService {
     } else {
       const s = this.settings.get();
       if (s.webhookUrl) {
+        this.library.setWebhook(row.transcript_id, s.webhookUrl);
         p.webhook_url = s.webhookUrl;
         if (s.webhookAuthHeaderName) {
           p.webhook_auth_header_name = s.webhookAuthHeaderName;

@@ -35,6 +35,8 @@ export interface WireTranscript {
   speech_model_used?: string | null;
   speech_models?: string[] | null;
   redact_pii_audio?: boolean | null;
+  /** What the user's webhook server last answered (null: no answer yet, or none). */
+  webhook_status_code?: number | null;
 }
 
 export interface WireSpanView {

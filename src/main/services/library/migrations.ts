@@ -216,6 +216,18 @@ export const migrations: Migration[] = [
       db.exec(`ALTER TABLE jobs ADD COLUMN resumed_at TEXT`);
     },
   },
+  {
+    version: 9,
+    name: "the user's webhook and what its server answered",
+    up(db) {
+      db.exec(`
+        ALTER TABLE transcripts ADD COLUMN webhook_url TEXT;
+        ALTER TABLE transcripts ADD COLUMN webhook_status_code INTEGER;
+        ALTER TABLE transcripts ADD COLUMN webhook_checked_at TEXT;
+        ALTER TABLE transcripts ADD COLUMN webhook_settled INTEGER NOT NULL DEFAULT 0;
+      `);
+    },
+  },
 ];
 
 export const latestVersion = migrations[migrations.length - 1]?.version ?? 0;

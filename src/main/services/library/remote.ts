@@ -1,4 +1,5 @@
-/** Deleting library items on the service too, each with the region it was made in. */
+/** Reaching the service a library item was made on (its own region and address): remote delete, re-reads. */
+import type { ServiceRegion } from '../../../shared/jobs';
 import type { SettingsService } from '../settings';
 import { RestClient } from '../client/rest';
 import type { EngineManager } from '../local-engine';
@@ -13,17 +14,20 @@ export class LibraryRemote {
     private readonly settings: SettingsService,
   ) {}
 
+  /** A client for the service a transcript was made on (the local engine is started if needed). */
+  async clientFor(ref: { region: ServiceRegion; baseUrl: string | null }): Promise<RestClient> {
+    if (ref.region === 'local') {
+      const h = await this.engine.ensure();
+      return new RestClient(h.url, h.key);
+    }
+    return new RestClient(ref.baseUrl ?? this.settings.get().customRestUrl, this.keys.get() ?? '');
+  }
+
   async deleteRemote(recordingIds: string[]): Promise<{ id: string; message: string }[]> {
     const errors: { id: string; message: string }[] = [];
     for (const ref of this.library.remoteRefs(recordingIds)) {
       try {
-        let client: RestClient;
-        if (ref.region === 'local') {
-          const h = await this.engine.ensure();
-          client = new RestClient(h.url, h.key);
-        } else {
-          client = new RestClient(ref.baseUrl ?? this.settings.get().customRestUrl, this.keys.get() ?? '');
-        }
+        const client = await this.clientFor(ref);
         await client.delete(ref.remoteId);
       } catch (e) {
         const message = e instanceof Error ? e.message : String(e);

@@ -8,6 +8,7 @@ import type { FileDialogs } from '../../../../src/main/platform/types';
 import { ExportSaver } from '../../../../src/main/services/library/export-files';
 import { Library } from '../../../../src/main/services/library/library';
 import type { LibraryRemote } from '../../../../src/main/services/library/remote';
+import type { WebhookFollower } from '../../../../src/main/services/library/webhook-status';
 
 let dir: string;
 let lib: Library;
@@ -105,7 +106,7 @@ describe('saving exports through the desktop dialogs', () => {
   it('answers `unavailable` over IPC where there are no dialogs (host mode: the browser downloads)', async () => {
     const id = addCompleted('Hosted', 'in a browser');
     const router = new Router(() => true);
-    registerLibraryHandlers(router, lib, {} as LibraryRemote, new ExportSaver(lib, null), () => null);
+    registerLibraryHandlers(router, { library: lib, remote: {} as LibraryRemote, saver: new ExportSaver(lib, null), webhooks: {} as WebhookFollower }, () => null);
     const reply = await router.dispatch('library.saveExport', { ids: [id], format: 'txt' }, { sender: { kind: 'test' } });
     expect(reply).toMatchObject({ ok: false, error: { code: 'unavailable', message: expect.stringMatching(/downloads/) } });
     expect(existsSync(join(dir, 'Hosted.txt'))).toBe(false);

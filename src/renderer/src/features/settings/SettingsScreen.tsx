@@ -83,7 +83,7 @@ function WebhookSection() {
   return (
     <section className="card" aria-labelledby="webhook-title">
       <h2 id="webhook-title">Webhook (optional)</h2>
-      <p className="field__help">For teams whose own server also wants each result: the service calls this address when a cloud transcript is done. The details panel shows the answer it got.</p>
+      <p className="field__help">For teams whose own server also wants each result: the service calls this address when a transcript is done (US, EU or a custom service; the local engine's results stay on this computer). Each transcript's details show what your server answered.</p>
       <TextSetting key={`webhook-url:${settings.webhookUrl}`} id="webhook-url" label="Webhook URL" type="url" placeholder="https://example.org/hooks/transcripts" value={settings.webhookUrl} onSave={(v) => update({ webhookUrl: v })} />
       <div className="grid2">
         <TextSetting key={`webhook-h:${settings.webhookAuthHeaderName}`} id="webhook-h" label="Auth header name" placeholder="X-Webhook-Secret" value={settings.webhookAuthHeaderName} onSave={(v) => update({ webhookAuthHeaderName: v })} />

@@ -1,5 +1,8 @@
 /** Facts about a transcript, and for a failed one the service's error with the action that fixes it. */
-import type { Transcript } from '../../../../shared/library';
+import { useState } from 'react';
+import type { Transcript, WebhookStatus } from '../../../../shared/library';
+import { api, errorMessage } from '../../bridge';
+import { toast } from '../../stores/toasts';
 import { regionLabels } from '../../components/labels';
 import { Button } from '../../components/Button';
 import { formatClock, formatDateTime } from '../../components/format';
@@ -13,12 +16,47 @@ function optionText(options: Record<string, unknown>, key: string): string | nul
   return String(v);
 }
 
+const webhookText = (w: WebhookStatus): string =>
+  ({
+    pending: 'Waiting for the service to deliver it…',
+    retrying: `Retrying: your server answered HTTP ${w.statusCode}`,
+    delivered: `Delivered: HTTP ${w.statusCode}`,
+    failed: w.statusCode === null ? 'Not delivered: your server did not answer' : `Not delivered: your server answered HTTP ${w.statusCode}`,
+  })[w.state];
+
+/** What the team's server answered the service for this transcript, with a way to ask again. */
+function WebhookState({ id, webhook }: { id: string; webhook: WebhookStatus }) {
+  const [busy, setBusy] = useState(false);
+  const check = async () => {
+    setBusy(true);
+    try {
+      await api.invoke('library.checkWebhook', { id });
+    } catch (err) {
+      toast(`Could not ask the service: ${errorMessage(err)}`, 'error');
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="webhook" data-testid="webhook-state" data-state={webhook.state}>
+      <span className={`webhook__state webhook__state--${webhook.state}`}>{webhookText(webhook)}</span>
+      <span className="details__wrap muted" title={webhook.url}>
+        {webhook.url}
+      </span>
+      {webhook.state !== 'delivered' && (
+        <Button size="sm" variant="ghost" icon="retry" busy={busy} onClick={() => void check()}>
+          Check again
+        </Button>
+      )}
+    </div>
+  );
+}
+
 export function DetailsPanel({ transcript }: { transcript: Transcript }) {
   const item = transcript.item;
   const job = useJobs((s) => Object.values(s.jobs).find((j) => j.recordingId === item.id) ?? null);
   const retry = useJobs((s) => s.retry);
   const setScreen = useApp((s) => s.setScreen);
-  const webhookCode = optionText(transcript.options, 'webhookStatusCode');
   const models = optionText(transcript.options, 'speechModels');
   return (
     <aside className="details" aria-label="Details" data-testid="details">
@@ -65,10 +103,12 @@ export function DetailsPanel({ transcript }: { transcript: Transcript }) {
         <dd>
           <code className="details__wrap">{item.remoteId ?? '—'}</code>
         </dd>
-        {webhookCode && (
+        {transcript.webhook && (
           <>
             <dt>Webhook</dt>
-            <dd>HTTP {webhookCode}</dd>
+            <dd>
+              <WebhookState id={item.id} webhook={transcript.webhook} />
+            </dd>
           </>
         )}
         {item.tags.length > 0 && (
