@@ -80,6 +80,16 @@ describe.skipIf(!hasFlite)('app core against the real local engine', () => {
     expect(srt.content).toMatch(/^1\n00:00:0\d,\d{3} --> /);
   });
 
+  it('sends the local engine only the speech models it knows: a cloud-only choice still transcribes', async () => {
+    core = makeCore();
+    const { jobs } = await core.router.call('jobs.addFiles', { paths: [speech], options: { speechModels: ['slam-1'] } });
+    const done = await core.jobs.waitFinal(jobs[0]!.id, 90_000);
+    expect(done.status, JSON.stringify(done.error)).toBe('completed');
+    const both = await core.router.call('jobs.addFiles', { paths: [speech], options: { speechModels: ['slam-1', 'universal-2'] } });
+    const second = await core.jobs.waitFinal(both.jobs[0]!.id, 90_000);
+    expect((await core.router.call('library.get', { id: second.recordingId })).item.model).toBe('universal-2');
+  }, 120_000);
+
   it('downloads the redacted audio into the library when asked', async () => {
     core = makeCore();
     const options = { redactPii: true, redactPiiPolicies: ['person_name' as const, 'phone_number' as const], redactPiiAudio: true, redactPiiAudioQuality: 'wav' as const };

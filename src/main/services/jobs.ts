@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { rename, rm, stat } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
+import { SPEECH_MODELS } from '../../shared/api/transcript';
 import { AppError, type ErrorCode } from '../../shared/errors';
 import type { Job, JobError, JobProgress, JobStatus, ServiceRegion, TranscriptionOptions } from '../../shared/jobs';
 import type { Word } from '../../shared/library';
@@ -457,6 +458,12 @@ export class JobService {
       delete p.redact_pii_sub;
       delete p.redact_pii_audio;
       delete p.redact_pii_audio_quality;
+    }
+    if (row.region === 'local') {
+      // The local engine runs its one recognizer whatever is asked, but refuses names it does not know (slam-1…).
+      const known = o.speechModels?.filter((m) => (SPEECH_MODELS as readonly string[]).includes(m)) ?? [];
+      if (known.length) p.speech_models = known;
+      else delete p.speech_models;
     }
     if (row.region === 'local' && this.webhooks) {
       await this.webhooks.start();
