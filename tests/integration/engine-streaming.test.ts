@@ -313,7 +313,11 @@ describe('streaming v3 auth and errors', () => {
     try {
       const c = connect('', { Authorization: KEY }, short.url.replace(/^http/, 'ws'));
       await c.next('Begin');
-      const { code, reason } = await c.closed;
+      // Seen once under heavy load: a 30 s test timeout with no trace. Name the step that hangs if it happens again.
+      const { code, reason } = await Promise.race([
+        c.closed,
+        new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no close within 15 s of Begin; got ${c.messages.map((m) => m.type).join(',')}`)), 15_000)),
+      ]);
       expect(code).toBe(3008);
       expect(reason).toMatch(/maximum session duration/);
     } finally {

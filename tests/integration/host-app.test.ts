@@ -118,7 +118,7 @@ describe('host-mode contract of the app core', () => {
     expect(await call('library.export', { id: rid, format: 'srt' })).toEqual({
       filename: 'Sync #12.srt',
       mime: 'application/x-subrip; charset=utf-8',
-      content: '1\n00:00:00,000 --> 00:00:00,900\nHullo world.\n',
+      content: '1\n00:00:00,000 --> 00:00:00,900\nHullo world.\n\n',
     });
     const search = await call<{ hits: { recordingId: string; startMs: number; snippet: { text: string; match: boolean }[] }[] }>('search.query', { query: 'transcription' });
     expect(search.hits[0]).toMatchObject({ recordingId: rid, startMs: 900 });

@@ -8,6 +8,8 @@ export interface TimedWord {
   text: string;
   start: number;
   end: number;
+  /** Diarised speaker ("A", "B", …), when known. */
+  speaker?: string | null;
 }
 
 export interface Cue {
@@ -24,6 +26,12 @@ export interface CueOptions {
   pauseMs?: number;
   /** Longest cue duration (ms, default 7000). */
   maxDurationMs?: number;
+  /**
+   * With speakers: a cue never spans two of them, and a cue whose speaker
+   * differs from the previous cue's opens with "<label>: " (the user's name
+   * for them, or "Speaker A"). Without it, speakers are ignored.
+   */
+  speakerLabel?: (speaker: string) => string;
 }
 
 /** Groups words into cues of at most `charsPerCaption` characters, breaking after sentence ends and at pauses. */
@@ -31,19 +39,26 @@ export function buildCues(words: readonly TimedWord[], opts: CueOptions = {}): C
   const maxChars = Math.max(1, opts.charsPerCaption ?? 80);
   const pause = opts.pauseMs ?? 1000;
   const maxDur = opts.maxDurationMs ?? 7000;
+  const label = opts.speakerLabel;
   const cues: Cue[] = [];
   let cur: TimedWord[] = [];
   let len = 0;
+  let lastSpeaker: string | null = null;
   const flush = (): void => {
     if (!cur.length) return;
-    cues.push({ start: cur[0]!.start, end: cur[cur.length - 1]!.end, text: cur.map((w) => w.text).join(' ') });
+    const speaker = label ? (cur[0]!.speaker ?? null) : null;
+    const text = cur.map((w) => w.text).join(' ');
+    const prefix = speaker !== null && speaker !== lastSpeaker ? `${label!(speaker)}: ` : '';
+    cues.push({ start: cur[0]!.start, end: cur[cur.length - 1]!.end, text: prefix + text });
+    lastSpeaker = speaker;
     cur = [];
     len = 0;
   };
   for (const w of words) {
     const prev = cur[cur.length - 1];
     const added = (cur.length ? 1 : 0) + w.text.length;
-    if (prev && (len + added > maxChars || w.start - prev.end >= pause || w.end - cur[0]!.start > maxDur)) flush();
+    const turn = label !== undefined && prev !== undefined && (prev.speaker ?? null) !== (w.speaker ?? null);
+    if (prev && (turn || len + added > maxChars || w.start - prev.end >= pause || w.end - cur[0]!.start > maxDur)) flush();
     cur.push(w);
     len += (cur.length > 1 ? 1 : 0) + w.text.length;
     // End a cue after a sentence end when it is already half full.

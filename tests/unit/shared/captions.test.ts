@@ -20,6 +20,19 @@ describe('captions', () => {
     expect(wide).toHaveLength(2);
   });
 
+  it('with a speaker label: never spans two speakers, and names each change of speaker once', () => {
+    const said = [
+      { text: 'Ready?', start: 0, end: 300, speaker: 'A' },
+      { text: 'Yes.', start: 400, end: 600, speaker: 'B' },
+      { text: 'Then', start: 700, end: 900, speaker: 'B' },
+      { text: 'go.', start: 950, end: 1100, speaker: 'B' },
+    ];
+    const named = buildCues(said, { charsPerCaption: 8, speakerLabel: (s) => (s === 'A' ? 'Dana' : `Speaker ${s}`) });
+    expect(named.map((c) => c.text)).toEqual(['Dana: Ready?', 'Speaker B: Yes.', 'Then go.']);
+    // Without a label (the engine's /srt, API.md §5) speakers are not named and do not split cues.
+    expect(buildCues(said, { charsPerCaption: 80 }).map((c) => c.text)).toEqual(['Ready? Yes. Then go.']);
+  });
+
   it('breaks at long pauses', () => {
     const cues = buildCues([{ text: 'a', start: 0, end: 100 }, { text: 'b', start: 3000, end: 3100 }]);
     expect(cues).toHaveLength(2);

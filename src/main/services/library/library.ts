@@ -21,9 +21,9 @@ import {
   type WebhookStatus,
   type Word,
 } from '../../../shared/library';
+import { buildCues, toSrt, toVtt } from '../../../shared/captions/index';
 import { migrate } from './migrations';
 import {
-  cuesFromWords,
   ftsQuery,
   packWords,
   paragraphsFromSentences,
@@ -32,8 +32,6 @@ import {
   SNIPPET_CLOSE,
   SNIPPET_OPEN,
   span,
-  toSrt,
-  toVtt,
   unpackWords,
 } from './text';
 
@@ -531,10 +529,12 @@ export class Library {
   export(recordingId: string, format: ExportFormat, charsPerCaption?: number): { filename: string; mime: string; content: string } {
     const t = this.get(recordingId);
     const base = safeFileName(t.item.title);
-    const cues = () => (t.cues && charsPerCaption === undefined ? t.cues : cuesFromWords(t.words, charsPerCaption));
+    const names = new Map(t.speakers.map((s) => [s.id, s.name ?? `Speaker ${s.id}`]));
+    const speakerLabel = names.size ? (id: string) => names.get(id) ?? `Speaker ${id}` : undefined;
+    // Edited cues are the user's own words; otherwise cues of one 42-character line, named at each change of speaker.
+    const cues = () => (t.cues && charsPerCaption === undefined ? t.cues : buildCues(t.words, { charsPerCaption: charsPerCaption ?? 42, speakerLabel }));
     switch (format) {
       case 'txt': {
-        const names = new Map(t.speakers.map((s) => [s.id, s.name ?? `Speaker ${s.id}`]));
         const paras = t.paragraphs.length ? t.paragraphs : [{ text: t.text, speaker: null }];
         const content = paras.map((p) => (p.speaker && names.has(p.speaker) ? `${names.get(p.speaker)}: ${p.text}` : p.text)).join('\n\n');
         return { filename: `${base}.txt`, mime: 'text/plain; charset=utf-8', content: `${content}\n` };

@@ -4,7 +4,7 @@
  * FTS5 query built from what the user typed.
  */
 import { gunzipSync, gzipSync } from 'node:zlib';
-import type { Cue, Span, Word } from '../../../shared/library';
+import type { Span, Word } from '../../../shared/library';
 
 /** Words stored column-wise and gzipped: ~6 bytes a word instead of ~80 as JSON objects. */
 export function packWords(words: Word[]): Buffer {
@@ -99,51 +99,6 @@ export function spansFromView(words: Word[], view: { text: string; start: number
     cursor += n;
   }
   return cursor === words.length ? out : null;
-}
-
-/** Cues from words: at most `chars` characters, split at sentence ends and pauses. */
-export function cuesFromWords(words: Word[], chars = 42): Cue[] {
-  const cues: Cue[] = [];
-  let cur: Word[] = [];
-  let len = 0;
-  const flush = () => {
-    if (cur.length === 0) return;
-    cues.push({ start: cur[0]!.start, end: cur[cur.length - 1]!.end, text: cur.map((w) => w.text).join(' ') });
-    cur = [];
-    len = 0;
-  };
-  for (let i = 0; i < words.length; i++) {
-    const w = words[i]!;
-    const prev = cur[cur.length - 1];
-    if (cur.length > 0 && (len + 1 + w.text.length > chars || (prev !== undefined && w.start - prev.end > 1000))) flush();
-    cur.push(w);
-    len += (cur.length > 1 ? 1 : 0) + w.text.length;
-    if (SENTENCE_END.test(w.text) && len > chars / 2) flush();
-  }
-  flush();
-  return cues;
-}
-
-function pad(n: number, width: number): string {
-  return String(n).padStart(width, '0');
-}
-
-export function timestamp(ms: number, sep: ',' | '.', forceHours: boolean): string {
-  const h = Math.floor(ms / 3_600_000);
-  const m = Math.floor((ms % 3_600_000) / 60_000);
-  const s = Math.floor((ms % 60_000) / 1000);
-  const frac = ms % 1000;
-  const core = `${pad(m, 2)}:${pad(s, 2)}${sep}${pad(frac, 3)}`;
-  return forceHours || h > 0 ? `${pad(h, 2)}:${core}` : core;
-}
-
-export function toSrt(cues: Cue[]): string {
-  return cues.map((c, i) => `${i + 1}\n${timestamp(c.start, ',', true)} --> ${timestamp(c.end, ',', true)}\n${c.text}\n`).join('\n');
-}
-
-export function toVtt(cues: Cue[]): string {
-  const hours = cues.some((c) => c.end >= 3_600_000);
-  return `WEBVTT\n\n${cues.map((c) => `${timestamp(c.start, '.', hours)} --> ${timestamp(c.end, '.', hours)}\n${c.text}\n`).join('\n')}`;
 }
 
 /**

@@ -121,11 +121,26 @@ describe('library', () => {
     const id = addCompleted(lib, 'Talk: part 1/2', 'Hello there. General Kenobi.');
     const srt = lib.export(id, 'srt', 20);
     expect(srt.filename).toBe('Talk part 1 2.srt');
-    expect(srt.content).toBe('1\n00:00:00,000 --> 00:00:00,700\nHello there.\n\n2\n00:00:00,800 --> 00:00:01,500\nGeneral Kenobi.\n');
+    expect(srt.content).toBe('1\n00:00:00,000 --> 00:00:00,700\nHello there.\n\n2\n00:00:00,800 --> 00:00:01,500\nGeneral Kenobi.\n\n');
     lib.saveCues(id, [{ start: 0, end: 1500, text: 'Edited cue' }]);
-    expect(lib.export(id, 'vtt').content).toBe('WEBVTT\n\n00:00.000 --> 00:01.500\nEdited cue\n');
+    expect(lib.export(id, 'vtt').content).toBe('WEBVTT\n\n00:00.000 --> 00:01.500\nEdited cue\n\n');
     expect(lib.export(id, 'txt').content).toBe('Hello there. General Kenobi.\n');
     expect(JSON.parse(lib.export(id, 'json').content)).toMatchObject({ item: { id }, words: expect.any(Array) });
+    lib.close();
+  });
+
+  it("names speakers in every export: the user's name where given, else Speaker A", () => {
+    const lib = new Library(dir);
+    const { recordingId: id, transcriptId } = lib.addRecording({ title: 'Call', source: 'call.wav', sourceKind: 'file', sizeBytes: 1, region: 'us', baseUrl: null, options: {} });
+    const words = [...wordsOf('Are you there?', 0, 'A'), ...wordsOf('Yes I am.', 2000, 'B'), ...wordsOf('Good.', 4000, 'A')];
+    lib.complete(transcriptId, { remoteId: 'r', text: 'Are you there? Yes I am. Good.', words, sentences: null, paragraphs: null, confidence: 1, language: 'en', model: 'm', durationMs: 5000 });
+    lib.renameSpeaker(id, 'A', 'Dana');
+    expect(lib.export(id, 'srt').content).toBe(
+      '1\n00:00:00,000 --> 00:00:01,100\nDana: Are you there?\n\n2\n00:00:02,000 --> 00:00:03,100\nSpeaker B: Yes I am.\n\n3\n00:00:04,000 --> 00:00:04,300\nDana: Good.\n\n',
+    );
+    expect(lib.export(id, 'vtt').content).toContain('00:02.000 --> 00:03.100\nSpeaker B: Yes I am.');
+    expect(lib.export(id, 'txt').content).toBe('Dana: Are you there?\n\nSpeaker B: Yes I am.\n\nDana: Good.\n');
+    expect(JSON.parse(lib.export(id, 'json').content).speakers).toEqual([{ id: 'A', name: 'Dana' }, { id: 'B', name: null }]);
     lib.close();
   });
 

@@ -1,0 +1,10 @@
+import { startEngine } from '../src/engine/server';
+import WebSocket from 'ws';
+import { mkdtempSync } from 'node:fs';
+const main = await startEngine({ host: '127.0.0.1', port: 0, apiKey: 'k', dataDir: mkdtempSync('/tmp/dbg-'), quiet: true, streaming: { maxSessions: 3, burstMs: 3000 } } as never);
+const short = await startEngine({ host: '127.0.0.1', port: 0, apiKey: 'k', dataDir: mkdtempSync('/tmp/dbg-'), quiet: true, streaming: { maxSessionSeconds: 1 } } as never);
+const ws = new WebSocket(short.url.replace(/^http/, 'ws') + '/v3/ws', { headers: { Authorization: 'k' } });
+const t0 = Date.now();
+ws.on('message', (d) => console.log(Date.now() - t0, String(d).slice(0, 60)));
+ws.on('close', async (c, r) => { console.log('close', Date.now() - t0, c); const t1 = Date.now(); await short.close(); console.log('engine closed in', Date.now() - t1); await main.close(); process.exit(0); });
+setTimeout(() => { console.log('stuck after 40s'); process.exit(1); }, 40000);
