@@ -17,6 +17,8 @@ export const libraryItemSchema = z.object({
   source: z.string(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  /** When the transcript completed (null until then, and for failed ones). */
+  completedAt: z.string().nullable(),
   durationMs: z.number().int().nonnegative().nullable(),
   status: transcriptStatusSchema,
   error: jobErrorSchema.nullable(),

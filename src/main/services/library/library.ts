@@ -84,6 +84,7 @@ interface ItemRow {
   error_code: string | null;
   error_message: string | null;
   error_retryable: number | null;
+  completed_at: string | null;
   region: string;
   remote_id: string | null;
   language: string | null;
@@ -95,7 +96,7 @@ interface ItemRow {
 
 const ITEM_SELECT = `
   SELECT r.id, r.title, r.source, r.created_at, r.updated_at, r.duration_ms, r.audio_file, r.redacted_audio_file,
-         t.id AS t_id, t.status, t.error_code, t.error_message, t.error_retryable, t.region, t.remote_id, t.language, t.model,
+         t.id AS t_id, t.status, t.error_code, t.error_message, t.error_retryable, t.completed_at, t.region, t.remote_id, t.language, t.model,
          t.word_count, substr(t.text, 1, 200) AS preview,
          (SELECT json_group_array(name) FROM (SELECT name FROM tags WHERE recording_id = r.id ORDER BY name)) AS tags
   FROM recordings r
@@ -712,6 +713,7 @@ function toItem(r: ItemRow): LibraryItem {
     source: r.source,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
+    completedAt: r.completed_at,
     durationMs: r.duration_ms,
     status: r.status as TranscriptStatus,
     error:
