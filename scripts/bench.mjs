@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureHost } from './build-host.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const filter = process.argv[2] ?? '';
@@ -15,6 +16,10 @@ if (benches.length === 0) {
   console.log(`No benchmark matches "${filter}".`);
   process.exit(1);
 }
+// The UI benchmarks run what users run: the built renderer and host mode.
+const prep = spawnSync('npm', ['run', '-s', 'build:renderer'], { cwd: root, stdio: 'inherit' });
+if (prep.status !== 0) process.exit(prep.status ?? 1);
+await ensureHost();
 const results = [];
 for (const file of benches) {
   console.log(`\n=== bench/${file} ===`);

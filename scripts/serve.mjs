@@ -1,9 +1,10 @@
-// `npm run serve`: builds the renderer when it is missing or older than its
-// sources, then starts host mode with the arguments given after `--`.
+// `npm run serve`: builds the renderer and host mode (out/host) when missing or
+// older than their sources, then starts host mode with the arguments given after `--`.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureHost } from './build-host.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => join(root, 'node_modules', '.bin', process.platform === 'win32' ? `${name}.cmd` : name);
@@ -26,11 +27,12 @@ export function ensureRenderer() {
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 
-export function runHost(args) {
+export async function runHost(args) {
   ensureRenderer();
-  const child = spawn(bin('tsx'), [join(root, 'src', 'main', 'host', 'cli.ts'), ...args], { cwd: root, stdio: 'inherit' });
+  await ensureHost();
+  const child = spawn(process.execPath, ['--enable-source-maps', join(root, 'out', 'host', 'cli.mjs'), ...args], { cwd: root, stdio: 'inherit' });
   for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
   child.on('exit', (code) => process.exit(code ?? 0));
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) runHost(process.argv.slice(2));
+if (import.meta.url === `file://${process.argv[1]}`) await runHost(process.argv.slice(2));

@@ -42,5 +42,5 @@ if (electron) {
   child.on('exit', (code) => process.exit(code ?? 0));
 } else {
   process.stderr.write('Electron is not installed here (its binary could not be downloaded), so Verbatim starts in host mode: open the link below in your browser.\n');
-  runHost(process.argv.slice(2));
+  await runHost(process.argv.slice(2));
 }

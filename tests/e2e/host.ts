@@ -1,6 +1,6 @@
 /**
  * Playwright fixture: a fresh host-mode Verbatim per test, on a random port
- * with its own data folder, exactly as `npm run serve` starts it.
+ * with its own data folder, exactly as `npm run serve` starts it (the bundle in out/host).
  */
 import { test as base } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -19,7 +19,8 @@ export interface HostApp {
 }
 
 export async function launchHost(dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(join(root, 'node_modules/.bin/tsx'), [join(root, 'src/main/host/cli.ts'), '--port', '0', '--data', dataDir], {
+  // The same build `npm run serve` runs (out/host, made by `npm run build:host` before the suite).
+  const child = spawn(process.execPath, ['--enable-source-maps', join(root, 'out/host/cli.mjs'), '--port', '0', '--data', dataDir], {
     cwd: root,
     env: { ...process.env, VERBATIM_KEY_DIR: join(dataDir, '..', 'keys'), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

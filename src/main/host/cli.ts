@@ -2,7 +2,7 @@
  * `npm run serve -- --port 5180 --data DIR`: Verbatim in host mode.
  * Prints exactly one line, the URL to open, when it is ready.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -10,7 +10,15 @@ import { createCore } from '../core';
 import { createHostPlatform, defaultDataDir } from '../platform/host';
 import { newToken, startHostServer } from './server';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+/** The project folder: the nearest one above us with a package.json (we run from src/main/host or, bundled, from out/host). */
+function projectRoot(from: string): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return dir;
+    if (dirname(dir) === dir) throw new Error(`no package.json above ${from}`);
+  }
+}
+
+const root = projectRoot(dirname(fileURLToPath(import.meta.url)));
 
 async function main(): Promise<void> {
   const { values } = parseArgs({

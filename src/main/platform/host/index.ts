@@ -87,8 +87,9 @@ export function defaultDataDir(): string {
 const here = dirname(fileURLToPath(import.meta.url));
 
 /**
- * Host mode runs the engine with child_process.fork: the built engine when
- * there is one next to us, else src/engine/index.ts through tsx (development).
+ * Host mode runs the engine with child_process.fork: the bundled engine next
+ * to us (out/host), else src/engine/index.ts through tsx (development), else
+ * Electron's build (out/main/engine.js).
  * VERBATIM_ENGINE_ENTRY overrides the entry (tests). A guard module makes the
  * engine exit when main dies, so a killed app never leaves an orphan behind.
  */
@@ -120,6 +121,9 @@ export class ForkEngineLauncher implements EngineLauncher {
 
 function engineEntry(): string {
   if (process.env.VERBATIM_ENGINE_ENTRY) return resolve(process.env.VERBATIM_ENGINE_ENTRY);
+  // Bundled host mode (out/host, scripts/build-host.mjs): the engine is built beside us.
+  const bundled = join(here, 'engine.mjs');
+  if (existsSync(bundled)) return bundled;
   const root = resolve(here, '../../../..');
   const src = join(root, 'src', 'engine', 'index.ts');
   if (existsSync(src)) return src;
