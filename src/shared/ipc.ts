@@ -63,6 +63,8 @@ export const keyStatusSchema = z.object({
 });
 export type KeyStatus = z.infer<typeof keyStatusSchema>;
 
+/** A recording length measured by the renderer (ms; at most 10 h, the cloud's limit). */
+const durationHint = z.number().int().nonnegative().max(36_000_000);
 const idInput = z.object({ id: z.string().min(1) }).strict();
 const okOutput = z.object({ ok: z.literal(true) });
 
@@ -103,7 +105,14 @@ export const channels = {
    * settings.transcriptionDefaults. Errors: `file_unreadable` naming the file.
    */
   'jobs.addFiles': {
-    input: z.object({ paths: z.array(z.string().min(1)).min(1).max(500), options: transcriptionOptionsSchema.optional() }).strict(),
+    input: z
+      .object({
+        paths: z.array(z.string().min(1)).min(1).max(500),
+        /** Lengths the renderer measured (same order as `paths`; null where unknown), shown until the service reports its own. */
+        durationsMs: z.array(durationHint.nullable()).max(500).optional(),
+        options: transcriptionOptionsSchema.optional(),
+      })
+      .strict(),
     output: z.object({ jobs: z.array(jobSchema) }),
   },
   /**
@@ -115,7 +124,12 @@ export const channels = {
    */
   'jobs.addUpload': {
     input: z
-      .object({ uploadId: z.string().min(1), name: z.string().min(1).max(500).optional(), options: transcriptionOptionsSchema.optional() })
+      .object({
+        uploadId: z.string().min(1),
+        name: z.string().min(1).max(500).optional(),
+        durationMs: durationHint.optional(),
+        options: transcriptionOptionsSchema.optional(),
+      })
       .strict(),
     output: jobSchema,
   },

@@ -78,6 +78,8 @@ export const jobSchema = z.object({
   bytesSent: z.number().nonnegative(),
   /** File size; null for URL jobs. */
   bytesTotal: z.number().nonnegative().nullable(),
+  /** Length of the recording: measured by the renderer before upload when it could, then the service's. */
+  durationMs: z.number().int().nonnegative().nullable(),
   error: jobErrorSchema.nullable(),
   /** How many times the job has been attempted (retries included). */
   attempts: z.number().int().nonnegative(),

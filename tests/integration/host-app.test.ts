@@ -97,8 +97,11 @@ describe('host-mode contract of the app core', () => {
   it('runs a job and serves the library: list, get, rename, tags, corrections, speakers, cues, export, search, delete', async () => {
     const file = join(dir, 'Weekly sync.wav');
     writeFileSync(file, Buffer.alloc(4096, 1));
-    const { jobs } = await call<{ jobs: { id: string; recordingId: string }[] }>('jobs.addFiles', { paths: [file] });
+    const { jobs } = await call<{ jobs: { id: string; recordingId: string; durationMs: number | null }[] }>('jobs.addFiles', { paths: [file], durationsMs: [2480] });
     const { id: jobId, recordingId: rid } = jobs[0]!;
+    // The length the renderer measured shows in the queue at once, before the service has said anything.
+    expect(jobs[0]!.durationMs).toBe(2480);
+    await expect(call('jobs.addFiles', { paths: [file], durationsMs: [-1] })).rejects.toMatchObject({ code: 'bad_request' });
     await waitFor(() => events.some((e) => e.event === 'jobs.changed' && (e.payload.job as { status?: string } | null)?.status === 'completed'));
     expect(events.some((e) => e.event === 'library.changed' && (e.payload.ids as string[]).includes(rid))).toBe(true);
     expect(events.some((e) => e.event === 'engine.status' && e.payload.state === 'running')).toBe(true);

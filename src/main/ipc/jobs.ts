@@ -2,8 +2,8 @@ import type { JobService } from '../services/jobs';
 import type { Router } from './router';
 
 export function registerJobHandlers(router: Router, jobs: JobService): void {
-  router.handle('jobs.addFiles', async ({ paths, options }) => ({ jobs: await jobs.addFiles(paths, options) }));
-  router.handle('jobs.addUpload', ({ uploadId, name, options }) => jobs.addUpload(uploadId, name, options));
+  router.handle('jobs.addFiles', async ({ paths, durationsMs, options }) => ({ jobs: await jobs.addFiles(paths, options, durationsMs) }));
+  router.handle('jobs.addUpload', ({ uploadId, name, durationMs, options }) => jobs.addUpload(uploadId, name, options, durationMs));
   router.handle('jobs.addUrl', ({ url, name, options }) => jobs.addUrl(url, name, options));
   router.handle('jobs.list', (input) => ({ jobs: jobs.list(input?.includeFinished ?? true, input?.limit ?? 200) }));
   router.handle('jobs.cancel', ({ id }) => jobs.cancel(id));

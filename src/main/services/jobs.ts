@@ -47,7 +47,12 @@ interface JobRow {
   updated_at: string;
   completed_at: string | null;
   resumed_at: string | null;
+  /** From the job's recording. */
+  duration_ms: number | null;
 }
+
+/** A job with its recording's length (the only column read from recordings). */
+const JOB_SELECT = `SELECT j.*, r.duration_ms FROM jobs j LEFT JOIN recordings r ON r.id = j.recording_id`;
 
 export interface JobEvents {
   changed(id: string, job: Job | null): void;
@@ -151,7 +156,7 @@ export class JobService {
     return region;
   }
 
-  async addFiles(paths: string[], options?: TranscriptionOptions): Promise<Job[]> {
+  async addFiles(paths: string[], options?: TranscriptionOptions, durationsMs?: (number | null)[]): Promise<Job[]> {
     const sizes: number[] = [];
     for (const p of paths) {
       try {
@@ -162,11 +167,11 @@ export class JobService {
         throw new AppError('file_unreadable', `Verbatim cannot read “${p}”: it does not exist or is not a file. Nothing was added.`, { cause: e });
       }
     }
-    return paths.map((p, i) => this.create({ kind: 'file', source: p, name: basename(p), size: sizes[i] ?? null, options }));
+    return paths.map((p, i) => this.create({ kind: 'file', source: p, name: basename(p), size: sizes[i] ?? null, durationMs: durationsMs?.[i] ?? null, options }));
   }
 
   /** A file staged by the host-mode /upload route (data/uploads/<id>). */
-  async addUpload(uploadId: string, name: string | undefined, options?: TranscriptionOptions): Promise<Job> {
+  async addUpload(uploadId: string, name: string | undefined, options?: TranscriptionOptions, durationMs?: number): Promise<Job> {
     if (!/^[A-Za-z0-9_-]{8,64}$/.test(uploadId)) throw new AppError('bad_request', 'That upload id is not valid.');
     const path = join(this.uploadsDir(), uploadId);
     let size: number;
@@ -177,18 +182,18 @@ export class JobService {
     }
     const meta = this.db.prepare(`SELECT 1 FROM jobs WHERE source_kind = 'upload' AND source = ?`).get(path);
     if (meta) throw new AppError('conflict', 'That upload was already added.');
-    return this.create({ kind: 'upload', source: path, name: name ?? 'Upload', size, options });
+    return this.create({ kind: 'upload', source: path, name: name ?? 'Upload', size, durationMs: durationMs ?? null, options });
   }
 
   addUrl(url: string, name: string | undefined, options?: TranscriptionOptions): Job {
-    return this.create({ kind: 'url', source: url, name: name || url, size: null, options });
+    return this.create({ kind: 'url', source: url, name: name || url, size: null, durationMs: null, options });
   }
 
   uploadsDir(): string {
     return join(this.library.dataDir, 'uploads');
   }
 
-  private create(spec: { kind: 'file' | 'url' | 'upload'; source: string; name: string; size: number | null; options?: TranscriptionOptions }): Job {
+  private create(spec: { kind: 'file' | 'url' | 'upload'; source: string; name: string; size: number | null; durationMs: number | null; options?: TranscriptionOptions }): Job {
     const region = this.targetRegion();
     const s = this.settings.get();
     const options = { ...s.transcriptionDefaults, ...spec.options };
@@ -202,6 +207,7 @@ export class JobService {
         source: spec.kind === 'url' ? spec.source : spec.name,
         sourceKind: spec.kind,
         sizeBytes: spec.size,
+        durationMs: spec.durationMs,
         region,
         baseUrl: region === 'local' ? null : baseUrl,
         options,
@@ -227,12 +233,12 @@ export class JobService {
   }
 
   private row(id: string): JobRow | undefined {
-    return this.db.prepare(`SELECT * FROM jobs WHERE id = ?`).get(id) as JobRow | undefined;
+    return this.db.prepare(`${JOB_SELECT} WHERE j.id = ?`).get(id) as JobRow | undefined;
   }
 
   list(includeFinished = true, limit = 200): Job[] {
     const rows = this.db
-      .prepare(`SELECT * FROM jobs ${includeFinished ? '' : `WHERE status NOT IN ('completed','error','canceled')`} ORDER BY created_at DESC, rowid DESC LIMIT ?`)
+      .prepare(`${JOB_SELECT} ${includeFinished ? '' : `WHERE j.status NOT IN ('completed','error','canceled')`} ORDER BY j.created_at DESC, j.rowid DESC LIMIT ?`)
       .all(limit) as JobRow[];
     return rows.map(toJob);
   }
@@ -668,6 +674,7 @@ function toJob(r: JobRow): Job {
     remoteId: r.remote_id,
     bytesSent: r.bytes_sent,
     bytesTotal: r.bytes_total,
+    durationMs: r.duration_ms ?? null,
     error: r.error_code ? { code: r.error_code as ErrorCode, message: r.error_message ?? '', retryable: r.error_retryable === 1 } : null,
     attempts: r.attempts,
     createdAt: r.created_at,

@@ -50,6 +50,8 @@ export interface NewRecording {
   source: string;
   sourceKind: 'file' | 'url' | 'upload' | 'live' | 'import';
   sizeBytes: number | null;
+  /** Length measured before transcription, when known. */
+  durationMs?: number | null;
   region: ServiceRegion;
   baseUrl: string | null;
   options: Record<string, unknown>;
@@ -170,9 +172,9 @@ export class Library {
     const now = ids?.now ?? new Date().toISOString();
     this.db
       .prepare(
-        `INSERT INTO recordings (id, title, source, source_kind, size_bytes, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO recordings (id, title, source, source_kind, size_bytes, duration_ms, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(recordingId, rec.title, rec.source, rec.sourceKind, rec.sizeBytes, now, now);
+      .run(recordingId, rec.title, rec.source, rec.sourceKind, rec.sizeBytes, rec.durationMs ?? null, now, now);
     this.db
       .prepare(`INSERT INTO transcripts (id, recording_id, region, base_url, status, options, created_at) VALUES (?, ?, ?, ?, 'queued', ?, ?)`)
       .run(transcriptId, recordingId, rec.region, rec.baseUrl, JSON.stringify(rec.options), now);
@@ -227,7 +229,13 @@ export class Library {
       const speakers = [...new Set(t.words.map((w) => w.speaker).filter((s): s is string => s !== null))];
       const insSpeaker = this.db.prepare(`INSERT OR IGNORE INTO speakers (transcript_id, speaker) VALUES (?, ?)`);
       for (const s of speakers) insSpeaker.run(transcriptId, s);
-      this.db.prepare(`UPDATE recordings SET duration_ms = coalesce(@d, duration_ms), updated_at = @now WHERE id = @id`).run({
+      // The service reports whole seconds: a length measured before upload that agrees within a second is the more precise one.
+      this.db
+        .prepare(
+          `UPDATE recordings SET duration_ms = CASE WHEN duration_ms IS NOT NULL AND abs(duration_ms - @d) < 1000 THEN duration_ms ELSE coalesce(@d, duration_ms) END,
+             updated_at = @now WHERE id = @id`,
+        )
+        .run({
         id: recordingId,
         d: t.durationMs,
         now,

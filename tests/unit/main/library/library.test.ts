@@ -129,6 +129,21 @@ describe('library', () => {
     lib.close();
   });
 
+  it('keeps a length measured before upload when the service (whole seconds) agrees within a second', () => {
+    const lib = new Library(dir);
+    const lengthAfter = (measured: number | null, service: number | null) => {
+      const { recordingId, transcriptId } = lib.addRecording({ title: 't', source: 't.wav', sourceKind: 'file', sizeBytes: 1, durationMs: measured, region: 'local', baseUrl: null, options: {} });
+      expect(lib.item(recordingId).durationMs).toBe(measured);
+      lib.complete(transcriptId, { remoteId: null, text: '', words: [], sentences: null, paragraphs: null, confidence: null, language: null, model: null, durationMs: service });
+      return lib.item(recordingId).durationMs;
+    };
+    expect(lengthAfter(5400, 6000)).toBe(5400);
+    expect(lengthAfter(5400, 9000)).toBe(9000);
+    expect(lengthAfter(null, 6000)).toBe(6000);
+    expect(lengthAfter(5400, null)).toBe(5400);
+    lib.close();
+  });
+
   it("names speakers in every export: the user's name where given, else Speaker A", () => {
     const lib = new Library(dir);
     const { recordingId: id, transcriptId } = lib.addRecording({ title: 'Call', source: 'call.wav', sourceKind: 'file', sizeBytes: 1, region: 'us', baseUrl: null, options: {} });
