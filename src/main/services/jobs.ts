@@ -208,6 +208,7 @@ export class JobService {
         sourceKind: spec.kind,
         sizeBytes: spec.size,
         durationMs: spec.durationMs,
+        originalPath: spec.kind === 'file' ? spec.source : null,
         region,
         baseUrl: region === 'local' ? null : baseUrl,
         options,

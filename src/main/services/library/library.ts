@@ -52,6 +52,8 @@ export interface NewRecording {
   sizeBytes: number | null;
   /** Length measured before transcription, when known. */
   durationMs?: number | null;
+  /** The file on this computer it came from (desktop drops and picks): played when no copy is kept. */
+  originalPath?: string | null;
   region: ServiceRegion;
   baseUrl: string | null;
   options: Record<string, unknown>;
@@ -81,6 +83,7 @@ interface ItemRow {
   duration_ms: number | null;
   audio_file: string | null;
   redacted_audio_file: string | null;
+  original_path: string | null;
   t_id: string;
   status: string;
   error_code: string | null;
@@ -97,7 +100,7 @@ interface ItemRow {
 }
 
 const ITEM_SELECT = `
-  SELECT r.id, r.title, r.source, r.created_at, r.updated_at, r.duration_ms, r.audio_file, r.redacted_audio_file,
+  SELECT r.id, r.title, r.source, r.created_at, r.updated_at, r.duration_ms, r.audio_file, r.redacted_audio_file, r.original_path,
          t.id AS t_id, t.status, t.error_code, t.error_message, t.error_retryable, t.completed_at, t.region, t.remote_id, t.language, t.model,
          t.word_count, substr(t.text, 1, 200) AS preview,
          (SELECT json_group_array(name) FROM (SELECT name FROM tags WHERE recording_id = r.id ORDER BY name)) AS tags
@@ -172,9 +175,9 @@ export class Library {
     const now = ids?.now ?? new Date().toISOString();
     this.db
       .prepare(
-        `INSERT INTO recordings (id, title, source, source_kind, size_bytes, duration_ms, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO recordings (id, title, source, source_kind, size_bytes, duration_ms, original_path, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(recordingId, rec.title, rec.source, rec.sourceKind, rec.sizeBytes, rec.durationMs ?? null, now, now);
+      .run(recordingId, rec.title, rec.source, rec.sourceKind, rec.sizeBytes, rec.durationMs ?? null, rec.originalPath ?? null, now, now);
     this.db
       .prepare(`INSERT INTO transcripts (id, recording_id, region, base_url, status, options, created_at) VALUES (?, ?, ?, ?, 'queued', ?, ?)`)
       .run(transcriptId, recordingId, rec.region, rec.baseUrl, JSON.stringify(rec.options), now);
@@ -258,15 +261,21 @@ export class Library {
     this.db.prepare(`UPDATE recordings SET duration_ms = ? WHERE id = ?`).run(durationMs, recordingId);
   }
 
-  /** Absolute path of a recording's audio copy, or null. */
+  /**
+   * Absolute path of a recording's audio: the library's copy, else (original
+   * only) the file it came from if it is still there; null when neither.
+   */
   audioPath(recordingId: string, kind: 'original' | 'redacted' = 'original'): string | null {
-    const row = this.db.prepare(`SELECT audio_file, redacted_audio_file FROM recordings WHERE id = ?`).get(recordingId) as
-      | { audio_file: string | null; redacted_audio_file: string | null }
+    const row = this.db.prepare(`SELECT audio_file, redacted_audio_file, original_path FROM recordings WHERE id = ?`).get(recordingId) as
+      | { audio_file: string | null; redacted_audio_file: string | null; original_path: string | null }
       | undefined;
     const name = kind === 'original' ? row?.audio_file : row?.redacted_audio_file;
-    if (!name) return null;
-    const path = join(this.audioDir, name);
-    return existsSync(path) ? path : null;
+    if (name) {
+      const path = join(this.audioDir, name);
+      if (existsSync(path)) return path;
+    }
+    if (kind === 'original' && row?.original_path && existsSync(row.original_path)) return row.original_path;
+    return null;
   }
 
   list(input: ListInput = {}): { items: LibraryItem[]; total: number } {
@@ -734,7 +743,8 @@ function toItem(r: ItemRow): LibraryItem {
     model: r.model,
     wordCount: r.word_count,
     tags: r.tags ? (JSON.parse(r.tags) as string[]) : [],
-    hasAudio: r.audio_file !== null,
+    // A copy, or the original file (not checked on disk here: the player says so if it moved).
+    hasAudio: r.audio_file !== null || r.original_path !== null,
     hasRedactedAudio: r.redacted_audio_file !== null,
     preview: r.preview ?? '',
   };

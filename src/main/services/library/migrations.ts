@@ -228,6 +228,13 @@ export const migrations: Migration[] = [
       `);
     },
   },
+  {
+    version: 10,
+    name: 'recordings remember the original file, to play it when no copy was kept',
+    up(db) {
+      db.exec(`ALTER TABLE recordings ADD COLUMN original_path TEXT`);
+    },
+  },
 ];
 
 export const latestVersion = migrations[migrations.length - 1]?.version ?? 0;

@@ -129,6 +129,22 @@ describe('library', () => {
     lib.close();
   });
 
+  it('plays the original file when no copy was kept, the copy when there is one, and nothing once the original moved', () => {
+    const lib = new Library(dir);
+    const original = join(dir, 'talk.wav');
+    writeFileSync(original, Buffer.alloc(100, 2));
+    const { recordingId } = lib.addRecording({ title: 'talk', source: 'talk.wav', sourceKind: 'file', sizeBytes: 100, originalPath: original, region: 'local', baseUrl: null, options: {} });
+    expect(lib.item(recordingId).hasAudio).toBe(true);
+    expect(lib.audioPath(recordingId)).toBe(original);
+    expect(lib.audioPath(recordingId, 'redacted')).toBeNull();
+    const copy = lib.storeAudio(recordingId, original);
+    expect(lib.audioPath(recordingId)).toBe(join(lib.audioDir, copy));
+    rmSync(join(lib.audioDir, copy));
+    rmSync(original);
+    expect(lib.audioPath(recordingId)).toBeNull();
+    lib.close();
+  });
+
   it('keeps a length measured before upload when the service (whole seconds) agrees within a second', () => {
     const lib = new Library(dir);
     const lengthAfter = (measured: number | null, service: number | null) => {
