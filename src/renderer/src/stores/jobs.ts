@@ -14,6 +14,8 @@ export interface IntakeItem {
   id: string;
   name: string;
   size: number;
+  /** Read from the file's header by the browser; null until known (or if it cannot tell). */
+  durationMs: number | null;
   state: 'waiting' | 'staging' | 'adding' | 'failed';
   error: { code: string | null; message: string } | null;
   file: File;

@@ -8,17 +8,21 @@ import { api, errorCode, errorMessage, uploadFile } from '../../bridge';
 import { useJobProgress, useJobs, type IntakeItem } from '../../stores/jobs';
 import { toast } from '../../stores/toasts';
 import type { Collected } from './collect';
+import { probeDurationMs } from './probe';
 
 const STAGING_AT_ONCE = 2;
 let seq = 0;
 let running = 0;
 const controllers = new Map<string, AbortController>();
+/** Lengths being read from the files' headers while they upload. */
+const probes = new Map<string, Promise<number | null>>();
 
 function patch(id: string, p: Partial<IntakeItem>): void {
   useJobs.setState((s) => ({ intake: s.intake.map((x) => (x.id === id ? { ...x, ...p } : x)) }));
 }
 
 function removeIntake(id: string): void {
+  probes.delete(id);
   useJobs.setState((s) => ({ intake: s.intake.filter((x) => x.id !== id) }));
   useJobProgress.getState().clear(id);
 }
@@ -34,12 +38,15 @@ async function stage(item: IntakeItem): Promise<void> {
       ctl.signal,
     );
     patch(item.id, { state: 'adding' });
+    const durationMs = (await probes.get(item.id)) ?? null;
     if (source.kind === 'path') {
-      const { jobs } = await api.invoke('jobs.addFiles', { paths: [source.path] });
+      const { jobs } = await api.invoke('jobs.addFiles', { paths: [source.path], durationsMs: [durationMs] });
       for (const j of jobs) useJobs.getState().upsert(j);
     } else {
-      useJobs.getState().upsert(await api.invoke('jobs.addUpload', { uploadId: source.uploadId, name: item.name }));
+      const name = item.name;
+      useJobs.getState().upsert(await api.invoke('jobs.addUpload', durationMs === null ? { uploadId: source.uploadId, name } : { uploadId: source.uploadId, name, durationMs }));
     }
+    probes.delete(item.id);
     removeIntake(item.id);
   } catch (err) {
     if (errorCode(err) === 'canceled') removeIntake(item.id);
@@ -70,8 +77,14 @@ export function addCollected(c: Collected): void {
     size: file.size,
     state: 'waiting',
     error: null,
+    durationMs: null,
     file,
   }));
+  for (const item of items) {
+    const probe = probeDurationMs(item.file);
+    probes.set(item.id, probe);
+    void probe.then((durationMs) => durationMs !== null && patch(item.id, { durationMs }));
+  }
   useJobs.setState((s) => ({ intake: [...s.intake, ...items], skipped: [...c.skipped, ...s.skipped].slice(0, 500) }));
   if (items.length === 0 && c.skipped.length > 0) toast(`Nothing to transcribe: ${c.skipped.length} ${c.skipped.length === 1 ? 'file was' : 'files were'} skipped. See the queue for why.`, 'error');
   else if (c.skipped.length > 0) toast(`Added ${items.length}, skipped ${c.skipped.length} (see the queue for why).`, 'info');
