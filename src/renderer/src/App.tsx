@@ -1,4 +1,6 @@
+/** The app frame: navigation, the current screen, the status bar, drop overlay and toasts. */
 import { type ReactElement } from 'react';
+import { notConnectedShort } from './components/connectionText';
 import { Icon, type IconName } from './components/Icon';
 import { regionLabels } from './components/labels';
 import { Toasts } from './components/Toasts';
@@ -33,13 +35,17 @@ const screens: Record<Screen, () => ReactElement> = {
 export function App() {
   const screen = useApp((s) => s.screen);
   const setScreen = useApp((s) => s.setScreen);
-  const theme = useSettings((s) => s.settings.theme);
+  // Until main answers, the cached choice: the initial 'system' would flash the wrong theme.
+  const theme = useSettings((s) => (s.loaded ? s.settings.theme : null));
   useTheme(theme);
 
   const Current = screens[screen];
   const current = screen === 'transcript' ? 'library' : screen;
   return (
     <div className="frame">
+      <a className="skip-link" href="#content">
+        Skip to content
+      </a>
       <nav className="sidebar" aria-label="Main">
         <div className="brand">
           <img src="./favicon.svg" alt="" width={24} height={24} />
@@ -56,7 +62,7 @@ export function App() {
           ))}
         </ul>
       </nav>
-      <main className="content" id="content">
+      <main className="content" id="content" tabIndex={-1}>
         <Current />
       </main>
       <StatusBar />
@@ -121,24 +127,27 @@ function StatusBar() {
   const info = useApp((s) => s.info);
   const connection = useApp((s) => s.connection);
   const region = useSettings((s) => s.settings.region);
-  const mode = info ? (info.mode === 'electron' ? 'Desktop' : 'Host mode') : '…';
+  const mode = info ? (info.mode === 'electron' ? 'Desktop' : 'Host mode') : null;
   const missing = info?.missingEnginePackages ?? [];
+  // Only the job summary is a live region: announcing the whole bar on every engine tick was noise.
   return (
-    <footer className="statusbar" role="status" aria-live="polite">
+    <footer className="statusbar">
       <span className={`pill pill--${connection}`} data-testid="connection">
         <span className="pill__dot" aria-hidden="true" />
         {connection === 'open'
           ? 'Connected'
           : connection === 'closed'
-            ? 'Not connected: open the link that `npm run serve` printed'
+            ? notConnectedShort
             : connection === 'reconnecting'
               ? 'Reconnecting…'
               : 'Connecting…'}
       </span>
-      <span data-testid="mode">{mode}</span>
+      {mode && <span data-testid="mode">{mode}</span>}
       <span data-testid="region">Region: {regionLabels[region]}</span>
       <EngineStatus />
-      <JobSummary />
+      <span role="status" aria-live="polite">
+        <JobSummary />
+      </span>
       {missing.length > 0 && <span className="statusbar__warn statusbar__end">Local engine needs: {missing.join(', ')}</span>}
     </footer>
   );

@@ -1,5 +1,5 @@
 /** Buttons: one look for every action, with an optional icon; icon-only buttons must carry an aria-label. */
-import type { ButtonHTMLAttributes, ReactNode } from 'react';
+import type { ButtonHTMLAttributes, ReactNode, Ref } from 'react';
 import { Icon, type IconName } from './Icon';
 
 type Variant = 'primary' | 'secondary' | 'ghost' | 'danger';
@@ -10,6 +10,8 @@ export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   icon?: IconName;
   busy?: boolean;
   children?: ReactNode;
+  /** For screens that hand focus back to this button (React 19 passes ref as a prop). */
+  ref?: Ref<HTMLButtonElement>;
 }
 
 export function Button({ variant = 'secondary', size = 'md', icon, busy, children, className, type, disabled, ...rest }: ButtonProps) {
