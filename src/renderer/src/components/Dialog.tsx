@@ -1,6 +1,8 @@
 /**
  * A modal dialog on the native <dialog> element: focus is trapped and Escape
- * closes it for free; the title labels it for screen readers.
+ * closes it for free; the title labels it for screen readers. Focus starts on
+ * the element marked `data-autofocus` (the field to fill, or the safe choice),
+ * not on the first focusable element, which is the × button.
  */
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { Button } from './Button';
@@ -20,7 +22,10 @@ export function Dialog({ open, title, onClose, children, footer, width = 440 }: 
   useEffect(() => {
     const d = ref.current;
     if (!d) return;
-    if (open && !d.open) d.showModal();
+    if (open && !d.open) {
+      d.showModal();
+      d.querySelector<HTMLElement>('[data-autofocus]')?.focus();
+    }
     if (!open && d.open) d.close();
   }, [open]);
   return (

@@ -6,8 +6,18 @@ import { Icon } from './Icon';
 export function Toasts() {
   const toasts = useToasts((s) => s.toasts);
   const dismiss = useToasts((s) => s.dismiss);
+  const hold = useToasts((s) => s.hold);
   return (
-    <div className="toasts" aria-live="polite">
+    <div
+      className="toasts"
+      aria-live="polite"
+      onMouseEnter={() => hold(true)}
+      onMouseLeave={() => hold(false)}
+      onFocus={() => hold(true)}
+      onBlur={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) hold(false);
+      }}
+    >
       {toasts.map((t) => (
         <div key={t.id} className={`toast toast--${t.tone}`} role={t.tone === 'error' ? 'alert' : 'status'}>
           <Icon name={t.tone === 'error' ? 'alert' : t.tone === 'ok' ? 'check' : 'info'} />

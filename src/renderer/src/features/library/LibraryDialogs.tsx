@@ -10,10 +10,16 @@ import { toast } from '../../stores/toasts';
 import { exportTranscripts } from './exportFiles';
 import { addUrl } from './intake';
 
-export function AddUrlDialog({ open, onClose }: { open: boolean; onClose(): void }) {
+export function AddUrlDialog({ open, onClose: close }: { open: boolean; onClose(): void }) {
   const [url, setUrl] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // Each opening starts clean: a rejected link from last time is not this time's input.
+  const onClose = () => {
+    setUrl('');
+    setError(null);
+    close();
+  };
   const submit = async () => {
     let parsed: URL;
     try {
@@ -44,21 +50,24 @@ export function AddUrlDialog({ open, onClose }: { open: boolean; onClose(): void
           <Button variant="ghost" onClick={onClose}>
             Cancel
           </Button>
-          <Button variant="primary" busy={busy} onClick={() => void submit()} disabled={!url.trim()}>
+          <Button variant="primary" type="submit" form="add-url-form" busy={busy} disabled={!url.trim()}>
             Transcribe
           </Button>
         </>
       }
     >
       <form
+        id="add-url-form"
         className="field"
+        // The app says what is wrong in its own words; the browser's bubble would say "Please enter a URL."
+        noValidate
         onSubmit={(e) => {
           e.preventDefault();
           void submit();
         }}
       >
         <label htmlFor="add-url">Link to an audio or video file</label>
-        <input id="add-url" type="url" placeholder="https://example.org/interview.mp3" value={url} onChange={(e) => setUrl(e.target.value)} aria-invalid={error ? true : undefined} aria-describedby="add-url-help" />
+        <input id="add-url" data-autofocus type="url" placeholder="https://example.org/interview.mp3" value={url} onChange={(e) => setUrl(e.target.value)} aria-invalid={error ? true : undefined} aria-describedby="add-url-help" />
         <p id="add-url-help" className={error ? 'field__error' : 'field__help'} role={error ? 'alert' : undefined}>
           {error ?? 'The service fetches the file itself, so the link must be public. Nothing is uploaded from this computer.'}
         </p>
@@ -79,7 +88,7 @@ export function TagDialog({ open, onClose, ids }: { open: boolean; onClose(): vo
       const it = items.find((x) => x?.id === id);
       await setTags(id, [...new Set([...(it?.tags ?? []), t])]);
     }
-    toast(`Tagged ${ids.length} with “${t}”.`, 'ok');
+    toast(`Tagged ${ids.length} ${ids.length === 1 ? 'recording' : 'recordings'} with “${t}”.`, 'ok');
     setTag('');
     onClose();
   };
@@ -101,7 +110,7 @@ export function TagDialog({ open, onClose, ids }: { open: boolean; onClose(): vo
     >
       <div className="field">
         <label htmlFor="tag-name">Tag</label>
-        <input id="tag-name" type="text" list="known-tags" value={tag} maxLength={60} onChange={(e) => setTag(e.target.value)} onKeyDown={(e) => e.key === 'Enter' && void apply()} />
+        <input id="tag-name" data-autofocus type="text" list="known-tags" value={tag} maxLength={60} onChange={(e) => setTag(e.target.value)} onKeyDown={(e) => e.key === 'Enter' && void apply()} />
         <datalist id="known-tags">
           {known.map((t) => (
             <option key={t.name} value={t.name} />
@@ -112,7 +121,7 @@ export function TagDialog({ open, onClose, ids }: { open: boolean; onClose(): vo
   );
 }
 
-export function ExportDialog({ open, onClose, ids }: { open: boolean; onClose(): void; ids: string[] }) {
+export function ExportDialog({ open, onClose, ids, title }: { open: boolean; onClose(): void; ids: string[]; title?: string }) {
   const [format, setFormat] = useState<ExportFormat>('txt');
   const [busy, setBusy] = useState(false);
   const desktop = useApp((s) => s.info?.mode === 'electron');
@@ -125,7 +134,7 @@ export function ExportDialog({ open, onClose, ids }: { open: boolean; onClose():
   return (
     <Dialog
       open={open}
-      title={`Export ${ids.length} ${ids.length === 1 ? 'transcript' : 'transcripts'}`}
+      title={title ?? `Export ${ids.length} ${ids.length === 1 ? 'transcript' : 'transcripts'}`}
       onClose={onClose}
       footer={
         <>
@@ -140,7 +149,7 @@ export function ExportDialog({ open, onClose, ids }: { open: boolean; onClose():
     >
       <div className="field">
         <label htmlFor="export-format">Format</label>
-        <select id="export-format" value={format} onChange={(e) => setFormat(e.target.value as ExportFormat)}>
+        <select id="export-format" data-autofocus value={format} onChange={(e) => setFormat(e.target.value as ExportFormat)}>
           <option value="txt">Text (.txt)</option>
           <option value="srt">Subtitles (.srt)</option>
           <option value="vtt">Web subtitles (.vtt)</option>
@@ -161,6 +170,9 @@ export function ExportDialog({ open, onClose, ids }: { open: boolean; onClose():
 export function DeleteDialog({ open, onClose, ids }: { open: boolean; onClose(): void; ids: string[] }) {
   const [remote, setRemote] = useState(false);
   const remove = useLibrary((s) => s.remove);
+  const chosen = new Set(ids);
+  // Only recordings made on a cloud service have a copy there to delete.
+  const anyRemote = useLibrary((s) => s.items.some((it) => it !== undefined && chosen.has(it.id) && it.region !== 'local' && it.remoteId !== null));
   const [busy, setBusy] = useState(false);
   return (
     <Dialog
@@ -169,7 +181,7 @@ export function DeleteDialog({ open, onClose, ids }: { open: boolean; onClose():
       onClose={onClose}
       footer={
         <>
-          <Button variant="ghost" onClick={onClose}>
+          <Button variant="ghost" data-autofocus onClick={onClose}>
             Keep
           </Button>
           <Button
@@ -177,7 +189,7 @@ export function DeleteDialog({ open, onClose, ids }: { open: boolean; onClose():
             busy={busy}
             onClick={async () => {
               setBusy(true);
-              await remove(ids, remote);
+              await remove(ids, remote && anyRemote);
               setBusy(false);
               onClose();
             }}
@@ -188,10 +200,12 @@ export function DeleteDialog({ open, onClose, ids }: { open: boolean; onClose():
       }
     >
       <p>The transcripts and any audio copies are removed from this computer. This cannot be undone.</p>
-      <label className="check">
-        <input type="checkbox" checked={remote} onChange={(e) => setRemote(e.target.checked)} />
-        <span>Also delete them on the transcription service</span>
-      </label>
+      {anyRemote && (
+        <label className="check">
+          <input type="checkbox" checked={remote} onChange={(e) => setRemote(e.target.checked)} />
+          <span>Also delete {ids.length === 1 ? 'it' : 'them'} on the transcription service</span>
+        </label>
+      )}
     </Dialog>
   );
 }

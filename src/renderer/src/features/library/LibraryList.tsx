@@ -7,6 +7,7 @@ import { memo, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { LibraryItem } from '../../../../shared/library';
 import { regionLabels } from '../../components/labels';
 import { Badge, type Tone } from '../../components/Badge';
+import { statusLabel } from '../../components/status';
 import { Button } from '../../components/Button';
 import { Icon } from '../../components/Icon';
 import { formatClock, formatDate } from '../../components/format';
@@ -15,22 +16,35 @@ import { useLibrary, type SortKey } from '../../stores/library';
 
 export const ROW_HEIGHT = 56;
 
-const statusLabel: Record<LibraryItem['status'], [string, Tone]> = {
-  queued: ['Waiting', 'neutral'],
-  uploading: ['Uploading', 'accent'],
-  submitted: ['Submitted', 'accent'],
-  processing: ['Transcribing', 'accent'],
-  completed: ['Ready', 'ok'],
-  error: ['Failed', 'danger'],
-  canceled: ['Canceled', 'neutral'],
-};
 const regionTone: Record<LibraryItem['region'], Tone> = { us: 'info', eu: 'info', local: 'neutral', custom: 'warn' };
+
+/** Tags that fit the cell whole (a chip is about 14 px + 6.5 px a character, at most 110 px), then "+n". */
+const TAG_CELL = 112;
+function tagsThatFit(tags: string[]): number {
+  let used = 0;
+  for (let i = 0; i < tags.length; i++) {
+    const chip = Math.min(110, 14 + 6.5 * (tags[i] as string).length) + 4;
+    const reserve = i < tags.length - 1 ? 26 : 0;
+    if (used + chip + reserve > TAG_CELL) return Math.max(i, 1);
+    used += chip;
+  }
+  return tags.length;
+}
 
 function TitleCell({ item }: { item: LibraryItem }) {
   const [editing, setEditing] = useState(false);
   const [value, setValue] = useState(item.title);
   const rename = useLibrary((s) => s.rename);
   const openTranscript = useApp((s) => s.openTranscript);
+  const openButton = useRef<HTMLButtonElement>(null);
+  // After Enter or Escape the keyboard user goes on from the row, not from the top of the page.
+  const refocus = useRef(false);
+  useEffect(() => {
+    if (!editing && refocus.current) {
+      refocus.current = false;
+      openButton.current?.focus();
+    }
+  }, [editing]);
   if (editing) {
     const commit = async () => {
       const v = value.trim();
@@ -47,8 +61,12 @@ function TitleCell({ item }: { item: LibraryItem }) {
         onChange={(e) => setValue(e.target.value)}
         onBlur={() => void commit()}
         onKeyDown={(e) => {
-          if (e.key === 'Enter') void commit();
+          if (e.key === 'Enter') {
+            refocus.current = true;
+            void commit();
+          }
           if (e.key === 'Escape') {
+            refocus.current = true;
             setValue(item.title);
             setEditing(false);
           }
@@ -65,7 +83,7 @@ function TitleCell({ item }: { item: LibraryItem }) {
   };
   return (
     <div className="lrow__title">
-      <button type="button" className="lrow__open" onClick={() => openTranscript(item.id)} onKeyDown={onKey} aria-label={`Open ${item.title}`} title="Open (F2 to rename)">
+      <button ref={openButton} type="button" className="lrow__open" data-open-id={item.id} onClick={() => openTranscript(item.id)} onKeyDown={onKey} aria-label={`Open ${item.title}`} title={`${item.title}\nOpen (F2 to rename)`}>
         <span className="lrow__name">{item.title}</span>
         <span className="lrow__preview">{item.preview || item.source}</span>
       </button>
@@ -94,32 +112,33 @@ const Row = memo(function Row({ item, index, selected }: { item: LibraryItem | u
     );
   }
   const [label, tone] = statusLabel[item.status];
+  const shown = tagsThatFit(item.tags);
   return (
-    <div className={`lrow${selected ? ' lrow--selected' : ''}`} role="row" aria-rowindex={index + 2} aria-selected={selected} data-testid="library-row">
-      <div role="gridcell" className="lcell lcell--check">
+    <div className={`lrow${selected ? ' lrow--selected' : ''}`} role="row" aria-rowindex={index + 2} data-testid="library-row">
+      <div role="cell" className="lcell lcell--check">
         <input type="checkbox" checked={selected} onChange={(e) => toggle(item.id, e.target.checked)} aria-label={`Select ${item.title}`} />
       </div>
-      <div role="gridcell" className="lcell lcell--title">
+      <div role="cell" className="lcell lcell--title">
         <TitleCell item={item} />
       </div>
-      <div role="gridcell" className="lcell lcell--tags">
-        {item.tags.slice(0, 3).map((t) => (
-          <span key={t} className="tag">
+      <div role="cell" className="lcell lcell--tags" title={item.tags.length > shown ? item.tags.join(', ') : undefined}>
+        {item.tags.slice(0, shown).map((t) => (
+          <span key={t} className="tag" title={t}>
             {t}
           </span>
         ))}
-        {item.tags.length > 3 && <span className="muted">+{item.tags.length - 3}</span>}
+        {item.tags.length > shown && <span className="muted">+{item.tags.length - shown}</span>}
       </div>
-      <div role="gridcell" className="lcell lcell--num">
+      <div role="cell" className="lcell lcell--num">
         {formatClock(item.durationMs)}
       </div>
-      <div role="gridcell" className="lcell lcell--date">
+      <div role="cell" className="lcell lcell--date">
         {formatDate(item.createdAt)}
       </div>
-      <div role="gridcell" className="lcell lcell--region">
+      <div role="cell" className="lcell lcell--region">
         <Badge tone={regionTone[item.region]}>{regionLabels[item.region]}</Badge>
       </div>
-      <div role="gridcell" className="lcell lcell--status">
+      <div role="cell" className="lcell lcell--status">
         <Badge tone={tone} title={item.error?.message}>
           {label}
         </Badge>
@@ -142,16 +161,19 @@ function Header() {
   const setQuery = useLibrary((s) => s.setQuery);
   const total = useLibrary((s) => s.total);
   const nSelected = useLibrary((s) => Object.keys(s.selected).length);
+  const nLoaded = useLibrary((s) => s.items.reduce((n, it) => (it ? n + 1 : n), 0));
   const selectAll = useLibrary((s) => s.selectAll);
+  const all = total > 0 && nSelected > 0 && nSelected >= Math.min(total, nLoaded);
+  const some = nSelected > 0 && !all;
+  const box = useRef<HTMLInputElement>(null);
+  // `indeterminate` exists only as a DOM property.
+  useEffect(() => {
+    if (box.current) box.current.indeterminate = some;
+  }, [some]);
   return (
     <div className="lrow lrow--head" role="row" aria-rowindex={1}>
       <div role="columnheader" className="lcell lcell--check">
-        <input
-          type="checkbox"
-          aria-label="Select all loaded"
-          checked={total > 0 && nSelected > 0 && nSelected >= Math.min(total, useLibrary.getState().items.filter(Boolean).length)}
-          onChange={(e) => selectAll(e.target.checked)}
-        />
+        <input ref={box} type="checkbox" aria-label="Select all loaded" checked={all} aria-checked={some ? 'mixed' : all} onChange={(e) => selectAll(e.target.checked)} />
       </div>
       {columns.map((c) => {
         const sorted = c.key !== null && query.sort === c.key;
@@ -200,7 +222,8 @@ export function LibraryList() {
   }, [first, last, total, ensureRange]);
 
   return (
-    <div className="ltable" role="grid" aria-label="Library" aria-rowcount={total + 1} aria-multiselectable="true">
+    // A table, not a grid: rows are read with the screen reader's table keys; there is no grid arrow-key model to promise.
+    <div className="ltable" role="table" aria-label="Library" aria-rowcount={total + 1}>
       <Header />
       <div className="ltable__scroll" ref={scroller} data-testid="library-scroll">
         <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>

@@ -1,7 +1,8 @@
 /** The library: add files (drop, pick, URL), the queue, search, and every transcript. */
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { TranscriptStatus } from '../../../../shared/library';
 import { Button } from '../../components/Button';
+import { notConnectedHelp } from '../../components/connectionText';
 import { EmptyScreen } from '../../components/EmptyScreen';
 import { Icon } from '../../components/Icon';
 import { useApp } from '../../stores/app';
@@ -23,6 +24,24 @@ const statusFilters: Array<{ label: string; value: TranscriptStatus[] | null }> 
   { label: 'Failed', value: ['error', 'canceled'] },
 ];
 
+/**
+ * Puts focus back on the library when the control that had it went away
+ * (selection toolbar replaced, a dialog's opener deleted): the row to return
+ * to when known, else the first row, else the filter field.
+ */
+function rescueFocus(openId: string | null = null, tries = 20): void {
+  requestAnimationFrame(() => {
+    const active = document.activeElement;
+    if (active && active !== document.body && active.isConnected && !openId) return;
+    const target =
+      (openId ? document.querySelector<HTMLElement>(`[data-open-id="${CSS.escape(openId)}"]`) : null) ??
+      (openId && tries > 0 ? null : (document.querySelector<HTMLElement>('.lrow .lcell--check input') ?? document.querySelector<HTMLElement>('.toolbar__filter') ?? document.querySelector<HTMLElement>('.library h1')));
+    if (target) target.focus();
+    // The list loads its rows asynchronously after Back: wait a little for the row.
+    else if (tries > 0) rescueFocus(openId, tries - 1);
+  });
+}
+
 function EngineBanner() {
   const settings = useSettings((s) => s.settings);
   const key = useKeys((s) => s.status);
@@ -31,7 +50,8 @@ function EngineBanner() {
   const note = engineNote(settings, key);
   if (!note.problem) return null;
   return (
-    <div className="banner banner--warn" role="alert">
+    // Not role="alert": it stays on screen, and an alert would be announced again on every visit.
+    <div className="banner banner--warn">
       <Icon name="key" />
       <span>{note.text}</span>
       <span className="banner__actions">
@@ -70,7 +90,14 @@ function Toolbar({ onDialog }: { onDialog(d: 'tag' | 'export' | 'delete'): void 
         <Button size="sm" icon="trash" variant="danger" onClick={() => onDialog('delete')}>
           Delete…
         </Button>
-        <Button size="sm" variant="ghost" onClick={() => selectAll(false)}>
+        <Button
+          size="sm"
+          variant="ghost"
+          onClick={() => {
+            selectAll(false);
+            rescueFocus();
+          }}
+        >
           Clear selection
         </Button>
       </div>
@@ -169,31 +196,49 @@ export function LibraryScreen() {
   const ids = Object.keys(selectedIds);
   const empty = loaded && total === 0 && !filtered;
   const searching = searchQuery.trim() !== '';
+  const closeDialog = () => {
+    setDialog(null);
+    rescueFocus();
+  };
+
+  // Back from a transcript: focus returns to the row (or search hit) that opened it.
+  const returned = useRef(false);
+  useEffect(() => {
+    if (returned.current) return;
+    returned.current = true;
+    const id = useApp.getState().returnFocusTo;
+    if (!id) return;
+    useApp.setState({ returnFocusTo: null });
+    rescueFocus(id);
+  }, []);
 
   return (
     <div className="library">
-      <header className="library__header">
-        {empty && !searching ? <span className="library__spacer" /> : <h1>Library</h1>}
-        <div className="library__search">
-          <Icon name="search" size={16} />
-          <input
-            type="search"
-            placeholder="Search every transcript"
-            aria-label="Search every transcript"
-            value={searchQuery}
-            onChange={(e) => setSearch(e.target.value)}
-            onKeyDown={(e) => e.key === 'Escape' && setSearch('')}
-          />
-        </div>
-        <div className="library__actions">
-          <Button icon="link" onClick={() => setDialog('url')}>
-            Add from URL
-          </Button>
-          <Button variant="primary" icon="plus" onClick={openFilePicker}>
-            Add files
-          </Button>
-        </div>
-      </header>
+      {/* An empty library has its own title and actions below; a search box over nothing is noise. */}
+      {!(empty && !searching) && (
+        <header className="library__header">
+          <h1 tabIndex={-1}>Library</h1>
+          <div className="library__search">
+            <Icon name="search" size={16} />
+            <input
+              type="search"
+              placeholder="Search every transcript"
+              aria-label="Search every transcript"
+              value={searchQuery}
+              onChange={(e) => setSearch(e.target.value)}
+              onKeyDown={(e) => e.key === 'Escape' && setSearch('')}
+            />
+          </div>
+          <div className="library__actions">
+            <Button icon="link" onClick={() => setDialog('url')}>
+              Add from URL
+            </Button>
+            <Button variant="primary" icon="plus" onClick={openFilePicker}>
+              Add files
+            </Button>
+          </div>
+        </header>
+      )}
       <EngineBanner />
       {error && (
         <p className="banner banner--error" role="alert">
@@ -206,7 +251,7 @@ export function LibraryScreen() {
       ) : !loaded && connection === 'closed' ? (
         <EmptyScreen icon="alert" title="Not connected to Verbatim">
           <p>This page could not reach Verbatim, so the library cannot be shown.</p>
-          <p className="muted">Open the link that <code>npm run serve</code> printed (it carries a one-time token), or start Verbatim again.</p>
+          <p className="muted">{notConnectedHelp}</p>
         </EmptyScreen>
       ) : !loaded ? (
         <div className="library__loading" aria-busy="true" aria-label="Loading the library" />
@@ -218,10 +263,10 @@ export function LibraryScreen() {
           <LibraryList />
         </>
       )}
-      <AddUrlDialog open={dialog === 'url'} onClose={() => setDialog(null)} />
-      <TagDialog open={dialog === 'tag'} onClose={() => setDialog(null)} ids={ids} />
-      <ExportDialog open={dialog === 'export'} onClose={() => setDialog(null)} ids={ids} />
-      <DeleteDialog open={dialog === 'delete'} onClose={() => setDialog(null)} ids={ids} />
+      <AddUrlDialog open={dialog === 'url'} onClose={closeDialog} />
+      <TagDialog open={dialog === 'tag'} onClose={closeDialog} ids={ids} />
+      <ExportDialog open={dialog === 'export'} onClose={closeDialog} ids={ids} />
+      <DeleteDialog open={dialog === 'delete'} onClose={closeDialog} ids={ids} />
     </div>
   );
 }

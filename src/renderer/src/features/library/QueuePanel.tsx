@@ -1,13 +1,17 @@
 /**
  * The queue: files on their way to main, durable jobs, and skipped files.
  * Every state shows that something is moving (a bar, a sweep, a pulse), and
- * every error carries the action that fixes it.
+ * every error carries the action that fixes it. Finished jobs fold into one
+ * line after a few seconds (they are in the library below); failed ones stay
+ * until dismissed.
  */
-import { memo, useState } from 'react';
+import { memo, useEffect, useState } from 'react';
 import type { EngineStatus, Job } from '../../../../shared/jobs';
 import { regionLabels } from '../../components/labels';
-import { Badge, type Tone } from '../../components/Badge';
+import { Badge } from '../../components/Badge';
 import { Button } from '../../components/Button';
+import { splitMessage } from '../../components/errorText';
+import { statusLabel } from '../../components/status';
 import { Icon } from '../../components/Icon';
 import { ProgressBar } from '../../components/ProgressBar';
 import { formatBytes, percent } from '../../components/format';
@@ -17,24 +21,30 @@ import { useEngine } from '../../stores/localEngine';
 import { openFilePicker } from './DropOverlay';
 import { cancelIntake, retryIntake } from './intake';
 
-const statusText: Record<Job['status'], string> = {
-  queued: 'Waiting',
-  uploading: 'Uploading',
-  submitted: 'Submitted',
-  processing: 'Transcribing',
-  completed: 'Done',
-  error: 'Failed',
-  canceled: 'Canceled',
-};
-const statusTone: Record<Job['status'], Tone> = {
-  queued: 'neutral',
-  uploading: 'accent',
-  submitted: 'accent',
-  processing: 'accent',
-  completed: 'ok',
-  error: 'danger',
-  canceled: 'neutral',
-};
+const statusText = (s: Job['status']) => statusLabel[s][0];
+
+/** A finished job stays a row this long, then folds into the "ready" line. */
+const SHOW_DONE_MS = 5000;
+/** More finished rows than this fold at once: they only repeat the library below. */
+const MAX_DONE_ROWS = 3;
+
+/** The first sentence of an error, the rest (often raw ffmpeg output) behind a disclosure. */
+function ErrorText({ message }: { message: string }) {
+  const { summary, detail } = splitMessage(message);
+  return (
+    <>
+      <p className="qrow__error" role="alert">
+        {summary}
+      </p>
+      {detail && (
+        <details className="qrow__details">
+          <summary>Details</summary>
+          <p>{detail}</p>
+        </details>
+      )}
+    </>
+  );
+}
 
 function activityOf(job: Job, engine: EngineStatus | null): string {
   const where = job.region === 'local' ? 'the local engine' : `the ${regionLabels[job.region]} service`;
@@ -54,7 +64,7 @@ const JobBar = memo(function JobBar({ job }: { job: Job }) {
     const total = p?.total ?? job.bytesTotal;
     return <ProgressBar label={`Uploading ${job.name}`} value={percent(done, total) ?? 0} bytesPerSecond={p?.bytesPerSecond} etaSeconds={p?.etaSeconds} />;
   }
-  return <ProgressBar label={`${statusText[job.status]} ${job.name}`} value={null} activity={activityOf(job, engine)} />;
+  return <ProgressBar label={`${statusText(job.status)} ${job.name}`} value={null} activity={activityOf(job, engine)} />;
 });
 
 function ErrorActions({ job }: { job: Job }) {
@@ -92,7 +102,7 @@ const JobRow = memo(function JobRow({ id }: { id: string }) {
   if (!job) return null;
   const running = !isFinal(job);
   return (
-    <li className={`qrow qrow--${job.status}`} data-testid="job-row" data-status={job.status} aria-label={`${job.name}: ${statusText[job.status]}`}>
+    <li className={`qrow qrow--${job.status}`} data-testid="job-row" data-status={job.status} aria-label={`${job.name}: ${statusText(job.status)}`}>
       <div className="qrow__icon" aria-hidden="true">
         <Icon name={job.status === 'error' ? 'alert' : job.status === 'completed' ? 'check' : job.source === 'url' ? 'link' : 'file'} />
       </div>
@@ -109,17 +119,13 @@ const JobRow = memo(function JobRow({ id }: { id: string }) {
                 Resumed
               </Badge>
             )}
-            <Badge tone={statusTone[job.status]} pulse={running && job.status !== 'queued'}>
-              {statusText[job.status]}
+            <Badge tone={statusLabel[job.status][1]} pulse={running && job.status !== 'queued'}>
+              {statusText(job.status)}
             </Badge>
           </span>
         </div>
         {running && <JobBar job={job} />}
-        {job.status === 'error' && job.error && (
-          <p className="qrow__error" role="alert">
-            {job.error.message}
-          </p>
-        )}
+        {job.status === 'error' && job.error && <ErrorText message={job.error.message} />}
       </div>
       <div className="qrow__actions">
         {running && (
@@ -170,9 +176,7 @@ function IntakeRow({ item }: { item: IntakeItem }) {
           </span>
         </div>
         {failed ? (
-          <p className="qrow__error" role="alert">
-            {item.error?.message}
-          </p>
+          <ErrorText message={item.error?.message ?? 'Could not be added.'} />
         ) : (
           <IntakeBar item={item} />
         )}
@@ -219,6 +223,67 @@ function SkippedList() {
   );
 }
 
+/** Completed jobs that have been shown long enough (or are too many to list), folded into one line. */
+function useFoldedDone(): Set<string> {
+  // "id@completedAt|…": a string, so progress ticks and other jobs' changes do not re-render the queue.
+  const key = useJobs((s) =>
+    Object.values(s.jobs)
+      .filter((j) => j.status === 'completed')
+      .map((j) => `${j.id}@${j.completedAt ?? ''}`)
+      .join('|'),
+  );
+  const [now, setNow] = useState(() => Date.now());
+  const done = key === '' ? [] : key.split('|').map((part) => ({ id: part.slice(0, part.indexOf('@')), completedAt: part.slice(part.indexOf('@') + 1) }));
+  const shownUntil = (j: { completedAt: string }) => (j.completedAt ? Date.parse(j.completedAt) : 0) + SHOW_DONE_MS;
+  const next = done.map(shownUntil).filter((t) => t > now);
+  const wake = next.length ? Math.min(...next) : null;
+  // Re-render when the next finished row is due to fold.
+  useEffect(() => {
+    if (wake === null) return;
+    const timer = setTimeout(() => setNow(Date.now()), Math.max(50, wake - Date.now() + 20));
+    return () => clearTimeout(timer);
+  }, [wake]);
+  if (done.length > MAX_DONE_ROWS) return new Set(done.map((j) => j.id));
+  return new Set(done.filter((j) => shownUntil(j) <= now).map((j) => j.id));
+}
+
+function DoneLine({ ids }: { ids: string[] }) {
+  const first = useJobs((s) => (ids[0] ? s.jobs[ids[0]] : undefined));
+  const remove = useJobs((s) => s.remove);
+  const openTranscript = useApp((s) => s.openTranscript);
+  const [showAll, setShowAll] = useState(false);
+  if (!first) return null;
+  return (
+    <>
+      <div className="queue__done" data-testid="queue-done">
+        <Icon name="check" size={15} />
+        <span>{ids.length === 1 ? `${first.name} is ready` : `${ids.length} ready`}</span>
+        <span aria-hidden="true">·</span>
+        {ids.length === 1 ? (
+          <Button size="sm" variant="ghost" onClick={() => openTranscript(first.recordingId)}>
+            Open
+          </Button>
+        ) : (
+          <Button size="sm" variant="ghost" aria-expanded={showAll} onClick={() => setShowAll(!showAll)}>
+            {showAll ? 'Hide' : 'Show'}
+          </Button>
+        )}
+        <span aria-hidden="true">·</span>
+        <Button size="sm" variant="ghost" onClick={() => void Promise.all(ids.map((id) => remove(id)))}>
+          Clear
+        </Button>
+      </div>
+      {showAll && ids.length > 1 && (
+        <ul className="queue__list">
+          {ids.map((id) => (
+            <JobRow key={id} id={id} />
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
+
 export function QueuePanel() {
   const order = useJobs((s) => s.order);
   const intake = useJobs((s) => s.intake);
@@ -226,9 +291,12 @@ export function QueuePanel() {
   const finishedCount = useJobs((s) => Object.values(s.jobs).filter((j) => j.status === 'completed' || j.status === 'canceled').length);
   const active = useJobs((s) => Object.values(s.jobs).filter((j) => !isFinal(j)).length);
   const clearFinished = useJobs((s) => s.clearFinished);
+  const folded = useFoldedDone();
   const [collapsed, setCollapsed] = useState(false);
   if (order.length === 0 && intake.length === 0 && !hasSkipped) return null;
   const working = active + intake.filter((i) => i.state !== 'failed').length;
+  const rows = order.filter((id) => !folded.has(id));
+  const foldedIds = order.filter((id) => folded.has(id));
   return (
     <section className="queue" aria-labelledby="queue-title" data-testid="queue">
       <header className="queue__header">
@@ -239,7 +307,7 @@ export function QueuePanel() {
         <span className="queue__summary" aria-live="polite">
           {working > 0 ? `${working} in progress` : 'Nothing running'}
         </span>
-        {finishedCount > 0 && (
+        {finishedCount > foldedIds.length && (
           <Button size="sm" variant="ghost" onClick={() => void clearFinished()}>
             Clear finished
           </Button>
@@ -247,14 +315,17 @@ export function QueuePanel() {
       </header>
       {!collapsed && (
         <>
-          <ul className="queue__list">
-            {intake.map((it) => (
-              <IntakeRow key={it.id} item={it} />
-            ))}
-            {order.map((id) => (
-              <JobRow key={id} id={id} />
-            ))}
-          </ul>
+          {(intake.length > 0 || rows.length > 0) && (
+            <ul className="queue__list">
+              {intake.map((it) => (
+                <IntakeRow key={it.id} item={it} />
+              ))}
+              {rows.map((id) => (
+                <JobRow key={id} id={id} />
+              ))}
+            </ul>
+          )}
+          {foldedIds.length > 0 && <DoneLine ids={foldedIds} />}
           <SkippedList />
         </>
       )}

@@ -6,7 +6,10 @@ import { useApp } from '../../stores/app';
 import { useSearch } from '../../stores/search';
 
 export function SearchResults() {
-  const { query, hits, loading, error, tookMs } = useSearch();
+  const query = useSearch((s) => s.query);
+  const hits = useSearch((s) => s.hits);
+  const loading = useSearch((s) => s.loading);
+  const error = useSearch((s) => s.error);
   const openTranscript = useApp((s) => s.openTranscript);
   const clear = useSearch((s) => s.clear);
   return (
@@ -15,7 +18,6 @@ export function SearchResults() {
         <h2 id="search-title">
           {loading ? 'Searching…' : hits.length === 0 ? `No matches for “${query.trim()}”` : `${hits.length}${hits.length === 50 ? '+' : ''} ${hits.length === 1 ? 'match' : 'matches'} for “${query.trim()}”`}
         </h2>
-        {tookMs !== null && !loading && <span className="muted">{tookMs.toFixed(0)} ms</span>}
         <Button size="sm" variant="ghost" onClick={clear}>
           Clear search
         </Button>
@@ -31,7 +33,7 @@ export function SearchResults() {
       <ol className="hits">
         {hits.map((h, i) => (
           <li key={`${h.recordingId}-${h.startMs}-${i}`}>
-            <button type="button" className="hit" data-testid="search-hit" onClick={() => openTranscript(h.recordingId, h.startMs)}>
+            <button type="button" className="hit" data-testid="search-hit" data-open-id={h.recordingId} onClick={() => openTranscript(h.recordingId, h.startMs)}>
               <span className="hit__top">
                 <span className="hit__title">{h.title}</span>
                 <span className="hit__time">{formatClock(h.startMs)}</span>
