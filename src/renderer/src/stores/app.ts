@@ -18,8 +18,12 @@ interface AppState {
   info: AppInfo | null;
   connection: ConnectionState;
   loadError: string | null;
+  /** The recording whose "Open" control should get focus back when the library shows again (after Back). */
+  returnFocusTo: string | null;
   setScreen(screen: Screen): void;
   openTranscript(id: string, atMs?: number | null): void;
+  /** Leave the transcript for the library, handing focus back to what opened it. */
+  backToLibrary(): void;
   loadInfo(): Promise<void>;
 }
 
@@ -30,7 +34,9 @@ export const useApp = create<AppState>((set) => ({
   info: null,
   connection: 'connecting',
   loadError: null,
+  returnFocusTo: null,
   setScreen: (screen) => set({ screen }),
+  backToLibrary: () => set((s) => ({ screen: 'library', returnFocusTo: s.open?.id ?? null })),
   openTranscript: (id, atMs = null) => set({ screen: 'transcript', open: { id, atMs, nonce: ++nonce } }),
   async loadInfo() {
     try {

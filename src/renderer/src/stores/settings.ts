@@ -2,8 +2,14 @@
 import { create } from 'zustand';
 import type { Settings, SettingsPatch } from '../../../shared/settings';
 import { initialSettings } from '../components/labels';
-import { api, errorMessage } from '../bridge';
+import { api, errorCode, errorMessage } from '../bridge';
 import { whenConnected } from './app';
+
+/** main's refusal of a value carries the channel and schema path; the user needs only to know it was not saved. */
+function settingsError(err: unknown): string {
+  if (errorCode(err) === 'bad_request') return 'That value was not saved: Verbatim could not accept it. Check the field marked below.';
+  return `Settings could not be saved: ${errorMessage(err)}`;
+}
 
 interface SettingsState {
   settings: Settings;
@@ -31,7 +37,7 @@ export const useSettings = create<SettingsState>((set, get) => ({
       set({ settings: await api.invoke('settings.set', patch), error: null });
       return true;
     } catch (err) {
-      set({ settings: before, error: errorMessage(err) });
+      set({ settings: before, error: settingsError(err) });
       return false;
     }
   },

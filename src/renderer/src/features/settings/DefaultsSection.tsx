@@ -47,7 +47,8 @@ export function DefaultsSection() {
             <input
               type="checkbox"
               checked={chosen.includes(m.id)}
-              disabled={chosen.length === 1 && chosen.includes(m.id)}
+              // The local engine has its own model: choosing here would look like it mattered.
+              disabled={local || (chosen.length === 1 && chosen.includes(m.id))}
               onChange={(e) => set({ speechModels: e.target.checked ? [...chosen, m.id] : chosen.filter((x) => x !== m.id) })}
             />
             <span>

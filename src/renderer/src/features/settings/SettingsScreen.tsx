@@ -24,27 +24,95 @@ const regionHelp: Record<Region, string> = {
   custom: 'Your own AssemblyAI-compatible service at the addresses below.',
 };
 
-/** A text setting saved when the field loses focus (not on every keystroke). */
-function TextSetting({ id, label, value, onSave, type = 'text', placeholder, help }: { id: string; label: string; value: string; onSave(v: string): Promise<boolean>; type?: string; placeholder?: string; help?: string }) {
-  const [draft, setDraft] = useState(value);
-  const [invalid, setInvalid] = useState(false);
+/** Checks an address before it goes to main, so the user reads why in the field's own words. */
+type Check = (v: string) => string | null;
+const webAddress: Check = (v) => {
+  if (v === '') return null;
+  try {
+    const u = new URL(v);
+    if (u.protocol === 'https:' || u.protocol === 'http:') return null;
+  } catch {
+    // Not a URL at all: same answer.
+  }
+  return 'That is not a web address; it must start with https:// or http://';
+};
+const streamingAddress: Check = (v) => {
+  if (v === '') return null;
+  try {
+    const u = new URL(v);
+    if (u.protocol === 'wss:' || u.protocol === 'ws:') return null;
+  } catch {
+    // Not a URL at all: same answer.
+  }
+  return 'That is not a streaming address; it must start with wss:// or ws://';
+};
+
+/**
+ * A text setting saved when the field loses focus (not on every keystroke).
+ * The draft is kept until main accepts it: a refused value stays in the field
+ * with the reason under it, so the user can correct it rather than retype it.
+ */
+function TextSetting({
+  id,
+  label,
+  value,
+  onSave,
+  check,
+  type = 'text',
+  placeholder,
+  help,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onSave(v: string): Promise<boolean>;
+  check?: Check;
+  type?: string;
+  placeholder?: string;
+  help?: string;
+}) {
+  // null: show the saved value (it may change from elsewhere); a string: what the user is typing.
+  const [draft, setDraft] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const shown = draft ?? value;
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
       <input
         id={id}
         type={type}
-        value={draft}
+        value={shown}
         placeholder={placeholder}
         autoComplete="off"
-        aria-invalid={invalid || undefined}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error || help ? `${id}-note` : undefined}
         onChange={(e) => setDraft(e.target.value)}
         onBlur={async () => {
-          if (draft === value) return;
-          setInvalid(!(await onSave(draft.trim())));
+          if (draft === null) return;
+          const v = draft.trim();
+          const problem = check?.(v) ?? null;
+          if (problem) return setError(problem);
+          if (v === value) {
+            setError(null);
+            return setDraft(null);
+          }
+          if (await onSave(v)) {
+            setError(null);
+            setDraft(null);
+          } else setError('Verbatim could not save this value. Check it and try again.');
         }}
       />
-      {invalid ? <p className="field__error">This is not a valid address. Use one that starts with https:// (or http:// for this computer).</p> : help && <p className="field__help">{help}</p>}
+      {error ? (
+        <p id={`${id}-note`} className="field__error" role="alert">
+          {error}
+        </p>
+      ) : (
+        help && (
+          <p id={`${id}-note`} className="field__help">
+            {help}
+          </p>
+        )
+      )}
     </div>
   );
 }
@@ -68,9 +136,9 @@ function ServiceSection() {
       </div>
       {settings.region === 'custom' && (
         <div className="subsection">
-          <TextSetting key={`custom-rest:${settings.customRestUrl}`} id="custom-rest" label="REST address" type="url" placeholder="https://asr.example.org" value={settings.customRestUrl} onSave={(v) => update({ customRestUrl: v })} />
-          <TextSetting key={`custom-ws:${settings.customStreamingUrl}`} id="custom-ws" label="Streaming address (optional)" type="url" placeholder="wss://asr.example.org" value={settings.customStreamingUrl} onSave={(v) => update({ customStreamingUrl: v })} help="Empty: derived from the REST address." />
-          <TextSetting key={`custom-gw:${settings.customGatewayUrl}`} id="custom-gw" label="Gateway address (optional)" type="url" value={settings.customGatewayUrl} onSave={(v) => update({ customGatewayUrl: v })} help="Empty: the REST address." />
+          <TextSetting id="custom-rest" label="REST address" type="url" placeholder="https://asr.example.org" value={settings.customRestUrl} check={webAddress} onSave={(v) => update({ customRestUrl: v })} />
+          <TextSetting id="custom-ws" label="Streaming address (optional)" type="url" placeholder="wss://asr.example.org" value={settings.customStreamingUrl} check={streamingAddress} onSave={(v) => update({ customStreamingUrl: v })} help="Empty: derived from the REST address." />
+          <TextSetting id="custom-gw" label="Gateway address (optional)" type="url" value={settings.customGatewayUrl} check={webAddress} onSave={(v) => update({ customGatewayUrl: v })} help="Empty: the REST address." />
         </div>
       )}
     </section>
@@ -81,15 +149,17 @@ function WebhookSection() {
   const settings = useSettings((s) => s.settings);
   const update = useSettings((s) => s.update);
   return (
-    <section className="card" aria-labelledby="webhook-title">
+    // A form only to group the secret header with its fields (Chromium asks password fields to be in one); never submitted.
+    <form className="card" aria-labelledby="webhook-title" onSubmit={(e) => e.preventDefault()}>
       <h2 id="webhook-title">Webhook (optional)</h2>
+      {settings.region === 'local' && <p className="settings-note">Not used while the region is Local: the local engine keeps its results on this computer. Kept for when you switch to US, EU or a custom service.</p>}
       <p className="field__help">For teams whose own server also wants each result: the service calls this address when a transcript is done (US, EU or a custom service; the local engine's results stay on this computer). Each transcript's details show what your server answered.</p>
-      <TextSetting key={`webhook-url:${settings.webhookUrl}`} id="webhook-url" label="Webhook URL" type="url" placeholder="https://example.org/hooks/transcripts" value={settings.webhookUrl} onSave={(v) => update({ webhookUrl: v })} />
+      <TextSetting id="webhook-url" label="Webhook URL" type="url" placeholder="https://example.org/hooks/transcripts" value={settings.webhookUrl} check={webAddress} onSave={(v) => update({ webhookUrl: v })} />
       <div className="grid2">
-        <TextSetting key={`webhook-h:${settings.webhookAuthHeaderName}`} id="webhook-h" label="Auth header name" placeholder="X-Webhook-Secret" value={settings.webhookAuthHeaderName} onSave={(v) => update({ webhookAuthHeaderName: v })} />
-        <TextSetting key={`webhook-v:${settings.webhookAuthHeaderValue}`} id="webhook-v" label="Auth header value" type="password" value={settings.webhookAuthHeaderValue} onSave={(v) => update({ webhookAuthHeaderValue: v })} />
+        <TextSetting id="webhook-h" label="Auth header name" placeholder="X-Webhook-Secret" value={settings.webhookAuthHeaderName} onSave={(v) => update({ webhookAuthHeaderName: v })} />
+        <TextSetting id="webhook-v" label="Auth header value" type="password" value={settings.webhookAuthHeaderValue} onSave={(v) => update({ webhookAuthHeaderValue: v })} />
       </div>
-    </section>
+    </form>
   );
 }
 
@@ -202,10 +272,6 @@ export function SettingsScreen() {
             </dd>
             <dt>Running as</dt>
             <dd>{info.mode === 'electron' ? 'Desktop app' : 'Host mode (in your browser)'}</dd>
-            <dt>Platform</dt>
-            <dd>{info.platform}</dd>
-            <dt>Node</dt>
-            <dd>{info.versions.node}</dd>
             {info.versions.electron && (
               <>
                 <dt>Electron</dt>
@@ -218,10 +284,6 @@ export function SettingsScreen() {
                 <dd>{info.versions.chrome}</dd>
               </>
             )}
-            <dt>Data folder</dt>
-            <dd>
-              <code>{info.dataDir}</code>
-            </dd>
             <EngineFacts />
           </dl>
         ) : (

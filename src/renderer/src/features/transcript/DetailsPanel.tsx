@@ -6,14 +6,35 @@ import { toast } from '../../stores/toasts';
 import { regionLabels } from '../../components/labels';
 import { Button } from '../../components/Button';
 import { formatClock, formatDateTime } from '../../components/format';
+import { languageName, statusLabel } from '../../components/status';
 import { useApp } from '../../stores/app';
 import { useJobs } from '../../stores/jobs';
+import { useLibrary } from '../../stores/library';
+import { useTranscript } from '../../stores/transcript';
 
-function optionText(options: Record<string, unknown>, key: string): string | null {
-  const v = options[key];
-  if (v === undefined || v === null || v === '') return null;
-  if (Array.isArray(v)) return v.join(', ');
-  return String(v);
+/** The recording's tags, each with a way to take it off (the Tag dialog only adds). */
+function TagList({ id, tags }: { id: string; tags: string[] }) {
+  const setTags = useLibrary((s) => s.setTags);
+  const removeTag = async (tag: string) => {
+    const next = tags.filter((t) => t !== tag);
+    await setTags(id, next);
+    const t = useTranscript.getState().transcript;
+    if (t?.item.id === id) useTranscript.setState({ transcript: { ...t, item: { ...t.item, tags: next } } });
+  };
+  return (
+    <ul className="taglist">
+      {tags.map((t) => (
+        <li key={t} className="tag tag--removable">
+          <span className="tag__name" title={t}>
+            {t}
+          </span>
+          <button type="button" className="tag__remove" aria-label={`Remove tag ${t}`} onClick={() => void removeTag(t)}>
+            ×
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
 }
 
 const webhookText = (w: WebhookStatus): string =>
@@ -57,7 +78,6 @@ export function DetailsPanel({ transcript }: { transcript: Transcript }) {
   const job = useJobs((s) => Object.values(s.jobs).find((j) => j.recordingId === item.id) ?? null);
   const retry = useJobs((s) => s.retry);
   const setScreen = useApp((s) => s.setScreen);
-  const models = optionText(transcript.options, 'speechModels');
   return (
     <aside className="details" aria-label="Details" data-testid="details">
       <h2>Details</h2>
@@ -80,13 +100,14 @@ export function DetailsPanel({ transcript }: { transcript: Transcript }) {
       )}
       <dl className="facts facts--narrow">
         <dt>Status</dt>
-        <dd className="details__status">{item.status}</dd>
+        <dd>{statusLabel[item.status][0]}</dd>
         <dt>Region</dt>
         <dd>{regionLabels[item.region]}</dd>
         <dt>Model</dt>
-        <dd>{item.model ?? models ?? '—'}</dd>
+        {/* What the service says it used; the requested list is a wish, not a fact. */}
+        <dd>{item.model ?? '—'}</dd>
         <dt>Language</dt>
-        <dd>{item.language ?? '—'}</dd>
+        <dd>{languageName(item.language)}</dd>
         <dt>Length</dt>
         <dd>{formatClock(item.durationMs)}</dd>
         <dt>Confidence</dt>
@@ -95,8 +116,8 @@ export function DetailsPanel({ transcript }: { transcript: Transcript }) {
         <dd>{transcript.words.length.toLocaleString()}</dd>
         <dt>Created</dt>
         <dd>{formatDateTime(item.createdAt)}</dd>
-        <dt>{item.status === 'completed' ? 'Completed' : 'Updated'}</dt>
-        <dd>{formatDateTime(job?.completedAt ?? item.updatedAt)}</dd>
+        <dt>{item.completedAt ? 'Completed' : 'Updated'}</dt>
+        <dd>{formatDateTime(item.completedAt ?? item.updatedAt)}</dd>
         <dt>Source</dt>
         <dd className="details__wrap">{item.source}</dd>
         <dt>Remote id</dt>
@@ -114,7 +135,9 @@ export function DetailsPanel({ transcript }: { transcript: Transcript }) {
         {item.tags.length > 0 && (
           <>
             <dt>Tags</dt>
-            <dd>{item.tags.join(', ')}</dd>
+            <dd>
+              <TagList id={item.id} tags={item.tags} />
+            </dd>
           </>
         )}
       </dl>

@@ -15,7 +15,7 @@ export function FindBar({ onClose }: { onClose(): void }) {
       <input
         ref={input}
         type="search"
-        placeholder="Find in transcript"
+        placeholder="Find words (matches word beginnings)"
         aria-label="Find in transcript"
         value={find.query}
         onChange={(e) => setFind(e.target.value)}

@@ -8,21 +8,18 @@ import { useEffect, useRef, useState, type RefObject, type SyntheticEvent } from
 import { mediaSrc } from '../../bridge';
 import { Button } from '../../components/Button';
 import { formatClock } from '../../components/format';
+import { shortcutBlocked } from '../../components/shortcuts';
+import { useSettings } from '../../stores/settings';
 import { registerPlayer, useTranscript } from '../../stores/transcript';
 
 const speeds = [0.75, 1, 1.25, 1.5, 2];
-
-function typingIn(target: EventTarget | null): boolean {
-  const el = target as HTMLElement | null;
-  if (!el) return false;
-  return el.isContentEditable || el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT';
-}
 
 const VIDEO = /\.(mp4|m4v|mov|mkv|webm|avi|wmv|mpe?g|ogv)$/i;
 
 export function Player({ durationMs, source }: { durationMs: number | null; source: string }) {
   const mediaUrl = useTranscript((s) => s.mediaUrl);
   const setTime = useTranscript((s) => s.setTime);
+  const keepsAudio = useSettings((s) => s.settings.keepAudioCopy);
   const audio = useRef<HTMLMediaElement>(null);
   const video = VIDEO.test(source);
   const [playing, setPlaying] = useState(false);
@@ -90,7 +87,7 @@ export function Player({ durationMs, source }: { durationMs: number | null; sour
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || typingIn(e.target)) return;
+      if (shortcutBlocked(e)) return;
       const a = audio.current;
       if (!a || !src) return;
       const jump = (s: number) => {
@@ -123,7 +120,9 @@ export function Player({ durationMs, source }: { durationMs: number | null; sour
         <p className="muted">
           {failed
             ? 'The audio could not be played: the copy in the library is missing or in a format this browser cannot play. The transcript still shows every word’s time.'
-            : 'No audio copy was kept for this recording, so it cannot be played here. Turn on “Keep a copy of the audio” in Settings for new recordings.'}
+            : keepsAudio
+              ? 'There is no copy of the audio for this recording in the library, so it cannot be played here. The transcript still shows every word’s time.'
+              : 'No audio copy was kept for this recording, so it cannot be played here. Turn on “Keep a copy of the audio” in Settings for new recordings.'}
         </p>
       </div>
     );
@@ -182,7 +181,8 @@ export function Player({ durationMs, source }: { durationMs: number | null; sour
           setNow(a.currentTime);
         }}
       />
-      <span className="player__time player__time--total">{formatClock(duration * 1000)}</span>
+      {/* The library's length, like the list and details: the media's own duration can round a second lower. */}
+      <span className="player__time player__time--total">{formatClock(durationMs ?? duration * 1000)}</span>
       <select
         aria-label="Playback speed"
         className="player__speed"

@@ -9,6 +9,7 @@ import { memo, useEffect, useMemo, useRef, useState, type MouseEvent } from 'rea
 import type { Transcript } from '../../../../shared/library';
 import { formatClock } from '../../components/format';
 import { InlineEdit } from '../../components/InlineEdit';
+import { shortcutBlocked } from '../../components/shortcuts';
 import { originalOf, useTranscript } from '../../stores/transcript';
 import { blockOf, type Block } from './paragraphs';
 
@@ -52,7 +53,7 @@ interface ParagraphProps {
   block: Block;
   transcript: Transcript;
   editing: number | null;
-  onEditDone(): void;
+  onEditDone(byKey: boolean): void;
 }
 
 const Paragraph = memo(function Paragraph({ block, transcript, editing, onEditDone }: ParagraphProps) {
@@ -109,12 +110,16 @@ const Paragraph = memo(function Paragraph({ block, transcript, editing, onEditDo
   );
 });
 
-function WordEditor({ index, text, onSave, onDone }: { index: number; text: string; onSave(t: string): Promise<boolean>; onDone(): void }) {
+/** `onDone(byKey)`: true after Enter/Escape, when focus should come back to the text; false on blur, when the user put it elsewhere. */
+function WordEditor({ index, text, onSave, onDone }: { index: number; text: string; onSave(t: string): Promise<boolean>; onDone(byKey: boolean): void }) {
   const [value, setValue] = useState(text);
-  const commit = async () => {
+  const done = useRef(false);
+  const commit = async (byKey: boolean) => {
+    if (done.current) return;
+    done.current = true;
     const v = value.trim();
     if (v && v !== text) await onSave(v);
-    onDone();
+    onDone(byKey);
   };
   return (
     <>
@@ -126,10 +131,13 @@ function WordEditor({ index, text, onSave, onDone }: { index: number; text: stri
         // The user asked to correct this word: focus belongs in the field.
         autoFocus
         onChange={(e) => setValue(e.target.value)}
-        onBlur={() => void commit()}
+        onBlur={() => void commit(false)}
         onKeyDown={(e) => {
-          if (e.key === 'Enter') void commit();
-          if (e.key === 'Escape') onDone();
+          if (e.key === 'Enter') void commit(true);
+          if (e.key === 'Escape') {
+            done.current = true;
+            onDone(true);
+          }
           e.stopPropagation();
         }}
       />{' '}
@@ -191,8 +199,7 @@ export function TranscriptBody({ transcript, blocks }: { transcript: Transcript;
   // E edits the active word.
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      const t = e.target as HTMLElement | null;
-      if (e.ctrlKey || e.metaKey || e.altKey || t?.tagName === 'INPUT' || t?.tagName === 'TEXTAREA' || t?.tagName === 'SELECT') return;
+      if (shortcutBlocked(e)) return;
       if (e.key.toLowerCase() === 'e') {
         const { active } = useTranscript.getState();
         if (active >= 0) {
@@ -214,6 +221,10 @@ export function TranscriptBody({ transcript, blocks }: { transcript: Transcript;
     <div
       className="tbody"
       ref={scroller}
+      // Focusable: the text scrolls by keyboard, and focus has somewhere to land after a correction.
+      tabIndex={0}
+      role="region"
+      aria-label="Transcript text"
       data-testid="transcript-body"
       onWheel={() => (userScrolledAt.current = Date.now())}
       onClick={(e) => {
@@ -237,7 +248,10 @@ export function TranscriptBody({ transcript, blocks }: { transcript: Transcript;
                 block={block}
                 transcript={transcript}
                 editing={editing !== null && editing >= block.first && editing <= block.last ? editing : null}
-                onEditDone={() => setEditing(null)}
+                onEditDone={(byKey) => {
+                  setEditing(null);
+                  if (byKey) scroller.current?.focus({ preventScroll: true });
+                }}
               />
             </div>
           );

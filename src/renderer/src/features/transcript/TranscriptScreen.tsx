@@ -1,9 +1,10 @@
 /** Reading a transcript: header with actions, the pinned player, find, the paragraphs, and details. */
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Badge } from '../../components/Badge';
 import { Button } from '../../components/Button';
 import { EmptyScreen } from '../../components/EmptyScreen';
 import { InlineEdit } from '../../components/InlineEdit';
+import { statusLabel } from '../../components/status';
 import { useApp } from '../../stores/app';
 import { useLibrary } from '../../stores/library';
 import { toast } from '../../stores/toasts';
@@ -16,34 +17,44 @@ import { blocksOf, plainText } from './paragraphs';
 import { Player } from './Player';
 import { TranscriptBody } from './TranscriptBody';
 
-function Title({ id, title }: { id: string; title: string }) {
+/** The title as the page's heading; it takes focus when a transcript opens so keyboard users start here, not at the top of the document. */
+function Title({ id, title, focusKey }: { id: string; title: string; focusKey: number }) {
   const [editing, setEditing] = useState(false);
   const rename = useLibrary((s) => s.rename);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const refocus = useRef(false);
+  useEffect(() => heading.current?.focus({ preventScroll: true }), [focusKey]);
+  useEffect(() => {
+    if (!editing && refocus.current) {
+      refocus.current = false;
+      button.current?.focus();
+    }
+  }, [editing]);
   if (editing) {
     return (
       <InlineEdit
         className="title-edit"
         label="Title"
         initial={title}
-        onCancel={() => setEditing(false)}
+        onCancel={() => {
+          refocus.current = true;
+          setEditing(false);
+        }}
         onCommit={async (v) => {
           if (v && v !== title && (await rename(id, v))) {
             const t = useTranscript.getState().transcript;
             if (t) useTranscript.setState({ transcript: { ...t, item: { ...t.item, title: v } } });
           }
+          refocus.current = document.activeElement === document.body || document.activeElement?.classList.contains('title-edit') === true;
           setEditing(false);
         }}
       />
     );
   }
   return (
-    <h1 className="transcript__title">
-      <button
-        type="button"
-        className="title-button"
-        title="Rename"
-        onClick={() => setEditing(true)}
-      >
+    <h1 className="transcript__title" ref={heading} tabIndex={-1}>
+      <button ref={button} type="button" className="title-button" title={`${title} (click to rename)`} onClick={() => setEditing(true)}>
         {title}
       </button>
     </h1>
@@ -53,6 +64,8 @@ function Title({ id, title }: { id: string; title: string }) {
 export function TranscriptScreen() {
   const open = useApp((s) => s.open);
   const setScreen = useApp((s) => s.setScreen);
+  const back = useApp((s) => s.backToLibrary);
+  const findButton = useRef<HTMLButtonElement>(null);
   const openTranscript = useTranscript((s) => s.open);
   const transcript = useTranscript((s) => s.transcript);
   const loading = useTranscript((s) => s.loading);
@@ -81,8 +94,11 @@ export function TranscriptScreen() {
     [setScreen],
   );
 
+  const findable = transcript?.item.status === 'completed';
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
+      // Not behind a dialog, and not on a transcript with no text to find in.
+      if (!findable || document.querySelector('dialog[open]')) return;
       if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'f') {
         e.preventDefault();
         setFinding(true);
@@ -90,7 +106,7 @@ export function TranscriptScreen() {
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, []);
+  }, [findable]);
 
   const blocks = useMemo(() => (transcript ? blocksOf(transcript) : []), [transcript]);
 
@@ -108,7 +124,7 @@ export function TranscriptScreen() {
         title="This transcript could not be opened"
         actions={
           <>
-            <Button onClick={() => setScreen('library')}>Back to the library</Button>
+            <Button onClick={back}>Back to the library</Button>
             <Button variant="primary" icon="retry" onClick={() => void openTranscript(open.id, open.atMs)}>
               Try again
             </Button>
@@ -123,7 +139,7 @@ export function TranscriptScreen() {
     return (
       <div className="transcript" aria-busy="true">
         <div className="transcript__header">
-          <Button variant="ghost" icon="back" onClick={() => setScreen('library')}>
+          <Button variant="ghost" icon="back" onClick={back}>
             Library
           </Button>
           <div className="skeleton skeleton--title" />
@@ -136,13 +152,13 @@ export function TranscriptScreen() {
   return (
     <div className={`transcript${details ? ' transcript--details' : ''}`}>
       <div className="transcript__header">
-        <Button variant="ghost" icon="back" onClick={() => setScreen('library')} aria-label="Back to the library">
+        <Button variant="ghost" icon="back" onClick={back} aria-label="Back to the library">
           Library
         </Button>
-        <Title id={item.id} title={item.title} />
-        {!done && <Badge tone={item.status === 'error' ? 'danger' : 'accent'}>{item.status === 'error' ? 'Failed' : 'In progress'}</Badge>}
+        <Title id={item.id} title={item.title} focusKey={open.nonce} />
+        {!done && <Badge tone={statusLabel[item.status][1]}>{statusLabel[item.status][0]}</Badge>}
         <div className="transcript__actions">
-          <Button size="sm" icon="search" onClick={() => setFinding(true)} aria-keyshortcuts="Control+F">
+          <Button ref={findButton} size="sm" icon="search" disabled={!done} onClick={() => setFinding(true)} aria-keyshortcuts="Control+F">
             Find
           </Button>
           <Button
@@ -164,8 +180,16 @@ export function TranscriptScreen() {
           <Button size="sm" variant="ghost" icon="panel" aria-pressed={details} aria-label="Details panel" onClick={() => setDetails(!details)} />
         </div>
       </div>
-      <Player durationMs={item.durationMs} source={item.source} />
-      {finding && <FindBar onClose={() => setFinding(false)} />}
+      {/* No text and no finished audio yet: a player and its shortcuts would only be dead controls. */}
+      {done && <Player durationMs={item.durationMs} source={item.source} />}
+      {finding && done && (
+        <FindBar
+          onClose={() => {
+            setFinding(false);
+            findButton.current?.focus();
+          }}
+        />
+      )}
       <div className="transcript__main">
         {done ? (
           <TranscriptBody transcript={transcript} blocks={blocks} />
@@ -180,10 +204,12 @@ export function TranscriptScreen() {
         )}
         {details && <DetailsPanel transcript={transcript} />}
       </div>
-      <p className="transcript__keys muted" aria-hidden="true">
+      {done && (
+        <p className="transcript__keys muted" aria-hidden="true">
         <kbd>Space</kbd> play/pause · <kbd>←</kbd>/<kbd>→</kbd> 5 s · <kbd>J</kbd>/<kbd>L</kbd> 10 s · <kbd>K</kbd> pause · click a word to play it · double-click or <kbd>E</kbd> to correct
-      </p>
-      <ExportDialog open={exporting} onClose={() => setExporting(false)} ids={[item.id]} />
+        </p>
+      )}
+      <ExportDialog open={exporting} onClose={() => setExporting(false)} ids={[item.id]} title={`Export “${item.title}”`} />
     </div>
   );
 }
