@@ -12,7 +12,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'out', 'host');
 const sources = ['src/main', 'src/shared', 'src/engine'].map((d) => join(root, d));
 
-function newest(dir) {
+/** The newest modification time of any file below `dir` (ms). */
+export function newest(dir) {
   let t = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const p = join(dir, entry.name);

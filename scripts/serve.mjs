@@ -1,22 +1,13 @@
 // `npm run serve`: builds the renderer and host mode (out/host) when missing or
 // older than their sources, then starts host mode with the arguments given after `--`.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureHost } from './build-host.mjs';
+import { ensureHost, newest } from './build-host.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => join(root, 'node_modules', '.bin', process.platform === 'win32' ? `${name}.cmd` : name);
-
-function newest(dir) {
-  let t = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, entry.name);
-    t = Math.max(t, entry.isDirectory() ? newest(p) : statSync(p).mtimeMs);
-  }
-  return t;
-}
 
 export function ensureRenderer() {
   const built = join(root, 'out', 'renderer', 'index.html');
