@@ -65,6 +65,9 @@ test.describe('library: the main job', () => {
     // Library search finds a spoken word and opens the transcript at its time.
     const needle = heard[heard.length - 1] as string;
     await page.getByRole('button', { name: 'Back to the library' }).click();
+    // A few seconds after it finished, the job folds into one line: the library below already lists it.
+    await expect(page.getByTestId('queue-done')).toContainText('hello-world.wav is ready');
+    await expect(page.getByTestId('job-row')).toHaveCount(0);
     await page.getByRole('searchbox', { name: 'Search every transcript' }).fill(needle);
     const hit = page.getByTestId('search-hit').first();
     await expect(hit).toBeVisible();

@@ -84,8 +84,15 @@ test.describe('settings', () => {
     await page.getByRole('radio', { name: 'Light' }).check();
     await page.getByRole('switch', { name: 'Redact personal information' }).check();
     await page.getByRole('checkbox', { name: 'Places' }).check();
+    // A value that is not a web address stays in the field with the reason under it, in plain words.
+    await page.getByLabel('Webhook URL').fill('nope');
+    await page.getByLabel('Webhook URL').blur();
+    await expect(page.getByLabel('Webhook URL')).toHaveValue('nope');
+    await expect(page.getByText('That is not a web address; it must start with https:// or http://')).toBeVisible();
+    await expect(page.getByText(/Invalid input/)).toHaveCount(0);
     await page.getByLabel('Webhook URL').fill('https://hooks.example.org/verbatim');
     await page.getByLabel('Webhook URL').blur();
+    await expect(page.getByText('That is not a web address; it must start with https:// or http://')).toHaveCount(0);
     await snap(page, 'settings-light');
     await page.getByRole('radio', { name: 'Dark' }).check();
     await snap(page, 'settings-dark');

@@ -51,6 +51,9 @@ test.describe('app frame in host mode', () => {
     await page.goto(host.url);
     await expect(page.getByTestId('connection')).toHaveText(/Connected/);
     await page.keyboard.press('Tab');
+    // The first stop is the skip link, which jumps over the navigation.
+    await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
+    await page.keyboard.press('Tab');
     await expect(page.getByRole('button', { name: 'Library', exact: true })).toBeFocused();
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');

@@ -33,6 +33,8 @@ test.describe('transcript screen', () => {
     await expect(rows.first()).toContainText('Team meeting 00001');
     await rows.first().getByRole('button', { name: 'Open Team meeting 00001' }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Team meeting 00001' })).toBeVisible();
+    // Focus starts at the transcript's title, not at the top of the document.
+    await expect(page.getByRole('heading', { level: 1, name: 'Team meeting 00001' })).toBeFocused();
 
     const audio = page.getByTestId('audio');
     await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => a.readyState)).toBeGreaterThan(0);
@@ -74,6 +76,7 @@ test.describe('transcript screen', () => {
     await expect(page.getByTestId('find-count')).toHaveText(`1 of ${total}`);
     await expect(body.locator('.w--current').first()).toBeVisible();
     await page.getByRole('button', { name: 'Close find' }).click();
+    await expect(page.getByRole('button', { name: 'Find' })).toBeFocused();
 
     // Rename speaker A: every paragraph of A shows the name.
     await body.getByRole('button', { name: 'Speaker A: rename' }).first().click();
@@ -88,7 +91,17 @@ test.describe('transcript screen', () => {
     await editor.fill('Verbatim');
     await editor.press('Enter');
     await expect(body.locator('.w--fixed')).toHaveText('Verbatim');
+    // Focus comes back to the text, so the shortcuts and Tab go on from there.
+    await expect(body).toBeFocused();
     await page.getByRole('button', { name: 'Export…' }).click();
+    // The dialog starts on its field, and single-key shortcuts do not act behind it.
+    await expect(page.getByLabel('Format')).toBeFocused();
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).focus();
+    await page.keyboard.press('k');
+    await page.keyboard.press('e');
+    await page.waitForTimeout(200);
+    expect(await audio.evaluate((a: HTMLAudioElement) => a.paused)).toBe(true);
+    await expect(page.getByRole('textbox', { name: /^Correct word/ })).toHaveCount(0);
     await page.getByLabel('Format').selectOption('txt');
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('dialog').getByRole('button', { name: 'Export' }).click()]);
     const text = await download.createReadStream().then(async (stream) => {
@@ -110,6 +123,10 @@ test.describe('transcript screen', () => {
     // Dark theme of the same screen.
     await page.emulateMedia({ colorScheme: 'dark' });
     await snap(page, 'transcript-dark');
+
+    // Back: focus returns to the row that opened the transcript.
+    await page.getByRole('button', { name: 'Back to the library' }).click();
+    await expect(page.getByRole('button', { name: 'Open Team meeting 00001' })).toBeFocused();
   });
 
   test('library search shows highlighted hits and opens the transcript at the hit', async ({ page, host }) => {
@@ -155,7 +172,8 @@ test.describe('library management', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Add tag' }).click();
     await page.getByRole('button', { name: 'Clear selection' }).click();
     await page.getByLabel('Filter by tag').selectOption('follow-up');
-    await expect(page.getByText('2 recordings')).toBeVisible();
+    // exact: the toast now says "Tagged 2 recordings with …" too.
+    await expect(page.getByText('2 recordings', { exact: true })).toBeVisible();
     await expect(rows).toHaveCount(2);
 
     // Delete one of them.

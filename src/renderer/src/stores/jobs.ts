@@ -54,6 +54,20 @@ function sortIds(jobs: Record<string, Job>): string[] {
 
 export const isFinal = (j: Job) => isFinalStatus(j.status);
 
+/**
+ * When this page first saw each job completed (ms), so the queue can show a
+ * finished row for a few seconds of the user's time, not of main's clock. A
+ * job that finished long before the page loaded counts as seen long ago.
+ */
+const doneSeen = new Map<string, number>();
+function noteDone(job: Job): void {
+  if (job.status !== 'completed' || doneSeen.has(job.id)) return;
+  const now = Date.now();
+  const at = job.completedAt ? Date.parse(job.completedAt) : 0;
+  doneSeen.set(job.id, now - at > 60_000 ? 0 : now);
+}
+export const doneSeenAt = (id: string): number => doneSeen.get(id) ?? 0;
+
 export const useJobs = create<JobsState>((set, get) => {
   async function act(id: string, fn: () => Promise<unknown>): Promise<void> {
     try {
@@ -75,7 +89,10 @@ export const useJobs = create<JobsState>((set, get) => {
       try {
         const { jobs } = await api.invoke('jobs.list', { includeFinished: true, limit: 200 });
         const map: Record<string, Job> = {};
-        for (const j of jobs) map[j.id] = j;
+        for (const j of jobs) {
+          map[j.id] = j;
+          noteDone(j);
+        }
         const resumed = { ...get().resumed };
         for (const j of jobs) {
           // main marks the jobs it resumed at start; a reconnect to a restarted main tells us too.
@@ -88,6 +105,7 @@ export const useJobs = create<JobsState>((set, get) => {
       }
     },
     upsert(job) {
+      noteDone(job);
       if (job.resumedAt && !get().resumed[job.id]) set({ resumed: { ...get().resumed, [job.id]: true } });
       const jobs = { ...get().jobs, [job.id]: job };
       const order = get().jobs[job.id] ? get().order : sortIds(jobs);

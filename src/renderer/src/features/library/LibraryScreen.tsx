@@ -31,14 +31,14 @@ const statusFilters: Array<{ label: string; value: TranscriptStatus[] | null }> 
  */
 function rescueFocus(openId: string | null = null, tries = 20): void {
   requestAnimationFrame(() => {
+    // Someone (the user, a dialog) already put focus somewhere: leave it there.
     const active = document.activeElement;
-    if (active && active !== document.body && active.isConnected && !openId) return;
-    const target =
-      (openId ? document.querySelector<HTMLElement>(`[data-open-id="${CSS.escape(openId)}"]`) : null) ??
-      (openId && tries > 0 ? null : (document.querySelector<HTMLElement>('.lrow .lcell--check input') ?? document.querySelector<HTMLElement>('.toolbar__filter') ?? document.querySelector<HTMLElement>('.library h1')));
-    if (target) target.focus();
+    if (active && active !== document.body && active.isConnected) return;
+    const row = openId ? document.querySelector<HTMLElement>(`[data-open-id="${CSS.escape(openId)}"]`) : null;
     // The list loads its rows asynchronously after Back: wait a little for the row.
-    else if (tries > 0) rescueFocus(openId, tries - 1);
+    if (!row && openId && tries > 0) return rescueFocus(openId, tries - 1);
+    const target = row ?? document.querySelector<HTMLElement>('.lrow .lcell--check input') ?? document.querySelector<HTMLElement>('.toolbar__filter') ?? document.querySelector<HTMLElement>('.library h1');
+    target?.focus();
   });
 }
 

@@ -16,7 +16,7 @@ import { Icon } from '../../components/Icon';
 import { ProgressBar } from '../../components/ProgressBar';
 import { formatBytes, percent } from '../../components/format';
 import { useApp } from '../../stores/app';
-import { isFinal, useJobProgress, useJobs, type IntakeItem } from '../../stores/jobs';
+import { doneSeenAt, isFinal, useJobProgress, useJobs, type IntakeItem } from '../../stores/jobs';
 import { useEngine } from '../../stores/localEngine';
 import { openFilePicker } from './DropOverlay';
 import { cancelIntake, retryIntake } from './intake';
@@ -27,6 +27,7 @@ const statusText = (s: Job['status']) => statusLabel[s][0];
 const SHOW_DONE_MS = 5000;
 /** More finished rows than this fold at once: they only repeat the library below. */
 const MAX_DONE_ROWS = 3;
+
 
 /** The first sentence of an error, the rest (often raw ffmpeg output) behind a disclosure. */
 function ErrorText({ message }: { message: string }) {
@@ -225,16 +226,16 @@ function SkippedList() {
 
 /** Completed jobs that have been shown long enough (or are too many to list), folded into one line. */
 function useFoldedDone(): Set<string> {
-  // "id@completedAt|…": a string, so progress ticks and other jobs' changes do not re-render the queue.
+  // Ids joined in a string, so progress ticks and other jobs' changes do not re-render the queue.
   const key = useJobs((s) =>
     Object.values(s.jobs)
       .filter((j) => j.status === 'completed')
-      .map((j) => `${j.id}@${j.completedAt ?? ''}`)
+      .map((j) => j.id)
       .join('|'),
   );
   const [now, setNow] = useState(() => Date.now());
-  const done = key === '' ? [] : key.split('|').map((part) => ({ id: part.slice(0, part.indexOf('@')), completedAt: part.slice(part.indexOf('@') + 1) }));
-  const shownUntil = (j: { completedAt: string }) => (j.completedAt ? Date.parse(j.completedAt) : 0) + SHOW_DONE_MS;
+  const done = key === '' ? [] : key.split('|');
+  const shownUntil = (id: string) => doneSeenAt(id) + SHOW_DONE_MS;
   const next = done.map(shownUntil).filter((t) => t > now);
   const wake = next.length ? Math.min(...next) : null;
   // Re-render when the next finished row is due to fold.
@@ -243,8 +244,8 @@ function useFoldedDone(): Set<string> {
     const timer = setTimeout(() => setNow(Date.now()), Math.max(50, wake - Date.now() + 20));
     return () => clearTimeout(timer);
   }, [wake]);
-  if (done.length > MAX_DONE_ROWS) return new Set(done.map((j) => j.id));
-  return new Set(done.filter((j) => shownUntil(j) <= now).map((j) => j.id));
+  if (done.length > MAX_DONE_ROWS) return new Set(done);
+  return new Set(done.filter((id) => shownUntil(id) <= now));
 }
 
 function DoneLine({ ids }: { ids: string[] }) {
