@@ -38,6 +38,8 @@ test.describe('library: the main job', () => {
     await expect(row).toBeVisible();
     // Something moves in every state until it is done.
     await expect(row.getByRole('progressbar')).toBeVisible();
+    // Its length, read from the file's header, shows before the service has heard it.
+    await expect(row.getByTitle('Length')).toHaveText(/^0:(0[5-9]|1\d)$/);
     await snap(page, 'queue-in-progress-light');
     await expect(row).toHaveAttribute('data-status', 'completed', { timeout: 120_000 });
     await snap(page, 'queue-completed-light');

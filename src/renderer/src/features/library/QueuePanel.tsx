@@ -14,7 +14,7 @@ import { splitMessage } from '../../components/errorText';
 import { statusLabel } from '../../components/status';
 import { Icon } from '../../components/Icon';
 import { ProgressBar } from '../../components/ProgressBar';
-import { formatBytes, percent } from '../../components/format';
+import { formatBytes, formatClock, percent } from '../../components/format';
 import { useApp } from '../../stores/app';
 import { doneSeenAt, isFinal, useJobProgress, useJobs, type IntakeItem } from '../../stores/jobs';
 import { useEngine } from '../../stores/localEngine';
@@ -113,6 +113,7 @@ const JobRow = memo(function JobRow({ id }: { id: string }) {
             {job.name}
           </span>
           <span className="qrow__meta">
+            {job.durationMs !== null && <span title="Length">{formatClock(job.durationMs)}</span>}
             {job.bytesTotal !== null && <span>{formatBytes(job.bytesTotal)}</span>}
             <Badge tone="neutral">{regionLabels[job.region]}</Badge>
             {resumed && running && (
@@ -170,6 +171,7 @@ function IntakeRow({ item }: { item: IntakeItem }) {
             {item.name}
           </span>
           <span className="qrow__meta">
+            {item.durationMs !== null && <span title="Length">{formatClock(item.durationMs)}</span>}
             <span>{formatBytes(item.size)}</span>
             <Badge tone={failed ? 'danger' : 'accent'} pulse={!failed}>
               {failed ? 'Failed' : 'Adding'}
