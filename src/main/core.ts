@@ -3,6 +3,7 @@
  * IPC contract. Electron (index.ts) and host mode (host/server.ts) each build a
  * Platform and call createCore; nothing below knows which one it runs in.
  */
+import { join } from 'node:path';
 import { registerAppHandlers } from './ipc/app';
 import { registerEngineHandlers } from './ipc/local-engine';
 import { registerJobHandlers } from './ipc/jobs';
@@ -19,6 +20,7 @@ import { Library } from './services/library/library';
 import { ExportSaver } from './services/library/export-files';
 import { LibraryRemote } from './services/library/remote';
 import { WebhookFollower, type WebhookFollowOptions } from './services/library/webhook-status';
+import { SealedFile } from './services/sealed-file';
 import { SettingsService } from './services/settings';
 import { WebhookReceiver } from './services/webhooks';
 
@@ -52,7 +54,10 @@ export interface CoreOptions {
 export function createCore(platform: Platform, isTrustedSender: (s: Sender) => boolean, opts: CoreOptions = {}): Core {
   const log = opts.log ?? ((m: string) => console.error(`verbatim: ${m}`));
   const router = new Router(isTrustedSender);
-  const settings = new SettingsService(platform.settings);
+  const settings = new SettingsService(
+    platform.settings,
+    new SealedFile(platform.secrets, join(platform.dataDir, 'secrets', 'webhook-auth.bin'), 'This system offers no encrypted storage (no keyring), so Verbatim cannot keep the webhook secret.'),
+  );
   const library = new Library(platform.dataDir);
   const vault = new KeyVault(platform.secrets, platform.dataDir);
   const keys = new KeyService(vault, settings);

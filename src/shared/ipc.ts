@@ -26,7 +26,7 @@ import {
   transcriptSchema,
   webhookStatusSchema,
 } from './library';
-import { settingsPatchSchema, settingsSchema } from './settings';
+import { settingsPatchSchema, settingsViewSchema } from './settings';
 
 const none = z.undefined();
 
@@ -73,10 +73,10 @@ export const channels = {
   'app.info': { input: none, output: appInfoSchema },
 
   // ── settings ────────────────────────────────────────────────────────────
-  /** The whole settings object (every field filled). */
-  'settings.get': { input: none, output: settingsSchema },
+  /** The whole settings object (every field filled; secrets only as "saved" flags). */
+  'settings.get': { input: none, output: settingsViewSchema },
   /** Change some fields; answers the whole new object and emits `settings.changed`. */
-  'settings.set': { input: settingsPatchSchema, output: settingsSchema },
+  'settings.set': { input: settingsPatchSchema, output: settingsViewSchema },
 
   // ── keys (the cloud API key; never returned) ────────────────────────────
   /** Whether a key is stored, masked, and when it was last verified. */
@@ -263,7 +263,7 @@ export const channels = {
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 
 export const events = {
-  'settings.changed': settingsSchema,
+  'settings.changed': settingsViewSchema,
   /** Upload progress of one job, ≤ 10/s per job. */
   'jobs.progress': jobProgressSchema,
   /** A job was added, changed state, or was removed (`job: null`). */

@@ -17,7 +17,8 @@ const wsBaseUrlSchema = z.union([z.literal(''), z.url({ protocol: /^wss?$/ })]);
  * Everything the user can change in Settings. The same schema is stored by
  * electron-store in Electron and by a JSON file in the data folder in host mode.
  * Every field has a default, so an old or partial file always parses.
- * (The API key is not a setting: it lives in the key vault, see `keys.*`.)
+ * (Secrets are not settings: the API key lives in the key vault, see `keys.*`;
+ * the webhook's auth header value is sealed beside it and only ever written.)
  */
 const fields = {
   theme: themeSchema,
@@ -33,7 +34,6 @@ const fields = {
   /** Cloud jobs: also notify this URL (your own server) on completion. Empty = none. */
   webhookUrl: baseUrlSchema,
   webhookAuthHeaderName: z.string().max(100),
-  webhookAuthHeaderValue: z.string().max(500),
   /** Keep a copy of each recording's audio in the library (playable offline). */
   keepAudioCopy: z.boolean(),
   /** How many uploads run at once. */
@@ -54,7 +54,6 @@ export const settingsSchema = z.object({
   }),
   webhookUrl: fields.webhookUrl.default(''),
   webhookAuthHeaderName: fields.webhookAuthHeaderName.default(''),
-  webhookAuthHeaderValue: fields.webhookAuthHeaderValue.default(''),
   keepAudioCopy: fields.keepAudioCopy.default(true),
   uploadConcurrency: fields.uploadConcurrency.default(3),
 });
@@ -67,7 +66,18 @@ export type Settings = z.infer<typeof settingsSchema>;
  * (zod's .partial() would fill defaults in and reset the user's other settings).
  * `transcriptionDefaults` is replaced whole when given.
  */
-export const settingsPatchSchema = z.object(fields).partial().strict();
+export const settingsPatchSchema = z
+  .object({
+    ...fields,
+    /** Write-only: stored encrypted in main, never read back ('' forgets it). */
+    webhookAuthHeaderValue: z.string().max(500),
+  })
+  .partial()
+  .strict();
 export type SettingsPatch = z.infer<typeof settingsPatchSchema>;
 
 export const defaultSettings: Settings = settingsSchema.parse({});
+
+/** Settings as the renderer sees them: the stored fields, and whether a webhook secret is saved (never the secret). */
+export const settingsViewSchema = settingsSchema.extend({ webhookAuthHeaderSaved: z.boolean() });
+export type SettingsView = z.infer<typeof settingsViewSchema>;

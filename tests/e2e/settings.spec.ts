@@ -133,7 +133,14 @@ test.describe('settings', () => {
         await page.getByLabel(label).fill(value);
         await page.getByLabel(label).blur();
       }
-      await expect(page.getByLabel('Auth header value')).toHaveValue('shh');
+      // The secret is sealed in main: the field empties, says it is saved, and never shows it again.
+      const secret = page.getByLabel('Auth header value');
+      await expect(secret).toHaveValue('');
+      await expect(secret).toHaveAttribute('placeholder', 'Saved: type to replace it');
+      await page.reload();
+      await page.getByRole('button', { name: 'Settings', exact: true }).click();
+      await expect(page.getByLabel('Auth header value')).toHaveAttribute('placeholder', 'Saved: type to replace it');
+      expect(await page.evaluate(() => document.documentElement.outerHTML.includes('shh'))).toBe(false);
 
       await page.getByRole('button', { name: 'Library', exact: true }).click();
       await dropFiles(page, [dropFileFrom(fliteWav(mkdtempSync(join(tmpdir(), 'verbatim-e2e-hook-')), 'standup.wav', 'The standup starts at nine.'))]);

@@ -482,7 +482,7 @@ export class JobService {
         p.webhook_url = s.webhookUrl;
         if (s.webhookAuthHeaderName) {
           p.webhook_auth_header_name = s.webhookAuthHeaderName;
-          p.webhook_auth_header_value = s.webhookAuthHeaderValue;
+          p.webhook_auth_header_value = this.settings.webhookAuthHeaderValue();
         }
       }
     }

@@ -4,13 +4,14 @@
  * the data folder), or read from ASSEMBLYAI_API_KEY. The key leaves this module
  * only towards the service client; the renderer sees a masked status.
  */
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppError, type ErrorCode } from '../../shared/errors';
 import type { KeyStatus } from '../../shared/ipc';
 import type { SecretBox } from '../platform/types';
 import { writeFileAtomic } from '../platform/host';
 import { RestClient } from './client/rest';
+import { SealedFile } from './sealed-file';
 import { remoteEndpoints } from './endpoints';
 import type { SettingsService } from './settings';
 
@@ -20,51 +21,34 @@ interface KeyMeta {
 }
 
 export class KeyVault {
-  private readonly file: string;
+  private readonly sealed: SealedFile;
   private readonly metaFile: string;
-  private cached: string | null | undefined;
 
   constructor(
-    private readonly box: SecretBox,
+    box: SecretBox,
     dataDir: string,
     private readonly env: string | undefined = process.env.ASSEMBLYAI_API_KEY,
   ) {
-    this.file = join(dataDir, 'secrets', 'api-key.bin');
+    this.sealed = new SealedFile(box, join(dataDir, 'secrets', 'api-key.bin'), 'This system offers no encrypted storage for the key (no keyring). Set ASSEMBLYAI_API_KEY in the environment instead.');
     this.metaFile = join(dataDir, 'secrets', 'api-key.json');
   }
 
   /** The key to use: the stored one, else the environment's. */
   get(): string | null {
-    if (this.cached === undefined) {
-      this.cached = null;
-      if (existsSync(this.file)) {
-        try {
-          this.cached = this.box.decrypt(readFileSync(this.file));
-        } catch {
-          // Encrypted on another machine or with a lost master key: treat as absent.
-          this.cached = null;
-        }
-      }
-    }
-    return this.cached ?? (this.env?.trim() || null);
+    return this.sealed.get() ?? (this.env?.trim() || null);
   }
 
   source(): 'vault' | 'env' | null {
-    this.get();
-    return this.cached ? 'vault' : this.env?.trim() ? 'env' : null;
+    return this.sealed.get() ? 'vault' : this.env?.trim() ? 'env' : null;
   }
 
   store(key: string): void {
-    if (!this.box.available)
-      throw new AppError('unavailable', 'This system offers no encrypted storage for the key (no keyring). Set ASSEMBLYAI_API_KEY in the environment instead.');
-    writeFileAtomic(this.file, this.box.encrypt(key), 0o600);
-    this.cached = key;
+    this.sealed.set(key);
   }
 
   remove(): void {
-    rmSync(this.file, { force: true });
+    this.sealed.remove();
     rmSync(this.metaFile, { force: true });
-    this.cached = null;
   }
 
   meta(): KeyMeta {
@@ -80,7 +64,7 @@ export class KeyVault {
   }
 
   canStore(): boolean {
-    return this.box.available;
+    return this.sealed.available;
   }
 }
 

@@ -1,32 +1,65 @@
-import { defaultSettings, settingsSchema, type Settings, type SettingsPatch } from '../../shared/settings';
+import { defaultSettings, settingsSchema, type Settings, type SettingsPatch, type SettingsView } from '../../shared/settings';
 import type { SettingsBackend } from '../platform/types';
+import type { SealedFile } from './sealed-file';
 
 /**
  * Settings with validation on both sides: what is read is parsed with the
  * schema (an old, partial or hand-edited file falls back field by field to the
- * defaults) and what is written is the full, valid object.
+ * defaults) and what is written is the full, valid object. The webhook's auth
+ * header value is a secret: sealed apart, written through `set`, read only by
+ * main (`webhookAuthHeaderValue()`), shown to the renderer as a flag.
  */
 export class SettingsService {
   private current: Settings;
-  private readonly listeners = new Set<(s: Settings) => void>();
+  private readonly listeners = new Set<(s: SettingsView) => void>();
+  /** A value an older Verbatim kept in the settings file, where it cannot be sealed (no keyring). */
+  private legacySecret: string | null = null;
 
-  constructor(private readonly backend: SettingsBackend) {
-    this.current = parseLenient(backend.read());
+  constructor(
+    private readonly backend: SettingsBackend,
+    private readonly webhookSecret: SealedFile | null = null,
+  ) {
+    const raw = backend.read();
+    this.current = parseLenient(raw);
+    const old = raw !== null && typeof raw === 'object' ? (raw as Record<string, unknown>).webhookAuthHeaderValue : undefined;
+    if (typeof old === 'string' && old !== '') {
+      if (webhookSecret?.available) {
+        webhookSecret.set(old);
+        backend.write(this.current);
+      } else this.legacySecret = old;
+    }
   }
 
   get(): Settings {
     return this.current;
   }
 
-  set(patch: SettingsPatch): Settings {
-    const next = settingsSchema.parse({ ...this.current, ...patch });
-    this.backend.write(next);
-    this.current = next;
-    for (const l of this.listeners) l(next);
-    return next;
+  view(): SettingsView {
+    return { ...this.current, webhookAuthHeaderSaved: this.webhookAuthHeaderValue() !== '' };
   }
 
-  onChange(listener: (s: Settings) => void): () => void {
+  /** The secret header value for the user's webhook ('' when none). Main only. */
+  webhookAuthHeaderValue(): string {
+    return this.webhookSecret?.get() ?? this.legacySecret ?? '';
+  }
+
+  set(patch: SettingsPatch): SettingsView {
+    const { webhookAuthHeaderValue: secret, ...fields } = patch;
+    const next = settingsSchema.parse({ ...this.current, ...fields });
+    if (secret !== undefined) {
+      if (secret === '') this.webhookSecret?.remove();
+      else if (this.webhookSecret) this.webhookSecret.set(secret);
+      else this.legacySecret = secret;
+      if (secret === '') this.legacySecret = null;
+    }
+    this.backend.write(next);
+    this.current = next;
+    const view = this.view();
+    for (const l of this.listeners) l(view);
+    return view;
+  }
+
+  onChange(listener: (s: SettingsView) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }

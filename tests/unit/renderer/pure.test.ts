@@ -69,7 +69,7 @@ describe('renderer copies of contract values (kept out of the bundle to avoid lo
     const settings = await import('../../../src/shared/settings');
     const jobs = await import('../../../src/shared/jobs');
     expect(labels.regionLabels).toEqual(settings.regionLabels);
-    expect(labels.initialSettings).toEqual(settings.defaultSettings);
+    expect(labels.initialSettings).toEqual({ ...settings.defaultSettings, webhookAuthHeaderSaved: false });
     expect(Object.keys(labels.piiPolicyLabels).sort()).toEqual([...jobs.piiPolicies].sort());
     for (const s of jobs.jobStatusSchema.options) expect(labels.isFinalStatus(s)).toBe(jobs.finalJobStatuses.includes(s));
   });

@@ -5,7 +5,7 @@
  * check they cover every value of the contract.
  */
 import type { JobStatus, TranscriptionOptions } from '../../../shared/jobs';
-import type { Region, Settings } from '../../../shared/settings';
+import type { Region, SettingsView } from '../../../shared/settings';
 
 export const regionLabels: Record<Region, string> = { us: 'US', eu: 'EU', local: 'Local', custom: 'Custom' };
 
@@ -32,7 +32,7 @@ const finalStatus: Record<JobStatus, boolean> = {
 export const isFinalStatus = (s: JobStatus): boolean => finalStatus[s];
 
 /** Shown for the few milliseconds before `settings.get` answers; main's values replace it. */
-export const initialSettings: Settings = {
+export const initialSettings: SettingsView = {
   theme: 'system',
   region: 'local',
   customRestUrl: '',
@@ -41,7 +41,7 @@ export const initialSettings: Settings = {
   transcriptionDefaults: { speechModels: ['universal-3-pro', 'universal-2'], languageCode: 'en_us', punctuate: true, formatText: true },
   webhookUrl: '',
   webhookAuthHeaderName: '',
-  webhookAuthHeaderValue: '',
+  webhookAuthHeaderSaved: false,
   keepAudioCopy: true,
   uploadConcurrency: 3,
 };

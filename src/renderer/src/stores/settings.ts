@@ -1,6 +1,6 @@
 /** The settings object, updated optimistically; main's answer is the truth. */
 import { create } from 'zustand';
-import type { Settings, SettingsPatch } from '../../../shared/settings';
+import type { SettingsPatch, SettingsView } from '../../../shared/settings';
 import { initialSettings } from '../components/labels';
 import { api, errorCode, errorMessage } from '../bridge';
 import { whenConnected } from './app';
@@ -12,7 +12,7 @@ function settingsError(err: unknown): string {
 }
 
 interface SettingsState {
-  settings: Settings;
+  settings: SettingsView;
   loaded: boolean;
   error: string | null;
   load(): Promise<void>;
@@ -32,7 +32,9 @@ export const useSettings = create<SettingsState>((set, get) => ({
   },
   async update(patch) {
     const before = get().settings;
-    set({ settings: { ...before, ...patch } });
+    // A secret is sent once and never kept here: main answers only whether one is saved.
+    const { webhookAuthHeaderValue: secret, ...visible } = patch;
+    set({ settings: { ...before, ...visible, ...(secret !== undefined ? { webhookAuthHeaderSaved: secret !== '' } : {}) } });
     try {
       set({ settings: await api.invoke('settings.set', patch), error: null });
       return true;

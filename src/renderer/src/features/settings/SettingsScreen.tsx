@@ -117,6 +117,46 @@ function TextSetting({
   );
 }
 
+/**
+ * A secret the user can set or forget but never read back: main seals it and
+ * answers only whether one is saved. Leaving the field empty keeps the saved one.
+ */
+function SecretSetting({ id, label, saved, onSave }: { id: string; label: string; saved: boolean; onSave(v: string): Promise<boolean> }) {
+  const [draft, setDraft] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const save = async (v: string) => {
+    if (await onSave(v)) {
+      setDraft('');
+      setError(null);
+    } else setError('Verbatim could not save this value. Try again.');
+  };
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <div className="keyform__row">
+        <input
+          id={id}
+          type="password"
+          value={draft}
+          placeholder={saved ? 'Saved: type to replace it' : ''}
+          autoComplete="new-password"
+          aria-describedby={`${id}-note`}
+          onChange={(e) => setDraft(e.target.value)}
+          onBlur={() => void (draft.trim() && save(draft.trim()))}
+        />
+        {saved && (
+          <Button size="sm" variant="ghost" onClick={() => void save('')}>
+            Forget
+          </Button>
+        )}
+      </div>
+      <p id={`${id}-note`} className={error ? 'field__error' : 'field__help'} role={error ? 'alert' : undefined}>
+        {error ?? (saved ? 'Saved, encrypted on this computer. It is never shown again.' : 'Kept encrypted on this computer, never shown again.')}
+      </p>
+    </div>
+  );
+}
+
 function ServiceSection() {
   const settings = useSettings((s) => s.settings);
   const update = useSettings((s) => s.update);
@@ -157,7 +197,7 @@ function WebhookSection() {
       <TextSetting id="webhook-url" label="Webhook URL" type="url" placeholder="https://example.org/hooks/transcripts" value={settings.webhookUrl} check={webAddress} onSave={(v) => update({ webhookUrl: v })} />
       <div className="grid2">
         <TextSetting id="webhook-h" label="Auth header name" placeholder="X-Webhook-Secret" value={settings.webhookAuthHeaderName} onSave={(v) => update({ webhookAuthHeaderName: v })} />
-        <TextSetting id="webhook-v" label="Auth header value" type="password" value={settings.webhookAuthHeaderValue} onSave={(v) => update({ webhookAuthHeaderValue: v })} />
+        <SecretSetting id="webhook-v" label="Auth header value" saved={settings.webhookAuthHeaderSaved} onSave={(v) => update({ webhookAuthHeaderValue: v })} />
       </div>
     </form>
   );
