@@ -45,3 +45,27 @@ export const initialSettings: SettingsView = {
   keepAudioCopy: true,
   uploadConcurrency: 3,
 };
+
+/** Languages offered for new jobs, and the names shown for the codes the service answers with. */
+export const languageLabels: ReadonlyArray<readonly [code: string, label: string]> = [
+  ['en_us', 'English (US)'],
+  ['en_uk', 'English (UK)'],
+  ['en_au', 'English (Australia)'],
+  ['en', 'English (global)'],
+  ['es', 'Spanish'],
+  ['fr', 'French'],
+  ['de', 'German'],
+  ['it', 'Italian'],
+  ['pt', 'Portuguese'],
+  ['nl', 'Dutch'],
+  ['hi', 'Hindi'],
+  ['ja', 'Japanese'],
+  ['zh', 'Chinese'],
+  ['ko', 'Korean'],
+  ['ru', 'Russian'],
+  ['tr', 'Turkish'],
+  ['pl', 'Polish'],
+  ['uk', 'Ukrainian'],
+  ['vi', 'Vietnamese'],
+  ['fi', 'Finnish'],
+];

@@ -1,6 +1,7 @@
 /** One vocabulary for a transcript's or job's state, used by the list, the queue and the details panel alike. */
 import type { JobStatus } from '../../../shared/jobs';
 import type { Tone } from './Badge';
+import { languageLabels } from './labels';
 
 export const statusLabel: Record<JobStatus, [label: string, tone: Tone]> = {
   queued: ['Waiting', 'neutral'],
@@ -12,31 +13,10 @@ export const statusLabel: Record<JobStatus, [label: string, tone: Tone]> = {
   canceled: ['Canceled', 'neutral'],
 };
 
-/** Readable names for the language codes the service answers with; an unknown code is shown as it is. */
-const languageNames: Record<string, string> = {
-  en: 'English',
-  en_us: 'English (US)',
-  en_uk: 'English (UK)',
-  en_au: 'English (Australia)',
-  es: 'Spanish',
-  fr: 'French',
-  de: 'German',
-  it: 'Italian',
-  pt: 'Portuguese',
-  nl: 'Dutch',
-  hi: 'Hindi',
-  ja: 'Japanese',
-  zh: 'Chinese',
-  ko: 'Korean',
-  ru: 'Russian',
-  tr: 'Turkish',
-  pl: 'Polish',
-  uk: 'Ukrainian',
-  vi: 'Vietnamese',
-  fi: 'Finnish',
-};
+/** An unknown code is shown as it is. */
+const languageNames = new Map(languageLabels);
 
 export function languageName(code: string | null): string {
   if (!code) return '—';
-  return languageNames[code.toLowerCase()] ?? code;
+  return languageNames.get(code.toLowerCase()) ?? code;
 }

@@ -1,6 +1,6 @@
 /** Options every new job starts with: speech models, language, formatting, speakers, PII redaction. */
 import type { TranscriptionOptions } from '../../../../shared/jobs';
-import { piiPolicyLabels, type PiiPolicy } from '../../components/labels';
+import { languageLabels, piiPolicyLabels, type PiiPolicy } from '../../components/labels';
 import { Switch } from '../../components/Switch';
 import { useSettings } from '../../stores/settings';
 
@@ -8,21 +8,6 @@ const models: Array<{ id: string; label: string; help: string }> = [
   { id: 'universal-3-pro', label: 'Universal-3 Pro', help: 'Most accurate (cloud).' },
   { id: 'universal-2', label: 'Universal-2', help: 'Fast, many languages (cloud).' },
   { id: 'slam-1', label: 'Slam-1', help: 'Promptable, English (cloud).' },
-];
-
-const languages: Array<[string, string]> = [
-  ['en_us', 'English (US)'],
-  ['en_uk', 'English (UK)'],
-  ['en_au', 'English (Australia)'],
-  ['en', 'English (global)'],
-  ['es', 'Spanish'],
-  ['fr', 'French'],
-  ['de', 'German'],
-  ['it', 'Italian'],
-  ['pt', 'Portuguese'],
-  ['nl', 'Dutch'],
-  ['hi', 'Hindi'],
-  ['ja', 'Japanese'],
 ];
 
 const piiPolicies = Object.keys(piiPolicyLabels) as PiiPolicy[];
@@ -61,7 +46,7 @@ export function DefaultsSection() {
       <div className="field">
         <label htmlFor="language">Language</label>
         <select id="language" value={d.languageCode ?? 'en_us'} onChange={(e) => set({ languageCode: e.target.value })}>
-          {languages.map(([code, label]) => (
+          {languageLabels.map(([code, label]) => (
             <option key={code} value={code}>
               {label}
             </option>
