@@ -78,8 +78,9 @@ describe('host-mode bridge', () => {
     }));
     const set = await request(ws, { id: 3, channel: 'settings.set', input: { theme: 'dark' } });
     const want = { ...defaultSettings, theme: 'dark', region: 'local' };
-    expect(set).toEqual({ id: 3, output: want });
-    expect(await event).toEqual({ event: 'settings.changed', payload: want });
+    const seen = { ...want, webhookAuthHeaderSaved: false };
+    expect(set).toEqual({ id: 3, output: seen });
+    expect(await event).toEqual({ event: 'settings.changed', payload: seen });
     expect(JSON.parse(readFileSync(join(dir, 'data', 'settings.json'), 'utf8'))).toEqual(want);
     ws.close();
   });

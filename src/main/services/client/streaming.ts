@@ -100,18 +100,9 @@ export class StreamingClient {
   private async connect(): Promise<void> {
     const token = this.opts.token ? await this.opts.token() : undefined;
     const ws = new WebSocket(this.url(token), { headers: token || !this.opts.key ? {} : { authorization: this.opts.key }, handshakeTimeout: 5000 });
-    await new Promise<void>((resolve, reject) => {
-      ws.once('open', () => resolve());
-      ws.once('unexpected-response', (_req, res) => {
-        reject(res.statusCode === 401 || res.statusCode === 403
-          ? new AppError('invalid_key', 'Live transcription refused the API key. Check it in Settings.')
-          : new AppError('network', `Live transcription answered ${res.statusCode} on connect.`));
-      });
-      ws.once('error', (e) => reject(new AppError('network', `Could not connect to live transcription: ${e.message}`)));
-    });
-    this.ws = ws;
-    this.session++;
-    const session = this.session;
+    // Listen before 'open' resolves: the server's Begin can arrive in the same read as the
+    // upgrade answer, and is then emitted before an awaiting caller would attach a listener.
+    const session = this.session + 1;
     ws.on('message', (data, isBinary) => {
       if (isBinary) return;
       let msg: { type?: string } & Record<string, unknown>;
@@ -127,6 +118,17 @@ export class StreamingClient {
         this.on.turn?.({ ...t, words: (t.words ?? []).map(shift), session });
       } else if (msg.type === 'Termination') this.termination?.();
     });
+    await new Promise<void>((resolve, reject) => {
+      ws.once('open', () => resolve());
+      ws.once('unexpected-response', (_req, res) => {
+        reject(res.statusCode === 401 || res.statusCode === 403
+          ? new AppError('invalid_key', 'Live transcription refused the API key. Check it in Settings.')
+          : new AppError('network', `Live transcription answered ${res.statusCode} on connect.`));
+      });
+      ws.once('error', (e) => reject(new AppError('network', `Could not connect to live transcription: ${e.message}`)));
+    });
+    this.ws = ws;
+    this.session = session;
     ws.on('close', (code, reason) => void this.onClose(ws, code, reason.toString()));
   }
 

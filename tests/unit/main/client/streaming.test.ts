@@ -82,6 +82,18 @@ describe('streaming client', () => {
     expect(closed).toBe(0.4);
   });
 
+  it('never misses a Begin sent at once with the upgrade answer', async () => {
+    srv = await startServer({ key: 'k' });
+    for (let i = 0; i < 20; i++) {
+      const begins: number[] = [];
+      const c = new StreamingClient({ baseUrl: srv.url, key: 'k' }, { begin: (b) => begins.push(b.session) });
+      await c.start();
+      await until(() => begins.length === 1);
+      expect(begins).toEqual([0]);
+      await c.terminate();
+    }
+  });
+
   it('refuses a wrong key with invalid_key', async () => {
     srv = await startServer({ key: 'k' });
     await expect(new StreamingClient({ baseUrl: srv.url, key: 'bad' }).start()).rejects.toMatchObject({ code: 'invalid_key' });
