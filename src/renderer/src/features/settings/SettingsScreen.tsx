@@ -26,26 +26,20 @@ const regionHelp: Record<Region, string> = {
 
 /** Checks an address before it goes to main, so the user reads why in the field's own words. */
 type Check = (v: string) => string | null;
-const webAddress: Check = (v) => {
-  if (v === '') return null;
-  try {
-    const u = new URL(v);
-    if (u.protocol === 'https:' || u.protocol === 'http:') return null;
-  } catch {
-    // Not a URL at all: same answer.
-  }
-  return 'That is not a web address; it must start with https:// or http://';
-};
-const streamingAddress: Check = (v) => {
-  if (v === '') return null;
-  try {
-    const u = new URL(v);
-    if (u.protocol === 'wss:' || u.protocol === 'ws:') return null;
-  } catch {
-    // Not a URL at all: same answer.
-  }
-  return 'That is not a streaming address; it must start with wss:// or ws://';
-};
+/** An empty value (not set) or a URL with one of `schemes`; else the reason, naming them. */
+function addressCheck(what: string, schemes: [string, string]): Check {
+  return (v) => {
+    if (v === '') return null;
+    try {
+      if (schemes.includes(new URL(v).protocol.slice(0, -1))) return null;
+    } catch {
+      // Not a URL at all: same answer.
+    }
+    return `That is not a ${what}; it must start with ${schemes[0]}:// or ${schemes[1]}://`;
+  };
+}
+const webAddress = addressCheck('web address', ['https', 'http']);
+const streamingAddress = addressCheck('streaming address', ['wss', 'ws']);
 
 /**
  * A text setting saved when the field loses focus (not on every keystroke).
