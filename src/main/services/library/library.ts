@@ -238,11 +238,7 @@ export class Library {
           `UPDATE recordings SET duration_ms = CASE WHEN duration_ms IS NOT NULL AND abs(duration_ms - @d) < 1000 THEN duration_ms ELSE coalesce(@d, duration_ms) END,
              updated_at = @now WHERE id = @id`,
         )
-        .run({
-        id: recordingId,
-        d: t.durationMs,
-        now,
-      });
+        .run({ id: recordingId, d: t.durationMs, now });
     })();
   }
 
@@ -393,14 +389,12 @@ export class Library {
     return changed;
   }
 
-  /** Completed transcripts whose webhook outcome is not settled yet (to follow after a restart). */
-  unsettledWebhooks(): { recordingId: string; transcriptId: string; completedAt: string }[] {
-    return this.db
-      .prepare(
-        `SELECT recording_id AS recordingId, id AS transcriptId, completed_at AS completedAt FROM transcripts
-         WHERE webhook_url IS NOT NULL AND webhook_settled = 0 AND status = 'completed' AND remote_id IS NOT NULL`,
-      )
-      .all() as { recordingId: string; transcriptId: string; completedAt: string }[];
+  /** Recordings whose completed transcript's webhook outcome is not settled yet (to follow after a restart). */
+  unsettledWebhooks(): string[] {
+    const rows = this.db
+      .prepare(`SELECT recording_id AS id FROM transcripts WHERE webhook_url IS NOT NULL AND webhook_settled = 0 AND status = 'completed' AND remote_id IS NOT NULL`)
+      .all() as { id: string }[];
+    return rows.map((r) => r.id);
   }
 
   /** Where to ask about a recording's latest transcript (its region, service address, remote id) and its webhook state. */

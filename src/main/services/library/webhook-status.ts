@@ -53,7 +53,7 @@ export class WebhookFollower {
 
   /** After a restart: follow every webhook whose outcome was not settled. */
   resume(): void {
-    for (const w of this.library.unsettledWebhooks()) this.follow(w.recordingId);
+    for (const id of this.library.unsettledWebhooks()) this.follow(id);
   }
 
   /** Ask the service now (the details panel's "Check again"). */
