@@ -54,6 +54,20 @@ function call<T>(fn: AsyncFn, ...args: unknown[]): Promise<T> {
 let api: SphinxApi | null = null;
 let loadError: string | null = null;
 
+/**
+ * Decoder creation and freeing, one at a time in the whole process: ps_init
+ * is not known to be thread-safe, and the batch and live pools (and several
+ * engines in one test process) warm up at the same time on koffi's worker
+ * threads. A heap corruption ("free(): unaligned chunk") was seen there under
+ * CI load. Decoding itself stays parallel.
+ */
+let lifecycle: Promise<unknown> = Promise.resolve();
+function oneAtATime<T>(fn: () => Promise<T>): Promise<T> {
+  const next = lifecycle.then(fn, fn);
+  lifecycle = next.catch(() => undefined);
+  return next;
+}
+
 function loadApi(): SphinxApi | null {
   if (api || loadError) return api;
   try {
@@ -61,6 +75,9 @@ function loadApi(): SphinxApi | null {
     const koffi = require('koffi') as typeof Koffi;
     const base = koffi.load(SPHINXBASE_LIB);
     const ps = koffi.load(SPHINX_LIB);
+    // Logging off once for the process. A per-decoder -logfn made every ps_init open a new global
+    // log file and fclose the old one, while decoders on other threads could be writing to it.
+    (base.func('void err_set_logfp(void *stream)') as unknown as (s: null) => void)(null);
     api = {
       cmd_ln_parse_r: base.func('void *cmd_ln_parse_r(void *inout, void *defn, int argc, const char **argv, int strict)') as AsyncFn,
       logmath_exp: base.func('double logmath_exp(void *lmath, int logb_p)') as AsyncFn,
@@ -175,7 +192,7 @@ class Decoder {
   }
 
   async free(): Promise<void> {
-    await call<number>(this.a.ps_free, this.ps);
+    await oneAtATime(() => call<number>(this.a.ps_free, this.ps));
   }
 }
 
@@ -230,7 +247,6 @@ export class SphinxRecognizer implements Recognizer {
       '-hmm': `${this.modelDir}/en-us`,
       '-lm': `${this.modelDir}/en-us.lm.bin`,
       '-dict': `${this.modelDir}/cmudict-en-us.dict`,
-      '-logfn': '/dev/null',
       '-samprate': String(SAMPLE_RATE),
       // Its silence removal drops frames from the count, so words after a pause got times too early.
       '-remove_silence': 'no',
@@ -242,13 +258,15 @@ export class SphinxRecognizer implements Recognizer {
       ...this.args,
     };
     for (const [k, v] of Object.entries(all)) argv.push(k, v);
-    const defn = await call<Ptr>(a.ps_args);
-    const config = await call<Ptr | null>(a.cmd_ln_parse_r, null, defn, argv.length, argv, 1);
-    if (!config) throw new Error('PocketSphinx rejected its configuration');
-    const ps = await call<Ptr | null>(a.ps_init, config);
-    if (!ps) throw new Error(`PocketSphinx could not load its model from ${this.modelDir}: ${INSTALL_HINT}`);
-    const lmath = await call<Ptr>(a.ps_get_logmath, ps);
-    return new Decoder(a, ps, lmath);
+    return oneAtATime(async () => {
+      const defn = await call<Ptr>(a.ps_args);
+      const config = await call<Ptr | null>(a.cmd_ln_parse_r, null, defn, argv.length, argv, 1);
+      if (!config) throw new Error('PocketSphinx rejected its configuration');
+      const ps = await call<Ptr | null>(a.ps_init, config);
+      if (!ps) throw new Error(`PocketSphinx could not load its model from ${this.modelDir}: ${INSTALL_HINT}`);
+      const lmath = await call<Ptr>(a.ps_get_logmath, ps);
+      return new Decoder(a, ps, lmath);
+    });
   }
 
   /** Creates decoders up to `n` in the pool ahead of use (model load is slow and partly blocks the loop). */
