@@ -36,7 +36,7 @@ export class WebhookFollower {
     private readonly clientFor: (ref: RemoteRef) => Promise<RestClient>,
     private readonly opts: WebhookFollowOptions = {},
   ) {
-    this.o = { ...DEFAULTS, ...Object.fromEntries(Object.entries(opts).filter(([k, v]) => k !== 'log' && v !== undefined)) };
+    this.o = { delaysMs: opts.delaysMs ?? DEFAULTS.delaysMs, everyMs: opts.everyMs ?? DEFAULTS.everyMs, windowMs: opts.windowMs ?? DEFAULTS.windowMs };
   }
 
   /** A transcript just completed: follow its webhook, if it was sent with one. */

@@ -14,7 +14,7 @@ const STAGING_AT_ONCE = 2;
 let seq = 0;
 let running = 0;
 const controllers = new Map<string, AbortController>();
-/** Lengths being read from the files' headers while they upload. */
+/** Lengths being read from the files' headers while they upload (kept across a retry). */
 const probes = new Map<string, Promise<number | null>>();
 
 function patch(id: string, p: Partial<IntakeItem>): void {
@@ -31,6 +31,12 @@ async function stage(item: IntakeItem): Promise<void> {
   const ctl = new AbortController();
   controllers.set(item.id, ctl);
   patch(item.id, { state: 'staging', error: null });
+  // Read the length while the bytes go up: at most STAGING_AT_ONCE media elements at a time, even for a folder of 500 files.
+  if (!probes.has(item.id)) {
+    const probe = probeDurationMs(item.file);
+    probes.set(item.id, probe);
+    void probe.then((durationMs) => durationMs !== null && patch(item.id, { durationMs }));
+  }
   try {
     const source = await uploadFile(
       item.file,
@@ -80,11 +86,7 @@ export function addCollected(c: Collected): void {
     durationMs: null,
     file,
   }));
-  for (const item of items) {
-    const probe = probeDurationMs(item.file);
-    probes.set(item.id, probe);
-    void probe.then((durationMs) => durationMs !== null && patch(item.id, { durationMs }));
-  }
+
   useJobs.setState((s) => ({ intake: [...s.intake, ...items], skipped: [...c.skipped, ...s.skipped].slice(0, 500) }));
   if (items.length === 0 && c.skipped.length > 0) toast(`Nothing to transcribe: ${c.skipped.length} ${c.skipped.length === 1 ? 'file was' : 'files were'} skipped. See the queue for why.`, 'error');
   else if (c.skipped.length > 0) toast(`Added ${items.length}, skipped ${c.skipped.length} (see the queue for why).`, 'info');
