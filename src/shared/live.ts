@@ -28,7 +28,7 @@ export const captionsStartInputSchema = z
     formatTurns: z.boolean().default(true),
     keyterms: z.array(z.string().trim().min(1).max(50)).max(100).default([]),
     /** A label for the microphone and system inputs, kept with the session. */
-    deviceLabels: z.record(liveSourceSchema, z.string().max(200)).optional(),
+    deviceLabels: z.partialRecord(liveSourceSchema, z.string().max(200)).optional(),
     /** The recording's container, e.g. "audio/webm;codecs=opus". */
     recordingMime: z.string().max(100).regex(/^audio\/[a-z0-9.+-]+(;\s*codecs=[a-z0-9.,-]+)?$/i),
   })

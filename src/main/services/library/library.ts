@@ -347,8 +347,13 @@ export class Library {
       sentences: string;
       paragraphs: string;
       options: string;
+      status: string;
+      word_count: number;
+      completed_at: string | null;
     } & WebhookColumns;
     if (!t) throw new AppError('not_found', 'This version of the transcript is no longer in the library.');
+    // An older version is shown with its own state, not the newest one's.
+    const shown = transcriptId ? { ...item, status: t.status as TranscriptStatus, wordCount: t.word_count, completedAt: t.completed_at } : item;
     const words = this.words(t.id);
     const cuesRow = this.db.prepare(`SELECT data FROM cues WHERE transcript_id = ?`).get(t.id) as { data: string } | undefined;
     const speakers = this.db.prepare(`SELECT speaker AS id, name FROM speakers WHERE transcript_id = ? ORDER BY speaker`).all(t.id) as {
@@ -356,7 +361,7 @@ export class Library {
       name: string | null;
     }[];
     return {
-      item,
+      item: shown,
       transcriptId: t.id,
       text: t.text,
       confidence: t.confidence,
