@@ -193,6 +193,7 @@ export class CaptionsService {
           },
           reconnecting: ({ attempt, reason }) => {
             if (attempt === 1) sr.reconnects++;
+            this.deps.log?.(`captions: ${source} session closed (${reason}); reconnect attempt ${attempt}`);
             this.setState(run, sr, 'reconnecting', reconnectNotice(reason, attempt));
           },
           reconnected: ({ gapMs }) => {
