@@ -229,6 +229,11 @@ export function CaptionsScreen() {
             help="For a slow computer or no network: the session is saved with its recording; use Improve accuracy to transcribe it."
           />
         </div>
+        {phase === 'starting' && (
+          <p className="muted" role="status">
+            Opening the inputs and connecting to live transcription… The local engine may need a few seconds to start.
+          </p>
+        )}
         <SourceRows />
         <Notices />
         {error && (
