@@ -66,7 +66,7 @@ async function main(): Promise<void> {
   const { url, child } = await launchHost(tempDataDir('captions'));
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', `--use-file-for-fake-audio-capture=${wav}`, '--enable-precise-memory-info'],
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', `--use-file-for-fake-audio-capture=${wav}`, '--enable-precise-memory-info', '--autoplay-policy=no-user-gesture-required'],
   });
   const ctx = await browser.newContext({ permissions: ['microphone'] });
   const page = await ctx.newPage();
@@ -78,6 +78,7 @@ async function main(): Promise<void> {
     navigator.mediaDevices.getUserMedia = async (c) => {
       const stream = await original(c);
       const ac = new AudioContext();
+      void ac.resume();
       const an = ac.createAnalyser();
       an.fftSize = 512;
       ac.createMediaStreamSource(stream).connect(an);
@@ -135,7 +136,10 @@ async function main(): Promise<void> {
   };
 
   await page.getByTestId('captions-start').click();
-  await page.getByTestId('source-mic').filter({ hasText: 'Live' }).waitFor({ timeout: 60_000 });
+  await page.getByTestId('source-mic').filter({ hasText: 'Live' }).waitFor({ timeout: 180_000 }).catch(async (e: unknown) => {
+    await page.screenshot({ path: join(dir, 'failed.png') });
+    throw new Error(`captions did not go live (screenshot: ${join(dir, 'failed.png')}): ${String(e)}`);
+  });
   const mainPid = child.pid!;
   const enginePid = childrenOf(mainPid)[0];
   // Warm-up: the first sentence loads the engine's decoder.
@@ -170,6 +174,7 @@ async function main(): Promise<void> {
 
   const pct = (cpuMs: number) => `${((cpuMs / wall) * 100).toFixed(1)} % of one core`;
   console.log(`captions-latency: host mode + local engine, fake microphone, ${MINUTES} min measured after 15 s warm-up; ${cpus().length} cores, load ${loadavg()[0]!.toFixed(1)}`);
+  console.log(`  (${b.lines.length} caption lines appeared, ${b.finals.length} turned final)`);
   console.log(`  speech onset → first caption on screen   n=${first.length}/${b.onsets.length}  p50 ${quantile(first, 0.5).toFixed(0)} ms  p95 ${quantile(first, 0.95).toFixed(0)} ms  (goals 400 / 800; ratios ${(quantile(first, 0.5) / 400).toFixed(2)} / ${(quantile(first, 0.95) / 800).toFixed(2)})`);
   console.log(`  end of speech → final turn on screen     n=${final.length}/${b.ends.length}  p50 ${quantile(final, 0.5).toFixed(0)} ms  p95 ${quantile(final, 0.95).toFixed(0)} ms  (goal p50 900; ratio ${(quantile(final, 0.5) / 900).toFixed(2)})`);
   console.log(`  CPU  renderer ${pct(cpu1.renderer - cpu0.renderer)} · main ${pct(cpu1.main - cpu0.main)} · engine ${pct(cpu1.engine - cpu0.engine)}`);

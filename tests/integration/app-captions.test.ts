@@ -171,4 +171,34 @@ describe.skipIf(!tools)('live captions against the local engine', () => {
     expect(starts).toEqual([...starts].sort((a, b) => a - b));
     expect(saved.speakers.map((s) => s.id).sort()).toEqual(['Others', 'You']);
   }, 120_000);
+
+  it('Improve accuracy transcribes the recording as a job and keeps both versions, the improved one shown by default', async () => {
+    const turns: LiveTurn[] = [];
+    const svc = service(engine.url.replace(/^http/, 'ws'), turns, []);
+    const run = await svc.start({ sources: ['mic'], recordOnly: true, recordingMime: 'audio/wav' });
+    // Record only: no session is opened; the recording arrives as chunks (here a WAV file, as a browser's MediaRecorder would send WebM).
+    speech('improve', 'The weather tomorrow looks sunny and warm.', 0.5);
+    const file = readFileSync(join(dir, 'improve.wav'));
+    for (let i = 0; i < file.length; i += 8192) {
+      svc.frame(new Uint8Array(encodeFrame({ kind: 'recording', source: 'mic', run: run.run, capturedAt: Date.now(), payload: file.subarray(i, i + 8192) })));
+    }
+    const stopped = await svc.stop(run.run);
+    expect(stopped).toMatchObject({ hasAudio: true, turns: 0 });
+    expect(core.library.get(run.recordingId).words).toEqual([]);
+
+    const { jobId } = await svc.improve(run.recordingId);
+    const job = await core.jobs.waitFinal(jobId, 90_000);
+    expect(job.status).toBe('completed');
+    const versions = core.library.sessions.versions(run.recordingId);
+    expect(versions.map((v) => v.kind)).toEqual(['improved', 'live']);
+    const shown = core.library.get(run.recordingId);
+    expect(shown.transcriptId).toBe(versions[0]!.transcriptId);
+    expect(shown.text.toLowerCase()).toMatch(/weather|sunny|warm/);
+    // The live version is still there, with its own state.
+    const live = core.library.get(run.recordingId, versions[1]!.transcriptId);
+    expect(live.words).toEqual([]);
+    expect(live.item.status).toBe('completed');
+    // The recording was not copied over itself.
+    expect(statSync(core.library.audioPath(run.recordingId)!).size).toBe(file.length);
+  }, 150_000);
 });
