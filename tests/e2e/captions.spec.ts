@@ -5,12 +5,12 @@
  * /v3/ws, the words show in the panel and in the pop-out overlay, and the
  * stopped session is a library item whose recording plays.
  */
-import AxeBuilder from '@axe-core/playwright';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
+import { expectNoAxeViolations } from './axe';
 import { expect, test } from './host';
 import { snap } from './snap';
 
@@ -36,11 +36,6 @@ test.use({
   permissions: ['microphone'],
 });
 
-async function axe(page: Page, label: string): Promise<void> {
-  const r = await new AxeBuilder({ page }).analyze();
-  expect(r.violations.map((v) => `${label}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
-
 async function openCaptions(page: Page, url: string): Promise<void> {
   await page.goto(url);
   await page.getByRole('button', { name: 'Live captions' }).click();
@@ -62,7 +57,7 @@ test.describe('live captions', () => {
     await openCaptions(page, host.url);
     await rawAudioSettings(page);
     await snap(page, 'captions-idle-light');
-    await axe(page, 'captions idle, light');
+    await expectNoAxeViolations(page, 'captions idle, light');
 
     await page.getByTestId('captions-start').click();
     await expect(page.getByTestId('source-mic')).toContainText('Live', { timeout: 90_000 });
@@ -92,7 +87,7 @@ test.describe('live captions', () => {
       await expect.poll(pipText, { timeout: 20_000 }).toMatch(/morning|budget|meeting|nine|everyone/i);
     }
     await snap(page, 'captions-running-light');
-    await axe(page, 'captions running, light');
+    await expectNoAxeViolations(page, 'captions running, light');
 
     await page.getByTestId('captions-stop').click();
     const saved = page.getByTestId('caption-saved');
@@ -103,7 +98,7 @@ test.describe('live captions', () => {
     // Dark theme: the same screen has no violations either.
     await page.evaluate(() => (document.documentElement.dataset.theme = 'dark'));
     await snap(page, 'captions-saved-dark');
-    await axe(page, 'captions saved, dark');
+    await expectNoAxeViolations(page, 'captions saved, dark');
     await page.evaluate(() => (document.documentElement.dataset.theme = 'light'));
 
     // The library lists the session with the words; it opens and plays with words highlighted.
