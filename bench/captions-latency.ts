@@ -70,6 +70,8 @@ async function main(): Promise<void> {
   });
   const ctx = await browser.newContext({ permissions: ['microphone'] });
   const page = await ctx.newPage();
+  // tsx (esbuild keepNames) wraps named functions in __name(): give the page one, or the script below throws.
+  await page.addInitScript({ content: 'globalThis.__name = (f) => f;' });
   await page.addInitScript(() => {
     const w = window as unknown as { __bench: { onsets: number[]; ends: number[]; lines: { at: number; key: string }[]; finals: { at: number; key: string }[] } };
     w.__bench = { onsets: [], ends: [], lines: [], finals: [] };
@@ -110,7 +112,10 @@ async function main(): Promise<void> {
       const t = now();
       for (const r of records) {
         for (const n of r.addedNodes) {
-          if (n instanceof HTMLElement && n.dataset.testid === 'caption-line') w.__bench.lines.push({ at: t, key: n.textContent ?? '' });
+          if (!(n instanceof HTMLElement)) continue;
+          // The first line arrives inside its new list.
+          const lines = n.dataset.testid === 'caption-line' ? [n] : [...n.querySelectorAll<HTMLElement>('[data-testid="caption-line"]')];
+          for (const l of lines) w.__bench.lines.push({ at: t, key: l.textContent ?? '' });
         }
         if (r.type === 'attributes' && r.target instanceof HTMLElement && r.target.dataset.final === 'true') w.__bench.finals.push({ at: t, key: r.target.textContent ?? '' });
       }
@@ -152,6 +157,8 @@ async function main(): Promise<void> {
   const wall = Date.now() - t0;
   const cpu1 = { renderer: await rendererCpu(), main: procCpuMs(mainPid), engine: enginePid ? procCpuMs(enginePid) : NaN };
   const mem1 = { main: procRssMiB(mainPid), heap: await heapMiB() };
+  await page.screenshot({ path: join(dir, 'end.png') });
+  console.log(`  (screenshot of the screen at the end: ${join(dir, 'end.png')}; mic meter ${await page.getByTestId('meter-mic').getAttribute('aria-valuenow')})`);
   const b = await page.evaluate(() => (window as unknown as { __bench: { onsets: number[]; ends: number[]; lines: { at: number }[]; finals: { at: number }[] } }).__bench);
   await page.getByTestId('captions-stop').click();
   await page.getByTestId('caption-saved').waitFor({ timeout: 30_000 });

@@ -79,6 +79,7 @@ test.describe('live captions', () => {
       const overlay = popup.getByTestId('captions-overlay');
       await expect(overlay).toContainText(/morning|budget|meeting|nine|everyone/i, { timeout: 20_000 });
       await popup.screenshot({ path: 'test-results/screens/captions-popout.png' });
+      await expectNoAxeViolations(popup, 'captions pop-out overlay');
       await popup.close();
     } else {
       // No pop-out: Chromium opened Document Picture-in-Picture, rendered from this page.
