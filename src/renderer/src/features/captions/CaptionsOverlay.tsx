@@ -11,7 +11,10 @@ const LINE_HEIGHT = 1.3;
 
 export function CaptionsOverlay({ draggable = false }: { draggable?: boolean }) {
   const o = useSettings((s) => s.settings.captions.overlay);
-  const recent = useCaptions((s) => s.order.slice(-4).map((k) => s.turns[k]!).filter(Boolean));
+  // Stable slices only: a selector that builds a new array each call would re-render forever.
+  const order = useCaptions((s) => s.order);
+  const turns = useCaptions((s) => s.turns);
+  const recent = order.slice(-4).flatMap((k) => (turns[k] ? [turns[k]] : []));
   const labelled = useCaptions((s) => Object.keys(s.status).length > 1);
   const phase = useCaptions((s) => s.phase);
   const notice = useCaptions((s) => Object.values(s.status).find((x) => x?.state === 'reconnecting' || x?.state === 'failed')?.message ?? null);
