@@ -75,6 +75,7 @@ test.describe('live captions', () => {
     const popupOpened = page.waitForEvent('popup', { timeout: 8000 }).catch(() => null);
     await page.getByRole('button', { name: 'Pop out captions' }).click();
     const popup = await popupOpened;
+    // Playwright sees a Document Picture-in-Picture window as a popup too; either way it renders CaptionsOverlay.
     if (popup) {
       const overlay = popup.getByTestId('captions-overlay');
       await expect(overlay).toContainText(/morning|budget|meeting|nine|everyone/i, { timeout: 20_000 });

@@ -25,6 +25,7 @@ export type OverlayHandle = { kind: 'desktop' } | { kind: 'pip'; window: Window 
 function copyStyles(into: Document): void {
   for (const node of document.querySelectorAll('link[rel="stylesheet"], style')) into.head.append(node.cloneNode(true));
   into.documentElement.dataset.theme = document.documentElement.dataset.theme ?? '';
+  into.documentElement.lang = document.documentElement.lang || 'en';
 }
 
 export async function openOverlay(): Promise<OverlayHandle> {
