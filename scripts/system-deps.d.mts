@@ -29,5 +29,5 @@ export function dpkgMissing(sys: System, names: string[]): string[] | null;
 export function aptCommandLine(missing: string[]): string;
 export function brewCommandLine(list: PackageList, names: string[]): string | null;
 export function wingetCommandLine(list: PackageList, names: string[]): string | null;
-export function installRoute(sys: System): 'root' | 'sudo' | null;
+export function installRoute(sys: System): 'root' | 'sudo' | 'sudo-password' | 'no-sudo' | 'disabled';
 export function ensureSystemPackages(group: string, opts?: { strict?: boolean }, sys?: System, list?: PackageList): CheckResult;

@@ -132,14 +132,25 @@ export function wingetCommandLine(list, names) {
 }
 
 /**
- * How missing Debian packages can be installed here: 'root', 'sudo' (sudo -n works with no
- * password), or null (neither, or the user asked for no installs with VERBATIM_NO_INSTALL=1).
+ * How missing Debian packages can be installed here: 'root', 'sudo' (sudo -n works with no password),
+ * or why not: 'sudo-password' (sudo wants one), 'no-sudo' (not root, no sudo), 'disabled' (VERBATIM_NO_INSTALL=1).
  */
 export function installRoute(sys) {
-  if (sys.env.VERBATIM_NO_INSTALL === '1') return null;
+  if (sys.env.VERBATIM_NO_INSTALL === '1') return 'disabled';
   if (sys.uid === 0) return 'root';
   const r = sys.run('sudo', ['-n', 'true']);
-  return r.status === 0 ? 'sudo' : null;
+  if (r.error === 'ENOENT') return 'no-sudo';
+  return r.status === 0 ? 'sudo' : 'sudo-password';
+}
+
+/** Why nothing was installed, and the one line that installs `missing`, for each route that cannot. */
+function manualInstall(route, missing) {
+  const pkgs = missing.join(' ');
+  if (route === 'no-sudo') {
+    return `Installing needs root, and there is no sudo here. Run this once as root:\n  apt-get update && apt-get install -y --no-install-recommends ${pkgs}`;
+  }
+  const reason = route === 'disabled' ? 'VERBATIM_NO_INSTALL=1 is set, so nothing is installed automatically.' : 'Installing needs root, and sudo asks for a password, so Verbatim does not install them itself.';
+  return `${reason} Run this once:\n  ${aptCommandLine(missing)}`;
 }
 
 function aptInstall(sys, route, missing) {
@@ -168,9 +179,9 @@ export function ensureSystemPackages(group, { strict = false } = {}, sys = realS
   if (missing === null) return checkElsewhere(sys, list, group, names, strict);
   if (missing.length === 0) return { ok: true, missing: [], installed: [] };
 
-  sys.print(`Verbatim: ${why} needs ${missing.length === 1 ? 'a system package that is' : 'system packages that are'} not installed:\n${describe(list, missing)}`);
+  sys.print(`Verbatim: for ${why}, ${missing.length === 1 ? 'this system package is' : 'these system packages are'} missing:\n${describe(list, missing)}`);
   const route = installRoute(sys);
-  if (route) {
+  if (route === 'root' || route === 'sudo') {
     sys.print(`Installing ${missing.join(' ')} with apt-get${route === 'sudo' ? ' (through sudo, which needs no password here)' : ' (running as root)'}…`);
     aptInstall(sys, route, missing);
     const still = dpkgMissing(sys, names) ?? missing;
@@ -182,14 +193,14 @@ export function ensureSystemPackages(group, { strict = false } = {}, sys = realS
     sys.print(`apt-get could not install ${still.join(' ')} (its messages are above). Fix that, or install them yourself with:\n  ${aptCommandLine(still)}`);
     return finish(sys, still, strict, installed, group);
   }
-  const reason = sys.env.VERBATIM_NO_INSTALL === '1' ? 'VERBATIM_NO_INSTALL=1 is set, so nothing is installed automatically.' : 'Installing needs root, and sudo asks for a password, so Verbatim will not install them itself.';
-  sys.print(`${reason} Run this once:\n  ${aptCommandLine(missing)}`);
+  sys.print(manualInstall(route, missing));
   return finish(sys, missing, strict, [], group);
 }
 
 function finish(sys, missing, strict, installed, group) {
-  if (strict) sys.print(`Stopping: ${purpose[group] ?? group} cannot run without ${missing.join(', ')}.`);
-  else sys.print('Verbatim starts anyway; until then the local engine cannot transcribe, and the status bar says what is missing.');
+  if (strict) sys.print(`Stopping: ${purpose[group] ?? group} cannot run without ${missing.join(', ')}. Install ${missing.length === 1 ? 'it' : 'them'}, then run the same command again.`);
+  else if (group === 'app') sys.print('Verbatim starts anyway; until then the local engine cannot transcribe, and the status bar says what is missing.');
+  else sys.print(`Going on without ${missing.join(', ')}.`);
   return { ok: !strict, missing, installed };
 }
 
@@ -201,7 +212,7 @@ function checkElsewhere(sys, list, group, names, strict) {
   const unchecked = brewed ? [] : names.filter((n) => !list.packages[n]?.command);
   if (missing.length === 0) return { ok: true, missing: [], installed: [] };
   const why = purpose[group] ?? group;
-  sys.print(`Verbatim: ${why} needs programs that are not installed:\n${describe(list, missing)}`);
+  sys.print(`Verbatim: for ${why}, ${missing.length === 1 ? 'this program is' : 'these programs are'} missing:\n${describe(list, missing)}`);
   const needed = [...missing, ...unchecked];
   if (sys.platform === 'darwin') {
     const line = brewCommandLine(list, needed);

@@ -150,8 +150,8 @@ describe('on Debian or Ubuntu', () => {
     const r = ensureSystemPackages('test', { strict: true }, f.sys, list);
     expect(r).toEqual({ ok: false, missing: ['chromium', 'flite'], installed: [] });
     expect(f.calls.map((c) => c.cmd)).toEqual(['dpkg-query', 'sudo']);
-    expect(f.printed).toContain('Installing needs root, and sudo asks for a password, so Verbatim will not install them itself. Run this once:\n  sudo apt-get update && sudo apt-get install -y --no-install-recommends chromium flite');
-    expect(f.text()).toContain('Stopping: the test suite cannot run without chromium, flite.');
+    expect(f.printed).toContain('Installing needs root, and sudo asks for a password, so Verbatim does not install them itself. Run this once:\n  sudo apt-get update && sudo apt-get install -y --no-install-recommends chromium flite');
+    expect(f.text()).toContain('Stopping: the test suite cannot run without chromium, flite. Install them, then run the same command again.');
   });
 
   it('for npm start, prints the command and lets the app go on when there is no sudo at all', () => {
@@ -159,7 +159,7 @@ describe('on Debian or Ubuntu', () => {
     const r = ensureSystemPackages('app', { strict: false }, f.sys, list);
     expect(r).toEqual({ ok: true, missing: ['pocketsphinx-en-us'], installed: [] });
     expect(f.calls.some((c) => c.cmd === 'apt-get')).toBe(false);
-    expect(f.text()).toContain('sudo apt-get update && sudo apt-get install -y --no-install-recommends pocketsphinx-en-us');
+    expect(f.printed).toContain('Installing needs root, and there is no sudo here. Run this once as root:\n  apt-get update && apt-get install -y --no-install-recommends pocketsphinx-en-us');
     expect(f.text()).toContain('Verbatim starts anyway');
   });
 
