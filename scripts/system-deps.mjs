@@ -58,7 +58,7 @@ export function dpkgMissing(sys, names) {
   // One call for all of them: `${db:Status-Abbrev}` is "ii " for an installed package. dpkg-query exits 1 when it
   // has never heard of some name, but still prints the others, so the exit code alone decides nothing.
   const r = sys.run('dpkg-query', ['-W', '-f=${Package}\\t${db:Status-Abbrev}\\n', ...names]);
-  if (r.error === 'ENOENT') return null;
+  if (r.error) return null;
   const installed = new Set();
   for (const line of r.stdout.split('\n')) {
     const [pkg, status] = line.split('\t');
@@ -95,7 +95,7 @@ function brewMissing(sys, list, names) {
   for (const [flag, items] of [['--formula', formulae], ['--cask', casks]]) {
     if (!items.length) continue;
     const r = sys.run('brew', ['list', flag, '--versions', ...items]);
-    if (r.error === 'ENOENT') return null;
+    if (r.error) return null;
     for (const line of r.stdout.split('\n')) if (line.trim()) listed.add(line.split(' ')[0]);
   }
   return withBrew.filter((n) => !listed.has(list.packages[n].brew.replace(/^--cask /, '')));
@@ -139,7 +139,8 @@ export function installRoute(sys) {
   if (sys.env.VERBATIM_NO_INSTALL === '1') return 'disabled';
   if (sys.uid === 0) return 'root';
   const r = sys.run('sudo', ['-n', 'true']);
-  if (r.error === 'ENOENT') return 'no-sudo';
+  // Any spawn error means no runnable sudo: ENOENT, or EACCES when PATH has a folder this user may not search.
+  if (r.error) return 'no-sudo';
   return r.status === 0 ? 'sudo' : 'sudo-password';
 }
 

@@ -24,8 +24,8 @@ interface FakeOptions {
   env?: Record<string, string>;
   /** Debian packages dpkg lists as installed; null: there is no dpkg here. */
   installed?: Set<string> | null;
-  /** What `sudo -n true` does: 'ok', 'password' (exit 1) or 'absent' (ENOENT). */
-  sudo?: 'ok' | 'password' | 'absent';
+  /** What `sudo -n true` does: 'ok', 'password' (exit 1), 'absent' (ENOENT) or 'unsearchable' (EACCES: a PATH folder this user may not read). */
+  sudo?: 'ok' | 'password' | 'absent' | 'unsearchable';
   /** apt-get install succeeds (and the packages then show as installed). */
   aptWorks?: boolean;
   /** Commands on PATH (macOS/Windows/other Linux probes). */
@@ -67,6 +67,7 @@ function fakeSystem(o: FakeOptions = {}) {
         }
         case 'sudo': {
           if (o.sudo === 'absent' || o.sudo === undefined) return enoent;
+          if (o.sudo === 'unsearchable') return { ...enoent, error: 'EACCES' };
           if (o.sudo === 'password') return fail(1, 'sudo: a password is required');
           if (args[1] === 'true') return ok();
           // sudo -n DEBIAN_FRONTEND=noninteractive apt-get ...
@@ -161,6 +162,12 @@ describe('on Debian or Ubuntu', () => {
     expect(f.calls.some((c) => c.cmd === 'apt-get')).toBe(false);
     expect(f.printed).toContain('Installing needs root, and there is no sudo here. Run this once as root:\n  apt-get update && apt-get install -y --no-install-recommends pocketsphinx-en-us');
     expect(f.text()).toContain('Verbatim starts anyway');
+  });
+
+  it('treats a sudo that cannot be run (EACCES from PATH) as no sudo, and names the root command', () => {
+    const f = fakeSystem({ uid: 65534, sudo: 'unsearchable', installed: without('xvfb') });
+    expect(ensureSystemPackages('test', { strict: true }, f.sys, list).ok).toBe(false);
+    expect(f.text()).toContain('Run this once as root:\n  apt-get update && apt-get install -y --no-install-recommends xvfb');
   });
 
   it('says what apt-get could not install and stops npm test when the install fails', () => {
