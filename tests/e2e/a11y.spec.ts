@@ -1,0 +1,200 @@
+/**
+ * Accessibility of the existing screens: axe-core (WCAG 2.0–2.2, A and AA) finds
+ * no violation on the library (empty, full, queue running/finished/failed,
+ * search, every dialog), the transcript (playing, find, details) and settings,
+ * each in the light and the dark theme; dialogs and the find bar work from the keyboard.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { expectNoAxeViolations } from './axe';
+import { expect, test } from './host';
+import { fliteWav, seedLibrary } from './seed';
+import { snap } from './snap';
+
+const speech =
+  'Welcome to the quarterly review. We will look at the market, the budget and the product launch. ' +
+  'Then the design team will answer questions about the schedule, the research and the customer interviews.';
+
+function workDir(): string {
+  return mkdtempSync(join(tmpdir(), 'verbatim-a11y-'));
+}
+
+/** Checks the page as it is now in the OS's light theme, then its dark theme (the app follows the OS until the user picks). */
+async function checkBothThemes(page: Page, label: string): Promise<void> {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await expect(page.locator('html')).toHaveAttribute('data-theme', scheme);
+    await expectNoAxeViolations(page, `${label}, ${scheme}`);
+    await snap(page, `a11y-${label.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}-${scheme}`);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+async function openApp(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await expect(page.getByTestId('connection')).toHaveText('Connected');
+}
+
+test.describe('accessibility (axe-core, WCAG 2.2 AA, light and dark)', () => {
+  // Each state is analysed twice (light, dark) and pictured; on a shared CPU that is slow, not wrong.
+  test.describe.configure({ timeout: 180_000 });
+
+  test('the empty library and its Add from URL dialog, with and without an error', async ({ page, host }) => {
+    await openApp(page, host.url);
+    await expect(page.getByRole('heading', { level: 1, name: 'Your library' })).toBeVisible();
+    await checkBothThemes(page, 'library empty');
+
+    await page.getByRole('button', { name: 'Add from URL' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'Add from URL' });
+    await expect(page.getByLabel('Link to an audio or video file')).toBeFocused();
+    await checkBothThemes(page, 'dialog add from URL');
+    await page.getByLabel('Link to an audio or video file').fill('not a link');
+    await page.keyboard.press('Enter');
+    await expect(dialog.getByRole('alert')).toContainText('starts with https://');
+    await checkBothThemes(page, 'dialog add from URL with error');
+    await page.keyboard.press('Escape');
+    await expect(dialog).toHaveCount(0);
+  });
+
+  test('the library with items, a selection, each selection dialog, rename in place, and search results', async ({ page, host }) => {
+    seedLibrary(host.dataDir, { count: 30, wordsPer: 60, titlePrefix: 'Team meeting', speakers: ['A', 'B'], tags: ['weekly', 'clients'] });
+    await openApp(page, host.url);
+    await expect(page.getByText('30 recordings')).toBeVisible();
+    await checkBothThemes(page, 'library with items');
+
+    await page.getByRole('checkbox', { name: 'Select Team meeting 00030' }).check();
+    await page.getByRole('checkbox', { name: 'Select Team meeting 00029' }).check();
+    await expect(page.getByRole('toolbar', { name: 'Selection' })).toContainText('2 selected');
+    await checkBothThemes(page, 'library selection');
+
+    for (const [button, name, focused] of [
+      ['Tag…', 'Tag 2 recordings', 'Tag'],
+      ['Export…', 'Export 2 transcripts', 'Format'],
+      ['Delete…', 'Delete 2 recordings?', null],
+    ] as const) {
+      await page.getByRole('button', { name: button }).click();
+      const dialog = page.getByRole('dialog', { name });
+      await expect(dialog).toBeVisible();
+      if (focused) await expect(dialog.getByLabel(focused)).toBeFocused();
+      else await expect(dialog.getByRole('button', { name: 'Keep' })).toBeFocused();
+      await checkBothThemes(page, `dialog ${button.replace('…', '')}`);
+      // Escape closes every dialog and leaves the selection as it was.
+      await page.keyboard.press('Escape');
+      await expect(dialog).toHaveCount(0);
+      await expect(page.getByRole('toolbar', { name: 'Selection' })).toContainText('2 selected');
+    }
+    await page.getByRole('button', { name: 'Clear selection' }).click();
+
+    // Rename in place, from the keyboard: F2 on the row's open button.
+    await page.getByRole('button', { name: 'Open Team meeting 00030' }).focus();
+    await page.keyboard.press('F2');
+    const title = page.getByRole('textbox', { name: 'New title for Team meeting 00030' });
+    await expect(title).toBeFocused();
+    await checkBothThemes(page, 'library rename');
+    await page.keyboard.press('Escape');
+    await expect(title).toHaveCount(0);
+
+    await page.getByRole('searchbox', { name: 'Search every transcript' }).fill('budget');
+    await expect(page.getByTestId('search-hit').first()).toBeVisible();
+    await checkBothThemes(page, 'search results');
+    await page.getByRole('searchbox', { name: 'Search every transcript' }).fill('zzzqqq');
+    await expect(page.getByTestId('search-hit')).toHaveCount(0);
+    await checkBothThemes(page, 'search no results');
+  });
+
+  test('the queue while a job runs, when it is done, and when a file fails', async ({ page, host }) => {
+    test.setTimeout(300_000);
+    const dir = workDir();
+    const wav = fliteWav(dir, 'long-review.wav', Array.from({ length: 5 }, () => speech).join(' '));
+    writeFileSync(join(dir, 'notes.txt'), 'not audio at all');
+    writeFileSync(join(dir, 'broken.mp3'), Buffer.from('ID3 this is not really an mp3 file, only text pretending to be one'.repeat(40)));
+    await openApp(page, host.url);
+    await page.getByTestId('file-picker').setInputFiles([wav, join(dir, 'notes.txt'), join(dir, 'broken.mp3')]);
+
+    const running = page.getByTestId('job-row').filter({ hasText: 'long-review.wav' });
+    await expect(running).toHaveAttribute('data-status', /queued|uploading|submitted|processing/);
+    await expect(page.getByTestId('skipped-row')).toHaveCount(1);
+    await checkBothThemes(page, 'queue running');
+
+    const broken = page.getByTestId('job-row').filter({ hasText: 'broken.mp3' });
+    await expect(broken).toHaveAttribute('data-status', 'error', { timeout: 120_000 });
+    await expect(running).toHaveAttribute('data-status', 'completed', { timeout: 180_000 });
+    await checkBothThemes(page, 'queue finished and failed');
+
+    // The failed transcript opens on its details, which say why.
+    await page.getByRole('button', { name: 'Library', exact: true }).click();
+    const failedRow = page.getByTestId('library-row').filter({ hasText: 'broken' });
+    await expect(failedRow).toBeVisible();
+    await failedRow.getByRole('button', { name: /^Open / }).click();
+    await expect(page.getByTestId('details')).toBeVisible();
+    await checkBothThemes(page, 'transcript failed');
+  });
+
+  test('the transcript while playing, with the find bar open, with and without details, and its export dialog', async ({ page, host }) => {
+    const wav = fliteWav(workDir(), 'review.wav', `${speech} ${speech}`);
+    seedLibrary(host.dataDir, { count: 3, wordsPer: 80, titlePrefix: 'Interview', speakers: ['A', 'B'], audioFile: wav, tags: ['clients'] });
+    await openApp(page, host.url);
+    await page.getByRole('button', { name: 'Open Interview 00001' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Interview 00001' })).toBeFocused();
+    const audio = page.getByTestId('audio');
+    await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => a.readyState)).toBeGreaterThan(0);
+
+    await page.getByTestId('transcript-body').locator('.w').nth(10).click();
+    await page.keyboard.press('Space');
+    await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => a.paused)).toBe(false);
+    await expect(page.getByTestId('details')).toBeVisible();
+    await checkBothThemes(page, 'transcript playing');
+    await page.keyboard.press('k');
+
+    // Find from the keyboard: Ctrl+F opens it on its field, Escape closes it.
+    await page.keyboard.press('Control+f');
+    const find = page.getByRole('searchbox', { name: 'Find in transcript' });
+    await expect(find).toBeFocused();
+    await find.fill('the');
+    await expect(page.getByTestId('find-count')).toHaveText(/^\d+ of \d+$/);
+    await checkBothThemes(page, 'transcript find');
+    await page.keyboard.press('Escape');
+    await expect(find).toHaveCount(0);
+
+    await page.getByRole('button', { name: 'Details panel' }).click();
+    await expect(page.getByTestId('details')).toHaveCount(0);
+    await checkBothThemes(page, 'transcript without details');
+    await page.getByRole('button', { name: 'Details panel' }).click();
+
+    // Rename a speaker in place.
+    await page.getByTestId('transcript-body').getByRole('button', { name: 'Speaker A: rename' }).first().click();
+    await expect(page.getByRole('textbox', { name: 'Name for speaker A' })).toBeFocused();
+    await checkBothThemes(page, 'transcript speaker rename');
+    await page.keyboard.press('Escape');
+
+    await page.getByRole('button', { name: 'Export…' }).click();
+    await expect(page.getByRole('dialog').getByLabel('Format')).toBeFocused();
+    await checkBothThemes(page, 'dialog export one transcript');
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+  });
+
+  test('settings, with an address error, in the theme the user picks', async ({ page, host }) => {
+    await openApp(page, host.url);
+    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
+    await checkBothThemes(page, 'settings');
+
+    await page.getByRole('switch', { name: 'Redact personal information' }).check();
+    await page.getByLabel('Webhook URL').fill('nope');
+    await page.getByLabel('Webhook URL').blur();
+    await expect(page.getByText('That is not a web address; it must start with https:// or http://')).toBeVisible();
+    await page.getByLabel('Region').selectOption('custom');
+    await checkBothThemes(page, 'settings with errors');
+
+    // The theme chosen in the app, not only the OS's.
+    await page.getByRole('radio', { name: 'Dark' }).check();
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+    await expectNoAxeViolations(page, 'settings, dark picked in the app');
+    await page.getByRole('radio', { name: 'Light' }).check();
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
+    await expectNoAxeViolations(page, 'settings, light picked in the app');
+  });
+});
