@@ -32,6 +32,51 @@ async function checkBothThemes(page: Page, label: string): Promise<void> {
   await page.emulateMedia({ colorScheme: 'light' });
 }
 
+interface TabStop {
+  what: string;
+  ring: boolean;
+  visible: boolean;
+}
+
+const pastTheEnd = 'body (past the last control)';
+
+/**
+ * Presses Tab up to `count` times and describes each stop: what it is, whether a focus indicator is
+ * drawn (an outline on the element, its ::after, or the sibling a hidden input draws with),
+ * and whether it is on screen (WCAG 2.4.7 focus visible, 2.4.11 focus not obscured). Stops when Tab
+ * leaves the page after its last control.
+ */
+async function tabStops(page: Page, count: number): Promise<TabStop[]> {
+  const stops: TabStop[] = [];
+  for (let i = 0; i < count; i++) {
+    await page.keyboard.press('Tab');
+    const stop = await page.evaluate((end) => {
+      const el = document.activeElement as HTMLElement | null;
+      if (!el || el === document.body) return { what: end, ring: true, visible: true };
+      // The app draws every focus ring as an outline (styles.css); a box-shadow could be a resting shadow, so it does not count.
+      const drawn = (cs: CSSStyleDeclaration) => cs.outlineStyle !== 'none' && parseFloat(cs.outlineWidth) > 0;
+      const candidates = [getComputedStyle(el), getComputedStyle(el, '::after')];
+      const sibling = el.nextElementSibling;
+      if (sibling) for (const n of [sibling, ...sibling.querySelectorAll('*')]) candidates.push(getComputedStyle(n));
+      const box = el.getBoundingClientRect();
+      const label = el.getAttribute('aria-label') ?? el.textContent?.trim().slice(0, 40) ?? '';
+      // A visually hidden input (switch, segmented radio) is "on screen" when what draws it is.
+      const shown = box.width > 2 && box.height > 2 ? box : (sibling?.getBoundingClientRect() ?? box);
+      const visible = shown.bottom > 0 && shown.top < innerHeight && shown.right > 0 && shown.left < innerWidth;
+      const role = el.getAttribute('role');
+      return { what: `${el.tagName.toLowerCase()}${role ? `[role=${role}]` : ''} "${label}"`, ring: candidates.some(drawn), visible };
+    }, pastTheEnd);
+    if (stop.what === pastTheEnd) break;
+    stops.push(stop);
+  }
+  return stops;
+}
+
+function expectVisibleFocus(stops: TabStop[], where: string): void {
+  const bad = stops.filter((s) => !s.ring || !s.visible).map((s) => `${s.what}: ${s.ring ? '' : 'no focus ring '}${s.visible ? '' : 'off screen'}`);
+  expect(bad, `Tab stops in ${where} without a visible focus indicator`).toEqual([]);
+}
+
 async function openApp(page: Page, url: string): Promise<void> {
   await page.goto(url);
   await expect(page.getByTestId('connection')).toHaveText('Connected');
@@ -174,6 +219,47 @@ test.describe('accessibility (axe-core, WCAG 2.2 AA, light and dark)', () => {
     await checkBothThemes(page, 'dialog export one transcript');
     await page.keyboard.press('Escape');
     await expect(page.getByRole('dialog')).toHaveCount(0);
+  });
+
+  test('every Tab stop of the library, the transcript and settings shows where focus is, in both themes', async ({ page, host }) => {
+    const wav = fliteWav(workDir(), 'review.wav', speech);
+    seedLibrary(host.dataDir, { count: 8, wordsPer: 60, titlePrefix: 'Call', speakers: ['A', 'B'], audioFile: wav, tags: ['weekly'] });
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await openApp(page, host.url);
+      // From the top of the page: skip link, navigation, library header, filters, the list's rows.
+      const library = await tabStops(page, 24);
+      expect(library[0]?.what).toContain('Skip to content');
+      expectVisibleFocus(library, `the library (${scheme})`);
+
+      await page.getByRole('button', { name: 'Open Call 00001' }).click();
+      await expect(page.getByRole('heading', { level: 1, name: 'Call 00001' })).toBeFocused();
+      const transcript = await tabStops(page, 40);
+      expect(transcript.length).toBeGreaterThan(8);
+      expectVisibleFocus(transcript, `the transcript (${scheme})`);
+
+      await page.getByRole('button', { name: 'Settings', exact: true }).click();
+      await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
+      expectVisibleFocus(await tabStops(page, 40), `settings (${scheme})`);
+    }
+  });
+
+  test('the banner that offers a key, and the screen shown when the page cannot reach Verbatim', async ({ page, host, browser }) => {
+    seedLibrary(host.dataDir, { count: 2, wordsPer: 30, titlePrefix: 'Memo' });
+    await openApp(page, host.url);
+    // The US cloud with no key: the library says so and offers both ways out.
+    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    await page.getByLabel('Region').selectOption('us');
+    await page.getByRole('button', { name: 'Library', exact: true }).click();
+    await expect(page.getByRole('button', { name: 'Stay on the local engine' })).toBeVisible();
+    await checkBothThemes(page, 'library key banner');
+
+    // Without the per-launch token (a new browser profile, which has not seen it) the bridge refuses the page, which says what happened.
+    const stranger = await (await browser.newContext()).newPage();
+    await stranger.goto(`${host.origin}/`);
+    await expect(stranger.getByRole('heading', { name: 'Not connected to Verbatim' })).toBeVisible();
+    await checkBothThemes(stranger, 'not connected');
+    await stranger.context().close();
   });
 
   test('settings, with an address error, in the theme the user picks', async ({ page, host }) => {
