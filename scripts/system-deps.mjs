@@ -161,10 +161,11 @@ function aptInstall(sys, route, missing) {
   // Lists first, every time we install: a fresh container has none ("Unable to locate package") and an old
   // machine's may name versions the mirror no longer has (404). Installing is rare (first run), so the few
   // seconds are cheap next to a failed first run.
-  const update = run(['update']);
+  // A fresh Ubuntu often runs unattended-upgrades at first boot: wait for its lock instead of failing at once.
+  const wait = ['-o', 'DPkg::Lock::Timeout=120'];
+  const update = run([...wait, 'update']);
   if (update.status !== 0) sys.print('apt-get update failed; trying the install with the package lists already here.');
-  const install = run(['install', '-y', '--no-install-recommends', ...missing]);
-  return install.status === 0;
+  run([...wait, 'install', '-y', '--no-install-recommends', ...missing]);
 }
 
 /**
@@ -191,7 +192,8 @@ export function ensureSystemPackages(group, { strict = false } = {}, sys = realS
       sys.print(`Installed ${installed.join(' ')}.`);
       return { ok: true, missing: [], installed };
     }
-    sys.print(`apt-get could not install ${still.join(' ')} (its messages are above). Fix that, or install them yourself with:\n  ${aptCommandLine(still)}`);
+    const line = route === 'root' ? `apt-get update && apt-get install -y --no-install-recommends ${still.join(' ')}` : aptCommandLine(still);
+    sys.print(`apt-get could not install ${still.join(' ')} (its messages are above). Fix that, or install them yourself with:\n  ${line}`);
     return finish(sys, still, strict, installed, group);
   }
   sys.print(manualInstall(route, missing));

@@ -41,7 +41,10 @@ function fakeSystem(o: FakeOptions = {}) {
   const ok = (stdout = ''): RunResult => ({ status: 0, stdout, stderr: '', error: null });
   const fail = (status = 1, stderr = ''): RunResult => ({ status, stdout: '', stderr, error: null });
   const enoent: RunResult = { status: null, stdout: '', stderr: '', error: 'ENOENT' };
-  const apt = (args: string[]): RunResult => {
+  const apt = (all: string[]): RunResult => {
+    // Every apt-get call waits for the dpkg lock (unattended-upgrades on a fresh machine) rather than failing.
+    expect(all.slice(0, 2)).toEqual(['-o', 'DPkg::Lock::Timeout=120']);
+    const args = all.slice(2);
     if (args[0] === 'update') return ok();
     if (args[0] === 'install' && o.aptWorks !== false) {
       for (const p of args.filter((a) => !a.startsWith('-') && a !== 'install')) installed?.add(p);
@@ -126,7 +129,11 @@ describe('on Debian or Ubuntu', () => {
     const r = ensureSystemPackages('test', { strict: true }, f.sys, list);
     expect(r).toEqual({ ok: true, missing: [], installed: ['flite', 'sox'] });
     const apt = f.calls.filter((c) => c.cmd === 'apt-get');
-    expect(apt.map((c) => c.args)).toEqual([['update'], ['install', '-y', '--no-install-recommends', 'flite', 'sox']]);
+    const lock = ['-o', 'DPkg::Lock::Timeout=120'];
+    expect(apt.map((c) => c.args)).toEqual([
+      [...lock, 'update'],
+      [...lock, 'install', '-y', '--no-install-recommends', 'flite', 'sox'],
+    ]);
     expect(apt[1]?.env).toEqual({ DEBIAN_FRONTEND: 'noninteractive' });
     expect(f.calls.some((c) => c.cmd === 'sudo')).toBe(false);
     expect(f.text()).toContain('flite: speaks the tests');
@@ -140,8 +147,8 @@ describe('on Debian or Ubuntu', () => {
     expect(r).toEqual({ ok: true, missing: [], installed: ['ffmpeg'] });
     expect(f.calls.filter((c) => c.cmd === 'sudo').map((c) => c.args)).toEqual([
       ['-n', 'true'],
-      ['-n', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', 'update'],
-      ['-n', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', 'install', '-y', '--no-install-recommends', 'ffmpeg'],
+      ['-n', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', '-o', 'DPkg::Lock::Timeout=120', 'update'],
+      ['-n', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', '-o', 'DPkg::Lock::Timeout=120', 'install', '-y', '--no-install-recommends', 'ffmpeg'],
     ]);
     expect(f.text()).toContain('through sudo');
   });
@@ -175,7 +182,8 @@ describe('on Debian or Ubuntu', () => {
     const r = ensureSystemPackages('test', { strict: true }, f.sys, list);
     expect(r).toEqual({ ok: false, missing: ['sox'], installed: [] });
     expect(f.text()).toContain('apt-get could not install sox');
-    expect(f.text()).toContain('sudo apt-get install -y --no-install-recommends sox');
+    // As root, the line to run has no sudo in it.
+    expect(f.text()).toContain('yourself with:\n  apt-get update && apt-get install -y --no-install-recommends sox');
   });
 
   it('installs nothing, even as root, with VERBATIM_NO_INSTALL=1', () => {
