@@ -214,6 +214,22 @@ test.describe('accessibility (axe-core, WCAG 2.2 AA, light and dark)', () => {
     await checkBothThemes(page, 'transcript speaker rename');
     await page.keyboard.press('Escape');
 
+    // Correct a word in place (double-click, as the hint under the text says).
+    await page.getByTestId('transcript-body').locator('.w').nth(4).dblclick();
+    const correct = page.getByRole('textbox', { name: 'Correct word 5' });
+    await expect(correct).toBeFocused();
+    await checkBothThemes(page, 'transcript word correction');
+    await page.keyboard.press('Escape');
+    await expect(correct).toHaveCount(0);
+
+    // Rename the transcript from its title.
+    await page.getByRole('heading', { level: 1 }).getByRole('button').click();
+    const title = page.getByRole('textbox', { name: 'Title' });
+    await expect(title).toBeFocused();
+    await checkBothThemes(page, 'transcript title rename');
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('heading', { level: 1, name: 'Interview 00001' })).toBeVisible();
+
     await page.getByRole('button', { name: 'Export…' }).click();
     await expect(page.getByRole('dialog').getByLabel('Format')).toBeFocused();
     await checkBothThemes(page, 'dialog export one transcript');
