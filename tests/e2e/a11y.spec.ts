@@ -1,8 +1,10 @@
 /**
  * Accessibility of the existing screens: axe-core (WCAG 2.0–2.2, A and AA) finds
  * no violation on the library (empty, full, queue running/finished/failed,
- * search, every dialog), the transcript (playing, find, details) and settings,
- * each in the light and the dark theme; dialogs and the find bar work from the keyboard.
+ * search, every dialog and in-place edit), the transcript (playing, find,
+ * details, corrections) and settings, each in the light and the dark theme;
+ * dialogs, rename and find work from the keyboard, and every Tab stop shows a focus ring.
+ * Screens built elsewhere (captions, subtitles, chat) call expectNoAxeViolations in their own specs.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
