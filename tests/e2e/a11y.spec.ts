@@ -276,6 +276,9 @@ test.describe('accessibility (axe-core, WCAG 2.2 AA, light and dark)', () => {
     const stranger = await (await browser.newContext()).newPage();
     await stranger.goto(`${host.origin}/`);
     await expect(stranger.getByRole('heading', { name: 'Not connected to Verbatim' })).toBeVisible();
+    // Nothing that cannot work without the connection is offered.
+    await expect(stranger.getByRole('button', { name: 'Add files' })).toHaveCount(0);
+    await expect(stranger.getByRole('searchbox', { name: 'Search every transcript' })).toHaveCount(0);
     await checkBothThemes(stranger, 'not connected');
     await stranger.context().close();
   });
