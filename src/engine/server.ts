@@ -25,6 +25,7 @@ import { Store } from './store';
 import { createEngineServer, type TlsFiles } from './tls';
 import type { StreamingEngineOptions } from './routes/streaming';
 import type { GatewayOptions } from './gateway/index';
+import type { DownloadLimits } from './audio/download';
 import { WebhookSender, type WebhookOptions } from './webhooks';
 
 export { HttpError, Router } from './routes/router';
@@ -45,6 +46,10 @@ export interface EngineOptions {
   maxFetchBytes?: number;
   /** Timeout for fetching audio URLs (default 60 s without progress). */
   fetchTimeoutMs?: number;
+  /** Fetch audio URLs on loopback and private addresses. Default: only when listening on loopback (the caller is on this machine anyway). */
+  allowPrivateUrls?: boolean;
+  /** Deadline, minimum rate and redirects of audio URL downloads (defaults in audio/download.ts). */
+  fetchLimits?: Partial<DownloadLimits>;
   /** Webhook timings and clock (tests make them fast). */
   webhook?: Partial<WebhookOptions>;
   /** Recognizer to use (default PocketSphinx). */
