@@ -9,6 +9,8 @@ import { parseArgs } from 'node:util';
 import { startEngine } from './server';
 
 async function main(): Promise<void> {
+  // Files the engine and its ffmpeg children write (decoded and redacted audio) are the user's alone.
+  process.umask(0o077);
   const { values } = parseArgs({
     options: {
       host: { type: 'string', default: '127.0.0.1' },

@@ -21,6 +21,7 @@ import { registerStreaming } from './routes/streaming';
 import { registerTranscripts } from './routes/transcripts';
 import { registerUpload } from './routes/upload';
 import { registerViews } from './routes/views';
+import { RETENTION_DEFAULTS, startRetention, type RetentionPolicy } from './retention';
 import { Store } from './store';
 import { createEngineServer, type TlsFiles } from './tls';
 import type { StreamingEngineOptions } from './routes/streaming';
@@ -64,6 +65,8 @@ export interface EngineOptions {
   streaming?: Partial<StreamingEngineOptions>;
   /** LLM gateway upstreams and limits (merged with <data>/gateway.json). */
   gateway?: GatewayOptions;
+  /** Disk retention (defaults in retention.ts: partial files 1 h, unused uploads 24 h, hourly sweep). */
+  retention?: Partial<RetentionPolicy>;
 }
 
 export interface Logger {
@@ -201,6 +204,7 @@ export async function startEngine(opts: EngineOptions): Promise<RunningEngine> {
   baseUrl = `${opts.tls ? 'https' : 'http'}://${hostForUrl}:${port}`;
   ctx.jobs.start();
   ctx.webhooks.start();
+  const stopRetention = startRetention(store, logger, { ...RETENTION_DEFAULTS, ...opts.retention });
 
   let closing: Promise<void> | null = null;
   return {
@@ -212,6 +216,7 @@ export async function startEngine(opts: EngineOptions): Promise<RunningEngine> {
       closing ??= (async () => {
         await ctx.jobs.drain(resolved.drainTimeoutMs);
         ctx.webhooks.stop();
+        stopRetention();
         for (const fn of closers) await Promise.resolve(fn()).catch(() => undefined);
         const closed = new Promise<void>((r) => server.close(() => r()));
         server.closeAllConnections();

@@ -138,7 +138,7 @@ export async function download(url: string, dest: string, limits: DownloadLimits
       if (bytes - windowStart < minPerWindow) stop(new DownloadError(`The server sent less than ${Math.max(1, Math.round(limits.minBytesPerSecond / 1024))} KB/s over ${seconds(limits.rateWindowMs)}, too slow to transcribe from. Use a faster source, or upload the file with POST /v2/upload.`));
       windowStart = bytes;
     }, limits.rateWindowMs);
-    const out = createWriteStream(dest);
+    const out = createWriteStream(dest, { mode: 0o600 });
     const outError = new Promise<never>((_, reject) => out.once('error', reject));
     outError.catch(() => undefined);
     try {
