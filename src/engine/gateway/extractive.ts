@@ -16,7 +16,7 @@ export const MAX_PASSAGES = 50_000;
 /** Characters of the question that are scored (the rest is context, not search terms). */
 export const MAX_QUESTION_CHARS = 2000;
 /** Passages tokenized between two yields to the event loop. */
-const SLICE = 2000;
+const SLICE = 500;
 
 const STOP = new Set(
   'a an the and or but if of to in on at by for with from as is are was were be been being do does did what which who whom whose when where why how this that these those it its i you he she we they me him her us them my your our their there here about into over than then so not no yes can could would should will shall may might must have has had just also very too any some all each every tell please say said according transcript recording speaker'.split(' '),
