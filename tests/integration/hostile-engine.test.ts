@@ -56,8 +56,10 @@ const req = (method: string, path: string, headers: string[] = [], body = '') =>
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'hostile-engine-'));
   engine = await launchEngine(join(dir, 'data'), KEY);
-  // Let start-up work (decoder and VAD warm-up) finish so the figure compares like with like.
-  await new Promise((r) => setTimeout(r, 3000));
+  // Warm what the inputs will use (a streaming session's decoder, the REST routes) so the figure compares like with like.
+  await wsRaw(engine.port, '/v3/ws?sample_rate=16000', { Authorization: KEY }, [...Array.from({ length: 20 }, () => frame(0x2, Buffer.alloc(1600))), frame(0x1, '{"type":"Terminate"}')], { ms: 5000, sameWrite: false });
+  await fetch(`http://127.0.0.1:${engine.port}/v2/transcript`, { headers: { authorization: KEY } });
+  await new Promise((r) => setTimeout(r, 2000));
   figures.rssBefore = rssMiB(engine.proc.pid as number);
 });
 

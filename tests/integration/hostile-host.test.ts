@@ -110,6 +110,9 @@ describe('host mode under hostile input', { timeout: 90_000 }, () => {
           const path = withToken ? `${p}${p.includes('?') ? '&' : '?'}token=${host.token}` : p;
           await http(`${m} ${p}${withToken ? ' (token)' : ''}`, `${m} ${path} HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
         }
+    // Uploads cut off mid-body, with and without the token.
+    for (const withToken of [false, true])
+      await http(`POST /upload cut off${withToken ? ' (token)' : ''}`, `POST /upload${withToken ? `?token=${host.token}` : ''} HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\nContent-Length: 100000\r\n\r\n${'x'.repeat(100)}`);
     for (const h of ['evil.example', `evil.example:${host.port}`, `127.0.0.1.nip.io:${host.port}`, '', '127.0.0.2', `localhost:${host.port}`, `[::1]:${host.port}`, 'a'.repeat(5000)]) {
       const status = await http(`Host: ${h.slice(0, 40)}`, `GET /?token=${host.token} HTTP/1.1\r\nHost: ${h}\r\nConnection: close\r\n\r\n`);
       if (!/^(localhost|\[::1\]):/.test(h)) expect(status, `Host ${h.slice(0, 40)}`).toBeGreaterThanOrEqual(400);

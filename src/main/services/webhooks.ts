@@ -36,6 +36,8 @@ export class WebhookReceiver {
       }
       const chunks: Buffer[] = [];
       let size = 0;
+      // A sender that hangs up mid-body: nothing to do (polling still finds the result), and no error may escape.
+      req.on('error', () => undefined);
       req.on('data', (c: Buffer) => {
         size += c.length;
         if (size < 64 * 1024) chunks.push(c);
