@@ -10,14 +10,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchEngine, rawRequest, rssMiB, type Child } from './support/processes';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { launchEngine, rawRequest, rssMiB, settledRssMiB, type Child } from './support/processes';
 import { closeFrame, frame, wsRaw } from './support/ws-raw';
 
 const KEY = 'k-hostile-engine';
 let dir: string;
 let engine: Child;
-const figures = { inputs: 0, crashes: [] as string[], serverErrors: [] as string[], rssBefore: 0, rssAfter: 0, restarts: 0 };
+const figures = { inputs: 0, crashes: [] as string[], serverErrors: [] as string[], rssBefore: 0, rssAfter: 0, restarts: 0, phases: [] as number[] };
 
 /** After each input: a /health-style probe tells at once whether this input stopped the process (then it is counted and restarted). */
 async function relaunchIfDead(label: string): Promise<void> {
@@ -58,9 +58,17 @@ beforeAll(async () => {
   engine = await launchEngine(join(dir, 'data'), KEY);
   // Warm what the inputs will use (a streaming session's decoder, the REST routes) so the figure compares like with like.
   await wsRaw(engine.port, '/v3/ws?sample_rate=16000', { Authorization: KEY }, [...Array.from({ length: 20 }, () => frame(0x2, Buffer.alloc(1600))), frame(0x1, '{"type":"Terminate"}')], { ms: 5000, sameWrite: false });
-  await fetch(`http://127.0.0.1:${engine.port}/v2/transcript`, { headers: { authorization: KEY } });
-  await new Promise((r) => setTimeout(r, 2000));
-  figures.rssBefore = rssMiB(engine.proc.pid as number);
+  const base = `http://127.0.0.1:${engine.port}`;
+  const post = (path: string, body: unknown) => fetch(`${base}${path}`, { method: 'POST', headers: { authorization: KEY, 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.text());
+  await fetch(`${base}/v2/transcript`, { headers: { authorization: KEY } }).then((r) => r.text());
+  await post('/v2/transcript', { audio_url: 'http://warm-up.invalid/a.wav' });
+  await post('/v1/chat/completions', { model: 'verbatim-extractive', messages: [{ role: 'user', content: 'One sentence here. Another one there. Which one is here?' }] });
+  await post('/v1/understanding', { transcript_id: 'none' });
+  figures.rssBefore = await settledRssMiB(engine.proc.pid as number);
+});
+
+afterEach(() => {
+  if (engine.alive()) figures.phases.push(rssMiB(engine.proc.pid as number));
 });
 
 afterAll(async () => {
@@ -160,7 +168,7 @@ describe('the engine under hostile input', { timeout: 90_000 }, () => {
     console.log(
       [
         `hostile-engine: ${figures.inputs} inputs, ${figures.crashes.length} crashes, ${figures.serverErrors.length} 5xx`,
-        `  memory: ${figures.rssBefore.toFixed(1)} MiB before, ${figures.rssAfter.toFixed(1)} MiB after${figures.restarts ? ` (after ${figures.restarts} restart(s): not comparable)` : ''}`,
+        `  memory: ${figures.rssBefore.toFixed(1)} MiB before, ${figures.phases.map((m) => m.toFixed(0)).join(' → ')} after each part, ${figures.rssAfter.toFixed(1)} MiB after${figures.restarts ? ` (after ${figures.restarts} restart(s): not comparable)` : ''}`,
         ...figures.crashes.map((c) => `  crash: ${c}`),
         ...figures.serverErrors.map((c) => `  5xx: ${c}`),
       ].join('\n'),

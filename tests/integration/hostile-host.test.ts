@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { channelNames } from '../../src/shared/ipc';
-import { launchHost, rawRequest, rssMiB, type Child } from './support/processes';
+import { launchHost, rawRequest, rssMiB, settledRssMiB, type Child } from './support/processes';
 import { frame, wsRaw } from './support/ws-raw';
 
 let dir: string;
@@ -91,7 +91,7 @@ beforeAll(async () => {
   host = await launchHost(dir);
   await call('warm-up', 'app.info', undefined, false);
   await new Promise((r) => setTimeout(r, 1000));
-  figures.rssBefore = rssMiB(host.proc.pid as number);
+  figures.rssBefore = await settledRssMiB(host.proc.pid as number);
 });
 
 afterAll(async () => {

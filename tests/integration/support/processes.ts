@@ -89,6 +89,18 @@ export function rssMiB(pid: number): number {
   return kb / 1024;
 }
 
+/** Waits until a process's RSS holds still (start-up warm-up done): two samples 1 s apart within 3 MiB, at most `maxMs`. Answers the last sample. */
+export async function settledRssMiB(pid: number, maxMs = 30_000): Promise<number> {
+  const until = Date.now() + maxMs;
+  let last = rssMiB(pid);
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 1000));
+    const now = rssMiB(pid);
+    if (Math.abs(now - last) < 3 || Date.now() > until) return now;
+    last = now;
+  }
+}
+
 /**
  * Writes raw bytes to a port and answers the first response: its status code
  * (0 when the server closed or `ms` passed with no response line) and the
