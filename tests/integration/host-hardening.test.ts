@@ -88,7 +88,8 @@ describe('host mode under hostile requests', () => {
     const closed = new Promise<number>((r) => ws.once('close', (code) => r(code)));
     ws.on('error', () => undefined);
     ws.send(Buffer.alloc(BRIDGE_MAX_PAYLOAD + 1024, 0x41));
-    expect(await closed).toBe(1009);
+    // 1009 (message too big); when the server's close overtakes our still-sending socket, the reset shows as 1006.
+    expect([1009, 1006]).toContain(await closed);
     await expectAlive();
   });
 
