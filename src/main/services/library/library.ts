@@ -22,7 +22,10 @@ import {
   type Word,
 } from '../../../shared/library';
 import { buildCues, toSrt, toVtt } from '../../../shared/captions/index';
+import { ChatStore } from './chats';
+import { InsightStore } from './insights';
 import { migrate } from './migrations';
+import { RetrievalStore } from './retrieval';
 import {
   ftsQuery,
   packWords,
@@ -147,12 +150,16 @@ export class Library {
   readonly db: Database;
   readonly audioDir: string;
   private readonly listeners = new Set<(c: LibraryChange) => void>();
+  readonly chats: ChatStore;
+  readonly retrieval: RetrievalStore;
+  readonly insights: InsightStore;
 
   constructor(readonly dataDir: string, db?: Database) {
     mkdirSync(dataDir, { recursive: true });
     this.db = db ?? openDatabase(join(dataDir, 'library.sqlite'));
     this.audioDir = join(dataDir, 'audio');
     mkdirSync(this.audioDir, { recursive: true });
+    [this.chats, this.retrieval, this.insights] = [new ChatStore(this.db, this), new RetrievalStore(this.db, this), new InsightStore(this.db, this)];
   }
 
   close(): void {
