@@ -170,14 +170,16 @@ export class ChatStore {
   }
 
   updateMessage(id: number, m: Partial<Omit<NewMessage, 'role'>>): ChatMessage {
-    const sets: string[] = [];
-    const vals: Record<string, unknown> = { id };
-    if (m.content !== undefined) (sets.push('content = @content'), (vals.content = m.content));
-    if (m.status !== undefined) (sets.push('status = @status'), (vals.status = m.status));
-    if (m.error !== undefined) (sets.push('error = @error'), (vals.error = m.error));
-    if (m.model !== undefined) (sets.push('model = @model'), (vals.model = m.model));
-    if (m.citations !== undefined) (sets.push('citations = @citations'), (vals.citations = JSON.stringify(m.citations)));
-    if (m.sources !== undefined) (sets.push('sources = @sources'), (vals.sources = JSON.stringify(m.sources)));
+    const cols: Record<string, unknown> = {
+      content: m.content,
+      status: m.status,
+      error: m.error,
+      model: m.model,
+      citations: m.citations === undefined ? undefined : JSON.stringify(m.citations),
+      sources: m.sources === undefined ? undefined : JSON.stringify(m.sources),
+    };
+    const sets = Object.keys(cols).filter((k) => cols[k] !== undefined).map((k) => `${k} = @${k}`);
+    const vals = { id, ...Object.fromEntries(Object.entries(cols).filter(([, v]) => v !== undefined)) };
     if (sets.length) this.db.prepare(`UPDATE messages SET ${sets.join(', ')} WHERE id = @id`).run(vals);
     return this.message(id);
   }
