@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../src/main/core';
 import { createHostPlatform } from '../../src/main/platform/host';
+import type { ChatMessage } from '../../src/shared/chat/schema';
 import type { Word } from '../../src/shared/library';
 import { startUpstream, type Upstream } from '../fixtures/openai-upstream';
 
@@ -57,7 +58,7 @@ async function until<T>(fn: () => T | undefined, ms = 20_000): Promise<T> {
 function finished(chatId: string, messageId: number) {
   return until(() => {
     const e = events.find((x) => x.event === 'chat.message' && (x.payload as { chatId: string; message: { id: number } }).message.id === messageId && (x.payload as { chatId: string }).chatId === chatId);
-    return e ? (e.payload as { message: import('../../src/shared/chat/schema').ChatMessage }).message : undefined;
+    return e ? (e.payload as { message: ChatMessage }).message : undefined;
   }, 60_000);
 }
 
