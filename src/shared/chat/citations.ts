@@ -103,13 +103,22 @@ export function parseCitationHref(href: string): { recordingId: string; atMs: nu
   }
 }
 
-/** The answer with each citation made a Markdown link to its moment (the text of the link is the citation itself). */
-export function linkCitations(text: string, citations: Pick<FoundCitation, 'recordingId' | 'atMs' | 'index' | 'length'>[]): string {
+/**
+ * The answer with each citation made a Markdown link to its moment. The link
+ * reads "Title @ mm:ss" when `titleOf` names the recording (prompts may label
+ * recordings #1, #2 or not at all), else the citation as written.
+ */
+export function linkCitations(
+  text: string,
+  citations: Pick<FoundCitation, 'recordingId' | 'atMs' | 'index' | 'length'>[],
+  titleOf: (recordingId: string) => string | undefined = () => undefined,
+): string {
   let out = '';
   let at = 0;
   for (const c of [...citations].sort((a, b) => a.index - b.index)) {
     if (c.index < at || c.index + c.length > text.length) continue;
-    const inner = text.slice(c.index + 1, c.index + c.length - 1).replace(/[[\]]/g, '');
+    const title = titleOf(c.recordingId);
+    const inner = (title ? `${labelOf(title)} @ ${clockLabel(c.atMs)}` : text.slice(c.index + 1, c.index + c.length - 1)).replace(/[[\]]/g, '');
     out += `${text.slice(at, c.index)}[${inner}](${citationHref(c.recordingId, c.atMs)})`;
     at = c.index + c.length;
   }

@@ -270,7 +270,11 @@ export class ChatService {
             : 'These transcripts do not contain the words of this question. Try the words the speakers would have used.',
       };
     }
-    const labels = labelSources(retrieved.recordings.map((r) => ({ id: r.recording.id, title: r.recording.title })));
+    // The offline model ranks every word of a line, titles included: a title word of the question would match every line.
+    // It gets bare times for one recording and #1, #2… for several; the app shows the titles.
+    const labels = model.generative
+      ? labelSources(retrieved.recordings.map((r) => ({ id: r.recording.id, title: r.recording.title })))
+      : retrieved.recordings.map((r, i) => ({ recordingId: r.recording.id, label: retrieved.recordings.length === 1 ? '' : `#${i + 1}` }));
     const sources = retrieved.recordings.map((r, i) => ({ recordingId: r.recording.id, title: r.recording.title, label: (labels[i] as CitationSource).label, passages: r.passages.length }));
     return { messages: buildMessages({ question, history, retrieved, sources: labels, extractive: !model.generative }), sources, labels };
   }

@@ -19,7 +19,8 @@ export function chatMarkdown(chat: ChatDetail): string {
     if (m.citations.length) {
       const seen = new Set<string>();
       const refs = m.citations.filter((c) => !seen.has(`${c.recordingId}@${c.atMs}`) && seen.add(`${c.recordingId}@${c.atMs}`));
-      lines.push('', `Sources: ${refs.map((c) => `${c.label} @ ${clockLabel(c.atMs)}`).join('; ')}`);
+      const titleOf = (id: string, label: string) => m.sources.find((s) => s.recordingId === id)?.title ?? label;
+      lines.push('', `Sources: ${refs.map((c) => `${titleOf(c.recordingId, c.label)} @ ${clockLabel(c.atMs)}`).join('; ')}`);
     } else if (m.sources.length) {
       lines.push('', `From: ${m.sources.map((s) => s.title).join(', ')}`);
     }

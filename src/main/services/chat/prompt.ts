@@ -24,7 +24,7 @@ export function passageLines(retrieved: Retrieved, labels: Map<string, string>):
   const lines: string[] = [];
   for (const { recording, passages } of retrieved.recordings) {
     const label = labels.get(recording.id) ?? recording.title;
-    for (const p of passages) lines.push(`[${label} @ ${clockLabel(p.startMs)}] ${p.text.replace(/\s+/g, ' ').trim()}`);
+    for (const p of passages) lines.push(`[${label ? `${label} @ ` : ''}${clockLabel(p.startMs)}] ${p.text.replace(/\s+/g, ' ').trim()}`);
   }
   return lines.join('\n');
 }

@@ -8,7 +8,7 @@ import { memo, type MouseEvent } from 'react';
 import Markdown, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import { clockLabel, linkCitations, parseCitationHref } from '../../../../shared/chat/citations';
-import type { Citation } from '../../../../shared/chat/schema';
+import type { ChatSource, Citation } from '../../../../shared/chat/schema';
 import { useApp } from '../../stores/app';
 
 function CitationLink({ href, children }: { href: string; children: React.ReactNode }) {
@@ -38,11 +38,12 @@ const components: Components = {
   img: ({ alt }) => <span className="muted">[image: {alt}]</span>,
 };
 
-export const AnswerMarkdown = memo(function AnswerMarkdown({ content, citations }: { content: string; citations: Citation[] }) {
+export const AnswerMarkdown = memo(function AnswerMarkdown({ content, citations, sources }: { content: string; citations: Citation[]; sources: ChatSource[] }) {
+  const titleOf = (id: string) => sources.find((s) => s.recordingId === id)?.title;
   return (
     <div className="answer">
       <Markdown remarkPlugins={[remarkGfm]} components={components} skipHtml>
-        {linkCitations(content, citations)}
+        {linkCitations(content, citations, titleOf)}
       </Markdown>
     </div>
   );

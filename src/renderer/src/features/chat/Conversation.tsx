@@ -93,7 +93,7 @@ function Message({ m, onRetry }: { m: ChatMessage; onRetry(): void }) {
   return (
     <li className="message message--assistant" aria-busy={m.status === 'streaming' || undefined} data-testid="answer" data-status={m.status}>
       <h2 className="visually-hidden">Answer{m.model ? ` (${m.model})` : ''}</h2>
-      {m.content ? <AnswerMarkdown content={m.content} citations={m.citations} /> : m.status === 'streaming' ? <p className="muted">…</p> : null}
+      {m.content ? <AnswerMarkdown content={m.content} citations={m.citations} sources={m.sources} /> : m.status === 'streaming' ? <p className="muted">…</p> : null}
       {m.status === 'stopped' && <Badge tone="warn">Stopped</Badge>}
       {m.status === 'error' && (
         <div className="banner banner--error" role="alert">
@@ -141,8 +141,13 @@ export function Conversation({ chat }: { chat: ChatDetail }) {
   const busy = streaming || state === 'thinking' || state === 'waiting';
   const lastLen = chat.messages.at(-1)?.content.length ?? 0;
 
-  useEffect(() => box.current?.focus(), [focusKey]);
-  useEffect(() => end.current?.scrollIntoView({ block: 'end' }), [chat.messages.length, lastLen]);
+  useEffect(() => {
+    box.current?.focus();
+  }, [focusKey]);
+  // Block bodies: Chromium's scrollIntoView now returns a promise, which React would take for a clean-up.
+  useEffect(() => {
+    void end.current?.scrollIntoView({ block: 'end' });
+  }, [chat.messages.length, lastLen]);
 
   const ask = async (q: string) => {
     if (!q.trim() || busy) return;
