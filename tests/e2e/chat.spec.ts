@@ -121,7 +121,7 @@ test.describe('chat over recordings', () => {
     // The chat is saved: listed, searchable, exported.
     await page.getByRole('button', { name: 'Chat', exact: true }).click();
     await page.getByRole('searchbox', { name: 'Search chats' }).fill('sunny');
-    await expect(page.getByRole('navigation', { name: 'Saved chats' }).getByRole('button', { name: /weather-report/ })).toBeVisible();
+    await expect(page.getByRole('navigation', { name: 'Saved chats' }).locator('.chatlist__open').filter({ hasText: 'weather-report' })).toBeVisible();
     await page.getByRole('searchbox', { name: 'Search chats' }).fill('zebra');
     await expect(page.getByText('No chat matches this search.')).toBeVisible();
   });
@@ -178,7 +178,7 @@ test.describe('chat over recordings', () => {
       await bothThemes(page, 'chat-upstream-answers');
 
       // Action items from a transcript, in a JSON schema.
-      await page.getByRole('button', { name: 'Monday standup' }).first().click();
+      await page.locator('.chat__about').getByRole('button', { name: 'Monday standup', exact: true }).click();
       await page.getByRole('button', { name: 'Understand…' }).click();
       const dialog = page.getByRole('dialog', { name: /Understand/ });
       await dialog.getByRole('button', { name: 'Action items' }).click();
@@ -193,7 +193,7 @@ test.describe('chat over recordings', () => {
 
       // The fourth request this minute is refused: the chat says when, then asks by itself.
       await page.getByRole('button', { name: 'Chat', exact: true }).click();
-      await page.getByRole('navigation', { name: 'Saved chats' }).getByRole('button', { name: /and 1 more/ }).click();
+      await page.getByRole('navigation', { name: 'Saved chats' }).locator('.chatlist__open').filter({ hasText: 'and 1 more' }).click();
       await input.fill('How much did revenue grow this quarter?');
       await input.press('Enter');
       await expect(page.getByTestId('chat-state')).toContainText(/limit is reached\. You can ask again at .* \(in \d+ s\)/);
