@@ -49,6 +49,9 @@ export function questionWords(question: string): string[] {
   return [...new Set(words)].slice(0, 16);
 }
 
+/** About how many matching rows a whole-library question ranks at most (see rank()). */
+export const RANK_WINDOW = 5_000;
+
 const LATEST = `SELECT id FROM transcripts WHERE recording_id = r.id ORDER BY created_at DESC, rowid DESC LIMIT 1`;
 
 export class RetrievalStore {
@@ -114,7 +117,7 @@ export class RetrievalStore {
     const counted = words.map((word, i) => ({ word, docs: (this.df.get(stems[i]) as { doc: number } | undefined)?.doc ?? 0 })).filter((t) => t.docs > 0);
     const total = (this.db.prepare(`SELECT max(id) AS n FROM sentences`).get() as { n: number | null }).n ?? 0;
     const rare = counted.filter((t) => t.docs <= Math.max(50, total * 0.05));
-    return (rare.length ? rare : counted).sort((a, b) => a.docs - b.docs).slice(0, 8);
+    return rare.length ? rare.sort((a, b) => a.docs - b.docs).slice(0, 8) : counted.sort((a, b) => a.docs - b.docs).slice(0, 3);
   }
 
   /** Best sentences by BM25, over the whole library or the given transcripts. */
@@ -124,9 +127,17 @@ export class RetrievalStore {
     const match = terms.map((t) => `"${t.word.replace(/"/g, '')}"`).join(' OR ');
     const ids = opts.transcriptIds ?? null;
     const filter = ids ? `AND rowid IN (SELECT id FROM sentences WHERE transcript_id IN (SELECT value FROM json_each(@ids)))` : '';
+    // Ranking reads every matching row: for words in a large share of a big library, only the newest
+    // part of the index holding about RANK_WINDOW of their rows is ranked (rowid ranges are cheap in FTS5).
+    let minRowid = 0;
+    const matches = terms.reduce((a, t) => a + t.docs, 0);
+    if (!ids && matches > RANK_WINDOW) {
+      const max = (this.db.prepare(`SELECT max(id) AS n FROM sentences`).get() as { n: number | null }).n ?? 0;
+      minRowid = Math.max(0, Math.floor(max - (max * RANK_WINDOW) / matches));
+    }
     const hits = this.db
-      .prepare(`SELECT rowid AS id, bm25(sentences_fts) AS score FROM sentences_fts WHERE sentences_fts MATCH @match ${filter} ORDER BY rank LIMIT @limit`)
-      .all({ match, ids: ids ? JSON.stringify(ids) : null, limit: opts.limit ?? 200 }) as { id: number; score: number }[];
+      .prepare(`SELECT rowid AS id, bm25(sentences_fts) AS score FROM sentences_fts WHERE sentences_fts MATCH @match AND rowid >= @minRowid ${filter} ORDER BY rank LIMIT @limit`)
+      .all({ match, ids: ids ? JSON.stringify(ids) : null, limit: opts.limit ?? 200, minRowid }) as { id: number; score: number }[];
     if (!hits.length) return [];
     const rows = new Map(
       (
@@ -159,7 +170,8 @@ export class RetrievalStore {
         };
       }
     }
-    const hits = this.rank(question, { transcriptIds: opts.recordingIds === null ? null : recs.map((r) => r.transcriptId), limit: 300 });
+    // About three sentences of ~80 characters a hit: more hits than the budget can hold are not worth ranking.
+    const hits = this.rank(question, { transcriptIds: opts.recordingIds === null ? null : recs.map((r) => r.transcriptId), limit: Math.min(300, Math.ceil(opts.budgetChars / 200) + 10) });
     const chosen = new Map<string, Map<number, Sentence>>();
     const order: string[] = [];
     let used = 0;

@@ -29,7 +29,7 @@ export function ChatScreen() {
           </p>
         )}
         {current ? (
-          <Conversation chat={current} />
+          <Conversation key={current.id} chat={current} />
         ) : loading ? (
           <div className="chat" aria-busy="true" aria-label="Opening the chat" />
         ) : (

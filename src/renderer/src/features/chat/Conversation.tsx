@@ -3,7 +3,7 @@
  * state, the messages with their citations and sources, and the composer,
  * which becomes Stop while an answer is written or a rate limit is waited out.
  */
-import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { memo, useCallback, useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import type { ChatDetail, ChatMessage } from '../../../../shared/chat/schema';
 import { Badge } from '../../components/Badge';
 import { Button } from '../../components/Button';
@@ -81,7 +81,10 @@ function Sources({ m }: { m: ChatMessage }) {
   );
 }
 
-function Message({ m, onRetry }: { m: ChatMessage; onRetry(): void }) {
+/** Messages painted when a chat opens; earlier ones on request (Markdown costs a few ms an answer). */
+const FIRST_PAINT = 20;
+
+const Message = memo(function Message({ m, onRetry }: { m: ChatMessage; onRetry(): void }) {
   if (m.role === 'user') {
     return (
       <li className="message message--user">
@@ -106,7 +109,7 @@ function Message({ m, onRetry }: { m: ChatMessage; onRetry(): void }) {
       {m.status !== 'streaming' && <Sources m={m} />}
     </li>
   );
-}
+});
 
 function StateLine({ chatId, streaming }: { chatId: string; streaming: boolean }) {
   const st = useChat((s) => s.states[chatId]);
@@ -135,6 +138,8 @@ export function Conversation({ chat }: { chat: ChatDetail }) {
   const openTranscript = useApp((s) => s.openTranscript);
   const [text, setText] = useState('');
   const [confirmDelete, setConfirmDelete] = useState(false);
+  // ChatScreen keys this component by chat: another chat starts again with the latest messages.
+  const [shown, setShown] = useState(FIRST_PAINT);
   const box = useRef<HTMLTextAreaElement>(null);
   const end = useRef<HTMLDivElement>(null);
   const streaming = chat.messages.some((m) => m.status === 'streaming');
@@ -164,6 +169,10 @@ export function Conversation({ chat }: { chat: ChatDetail }) {
     }
   };
   const lastQuestion = [...chat.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+  const retry = useCallback(() => {
+    if (!busy && lastQuestion) void send(lastQuestion);
+  }, [busy, lastQuestion, send]);
+  const hidden = Math.max(0, chat.messages.length - shown);
 
   return (
     <section className="chat" aria-labelledby="chat-title">
@@ -206,11 +215,20 @@ export function Conversation({ chat }: { chat: ChatDetail }) {
             <p className="muted">Answers cite the moments they come from, like [Standup @ 02:15]: choose one to hear it.</p>
           </div>
         ) : (
-          <ol className="messages" aria-label="Messages">
-            {chat.messages.map((m) => (
-              <Message key={m.id} m={m} onRetry={() => void ask(lastQuestion)} />
-            ))}
-          </ol>
+          <>
+            {hidden > 0 && (
+              <p className="chat__earlier">
+                <Button size="sm" icon="up" onClick={() => setShown(shown + 100)}>
+                  Show {Math.min(100, hidden)} earlier {Math.min(100, hidden) === 1 ? 'message' : 'messages'}
+                </Button>
+              </p>
+            )}
+            <ol className="messages" aria-label="Messages">
+              {chat.messages.slice(hidden).map((m) => (
+                <Message key={m.id} m={m} onRetry={retry} />
+              ))}
+            </ol>
+          </>
         )}
         <div ref={end} />
       </div>
