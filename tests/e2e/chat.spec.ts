@@ -7,7 +7,6 @@
  * mid-stream, action items in a JSON schema, and a 429 from the engine's
  * limiter that the chat waits out and retries by itself. Axe in both themes.
  */
-import AxeBuilder from '@axe-core/playwright';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,22 +15,18 @@ import type { Page } from '@playwright/test';
 import { Library } from '../../src/main/services/library/library';
 import type { Word } from '../../src/shared/library';
 import { startUpstream, type Upstream } from '../fixtures/openai-upstream';
+import { expectNoAxeViolations } from './axe';
 import { dropFileFrom, dropFiles } from './drop';
 import { expect, test } from './host';
 import { snap } from './snap';
 
-async function noAxeViolations(page: Page, label: string): Promise<void> {
-  const result = await new AxeBuilder({ page }).analyze();
-  expect(result.violations.map((v) => `${label}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
-
 async function bothThemes(page: Page, name: string): Promise<void> {
   await page.emulateMedia({ colorScheme: 'light' });
   await snap(page, `${name}-light`);
-  await noAxeViolations(page, `${name} light`);
+  await expectNoAxeViolations(page, `${name} light`);
   await page.emulateMedia({ colorScheme: 'dark' });
   await snap(page, `${name}-dark`);
-  await noAxeViolations(page, `${name} dark`);
+  await expectNoAxeViolations(page, `${name} dark`);
   await page.emulateMedia({ colorScheme: 'light' });
 }
 
