@@ -124,20 +124,29 @@ export class RetrievalStore {
   rank(question: string, opts: { transcriptIds?: string[] | null; limit?: number } = {}): (Sentence & { transcriptId: string; score: number })[] {
     const terms = this.terms(question);
     if (!terms.length) return [];
-    const match = terms.map((t) => `"${t.word.replace(/"/g, '')}"`).join(' OR ');
-    const ids = opts.transcriptIds ?? null;
+    const quoted = terms.map((t) => `"${t.word.replace(/"/g, '')}"`);
+    const limit = opts.limit ?? 200;
+    const common = terms.every((t) => t.docs > RANK_WINDOW);
+    // Only very common words: sentences holding all of them first (a far smaller set to rank), any of them if too few do.
+    if (common && quoted.length > 1) {
+      const all = this.rankMatch(quoted.join(' AND '), opts.transcriptIds ?? null, limit, 0);
+      if (all.length >= Math.min(limit, 20)) return all;
+    }
+    return this.rankMatch(quoted.join(' OR '), opts.transcriptIds ?? null, limit, terms.reduce((a, t) => a + t.docs, 0));
+  }
+
+  private rankMatch(match: string, ids: string[] | null, limit: number, matches: number): (Sentence & { transcriptId: string; score: number })[] {
     const filter = ids ? `AND rowid IN (SELECT id FROM sentences WHERE transcript_id IN (SELECT value FROM json_each(@ids)))` : '';
     // Ranking reads every matching row: for words in a large share of a big library, only the newest
     // part of the index holding about RANK_WINDOW of their rows is ranked (rowid ranges are cheap in FTS5).
     let minRowid = 0;
-    const matches = terms.reduce((a, t) => a + t.docs, 0);
     if (!ids && matches > RANK_WINDOW) {
       const max = (this.db.prepare(`SELECT max(id) AS n FROM sentences`).get() as { n: number | null }).n ?? 0;
       minRowid = Math.max(0, Math.floor(max - (max * RANK_WINDOW) / matches));
     }
     const hits = this.db
       .prepare(`SELECT rowid AS id, bm25(sentences_fts) AS score FROM sentences_fts WHERE sentences_fts MATCH @match AND rowid >= @minRowid ${filter} ORDER BY rank LIMIT @limit`)
-      .all({ match, ids: ids ? JSON.stringify(ids) : null, limit: opts.limit ?? 200, minRowid }) as { id: number; score: number }[];
+      .all({ match, ids: ids ? JSON.stringify(ids) : null, limit, minRowid }) as { id: number; score: number }[];
     if (!hits.length) return [];
     const rows = new Map(
       (
@@ -159,7 +168,8 @@ export class RetrievalStore {
    */
   retrieve(question: string, opts: { recordingIds: string[] | null; budgetChars: number; perLine?: number }): Retrieved {
     const perLine = opts.perLine ?? 24;
-    const recs = this.recordings(opts.recordingIds);
+    // The whole library is looked up hit by hit: listing 10,000 recordings first would cost more than the ranking.
+    const recs = opts.recordingIds === null ? [] : this.recordings(opts.recordingIds);
     const byTranscript = new Map(recs.map((r) => [r.transcriptId, r]));
     if (opts.recordingIds !== null) {
       const whole = recs.reduce((a, r) => a + r.chars * 1.05 + perLine * (r.chars / 60 + 1), 0);
