@@ -70,7 +70,8 @@ function toSummary(r: ChatRow): ChatSummary {
     messageCount: r.message_count,
     createdAt: r.created_at,
     updatedAt: r.updated_at ?? r.created_at,
-    preview: (r.preview ?? '').replace(/\s+/g, ' ').trim(),
+    // The list shows plain text: Markdown marks of an answer would read as noise there.
+    preview: (r.preview ?? '').replace(/[*_#>`]+/g, '').replace(/\s+/g, ' ').trim(),
   };
 }
 
