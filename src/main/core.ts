@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import { registerAppHandlers } from './ipc/app';
 import { registerCaptionsHandlers } from './ipc/captions';
+import { registerChatHandlers } from './ipc/chat';
 import { registerEngineHandlers } from './ipc/local-engine';
 import { registerJobHandlers } from './ipc/jobs';
 import { registerKeyHandlers } from './ipc/keys';
@@ -14,6 +15,8 @@ import { registerSettingsHandlers } from './ipc/settings';
 import { Router, type Sender } from './ipc/router';
 import type { Platform } from './platform/types';
 import { CaptionsService } from './services/captions/service';
+import { ChatService } from './services/chat/chat-service';
+import { InsightService } from './services/chat/insights';
 import { ServiceClients } from './services/clients';
 import { EngineManager } from './services/local-engine';
 import { JobService, type JobServiceOptions } from './services/jobs';
@@ -109,6 +112,13 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
   registerLibraryHandlers(router, { library, remote, saver: new ExportSaver(library, platform.dialogs), webhooks: follower }, (id, r) => mediaUrl(id, r));
   registerEngineHandlers(router, engine);
   registerCaptionsHandlers(router, captions, library);
+  const chat = new ChatService(library, clients, {
+    delta: (p) => router.emit('chat.delta', p),
+    message: (p) => router.emit('chat.message', p),
+    state: (p) => router.emit('chat.state', p),
+    changed: (p) => router.emit('chat.changed', p),
+  });
+  registerChatHandlers(router, chat, new InsightService(library, clients, () => chat.models()));
 
   if (opts.resume !== false) {
     jobs.resume();
@@ -131,6 +141,7 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
     },
     async dispose() {
       await captions.dispose();
+      chat.dispose();
       follower.dispose();
       await jobs.dispose();
       await webhooks.close();

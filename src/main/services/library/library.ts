@@ -22,8 +22,11 @@ import {
   type Word,
 } from '../../../shared/library';
 import { buildCues, toSrt, toVtt } from '../../../shared/captions/index';
+import { ChatStore } from './chats';
+import { InsightStore } from './insights';
 import { migrate } from './migrations';
 import { SessionStore } from './sessions';
+import { RetrievalStore } from './retrieval';
 import {
   ftsQuery,
   packWords,
@@ -150,6 +153,9 @@ export class Library {
   /** Live caption sessions (recordings of kind `live`, their versions). */
   readonly sessions: SessionStore;
   private readonly listeners = new Set<(c: LibraryChange) => void>();
+  readonly chats: ChatStore;
+  readonly retrieval: RetrievalStore;
+  readonly insights: InsightStore;
 
   constructor(readonly dataDir: string, db?: Database) {
     mkdirSync(dataDir, { recursive: true });
@@ -157,6 +163,7 @@ export class Library {
     this.audioDir = join(dataDir, 'audio');
     mkdirSync(this.audioDir, { recursive: true });
     this.sessions = new SessionStore(this.db, { dataDir, audioDir: this.audioDir, changed: (ids, reason) => this.changed(ids, reason) });
+    [this.chats, this.retrieval, this.insights] = [new ChatStore(this.db, this), new RetrievalStore(this.db, this), new InsightStore(this.db, this)];
   }
 
   close(): void {

@@ -21,6 +21,7 @@ export interface FindState {
 
 interface PlayerHandle {
   seek(ms: number): void;
+  play(): void;
 }
 
 interface TranscriptState {
@@ -35,7 +36,9 @@ interface TranscriptState {
   corrected: Record<number, string>;
   /** Time to start at once the player is ready (a search hit). */
   pendingSeekMs: number | null;
-  open(id: string, atMs: number | null): Promise<void>;
+  /** Play once the pending seek is applied (a chat citation asked for the moment to be heard). */
+  pendingPlay: boolean;
+  open(id: string, atMs: number | null, play?: boolean): Promise<void>;
   close(): void;
   setTime(ms: number): void;
   seek(ms: number): void;
@@ -64,13 +67,18 @@ export const useTranscript = create<TranscriptState>((set, get) => ({
   find: noFind,
   corrected: {},
   pendingSeekMs: null,
-  async open(id, atMs) {
+  pendingPlay: false,
+  async open(id, atMs, play = false) {
     const mine = ++openSeq;
     const same = get().id === id && get().transcript !== null;
     if (!same) set({ id, transcript: null, loading: true, error: null, mediaUrl: null, active: -1, find: noFind, corrected: {} });
-    set({ pendingSeekMs: atMs });
+    set({ pendingSeekMs: atMs, pendingPlay: play && atMs !== null });
     if (same) {
       if (atMs !== null) get().seek(atMs);
+      if (play && atMs !== null && player) {
+        set({ pendingPlay: false });
+        player.play();
+      }
       return;
     }
     try {

@@ -12,6 +12,8 @@ import { useTranscript } from '../../stores/transcript';
 import { api } from '../../bridge';
 import { ExportDialog } from '../library/LibraryDialogs';
 import { ImproveAccuracy } from '../captions/ImproveAccuracy';
+import { askAbout } from '../chat/ask';
+import { InsightsDialog } from '../chat/InsightsDialog';
 import { DetailsPanel } from './DetailsPanel';
 import { FindBar } from './FindBar';
 import { blocksOf, plainText } from './paragraphs';
@@ -74,9 +76,10 @@ export function TranscriptScreen() {
   const [finding, setFinding] = useState(false);
   const [details, setDetails] = useState(true);
   const [exporting, setExporting] = useState(false);
+  const [understanding, setUnderstanding] = useState(false);
 
   useEffect(() => {
-    if (open) void openTranscript(open.id, open.atMs);
+    if (open) void openTranscript(open.id, open.atMs, open.play);
   }, [open, openTranscript]);
 
   // The library changed (a job completed, a rename): reload what is open.
@@ -179,6 +182,12 @@ export function TranscriptScreen() {
           <Button size="sm" icon="download" disabled={!done} onClick={() => setExporting(true)}>
             Export…
           </Button>
+          <Button size="sm" icon="chat" disabled={!done} onClick={() => void askAbout([item.id])}>
+            Ask
+          </Button>
+          <Button size="sm" icon="spark" disabled={!done} onClick={() => setUnderstanding(true)}>
+            Understand…
+          </Button>
           <Button size="sm" variant="ghost" icon="panel" aria-pressed={details} aria-label="Details panel" onClick={() => setDetails(!details)} />
         </div>
       </div>
@@ -212,6 +221,7 @@ export function TranscriptScreen() {
         </p>
       )}
       <ExportDialog open={exporting} onClose={() => setExporting(false)} ids={[item.id]} title={`Export “${item.title}”`} />
+      {done && <InsightsDialog open={understanding} onClose={() => setUnderstanding(false)} recordingId={item.id} title={item.title} />}
     </div>
   );
 }
