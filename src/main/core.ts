@@ -15,6 +15,7 @@ import type { Platform } from './platform/types';
 import { ServiceClients } from './services/clients';
 import { EngineManager } from './services/local-engine';
 import { JobService, type JobServiceOptions } from './services/jobs';
+import { PickedFiles } from './services/picked-files';
 import { KeyService, KeyVault } from './services/keys';
 import { Library } from './services/library/library';
 import { ExportSaver } from './services/library/export-files';
@@ -35,6 +36,8 @@ export interface Core {
   webhooks: WebhookReceiver;
   /** REST, streaming and gateway clients for the current region (live captions, chat). */
   clients: ServiceClients;
+  /** Files the user picked in this session (Electron's preload reports them); only these play from where they are. */
+  picked: PickedFiles;
   /** How the renderer reaches a recording's audio (host mode: a token route; Electron: a protocol). */
   setMediaUrl(fn: (recordingId: string, redacted: boolean) => string): void;
   dispose(): Promise<void>;
@@ -80,13 +83,14 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
     },
     { log, ...opts.jobs },
   );
+  const picked = new PickedFiles();
   const clients = new ServiceClients(settings, vault, engine, (r) => router.emit('gateway.rateLimit', r));
   let mediaUrl: (id: string, redacted: boolean) => string | null = () => null;
 
   registerAppHandlers(router, platform);
   registerSettingsHandlers(router, settings);
   registerKeyHandlers(router, keys);
-  registerJobHandlers(router, jobs);
+  registerJobHandlers(router, jobs, picked);
   registerLibraryHandlers(router, { library, remote, saver: new ExportSaver(library, platform.dialogs), webhooks: follower }, (id, r) => mediaUrl(id, r));
   registerEngineHandlers(router, engine);
 
@@ -105,6 +109,7 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
     jobs,
     webhooks,
     clients,
+    picked,
     setMediaUrl(fn) {
       mediaUrl = fn;
     },

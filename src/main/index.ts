@@ -23,7 +23,7 @@ app.whenReady().then(() => {
   const lib = core.library;
   protocol.handle('verbatim-media', (request) => {
     const url = new URL(request.url);
-    const path = lib.audioPath(url.hostname, url.searchParams.get('redacted') === '1' ? 'redacted' : 'original');
+    const path = lib.audio.path(url.hostname, url.searchParams.get('redacted') === '1' ? 'redacted' : 'original');
     if (!path) return new Response('No audio for this recording', { status: 404 });
     return net.fetch(pathToFileURL(path).toString(), { headers: request.headers });
   });
@@ -42,6 +42,10 @@ app.whenReady().then(() => {
   ipcMain.handle('verbatim:invoke', async (event, channel: unknown, input: unknown) => {
     const frameUrl = event.senderFrame?.url ?? '';
     return core?.router.dispatch(isChannel(channel) ? channel : String(channel), input, { sender: { kind: 'electron', frameUrl } });
+  });
+  // The preload reports each file the user dropped or picked (webUtils.getPathForFile); only our own page may.
+  ipcMain.on('verbatim:picked', (event, path: unknown) => {
+    if (isOwnUrl(event.senderFrame?.url ?? '') && typeof path === 'string') core?.picked.add(path);
   });
   const targets = new Set<WebContents>();
   core.router.subscribe((name, payload) => {

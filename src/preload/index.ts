@@ -7,7 +7,10 @@ import { isChannel, isEventName, type RawBridge, type Reply } from '../shared/ip
 
 const bridge: RawBridge = {
   pathForFile(file) {
-    return webUtils.getPathForFile(file);
+    const path = webUtils.getPathForFile(file);
+    // Main plays only files the user picked from where they are: tell it this one was (a path typed over IPC is not).
+    if (path) ipcRenderer.send('verbatim:picked', path);
+    return path;
   },
   async invoke(channel, input) {
     if (!isChannel(channel)) return { ok: false, error: { code: 'bad_request', message: `Unknown channel: ${String(channel)}` } } satisfies Reply;

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { errorCodes } from './errors';
+import { FINAL_JOB_STATUSES, isFinalJobStatus, JOB_STATUSES, type FinalJobStatus, type JobStatus } from './job-states';
 
 /** Where a transcript was made; each library item remembers it (API.md §1). */
 export const serviceRegionSchema = z.enum(['us', 'eu', 'local', 'custom']);
@@ -52,9 +53,8 @@ export const transcriptionOptionsSchema = z
   .strict();
 export type TranscriptionOptions = z.infer<typeof transcriptionOptionsSchema>;
 
-export const jobStatusSchema = z.enum(['queued', 'uploading', 'submitted', 'processing', 'completed', 'error', 'canceled']);
-export type JobStatus = z.infer<typeof jobStatusSchema>;
-export const finalJobStatuses: readonly JobStatus[] = ['completed', 'error', 'canceled'];
+export const jobStatusSchema = z.enum(JOB_STATUSES);
+export { FINAL_JOB_STATUSES, isFinalJobStatus, type FinalJobStatus, type JobStatus };
 
 export const jobErrorSchema = z.object({
   code: z.enum(errorCodes),

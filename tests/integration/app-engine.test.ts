@@ -17,6 +17,7 @@ import { RestClient } from '../../src/main/services/client/rest';
 import type { EventName } from '../../src/shared/ipc';
 import { startFaultProxy, type FaultProxy } from '../unit/main/support/fault-proxy';
 import { hasFlite as fliteInstalled } from '../fixtures/speech';
+import { waitFinal } from '../support/jobs';
 
 let root: string;
 let dir: string;
@@ -66,7 +67,7 @@ describe.skipIf(!hasFlite)('app core against the real local engine', () => {
   it('takes a spoken file through the whole job into the library, searchable offline', async () => {
     core = makeCore();
     const { jobs } = await core.router.call('jobs.addFiles', { paths: [speech] });
-    const done = await core.jobs.waitFinal(jobs[0]!.id, 90_000);
+    const done = await waitFinal(core.jobs, jobs[0]!.id, 90_000);
     expect(done, JSON.stringify(done.error)).toMatchObject({ status: 'completed', region: 'local' });
     const t = await core.router.call('library.get', { id: done.recordingId });
     expect(t.words.length).toBeGreaterThan(0);
@@ -83,10 +84,10 @@ describe.skipIf(!hasFlite)('app core against the real local engine', () => {
   it('sends the local engine only the speech models it knows: a cloud-only choice still transcribes', async () => {
     core = makeCore();
     const { jobs } = await core.router.call('jobs.addFiles', { paths: [speech], options: { speechModels: ['slam-1'] } });
-    const done = await core.jobs.waitFinal(jobs[0]!.id, 90_000);
+    const done = await waitFinal(core.jobs, jobs[0]!.id, 90_000);
     expect(done.status, JSON.stringify(done.error)).toBe('completed');
     const both = await core.router.call('jobs.addFiles', { paths: [speech], options: { speechModels: ['slam-1', 'universal-2'] } });
-    const second = await core.jobs.waitFinal(both.jobs[0]!.id, 90_000);
+    const second = await waitFinal(core.jobs, both.jobs[0]!.id, 90_000);
     expect((await core.router.call('library.get', { id: second.recordingId })).item.model).toBe('universal-2');
   }, 120_000);
 
@@ -94,11 +95,11 @@ describe.skipIf(!hasFlite)('app core against the real local engine', () => {
     core = makeCore();
     const options = { redactPii: true, redactPiiPolicies: ['person_name' as const, 'phone_number' as const], redactPiiAudio: true, redactPiiAudioQuality: 'wav' as const };
     const { jobs } = await core.router.call('jobs.addFiles', { paths: [speech], options });
-    const done = await core.jobs.waitFinal(jobs[0]!.id, 90_000);
+    const done = await waitFinal(core.jobs, jobs[0]!.id, 90_000);
     expect(done.status, JSON.stringify({ error: done.error, logs })).toBe('completed');
     const item = (await core.router.call('library.get', { id: done.recordingId })).item;
     expect(item.hasRedactedAudio, logs.join('\n')).toBe(true);
-    const path = core.library.audioPath(done.recordingId, 'redacted')!;
+    const path = core.library.audio.path(done.recordingId, 'redacted')!;
     expect(readFileSync(path).subarray(0, 4).toString()).toBe('RIFF');
     // No transport registered a media route in this in-process core (host mode and Electron do).
     expect((await core.router.call('library.mediaUrl', { id: done.recordingId, redacted: true })).url).toBeNull();
@@ -116,7 +117,7 @@ describe.skipIf(!hasFlite)('app core against the real local engine', () => {
     core = makeCore({ env: h.key });
     core.settings.set({ region: 'custom', customRestUrl: proxy.url });
     const { jobs } = await core.router.call('jobs.addFiles', { paths: [speech] });
-    const done = await core.jobs.waitFinal(jobs[0]!.id, 90_000);
+    const done = await waitFinal(core.jobs, jobs[0]!.id, 90_000);
     expect(done.status, JSON.stringify({ error: done.error, logs, seen: proxy.seen })).toBe('completed');
     expect(proxy.seen.filter((s) => s.status !== 200).length).toBeGreaterThanOrEqual(6);
     const list = await new RestClient(proxy.url, h.key).list({ limit: 50 });
@@ -143,8 +144,8 @@ describe.skipIf(!hasFlite)('app core against the real local engine', () => {
       core = makeCore({ env: h.key });
       core.settings.set({ region: 'custom', customRestUrl: h.url, webhookUrl: `${hookUrl}/ok?team=1`, webhookAuthHeaderName: 'X-Team-Secret', webhookAuthHeaderValue: 'shh' });
       const ok = (await core.router.call('jobs.addFiles', { paths: [speech] })).jobs[0]!;
-      expect((await core.jobs.waitFinal(ok.id, 90_000)).status).toBe('completed');
-      for (let i = 0; i < 300 && core.library.webhookStatus(ok.recordingId)?.state !== 'delivered'; i++) await new Promise((r) => setTimeout(r, 50));
+      expect((await waitFinal(core.jobs, ok.id, 90_000)).status).toBe('completed');
+      for (let i = 0; i < 300 && core.library.webhooks.status(ok.recordingId)?.state !== 'delivered'; i++) await new Promise((r) => setTimeout(r, 50));
       const t = await core.router.call('library.get', { id: ok.recordingId });
       expect(t.webhook).toMatchObject({ url: `${hookUrl}/ok`, state: 'delivered', statusCode: 200 });
       expect(hits[0]).toMatchObject({ path: '/ok?team=1', secret: 'shh' });
@@ -152,8 +153,8 @@ describe.skipIf(!hasFlite)('app core against the real local engine', () => {
 
       core.settings.set({ webhookUrl: `${hookUrl}/gone` });
       const refused = (await core.router.call('jobs.addFiles', { paths: [speech] })).jobs[0]!;
-      expect((await core.jobs.waitFinal(refused.id, 90_000)).status).toBe('completed');
-      for (let i = 0; i < 300 && core.library.webhookStatus(refused.recordingId)?.state !== 'failed'; i++) await new Promise((r) => setTimeout(r, 50));
+      expect((await waitFinal(core.jobs, refused.id, 90_000)).status).toBe('completed');
+      for (let i = 0; i < 300 && core.library.webhooks.status(refused.recordingId)?.state !== 'failed'; i++) await new Promise((r) => setTimeout(r, 50));
       expect((await core.router.call('library.checkWebhook', { id: refused.recordingId })).webhook).toMatchObject({ state: 'failed', statusCode: 404 });
       await owner.dispose();
     } finally {
@@ -169,7 +170,7 @@ describe.skipIf(!hasFlite)('app core against the real local engine', () => {
     expect(['submitted', 'processing']).toContain(core.jobs.get(id).status);
     const before = core.engine.status();
     process.kill(enginePid(), 'SIGKILL');
-    const done = await core.jobs.waitFinal(id, 120_000);
+    const done = await waitFinal(core.jobs, id, 120_000);
     expect(done.status, JSON.stringify(done.error)).toBe('completed');
     expect(core.engine.status().restarts).toBe(1);
     expect(core.engine.status().url).toBe(before.url);

@@ -13,6 +13,7 @@ import { createHostPlatform, ForkEngineLauncher } from '../../src/main/platform/
 import type { EventName } from '../../src/shared/ipc';
 import { startFakeService, type FakeService } from '../unit/main/support/fake-service';
 import { startFaultProxy, type FaultProxy } from '../unit/main/support/fault-proxy';
+import { waitFinal } from '../support/jobs';
 
 const fakeEngine = resolve('tests/unit/main/support/fake-engine-cli.ts');
 const KEY = 'sk-live-SECRET-4f3e2d1c0b9a8877';
@@ -70,7 +71,7 @@ describe('jobs against the local engine process', () => {
     const { jobs } = await core.router.call('jobs.addFiles', { paths: [file] });
     const job = jobs[0]!;
     expect(job).toMatchObject({ status: 'queued', region: 'local', name: 'talk.wav' });
-    const done = await core.jobs.waitFinal(job.id, 30_000);
+    const done = await waitFinal(core.jobs, job.id, 30_000);
     expect(done).toMatchObject({ status: 'completed', error: null, bytesSent: 64 * 1024 });
     expect(core.webhooks.received).toBeGreaterThanOrEqual(1);
     const t = await core.router.call('library.get', { id: job.recordingId });
@@ -96,7 +97,7 @@ describe('jobs against the local engine process', () => {
       expect(before.state).toBe('running');
       const pid = findEnginePid(before.url!);
       process.kill(pid, 'SIGKILL');
-      const done = await core.jobs.waitFinal(id, 30_000);
+      const done = await waitFinal(core.jobs, id, 30_000);
       expect(done.status).toBe('completed');
       expect(core.engine.status(), JSON.stringify(core.engine.status())).toMatchObject({ state: 'running', restarts: 1, url: before.url });
     } finally {
@@ -125,7 +126,7 @@ describe('jobs against the local engine process', () => {
     rmSync(file);
     writeFileSync(file, Buffer.alloc(1000, 1));
     await core.router.call('jobs.retry', { id });
-    expect((await core.jobs.waitFinal(id, 30_000)).status).toBe('completed');
+    expect((await waitFinal(core.jobs, id, 30_000)).status).toBe('completed');
   });
 
   it('throttles progress to about 10 events a second', async () => {
@@ -133,7 +134,7 @@ describe('jobs against the local engine process', () => {
     await core.engine.ensure();
     const { jobs } = await core.router.call('jobs.addFiles', { paths: [audioFile('p.wav', 300 * 1024 * 1024)] });
     const t0 = Date.now();
-    await core.jobs.waitFinal(jobs[0]!.id, 60_000);
+    await waitFinal(core.jobs, jobs[0]!.id, 60_000);
     const progress = events.filter((e) => e.event === 'jobs.progress').map((e) => e.payload as { bytes: number; bytesPerSecond: number });
     const seconds = (Date.now() - t0) / 1000;
     expect(progress.length).toBeGreaterThan(0);
@@ -171,7 +172,7 @@ describe('jobs against a faulty cloud service', () => {
     core.settings.set({ region: 'custom', customRestUrl: proxy.url });
     const { jobs } = await core.router.call('jobs.addFiles', { paths: [audioFile()] });
     expect(jobs[0]!.region).toBe('custom');
-    const done = await core.jobs.waitFinal(jobs[0]!.id, 30_000);
+    const done = await waitFinal(core.jobs, jobs[0]!.id, 30_000);
     expect(done.status).toBe('completed');
     expect(svc.creates).toBe(1);
     expect(svc.transcripts()).toHaveLength(1);
@@ -187,7 +188,7 @@ describe('jobs against a faulty cloud service', () => {
     expect(job).toMatchObject({ source: 'url', bytesTotal: null, region: 'custom' });
     for (let i = 0; i < 100 && core.jobs.get(job.id).status === 'queued'; i++) await new Promise((r) => setTimeout(r, 20));
     core.settings.set({ region: 'local' });
-    const done = await core.jobs.waitFinal(job.id, 20_000);
+    const done = await waitFinal(core.jobs, job.id, 20_000);
     expect(done).toMatchObject({ status: 'completed', region: 'custom', bytesSent: 0 });
     expect(svc.transcripts()[0]!.params).toMatchObject({ audio_url: 'https://example.org/talk.mp3', speech_models: ['universal-3-pro', 'universal-2'], language_code: 'en_us' });
     const item = (await core.router.call('library.get', { id: job.recordingId })).item;
@@ -204,7 +205,7 @@ describe('jobs against a faulty cloud service', () => {
     core = makeCore({ env: KEY });
     core.settings.set({ region: 'custom', customRestUrl: proxy.url });
     const job = await core.router.call('jobs.addUrl', { url: 'https://example.org/a.mp3' });
-    const done = await core.jobs.waitFinal(job.id, 20_000);
+    const done = await waitFinal(core.jobs, job.id, 20_000);
     expect(done.status).toBe('completed');
     expect(svc.creates).toBe(2);
     expect(done.remoteId).not.toBe(svc.transcripts().find((t) => t.created.startsWith('2020'))!.id);
@@ -216,12 +217,12 @@ describe('jobs against a faulty cloud service', () => {
     core.settings.set({ region: 'custom', customRestUrl: svc.url });
     svc.failNext = 'Internal server error, the file may be submitted again.';
     const { jobs } = await core.router.call('jobs.addFiles', { paths: [audioFile()] });
-    const first = await core.jobs.waitFinal(jobs[0]!.id, 20_000);
+    const first = await waitFinal(core.jobs, jobs[0]!.id, 20_000);
     expect(first).toMatchObject({ status: 'error', error: { code: 'server_error_retryable', retryable: true } });
     expect((await core.router.call('library.get', { id: first.recordingId })).item.error).toMatchObject({ code: 'server_error_retryable' });
     const retried = await core.router.call('jobs.retry', { id: first.id });
     expect(retried.status).toBe('queued');
-    const again = await core.jobs.waitFinal(first.id, 20_000);
+    const again = await waitFinal(core.jobs, first.id, 20_000);
     expect(again.status).toBe('completed');
     expect(again.remoteId).not.toBe(first.remoteId);
     expect(svc.creates).toBe(2);
@@ -233,7 +234,7 @@ describe('jobs against a faulty cloud service', () => {
     core = makeCore({ env: 'sk-wrong-key-0000' });
     core.settings.set({ region: 'custom', customRestUrl: svc.url });
     const { jobs } = await core.router.call('jobs.addFiles', { paths: [audioFile()] });
-    const done = await core.jobs.waitFinal(jobs[0]!.id, 10_000);
+    const done = await waitFinal(core.jobs, jobs[0]!.id, 10_000);
     expect(done.error).toMatchObject({ code: 'invalid_key', message: expect.stringContaining('Settings') });
   });
 
@@ -244,7 +245,7 @@ describe('jobs against a faulty cloud service', () => {
     const status = await core.router.call('keys.set', { key: KEY });
     expect(status).toMatchObject({ present: true, masked: '…8877', source: 'vault', verifiedAt: expect.any(String), lastError: null });
     const { jobs } = await core.router.call('jobs.addFiles', { paths: [audioFile()] });
-    await core.jobs.waitFinal(jobs[0]!.id, 20_000);
+    await waitFinal(core.jobs, jobs[0]!.id, 20_000);
     const replies = [
       await core.router.call('keys.status', undefined),
       await core.router.call('jobs.list', undefined),

@@ -25,7 +25,7 @@ export class LibraryRemote {
 
   async deleteRemote(recordingIds: string[]): Promise<{ id: string; message: string }[]> {
     const errors: { id: string; message: string }[] = [];
-    for (const ref of this.library.remoteRefs(recordingIds)) {
+    for (const ref of this.library.transcripts.remoteRefs(recordingIds)) {
       try {
         const client = await this.clientFor(ref);
         await client.delete(ref.remoteId);

@@ -4,7 +4,8 @@
  * not load zod (the schemas live in main): the types below make the compiler
  * check they cover every value of the contract.
  */
-import type { JobStatus, TranscriptionOptions } from '../../../shared/jobs';
+import { isFinalJobStatus, type JobStatus } from '../../../shared/job-states';
+import type { TranscriptionOptions } from '../../../shared/jobs';
 import type { Region, SettingsView } from '../../../shared/settings';
 
 export const regionLabels: Record<Region, string> = { us: 'US', eu: 'EU', local: 'Local', custom: 'Custom' };
@@ -20,16 +21,8 @@ export const piiPolicyLabels: Record<PiiPolicy, string> = {
   location: 'Places',
 };
 
-const finalStatus: Record<JobStatus, boolean> = {
-  queued: false,
-  uploading: false,
-  submitted: false,
-  processing: false,
-  completed: true,
-  error: true,
-  canceled: true,
-};
-export const isFinalStatus = (s: JobStatus): boolean => finalStatus[s];
+/** Final job states come from src/shared/job-states (no zod there). */
+export const isFinalStatus = (s: JobStatus): boolean => isFinalJobStatus(s);
 
 /** Shown for the few milliseconds before `settings.get` answers; main's values replace it. */
 export const initialSettings: SettingsView = {
