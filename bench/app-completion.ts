@@ -12,6 +12,7 @@ import { createHostPlatform, ForkEngineLauncher } from '../src/main/platform/hos
 import { RestClient } from '../src/main/services/client/rest';
 import { note, startService } from './app-support';
 import { waitFinal } from '../tests/support/jobs';
+import { call } from '../tests/support/router';
 
 const n = Number(process.argv[2] ?? 8);
 const probe = await startService();
@@ -37,7 +38,7 @@ async function run(webhooks: boolean): Promise<number[]> {
   const rest = new RestClient(h.url, h.key);
   const lat: number[] = [];
   for (let i = 0; i < n; i++) {
-    const { jobs } = await core.router.call('jobs.addFiles', { paths: [audio] });
+    const { jobs } = await call(core.router, 'jobs.addFiles', { paths: [audio] });
     const job = await waitFinal(core.jobs, jobs[0]!.id, 120_000);
     if (job.status !== 'completed') throw new Error(`job ${job.status}: ${job.error?.message}`);
     const row = { completed_at: core.library.recordings.item(job.recordingId).completedAt ?? '' };

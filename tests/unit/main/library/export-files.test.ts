@@ -107,7 +107,7 @@ describe('saving exports through the desktop dialogs', () => {
     const id = addCompleted('Hosted', 'in a browser');
     const router = new Router(() => true);
     registerLibraryHandlers(router, { library: lib, remote: {} as LibraryRemote, saver: new ExportSaver(lib, null), webhooks: {} as WebhookFollower }, () => null);
-    const reply = await router.dispatch('library.saveExport', { ids: [id], format: 'txt' }, { sender: { kind: 'test' } });
+    const reply = await router.dispatch('library.saveExport', { ids: [id], format: 'txt' }, { sender: { kind: 'host', tokenValid: true } });
     expect(reply).toMatchObject({ ok: false, error: { code: 'unavailable', message: expect.stringMatching(/downloads/) } });
     expect(existsSync(join(dir, 'Hosted.txt'))).toBe(false);
   });
