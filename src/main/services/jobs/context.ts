@@ -37,7 +37,10 @@ export interface SettingsAccess {
 }
 
 export interface KeyAccess {
+  /** Whether a cloud key exists (decides local vs cloud for new jobs). */
   get(): string | null;
+  /** The key that may be sent to this address (a stored key is bound to the origin it was entered for). */
+  keyFor(url: string): string | null;
 }
 
 export type WebhookAccess = Pick<WebhookReceiver, 'start' | 'params' | 'wait'>;
@@ -82,8 +85,14 @@ export class JobContext {
       const h = await this.engine.awaitRunning(signal);
       return new RestClient(h.url, h.key);
     }
-    const key = this.keys.get();
-    if (!key && row.region !== 'custom') throw new AppError('invalid_key', 'There is no API key for the cloud service. Add one in Settings → Transcription service, then retry.');
+    const key = this.keys.keyFor(row.base_url);
+    if (!key && row.region !== 'custom')
+      throw new AppError(
+        'invalid_key',
+        this.keys.get()
+          ? `The saved API key was entered for another service address, so Verbatim does not send it to ${row.base_url}. Enter the key again in Settings → Transcription service, then retry.`
+          : 'There is no API key for the cloud service. Add one in Settings → Transcription service, then retry.',
+      );
     return new RestClient(row.base_url, key ?? '');
   }
 

@@ -20,7 +20,8 @@ export class LibraryRemote {
       const h = await this.engine.ensure();
       return new RestClient(h.url, h.key);
     }
-    return new RestClient(ref.baseUrl ?? this.settings.get().customRestUrl, this.keys.get() ?? '');
+    const base = ref.baseUrl ?? this.settings.get().customRestUrl;
+    return new RestClient(base, this.keys.keyFor(base) ?? '');
   }
 
   async deleteRemote(recordingIds: string[]): Promise<{ id: string; message: string }[]> {

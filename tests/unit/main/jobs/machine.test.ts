@@ -49,7 +49,7 @@ function service(): JobService {
   const jobs = new JobService(
     library,
     { get: () => settings, webhookAuthHeaderValue: () => '' },
-    { get: () => 'cloud-key' },
+    { get: () => 'cloud-key', keyFor: () => 'cloud-key' },
     { ensure: async () => handle(), awaitRunning: async () => handle(), current: () => engineCurrent() },
     null,
     {

@@ -52,6 +52,18 @@ export function KeySection() {
           ? `A key ending in ${status.masked ?? '…'} is stored${status.source === 'env' ? ' in the ASSEMBLYAI_API_KEY environment variable' : ', encrypted on this computer'}.${status.verifiedAt ? ` Last verified ${formatDateTime(status.verifiedAt)}.` : ''}`
           : 'Needed for the US and EU cloud (and for a custom service that asks for one). Without a key, Verbatim transcribes with its local engine on this computer.'}
       </p>
+      {status?.present && status.source === 'vault' && status.boundTo && (
+        <p className="field__help" data-testid="key-bound">
+          Verbatim sends this key only to {status.boundTo}, the service it was entered for.
+        </p>
+      )}
+      {status?.present && !status.matchesService && cloudRegion && (
+        <p className="banner banner--warn" role="status" data-testid="key-elsewhere">
+          {status.source === 'vault'
+            ? `This key was entered for ${status.boundTo ?? 'AssemblyAI’s US and EU services'}, not for the service address now in Settings. To use it there, enter the key again below; until then Verbatim does not send it.`
+            : 'Set a service address first.'}
+        </p>
+      )}
       {status && !status.canStore && (
         <p className="banner banner--warn">This computer has no keyring to encrypt the key with, so it cannot be saved. Set ASSEMBLYAI_API_KEY before starting Verbatim instead.</p>
       )}
