@@ -115,7 +115,10 @@ export class KeyService {
   constructor(
     readonly vault: KeyVault,
     private readonly settings: SettingsService,
-  ) {}
+  ) {
+    // The status names the region and whether the key applies to the service address: both follow the settings.
+    settings.onChange(() => this.changed());
+  }
 
   onChange(l: (s: KeyStatus) => void): () => void {
     this.listeners.add(l);
@@ -161,7 +164,7 @@ export class KeyService {
     if (this.vault.source() === 'vault' && (origin === null || this.vault.keyFor(origin) === null)) {
       const bound = this.vault.boundOrigin() ?? 'AssemblyAI’s US and EU services';
       throw new AppError(
-        'invalid_key',
+        'conflict',
         `The saved key was entered for ${bound}, and the service address is now ${origin ?? 'not set'}. Verbatim sends a key only to the service it was entered for: enter the key again to use it there.`,
       );
     }

@@ -74,7 +74,7 @@ describe('a stored key is bound to the service it was entered for (12.6)', () =>
 
       settings.set({ customRestUrl: b.url });
       expect(keys.status()).toMatchObject({ present: true, boundTo: a.url, matchesService: false });
-      await expect(keys.verify()).rejects.toMatchObject({ code: 'invalid_key', message: expect.stringMatching(/enter the key again/) });
+      await expect(keys.verify()).rejects.toMatchObject({ code: 'conflict', message: expect.stringMatching(/enter the key again/) });
       expect(b.seen).toEqual([]);
       expect(vault.keyFor(`${b.url}/v2/transcript`)).toBeNull();
       expect(vault.keyFor(`${a.url}/v2/transcript`)).toBe(KEY);

@@ -16,6 +16,8 @@ function fixFor(code: string | null): string {
       return 'An API key is a long string of letters and digits; paste it without spaces or quotes.';
     case 'rate_limited':
       return 'Wait a minute, then press “Verify again”.';
+    case 'conflict':
+      return 'Paste the key above and press “Save and verify”: Verbatim then keeps it for this address.';
     default:
       return 'Try again; if it keeps failing, switch the region to Local to keep working offline.';
   }
@@ -42,7 +44,13 @@ export function KeySection() {
       <div className="card__head">
         <h2 id="key-title">API key</h2>
         {status?.present ? (
-          status.verifiedAt && !status.lastError ? <Badge tone="ok">Verified</Badge> : <Badge tone="warn">Not verified</Badge>
+          !status.matchesService && status.source === 'vault' && cloudRegion ? (
+            <Badge tone="warn">For another address</Badge>
+          ) : status.verifiedAt && !status.lastError ? (
+            <Badge tone="ok">Verified</Badge>
+          ) : (
+            <Badge tone="warn">Not verified</Badge>
+          )
         ) : (
           <Badge tone="neutral">No key</Badge>
         )}
