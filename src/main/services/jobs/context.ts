@@ -1,7 +1,7 @@
 /** What every step of the job machine is handed: the stores, the services it talks to, the clock, the one retry policy. */
 import { AppError } from '../../../shared/errors';
 import type { Job, JobProgress, JobStatus } from '../../../shared/jobs';
-import { withRetries, type Clock, type RetryPolicy } from '../client/http';
+import { defaultRetry, withRetries, type Clock, type RetryPolicy } from '../client/http';
 import { RestClient } from '../client/rest';
 import type { Library } from '../library/library';
 import type { JobRow, JobStore, TransitionExtra } from '../library/jobs';
@@ -50,6 +50,7 @@ export class JobContext {
   readonly retry: RetryPolicy;
   readonly pollStartMs: number;
   readonly pollCapMs: number;
+  readonly log: (message: string) => void;
 
   constructor(
     readonly library: Library,
@@ -62,13 +63,11 @@ export class JobContext {
     opts: JobServiceOptions,
   ) {
     this.store = library.jobs;
-    this.retry = { ...(opts.retry ?? { attempts: 8, baseMs: 500, capMs: 30_000 }), clock };
+    this.retry = { ...(opts.retry ?? defaultRetry), clock };
     this.pollStartMs = opts.pollStartMs ?? 500;
     this.pollCapMs = opts.pollCapMs ?? 5000;
     this.log = opts.log ?? (() => undefined);
   }
-
-  readonly log: (message: string) => void;
 
   /** Write a transition (refusing one the machine does not have) and tell the renderer. */
   transition(id: string, to: JobStatus, extra: TransitionExtra = {}): Job {
