@@ -117,7 +117,8 @@ export class KeyService {
     private readonly settings: SettingsService,
   ) {
     // The status names the region and whether the key applies to the service address: both follow the settings.
-    settings.onChange(() => this.changed());
+    // Told after settings.changed has gone out, so the renderer sees the settings first.
+    settings.onChange(() => queueMicrotask(() => this.changed()));
   }
 
   onChange(l: (s: KeyStatus) => void): () => void {
