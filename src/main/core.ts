@@ -20,6 +20,7 @@ import { InsightService } from './services/chat/insights';
 import { ServiceClients } from './services/clients';
 import { EngineManager } from './services/local-engine';
 import { JobService, type JobServiceOptions } from './services/jobs';
+import { PickedFiles } from './services/picked-files';
 import { KeyService, KeyVault } from './services/keys';
 import { Library } from './services/library/library';
 import { ExportSaver } from './services/library/export-files';
@@ -42,6 +43,8 @@ export interface Core {
   clients: ServiceClients;
   /** Live captions: the run, its audio frames (binary messages), the overlay toggle. */
   captions: CaptionsService;
+  /** Files the user picked in this session (Electron's preload reports them); only these play from where they are. */
+  picked: PickedFiles;
   /** How the renderer reaches a recording's audio (host mode: a token route; Electron: a protocol). */
   setMediaUrl(fn: (recordingId: string, redacted: boolean) => string): void;
   dispose(): Promise<void>;
@@ -87,6 +90,7 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
     },
     { log, ...opts.jobs },
   );
+  const picked = new PickedFiles();
   const clients = new ServiceClients(settings, vault, engine, (r) => router.emit('gateway.rateLimit', r));
   let mediaUrl: (id: string, redacted: boolean) => string | null = () => null;
   const captions = new CaptionsService({
@@ -108,7 +112,7 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
   registerAppHandlers(router, platform);
   registerSettingsHandlers(router, settings);
   registerKeyHandlers(router, keys);
-  registerJobHandlers(router, jobs);
+  registerJobHandlers(router, jobs, picked);
   registerLibraryHandlers(router, { library, remote, saver: new ExportSaver(library, platform.dialogs), webhooks: follower }, (id, r) => mediaUrl(id, r));
   registerEngineHandlers(router, engine);
   registerCaptionsHandlers(router, captions, library);
@@ -136,6 +140,7 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
     webhooks,
     clients,
     captions,
+    picked,
     setMediaUrl(fn) {
       mediaUrl = fn;
     },

@@ -71,6 +71,10 @@ export const keyStatusSchema = z.object({
   lastError: z.object({ code: z.enum(errorCodes), message: z.string() }).nullable(),
   /** false when the platform cannot encrypt (Linux without a keyring): the key cannot be saved. */
   canStore: z.boolean(),
+  /** The service origin a saved key was entered for; it is sent nowhere else. null for the environment's key or none. */
+  boundTo: z.string().nullable(),
+  /** Whether the key may be sent to the service the settings name now (false: enter it again for that address). */
+  matchesService: z.boolean(),
 });
 export type KeyStatus = z.infer<typeof keyStatusSchema>;
 

@@ -48,9 +48,9 @@ function seedTranscripts(dataDir: string, items: { title: string; sentences: [nu
   mkdirSync(dataDir, { recursive: true });
   const lib = new Library(dataDir);
   const ids = items.map(({ title, sentences }) => {
-    const { recordingId, transcriptId } = lib.addRecording({ title, source: `${title}.wav`, sourceKind: 'file', sizeBytes: 1, region: 'local', baseUrl: null, options: {} });
+    const { recordingId, transcriptId } = lib.recordings.add({ title, source: `${title}.wav`, sourceKind: 'file', sizeBytes: 1, region: 'local', baseUrl: null, options: {} });
     const words: Word[] = sentences.flatMap(([start, text]) => text.split(' ').map((w, i) => ({ text: w, start: start + i * 300, end: start + i * 300 + 250, confidence: 0.9, speaker: null })));
-    lib.complete(transcriptId, { remoteId: null, text: sentences.map((s) => s[1]).join(' '), words, sentences: null, paragraphs: null, confidence: 0.9, language: 'en_us', model: 'test', durationMs: (words.at(-1)?.end ?? 0) + 500 });
+    lib.transcripts.complete(transcriptId, { remoteId: null, text: sentences.map((s) => s[1]).join(' '), words, sentences: null, paragraphs: null, confidence: 0.9, language: 'en_us', model: 'test', durationMs: (words.at(-1)?.end ?? 0) + 500 });
     return recordingId;
   });
   lib.close();

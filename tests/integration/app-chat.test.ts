@@ -14,6 +14,7 @@ import { createHostPlatform } from '../../src/main/platform/host';
 import type { ChatMessage } from '../../src/shared/chat/schema';
 import type { Word } from '../../src/shared/library';
 import { startUpstream, type Upstream } from '../fixtures/openai-upstream';
+import { call } from '../support/router';
 
 const dir = mkdtempSync(join(tmpdir(), 'verbatim-app-chat-'));
 let upstream: Upstream;
@@ -29,9 +30,9 @@ function wordsOf(sentences: [number, string][]): Word[] {
 }
 
 function addTranscript(title: string, sentences: [number, string][]): string {
-  const { recordingId, transcriptId } = core.library.addRecording({ title, source: `${title}.wav`, sourceKind: 'file', sizeBytes: 1, region: 'local', baseUrl: null, options: {} });
+  const { recordingId, transcriptId } = core.library.recordings.add({ title, source: `${title}.wav`, sourceKind: 'file', sizeBytes: 1, region: 'local', baseUrl: null, options: {} });
   const words = wordsOf(sentences);
-  core.library.complete(transcriptId, {
+  core.library.transcripts.complete(transcriptId, {
     remoteId: null,
     text: sentences.map((s) => s[1]).join(' '),
     words,
@@ -92,15 +93,15 @@ afterAll(async () => {
 
 describe('chat over recordings', () => {
   it('lists the region models with the extractive one marked as not generative', async () => {
-    const { models, defaultModel } = await core.router.call('chat.models', { fresh: true });
+    const { models, defaultModel } = await call(core.router, 'chat.models', { fresh: true });
     expect(models.find((m) => m.id === 'verbatim-extractive')?.generative).toBe(false);
     expect(models.find((m) => m.id === 'test-llm')).toMatchObject({ generative: true, contextLength: 32000 });
     expect(defaultModel).toBe('test-llm');
   }, 60_000);
 
   it('answers with the extractive model by quoting the sentence and citing its moment', async () => {
-    const chat = await core.router.call('chat.create', { scope: 'recordings', recordingIds: [standup], model: 'verbatim-extractive' });
-    const { answer } = await core.router.call('chat.send', { id: chat.id, text: 'Who sends the revised budget?' });
+    const chat = await call(core.router, 'chat.create', { scope: 'recordings', recordingIds: [standup], model: 'verbatim-extractive' });
+    const { answer } = await call(core.router, 'chat.send', { id: chat.id, text: 'Who sends the revised budget?' });
     const done = await finished(chat.id, answer.id);
     expect(done.status).toBe('done');
     expect(done.content).toContain('Dana will send the revised budget on Friday.');
@@ -109,9 +110,9 @@ describe('chat over recordings', () => {
   }, 60_000);
 
   it('streams an upstream answer over the whole library, citing the right recording', async () => {
-    const chat = await core.router.call('chat.create', { scope: 'library' });
+    const chat = await call(core.router, 'chat.create', { scope: 'library' });
     expect(chat.title).toBe('Whole library');
-    const { answer } = await core.router.call('chat.send', { id: chat.id, text: 'How much did revenue grow this quarter?' });
+    const { answer } = await call(core.router, 'chat.send', { id: chat.id, text: 'How much did revenue grow this quarter?' });
     const done = await finished(chat.id, answer.id);
     expect(done.status).toBe('done');
     expect(done.model).toBe('test-llm');
@@ -119,29 +120,29 @@ describe('chat over recordings', () => {
     expect(deltas.length).toBeGreaterThan(1);
     expect(done.citations).toEqual([expect.objectContaining({ recordingId: review, atMs: 65_000 })]);
     expect(done.sources.map((s) => s.recordingId)).toEqual([review]);
-    const saved = await core.router.call('chat.get', { id: chat.id });
+    const saved = await call(core.router, 'chat.get', { id: chat.id });
     expect(saved.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
     expect(saved.model).toBe('test-llm');
-    const found = await core.router.call('chat.list', { query: 'revenue' });
+    const found = await call(core.router, 'chat.list', { query: 'revenue' });
     expect(found.chats.map((c) => c.id)).toContain(chat.id);
-    const md = await core.router.call('chat.export', { id: chat.id });
+    const md = await call(core.router, 'chat.export', { id: chat.id });
     expect(md.content).toContain('## How much did revenue grow this quarter?');
     expect(md.content).toContain('Quarterly review @ 01:05');
   }, 60_000);
 
   it('runs action items and summary as JSON-schema answers and saves them with the transcript', async () => {
-    const items = await core.router.call('insights.run', { id: standup, kind: 'action_items', model: 'test-llm' });
+    const items = await call(core.router, 'insights.run', { id: standup, kind: 'action_items', model: 'test-llm' });
     expect(items.result).toEqual({ kind: 'action_items', items: [{ owner: 'Dana', task: 'Send the revised budget', due: 'Friday' }, { owner: null, task: 'Book the venue', due: null }] });
-    const fr = await core.router.call('insights.run', { id: standup, kind: 'translation', language: 'French', model: 'test-llm' });
+    const fr = await call(core.router, 'insights.run', { id: standup, kind: 'translation', language: 'French', model: 'test-llm' });
     expect(fr.result.kind === 'translation' && fr.result.paragraphs[0]?.translated.startsWith('[FR] ')).toBe(true);
-    const { insights } = await core.router.call('insights.list', { id: standup });
+    const { insights } = await call(core.router, 'insights.list', { id: standup });
     expect(insights.map((i) => i.kind)).toEqual(['action_items', 'translation']);
     const req = upstream.requests.find((r) => (r.response_format as { json_schema?: { name?: string } } | undefined)?.json_schema?.name === 'action_items');
     expect(req).toBeDefined();
   }, 60_000);
 
   it('says what translation needs when only the extractive model is chosen', async () => {
-    await expect(core.router.call('insights.run', { id: standup, kind: 'translation', language: 'German', model: 'verbatim-extractive' })).rejects.toMatchObject({
+    await expect(call(core.router, 'insights.run', { id: standup, kind: 'translation', language: 'German', model: 'verbatim-extractive' })).rejects.toMatchObject({
       code: 'unavailable',
       message: expect.stringMatching(/needs a language model/i),
     });

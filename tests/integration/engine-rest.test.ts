@@ -4,19 +4,20 @@
  * shapes. Real PocketSphinx on flite speech with known text.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
+import { writeFileSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { AssemblyAI } from 'assemblyai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEngine, type RunningEngine } from '../../src/engine/server';
+import type { RunningEngine } from '../../src/engine/server';
 import { wordErrorRate } from '../../src/engine/text/wer';
 import { CLIPS, concatSpeech, makeSpeech, makeTone } from '../fixtures/speech';
+import { engineSandbox, type EngineSandbox } from '../support/engine';
 
 const KEY = 'test-key-rest';
+let sandbox: EngineSandbox;
 let dir: string;
 let engine: RunningEngine;
 let client: AssemblyAI;
@@ -36,16 +37,14 @@ async function waitFinal(id: string): Promise<Record<string, unknown>> {
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'engine-rest-'));
+  sandbox = engineSandbox('engine-rest-');
+  dir = sandbox.dir;
   for (const [name, text] of Object.entries(CLIPS)) clips[name] = makeSpeech(dir, name, text);
-  engine = await startEngine({ host: '127.0.0.1', port: 0, apiKey: KEY, dataDir: join(dir, 'data'), workers: 2, maxUploadBytes: 8 * 1024 * 1024, quiet: true, fetchTimeoutMs: 3000 });
+  engine = await sandbox.start(KEY, { workers: 2, maxUploadBytes: 8 * 1024 * 1024, fetchTimeoutMs: 3000 });
   client = new AssemblyAI({ apiKey: KEY, baseUrl: engine.url });
 });
 
-afterAll(async () => {
-  await engine?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => sandbox.cleanup());
 
 describe('engine REST through the official SDK', () => {
   let id = '';

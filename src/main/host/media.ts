@@ -71,7 +71,7 @@ export function handleMedia(core: Core, req: IncomingMessage, res: ServerRespons
     return;
   }
   const id = decodeURIComponent(url.pathname.slice('/media/'.length));
-  const path = /^[0-9a-f-]{36}$/.test(id) ? core.library.audioPath(id, url.searchParams.get('redacted') === '1' ? 'redacted' : 'original') : null;
+  const path = /^[0-9a-f-]{36}$/.test(id) ? core.library.audio.path(id, url.searchParams.get('redacted') === '1' ? 'redacted' : 'original') : null;
   if (!path) {
     res.writeHead(404, { 'content-type': 'text/plain' }).end('No audio for this recording');
     return;

@@ -66,7 +66,7 @@ export class InsightService {
   list(recordingId: string): Insight[] {
     const [rec] = this.library.retrieval.recordings([recordingId]);
     if (!rec) {
-      this.library.item(recordingId);
+      this.library.recordings.item(recordingId);
       return [];
     }
     return this.library.insights.list(rec.transcriptId);
@@ -75,7 +75,7 @@ export class InsightService {
   async run(req: InsightRequest, signal?: AbortSignal): Promise<Insight> {
     const [rec] = this.library.retrieval.recordings([req.recordingId]);
     if (!rec) {
-      this.library.item(req.recordingId);
+      this.library.recordings.item(req.recordingId);
       throw new AppError('conflict', 'This recording has no finished transcript yet.');
     }
     const gateway = await this.clients.gateway();
@@ -100,7 +100,7 @@ export class InsightService {
     const needs = insightNeeds(req.kind, model);
     if (needs || !model) throw new AppError('unavailable', needs ?? 'No model.');
     const budget = Math.min(MAX_PROMPT_CHARS, Math.floor((model.contextLength - 2500) * 3.5 * 0.8));
-    const transcript = this.library.get(req.recordingId);
+    const transcript = this.library.transcripts.get(req.recordingId);
     if (req.kind === 'translation') {
       const language = (req.language ?? '').trim();
       if (!language) throw new AppError('bad_request', 'Choose the language to translate into.');

@@ -8,6 +8,7 @@ import { create } from 'zustand';
 import type { Transcript, Word } from '../../../shared/library';
 import { api, errorCode, errorMessage } from '../bridge';
 import { findWords, wordAt } from '../features/transcript/words';
+import { useApp } from './app';
 import { toast } from './toasts';
 
 export interface FindState {
@@ -158,3 +159,18 @@ export function originalOf(word: Word, index: number, corrected: Record<number, 
   if (typeof fromContract === 'string' && fromContract !== word.text) return fromContract;
   return corrected[index] ?? null;
 }
+
+// The library changed (a job completed, a rename, a delete): reload what is open.
+api.on('library.changed', (c) => {
+  const id = useTranscript.getState().id;
+  if (!id || !c.ids.includes(id)) return;
+  if (c.reason === 'deleted') {
+    // Said only to someone reading it; the library shows its own list.
+    if (useApp.getState().screen === 'transcript') {
+      toast('This recording was deleted.', 'info');
+      useApp.getState().setScreen('library');
+    }
+    return;
+  }
+  void api.invoke('library.get', { id }).then((t) => useTranscript.getState().applyTranscript(t), () => undefined);
+});

@@ -9,7 +9,6 @@ import { useApp } from '../../stores/app';
 import { useLibrary } from '../../stores/library';
 import { toast } from '../../stores/toasts';
 import { useTranscript } from '../../stores/transcript';
-import { api } from '../../bridge';
 import { ExportDialog } from '../library/LibraryDialogs';
 import { ImproveAccuracy } from '../captions/ImproveAccuracy';
 import { askAbout } from '../chat/ask';
@@ -66,7 +65,6 @@ function Title({ id, title, focusKey }: { id: string; title: string; focusKey: n
 
 export function TranscriptScreen() {
   const open = useApp((s) => s.open);
-  const setScreen = useApp((s) => s.setScreen);
   const back = useApp((s) => s.backToLibrary);
   const findButton = useRef<HTMLButtonElement>(null);
   const openTranscript = useTranscript((s) => s.open);
@@ -81,22 +79,6 @@ export function TranscriptScreen() {
   useEffect(() => {
     if (open) void openTranscript(open.id, open.atMs, open.play);
   }, [open, openTranscript]);
-
-  // The library changed (a job completed, a rename): reload what is open.
-  useEffect(
-    () =>
-      api.on('library.changed', (c) => {
-        const id = useTranscript.getState().id;
-        if (!id || !c.ids.includes(id)) return;
-        if (c.reason === 'deleted') {
-          toast('This recording was deleted.', 'info');
-          setScreen('library');
-          return;
-        }
-        void api.invoke('library.get', { id }).then((t) => useTranscript.getState().applyTranscript(t), () => undefined);
-      }),
-    [setScreen],
-  );
 
   const findable = transcript?.item.status === 'completed';
   useEffect(() => {
