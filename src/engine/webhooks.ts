@@ -5,8 +5,8 @@
  * most `maxAttempts` in total, `intervalMs` apart. Deliveries are rows in the
  * store, so a restart resumes them. Timings and the clock are injectable.
  */
-import type { EngineContext } from './server';
-import type { WebhookRow } from './store';
+import type { Logger } from './logger';
+import type { Store, WebhookRow } from './store';
 
 export interface WebhookOptions {
   /** An answer must arrive within this (default 10 s). */
@@ -41,7 +41,7 @@ export class WebhookSender {
   private running = new Map<number, Promise<DeliveryOutcome>>();
 
   constructor(
-    private readonly ctx: EngineContext,
+    private readonly ctx: { store: Store; logger: Logger },
     opts: Partial<WebhookOptions> = {},
   ) {
     this.o = { ...DEFAULT_WEBHOOK_OPTIONS, ...opts };

@@ -4,10 +4,11 @@
  * gateway/; this file adapts requests, rate-limit headers and errors.
  */
 import type { ServerResponse } from 'node:http';
-import { gatewayFor, GatewayError } from '../gateway/index';
+import { GatewayError } from '../gateway/gateway';
 import type { RateDecision } from '../gateway/rate-limit';
-import type { EngineContext } from '../server';
+import type { EngineContext } from '../context';
 import { readJson } from './body';
+import { sendJson } from './respond';
 import { HttpError, type Router } from './router';
 import { toWire } from './wire';
 
@@ -22,18 +23,12 @@ function refuse(model: string, d: RateDecision): HttpError {
 }
 
 export function registerGateway(ctx: EngineContext, router: Router): void {
-  let gateway: ReturnType<typeof gatewayFor>;
-  try {
-    gateway = gatewayFor(ctx);
-  } catch (err) {
-    ctx.logger.error(`LLM gateway configuration: ${err instanceof Error ? err.message : String(err)}`);
-    throw err;
-  }
+  const gateway = ctx.gateway;
   const upstreams = gateway.config.upstreams.map((u) => `${u.baseUrl} (${u.models.map((m) => (typeof m === 'string' ? m : m.id)).join(', ')})`);
   if (upstreams.length) ctx.logger.info(`LLM gateway upstreams: ${upstreams.join('; ')}`);
 
   router.get('/v1/models', ({ res }) => {
-    ctx.sendJson(res, 200, {
+    sendJson(res, 200, {
       object: 'list',
       data: gateway.models().map((m) => ({ ...m, object: 'model', owned_by: m.id === 'verbatim-extractive' ? 'verbatim' : 'upstream' })),
     });
@@ -53,7 +48,7 @@ export function registerGateway(ctx: EngineContext, router: Router): void {
       const abort = new AbortController();
       res.on('close', () => abort.abort());
       if (!stream) {
-        ctx.sendJson(res, 200, await gateway.complete(chat, provider, abort.signal), decision?.headers ?? {});
+        sendJson(res, 200, await gateway.complete(chat, provider, abort.signal), decision?.headers ?? {});
         return;
       }
       await sendEvents(res, gateway.streamChunks(chat, provider, abort.signal), decision?.headers ?? {});
@@ -74,7 +69,7 @@ export function registerGateway(ctx: EngineContext, router: Router): void {
       if (!row || row.deleted) throw new HttpError(404, 'Transcript not found');
       if (row.status !== 'completed' || !row.result) throw new HttpError(400, 'Transcript is not completed');
       const result = await gateway.understand({ text: row.result.text, utterances: null }, body.speech_understanding);
-      ctx.sendJson(res, 200, { ...toWire(row), ...result }, decision.headers);
+      sendJson(res, 200, { ...toWire(row), ...result }, decision.headers);
     } catch (err) {
       throw asHttp(err, decision.headers);
     }

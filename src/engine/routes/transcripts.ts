@@ -7,14 +7,14 @@ import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { PII_POLICIES, SPEECH_MODELS, type PiiPolicy } from '../../shared/api/transcript';
 import type { TranscriptParams } from '../model';
-import type { EngineContext } from '../server';
+import type { EngineContext } from '../context';
 import { uploadIdOf } from '../audio/source';
 import type { TranscriptRow, TranscriptStatus } from '../store';
 import { readJson } from './body';
+import { sendJson } from './respond';
 import { HttpError, type Router } from './router';
 import { toWire } from './wire';
-import { checkSpeechUnderstanding } from '../gateway/index';
-import { GatewayError } from '../gateway/types';
+import { GatewayError } from '../gateway/gateway';
 
 const ENGLISH = new Set(['en', 'en_us', 'en_uk', 'en_au']);
 /** Documented features the local engine does not implement. */
@@ -171,7 +171,7 @@ export function registerTranscripts(ctx: EngineContext, router: Router): void {
     const { params, webhookAuthValue } = validateCreate(body, { baseUrl: ctx.baseUrl(), allowFileUrls: ctx.opts.allowFileUrls });
     if (params.speech_understanding) {
       try {
-        checkSpeechUnderstanding(ctx, params.speech_understanding);
+        ctx.gateway.checkUnderstanding(params.speech_understanding);
       } catch (err) {
         if (err instanceof GatewayError) throw new HttpError(err.status, err.message);
         throw err;
@@ -179,11 +179,11 @@ export function registerTranscripts(ctx: EngineContext, router: Router): void {
     }
     const row = ctx.store.insertTranscript(randomUUID(), params, webhookAuthValue);
     ctx.jobs.notify();
-    ctx.sendJson(res, 200, toWire(row));
+    sendJson(res, 200, toWire(row));
   });
 
   router.get('/v2/transcript/:id', ({ res, params }) => {
-    ctx.sendJson(res, 200, toWire(getTranscriptOr404(ctx, params.id ?? '')));
+    sendJson(res, 200, toWire(getTranscriptOr404(ctx, params.id ?? '')));
   });
 
   router.delete('/v2/transcript/:id', async ({ res, params }) => {
@@ -193,7 +193,7 @@ export function registerTranscripts(ctx: EngineContext, router: Router): void {
     await rm(ctx.store.transcriptDir(t.id), { recursive: true, force: true });
     const up = uploadIdOf(t.params.audio_url, ctx.baseUrl());
     if (up) ctx.store.deleteUpload(up);
-    ctx.sendJson(res, 200, toWire(scrubbed));
+    sendJson(res, 200, toWire(scrubbed));
   });
 
   router.get('/v2/transcript', ({ res, url }) => {
@@ -226,7 +226,7 @@ export function registerTranscripts(ctx: EngineContext, router: Router): void {
     };
     const first = rows[0];
     const last = rows[rows.length - 1];
-    ctx.sendJson(res, 200, {
+    sendJson(res, 200, {
       page_details: {
         limit,
         result_count: rows.length,

@@ -14,13 +14,29 @@ export const CLOSE = {
   tooMany: 3009,
 } as const;
 
+/** WebSocket close reasons are limited to 123 bytes of UTF-8 (ws throws a RangeError beyond). */
+export const MAX_CLOSE_REASON_BYTES = 123;
+
+/** `reason` cut to at most 123 bytes of UTF-8 at a character boundary, with "..." when cut. */
+export function closeReason(reason: string): string {
+  if (Buffer.byteLength(reason) <= MAX_CLOSE_REASON_BYTES) return reason;
+  let out = '';
+  let bytes = 0;
+  for (const ch of reason) {
+    const n = Buffer.byteLength(ch);
+    if (bytes + n > MAX_CLOSE_REASON_BYTES - 3) break;
+    out += ch;
+    bytes += n;
+  }
+  return `${out}...`;
+}
+
 export class StreamingClose extends Error {
   constructor(
     readonly code: number,
     reason: string,
   ) {
-    // WebSocket close reasons are limited to 123 bytes.
-    super(Buffer.byteLength(reason) > 123 ? `${reason.slice(0, 119)}...` : reason);
+    super(closeReason(reason));
   }
 }
 
