@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEngine, type RunningEngine } from '../../src/engine/server';
-import type { TranscriptParams, TranscriptResult } from '../../src/engine/model';
+import type { TranscriptParams, TranscriptResult } from '../../src/engine/store';
 
 const KEY = 'gateway-test-key';
 const UPSTREAM_KEY = 'upstream-secret';

@@ -16,18 +16,26 @@ const KEY = 'listener-test-key';
 let dir: string;
 let engine: RunningEngine;
 
-/** Writes `bytes` in one write and collects everything the engine answers until it closes (or `waitMs`). */
-function raw(bytes: Buffer | string, waitMs = 1500): Promise<string> {
+/**
+ * Writes `bytes` in one write and collects what the engine answers: until it
+ * closes, or 200 ms after a whole answer head arrived (a 101 stays open), or `waitMs`.
+ */
+function raw(bytes: Buffer | string, waitMs = 15_000): Promise<string> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     const s = connect(engine.port, '127.0.0.1', () => s.write(bytes));
+    let settle: NodeJS.Timeout | undefined;
     const done = () => {
       clearTimeout(timer);
+      clearTimeout(settle);
       s.destroy();
       resolve(Buffer.concat(chunks).toString('latin1'));
     };
     const timer = setTimeout(done, waitMs);
-    s.on('data', (c) => chunks.push(c));
+    s.on('data', (c) => {
+      chunks.push(c);
+      if (!settle && Buffer.concat(chunks).includes('\r\n\r\n')) settle = setTimeout(done, 200);
+    });
     s.on('close', done);
     s.on('error', done);
   });

@@ -4,7 +4,7 @@
  * of text pasted into the messages) against the question with BM25 and
  * quotes the best few with their start times, saying plainly that it did so.
  */
-import { contentText, type ChatProvider, type ChatRequest, type Completion, type CompletionDelta, type ModelInfo, roughTokens } from './types';
+import { contentText, type ChatProvider, type ChatRequest, type Completion, type CompletionDelta, type ModelInfo, roughTokens } from './provider';
 
 export const EXTRACTIVE_MODEL = 'verbatim-extractive';
 const TOP = 3;

@@ -10,7 +10,9 @@ import type { GatewayConfig } from './config';
 import { parseModelJson, validateSchema } from './json-schema';
 import { OpenAICompatibleProvider } from './openai-compatible';
 import { RateLimiter, type RateService } from './rate-limit';
-import { contentText, GatewayError, roughTokens, type ChatMessage, type ChatProvider, type ChatRequest, type Completion, type CompletionDelta, type ModelInfo, type TranscriptSource } from './types';
+import { ChatCompletionRequestSchema, type ChatCompletion, type ChatCompletionChunk, type UnderstandingResult } from '../../shared/api/gateway';
+import { firstIssue } from '../../shared/api/transcript';
+import { contentText, GatewayError, roughTokens, type ProviderMessage, type ChatProvider, type ChatRequest, type Completion, type CompletionDelta, type ModelInfo, type TranscriptSource } from './provider';
 
 /** Where completed transcripts come from (the engine's store). */
 export interface TranscriptLookup {
@@ -22,10 +24,7 @@ export interface UnderstandingTranscript {
   utterances?: { speaker: string | null; text: string }[] | null;
 }
 
-export interface UnderstandingResult {
-  speech_understanding: { request: Record<string, unknown>; response: Record<string, unknown> };
-  translated_texts?: Record<string, string>;
-}
+export type { UnderstandingResult } from '../../shared/api/gateway';
 
 export class Gateway {
   private readonly byModel = new Map<string, ChatProvider>();
@@ -68,38 +67,29 @@ export class Gateway {
     return this.limiter.take(model, service);
   }
 
-  /** Validates a chat body and resolves transcripts; throws GatewayError(400/404). */
+  /** Checks a chat body with the wire schema and resolves transcripts; throws GatewayError(400/404). */
   prepare(body: unknown): { req: ChatRequest; stream: boolean; provider: ChatProvider } {
     if (!body || typeof body !== 'object' || Array.isArray(body)) throw new GatewayError(400, 'The body must be a JSON object with model and messages.');
-    const b = body as Record<string, unknown>;
-    if (typeof b.model !== 'string' || !b.model) throw new GatewayError(400, 'model is required (a string; see GET /v1/models).');
-    if (!Array.isArray(b.messages) || b.messages.length === 0) throw new GatewayError(400, 'messages must be a non-empty array of {role, content}.');
-    const messages: ChatMessage[] = b.messages.map((m: unknown, i: number) => {
-      const o = (m ?? {}) as Record<string, unknown>;
-      if (!['system', 'user', 'assistant', 'tool'].includes(o.role as string)) throw new GatewayError(400, `messages[${i}].role must be system, user, assistant or tool.`);
-      if (o.content !== undefined && o.content !== null && typeof o.content !== 'string' && !Array.isArray(o.content)) throw new GatewayError(400, `messages[${i}].content must be a string or an array of parts.`);
-      const out: ChatMessage = { role: o.role as ChatMessage['role'], content: o.content === undefined || o.content === null ? null : contentText(o.content) };
-      if (Array.isArray(o.tool_calls)) out.tool_calls = o.tool_calls;
-      if (typeof o.tool_call_id === 'string') out.tool_call_id = o.tool_call_id;
-      if (typeof o.name === 'string') out.name = o.name;
+    const parsed = ChatCompletionRequestSchema.safeParse(body);
+    if (!parsed.success) {
+      const i = parsed.error.issues[0];
+      const at = i && i.path[0] === 'messages' && typeof i.path[1] === 'number' ? `messages[${i.path[1]}].` : '';
+      throw new GatewayError(400, `${at}${firstIssue(parsed.error)}`);
+    }
+    const b = parsed.data;
+    const messages: ProviderMessage[] = b.messages.map((o) => {
+      const out: ProviderMessage = { role: o.role, content: o.content === undefined || o.content === null ? null : contentText(o.content) };
+      if (o.tool_calls) out.tool_calls = o.tool_calls;
+      if (o.tool_call_id !== undefined) out.tool_call_id = o.tool_call_id;
+      if (o.name !== undefined) out.name = o.name;
       return out;
     });
     const maxTokens = b.max_tokens ?? 1000;
-    if (typeof maxTokens !== 'number' || !Number.isInteger(maxTokens) || maxTokens < 1) throw new GatewayError(400, 'max_tokens must be a positive integer.');
-    if (b.temperature !== undefined && (typeof b.temperature !== 'number' || b.temperature < 0 || b.temperature > 2)) throw new GatewayError(400, 'temperature must be a number from 0 to 2.');
-    if (b.tools !== undefined && !Array.isArray(b.tools)) throw new GatewayError(400, 'tools must be an array.');
-    if (b.stream !== undefined && typeof b.stream !== 'boolean') throw new GatewayError(400, 'stream must be true or false.');
-    const rf = b.response_format as ChatRequest['response_format'] | undefined;
-    if (rf !== undefined) {
-      if (!rf || typeof rf !== 'object' || !['json_schema', 'json_object', 'text'].includes(rf.type)) throw new GatewayError(400, 'response_format.type must be json_schema, json_object or text.');
-      if (rf.type === 'json_schema' && (!rf.json_schema || typeof rf.json_schema.schema !== 'object')) throw new GatewayError(400, 'response_format.json_schema.schema must be a JSON schema object.');
-    }
+    const rf = b.response_format;
     const provider = this.provider(b.model);
     const transcripts: TranscriptSource[] = [];
-    const ids: unknown[] = b.transcript_id === undefined ? [] : [b.transcript_id];
-    if (Array.isArray(b.transcript_ids)) ids.push(...(b.transcript_ids as unknown[]));
+    const ids = [...(b.transcript_id === undefined ? [] : [b.transcript_id]), ...(b.transcript_ids ?? [])];
     for (const id of ids) {
-      if (typeof id !== 'string' || !id) throw new GatewayError(400, 'transcript_id must be a string.');
       const t = this.transcripts.getCompletedTranscript(id);
       if (!t) throw new GatewayError(404, `Transcript ${id} was not found or is not completed.`);
       transcripts.push({ id: t.id, text: t.text, sentences: t.sentences ?? [] });
@@ -114,15 +104,15 @@ export class Gateway {
       throw new GatewayError(400, `${b.model} cannot answer in a JSON schema: it only quotes transcripts. Configure an OpenAI-compatible model (for example Ollama) for structured answers.`);
     }
     const req: ChatRequest = { model: b.model, messages, max_tokens: maxTokens, transcripts };
-    if (typeof b.temperature === 'number') req.temperature = b.temperature;
-    if (Array.isArray(b.tools)) req.tools = b.tools;
+    if (b.temperature !== undefined) req.temperature = b.temperature;
+    if (b.tools) req.tools = b.tools;
     if (b.tool_choice !== undefined) req.tool_choice = b.tool_choice;
     if (rf) req.response_format = rf;
     return { req, stream: b.stream === true, provider };
   }
 
   /** A whole answer in the chat.completion shape, with schema validation and one repair attempt. */
-  async complete(req: ChatRequest, provider: ChatProvider, signal?: AbortSignal): Promise<Record<string, unknown>> {
+  async complete(req: ChatRequest, provider: ChatProvider, signal?: AbortSignal): Promise<ChatCompletion> {
     let result = await provider.complete(req, signal);
     const schema = req.response_format?.type === 'json_schema' ? req.response_format.json_schema?.schema : undefined;
     if (schema && !result.tool_calls?.length) {
@@ -144,10 +134,10 @@ export class Gateway {
     return this.envelope(req, result);
   }
 
-  envelope(req: ChatRequest, r: Completion): Record<string, unknown> {
+  envelope(req: ChatRequest, r: Completion): ChatCompletion {
     const prompt = r.usage?.prompt_tokens ?? roughTokens(req.messages.map((m) => m.content ?? '').join('\n'));
     const completion = r.usage?.completion_tokens ?? roughTokens(r.content ?? '');
-    const message: Record<string, unknown> = { role: 'assistant', content: r.content };
+    const message: ChatCompletion['choices'][number]['message'] = { role: 'assistant', content: r.content };
     if (r.tool_calls?.length) message.tool_calls = r.tool_calls;
     const id = `chatcmpl-${randomUUID()}`;
     return {
@@ -162,7 +152,7 @@ export class Gateway {
   }
 
   /** Streamed answer as chat.completion.chunk objects. */
-  async *streamChunks(req: ChatRequest, provider: ChatProvider, signal?: AbortSignal): AsyncGenerator<Record<string, unknown>> {
+  async *streamChunks(req: ChatRequest, provider: ChatProvider, signal?: AbortSignal): AsyncGenerator<ChatCompletionChunk> {
     const id = `chatcmpl-${randomUUID()}`;
     const created = Math.floor(Date.now() / 1000);
     let finished = false;

@@ -10,10 +10,9 @@ import { BYTES_PER_SECOND, DecodeError, decodeToRaw, looksLikeHtml, readSamples 
 import { renderRedactedAudio } from '../audio/redact';
 import { findSpeechSegments } from '../audio/segment';
 import { resolveSource, SourceError } from '../audio/source';
-import type { TranscriptResult } from '../model';
 import type { RecognizedWord } from '../recognizer/index';
 import type { JobContext } from '../context';
-import type { TranscriptRow } from '../store';
+import type { TranscriptResult, TranscriptRow } from '../store';
 import { formatTranscript, round3 } from '../text/format';
 import { redactPii, SUPPORTED_PII_POLICIES } from '../text/pii';
 
@@ -103,7 +102,7 @@ export async function processJob(ctx: JobContext, job: TranscriptRow, signal: Ab
         sentences,
         confidence,
         audio_duration: Math.round(durationMs / 1000),
-        speech_model_used: p.speech_models[0] ?? 'universal-3-pro',
+        speech_model_used: p.speech_model ?? p.speech_models?.[0] ?? 'universal-3-pro',
         warnings,
         ...understanding,
       },

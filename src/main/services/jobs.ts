@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { rename, rm, stat } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
-import { SPEECH_MODELS } from '../../shared/api/transcript';
+import { SPEECH_MODELS, type TranscriptRequest } from '../../shared/api/transcript';
 import { AppError, type ErrorCode } from '../../shared/errors';
 import type { Job, JobError, JobProgress, JobStatus, ServiceRegion, TranscriptionOptions } from '../../shared/jobs';
 import type { Word } from '../../shared/library';
@@ -432,9 +432,10 @@ export class JobService {
     }
   }
 
-  private async createParams(row: JobRow, audioUrl: string): Promise<Record<string, unknown>> {
+  private async createParams(row: JobRow, audioUrl: string): Promise<TranscriptRequest> {
     const o = JSON.parse(row.options) as TranscriptionOptions;
-    const p: Record<string, unknown> = { audio_url: audioUrl };
+    // Filled from the options table below; the service checks the values (the engine with the same schema).
+    const p: TranscriptRequest & Record<string, unknown> = { audio_url: audioUrl };
     const map: [keyof TranscriptionOptions, string][] = [
       ['speechModels', 'speech_models'],
       ['languageCode', 'language_code'],
@@ -468,7 +469,7 @@ export class JobService {
     }
     if (row.region === 'local') {
       // The local engine runs its one recognizer whatever is asked, but refuses names it does not know (slam-1…).
-      const known = o.speechModels?.filter((m) => (SPEECH_MODELS as readonly string[]).includes(m)) ?? [];
+      const known = o.speechModels?.filter((m): m is (typeof SPEECH_MODELS)[number] => (SPEECH_MODELS as readonly string[]).includes(m)) ?? [];
       if (known.length) p.speech_models = known;
       else delete p.speech_models;
     }
