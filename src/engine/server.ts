@@ -1,16 +1,12 @@
 /**
  * The local engine's composition root: builds the context (store,
  * recognizers, gateway, webhooks, jobs), wires the routes and listens.
- *
- * Every route on the router requires the API key unless added with
- * `{ public: true }`; a thrown `HttpError` becomes `{error}` with its status.
- * No listener may throw: a request target that is not a URL is a 400, and
- * anything unexpected is logged and answered 500.
+ * Requests are dispatched by routes/dispatch.ts, upgrades by routes/streaming.ts.
  */
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import { cpus } from 'node:os';
 import type { AddressInfo } from 'node:net';
-import { AUTH_ERROR, isAuthorized } from './auth';
+import { isAuthorized } from './auth';
 import type { EngineContext, EngineOptions, JobContext, ResolvedOptions } from './context';
 import { loadGatewayConfig } from './gateway/config';
 import { Gateway } from './gateway/gateway';
@@ -19,7 +15,8 @@ import { stderrLogger } from './logger';
 import { buildRecognizers } from './recognizers';
 import { registerGateway } from './routes/gateway';
 import { sendJson } from './routes/respond';
-import { HttpError, requestUrl, Router } from './routes/router';
+import { requestListener } from './routes/dispatch';
+import { Router } from './routes/router';
 import { registerStreaming } from './routes/streaming';
 import { registerTranscripts } from './routes/transcripts';
 import { registerUpload } from './routes/upload';
@@ -96,52 +93,7 @@ export async function startEngine(opts: EngineOptions): Promise<RunningEngine> {
   registerTranscripts(ctx, router);
   registerViews(ctx, router);
 
-  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
-    const url = requestUrl(req.url);
-    const method = req.method ?? 'GET';
-    if (!url) {
-      req.resume();
-      sendJson(res, 400, { error: 'The request target is not a valid URL path.' });
-      return;
-    }
-    const found = router.match(method, url.pathname);
-    if (!found?.route.public && !ctx.isAuthorized(req)) {
-      req.resume();
-      sendJson(res, 401, { error: AUTH_ERROR });
-      return;
-    }
-    if (found === undefined) {
-      req.resume();
-      sendJson(res, 404, { error: 'Not found' });
-      return;
-    }
-    if (found === null) {
-      req.resume();
-      sendJson(res, 405, { error: `Method ${method} is not allowed on ${url.pathname}` });
-      return;
-    }
-    Promise.resolve()
-      .then(() => found.route.handler({ req, res, url, params: found.params }))
-      .catch((err: unknown) => {
-        if (err instanceof HttpError) {
-          sendJson(res, err.status, { error: err.message }, err.headers);
-        } else {
-          logger.error(`${method} ${url.pathname}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-          sendJson(res, 500, { error: 'Internal server error in the local engine; the request may be sent again.' });
-        }
-        if (!req.complete) req.resume();
-      })
-      .catch(() => res.destroy());
-  };
-  const server = createEngineServer(opts.tls, (req, res) => {
-    try {
-      onRequest(req, res);
-    } catch (err) {
-      logger.error(`request listener: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-      if (!res.headersSent) sendJson(res, 500, { error: 'Internal server error in the local engine; the request may be sent again.' });
-      else res.destroy();
-    }
-  });
+  const server = createEngineServer(opts.tls, requestListener(router, ctx));
   registerStreaming(ctx, server, router);
   registerGateway(ctx, router);
 

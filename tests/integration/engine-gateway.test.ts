@@ -235,6 +235,18 @@ describe('speech understanding', () => {
     expect(Object.values(cf.mapping)).toEqual(expect.arrayContaining(['(555)123-4567', '03/05/2024', 'jane@example.com']));
   });
 
+  it('answers the same at /v1/speech-understanding (the seed\'s path) as at /v1/understanding, and 400 naming a missing transcript_id', async () => {
+    const body = { transcript_id: TID, speech_understanding: { request: { custom_formatting: { date: 'mm/dd/yyyy' } } } };
+    const [a, b] = [await post('/v1/speech-understanding', body, bare), await post('/v1/understanding', body, bare)];
+    expect([a.status, b.status]).toEqual([200, 200]);
+    const [ta, tb] = [(await a.json()) as Record<string, unknown>, (await b.json()) as Record<string, unknown>];
+    expect(ta.speech_understanding).toEqual(tb.speech_understanding);
+    expect(ta.id).toBe(TID);
+    const noId = await post('/v1/speech-understanding', { speech_understanding: body.speech_understanding }, bare);
+    expect(noId.status).toBe(400);
+    expect(((await noId.json()) as { error: string }).error).toMatch(/transcript_id is required/);
+  });
+
   it('translates through the configured provider', async () => {
     const r = await post('/v1/understanding', { transcript_id: TID, speech_understanding: { request: { translation: { target_languages: ['es', 'de'], formal: true } } } });
     expect(r.status).toBe(200);
