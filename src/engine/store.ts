@@ -6,7 +6,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { PiiPolicy, Sentence, Transcript, Word } from '../shared/api/transcript';
+import type { PiiPolicy, Sentence, Transcript, TranscriptStatus, Word } from '../shared/api/transcript';
 
 /** A create request as stored: the validated request with its defaults, without the webhook secret. */
 export type TranscriptParams = Pick<Transcript, 'audio_url' | 'keyterms_prompt' | 'audio_start_from' | 'audio_end_at' | 'webhook_url' | 'webhook_auth_header_name'> & {
@@ -38,7 +38,7 @@ export type TranscriptResult = Pick<Transcript, 'confidence' | 'audio_duration' 
   speech_understanding?: { request: Record<string, unknown>; response: Record<string, unknown> };
 };
 
-export type TranscriptStatus = 'queued' | 'processing' | 'completed' | 'error';
+export type { TranscriptStatus } from '../shared/api/transcript';
 
 export interface TranscriptRow {
   seq: number;

@@ -5,6 +5,7 @@
  * most `maxAttempts` in total, `intervalMs` apart. Deliveries are rows in the
  * store, so a restart resumes them. Timings and the clock are injectable.
  */
+import type { WebhookBody } from '../shared/api/transcript';
 import type { Logger } from './logger';
 import type { Store, WebhookRow } from './store';
 
@@ -57,7 +58,7 @@ export class WebhookSender {
   }
 
   /** Sends a final-status notification for a transcript, if it has a webhook. */
-  notify(transcriptId: string, body: Record<string, unknown>): Promise<DeliveryOutcome> | null {
+  notify(transcriptId: string, body: WebhookBody): Promise<DeliveryOutcome> | null {
     const t = this.ctx.store.getTranscript(transcriptId);
     const url = t?.params.webhook_url;
     if (!t || !url || t.deleted) return null;

@@ -9,6 +9,7 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
+import type { TokenResponse } from '../../shared/api/streaming';
 import { keyMatches } from '../auth';
 import type { EngineContext } from '../context';
 import { CLOSE, closeReason, parseParams, StreamingClose } from '../streaming/params';
@@ -57,7 +58,7 @@ export function registerStreaming(ctx: EngineContext, server: Server, router: Ro
   router.get('/v3/token', ({ res, url }) => {
     const expires = intParam(url, 'expires_in_seconds', 1, 600, true) as number;
     const maxSession = intParam(url, 'max_session_duration_seconds', 60, 10_800, false);
-    sendJson(res, 200, { token: tokens.mint(expires, maxSession), expires_in_seconds: expires });
+    sendJson(res, 200, { token: tokens.mint(expires, maxSession), expires_in_seconds: expires } satisfies TokenResponse);
   });
 
   const onConnection = (ws: WebSocket, req: IncomingMessage, url: URL): void => {

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
-import { DEFAULT_SPEECH_MODELS, firstIssue, OPTIONAL_FEATURE_PARAMS, TranscriptRequestSchema } from '../../shared/api/transcript';
+import { DEFAULT_SPEECH_MODELS, firstIssue, OPTIONAL_FEATURE_PARAMS, TranscriptRequestSchema, type TranscriptList } from '../../shared/api/transcript';
 import type { EngineContext } from '../context';
 import { uploadIdOf } from '../audio/source';
 import type { TranscriptParams, TranscriptRow, TranscriptStatus } from '../store';
@@ -150,7 +150,7 @@ export function registerTranscripts(ctx: EngineContext, router: Router): void {
     };
     const first = rows[0];
     const last = rows[rows.length - 1];
-    sendJson(res, 200, {
+    const page: TranscriptList = {
       page_details: {
         limit,
         result_count: rows.length,
@@ -167,6 +167,7 @@ export function registerTranscripts(ctx: EngineContext, router: Router): void {
         audio_url: t.params.audio_url,
         error: t.error,
       })),
-    });
+    };
+    sendJson(res, 200, page);
   });
 }

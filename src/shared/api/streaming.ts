@@ -79,6 +79,10 @@ export const StreamingQuerySchema = StreamingTunablesSchema.extend({
 });
 export type StreamingQuery = z.output<typeof StreamingQuerySchema>;
 
+/** GET /v3/token. */
+export const TokenResponseSchema = z.strictObject({ token: z.string(), expires_in_seconds: z.number().int() });
+export type TokenResponse = z.infer<typeof TokenResponseSchema>;
+
 // ---- Client → server text messages ---------------------------------------------------------------
 
 export const StreamingClientMessageSchema = z.discriminatedUnion(

@@ -280,12 +280,14 @@ export const SentencesResponseSchema = z.strictObject({
   audio_duration: z.number().nullable(),
   sentences: z.array(SentenceSchema),
 });
+export type SentencesResponse = z.infer<typeof SentencesResponseSchema>;
 export const ParagraphsResponseSchema = z.strictObject({
   id: z.string(),
   confidence: z.number().nullable(),
   audio_duration: z.number().nullable(),
   paragraphs: z.array(ParagraphSchema),
 });
+export type ParagraphsResponse = z.infer<typeof ParagraphsResponseSchema>;
 const looseSpan = z.looseObject({ text: z.string(), start: z.number(), end: z.number(), confidence: z.number().optional(), words: z.array(LooseWordSchema) });
 /** Sentences or paragraphs as a client reads them. */
 export const SpansResponseSchema = z.looseObject({ sentences: z.array(looseSpan).optional(), paragraphs: z.array(looseSpan).optional() });
@@ -303,6 +305,7 @@ export const WordSearchLooseSchema = z.looseObject({
 });
 
 export const RedactedAudioResponseSchema = z.strictObject({ status: z.literal('redacted_audio_ready'), redacted_audio_url: z.string() });
+export type RedactedAudioResponse = z.infer<typeof RedactedAudioResponseSchema>;
 export const RedactedAudioLooseSchema = z.looseObject({ status: z.string(), redacted_audio_url: z.string() });
 
 export const TranscriptListItemSchema = z.strictObject({
@@ -341,3 +344,5 @@ export const WebhookBodySchema = z.union([
   z.object({ transcript_id: z.string().optional(), status: z.literal('redacted_audio_ready'), redacted_audio_url: z.string() }),
 ]);
 export type WebhookBody = z.infer<typeof WebhookBodySchema>;
+/** A webhook as a receiver reads it: the transcript it names (unknown fields pass). */
+export const WebhookBodyLooseSchema = z.looseObject({ transcript_id: z.string(), status: z.string().optional() });
