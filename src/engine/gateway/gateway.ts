@@ -11,7 +11,7 @@ import { parseModelJson, validateSchema } from './json-schema';
 import { OpenAICompatibleProvider } from './openai-compatible';
 import { RateLimiter, type RateService } from './rate-limit';
 import { ChatCompletionRequestSchema, type ChatCompletion, type ChatCompletionChunk, type UnderstandingResult } from '../../shared/api/gateway';
-import { firstIssue } from '../../shared/api/transcript';
+import { firstIssue, SpeechUnderstandingRequestSchema } from '../../shared/api/transcript';
 import { contentText, GatewayError, roughTokens, type ProviderMessage, type ChatProvider, type ChatRequest, type Completion, type CompletionDelta, type ModelInfo, type TranscriptSource } from './provider';
 
 /** Where completed transcripts come from (the engine's store). */
@@ -164,35 +164,21 @@ export class Gateway {
     if (!finished) yield { id, object: 'chat.completion.chunk', created, model: req.model, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] };
   }
 
-  /** Checks a speech_understanding object before any work (400 on what the engine cannot do). */
+  /** Checks a speech_understanding object with the wire schema, then what the engine can do (400 either way). */
   checkUnderstanding(su: unknown): Record<string, unknown> {
-    const request = (su as { request?: unknown } | null)?.request;
-    if (!request || typeof request !== 'object' || Array.isArray(request)) throw new GatewayError(400, 'speech_understanding.request must be an object with translation, speaker_identification or custom_formatting.');
-    const r = request as Record<string, unknown>;
+    const parsed = SpeechUnderstandingRequestSchema.safeParse(su);
+    if (!parsed.success) throw new GatewayError(400, parsed.error.issues[0]?.message ?? 'speech_understanding is not valid.');
+    const r: Record<string, unknown> = parsed.data.request;
     const known = ['translation', 'speaker_identification', 'custom_formatting'];
     const unknown = Object.keys(r).filter((k) => !known.includes(k));
     if (unknown.length) throw new GatewayError(400, `speech_understanding.request.${unknown[0]} is not supported by the local engine (supported: ${known.join(', ')}).`);
     if (Object.keys(r).length === 0) throw new GatewayError(400, 'speech_understanding.request names no feature (translation, speaker_identification or custom_formatting).');
     const llm = this.understandingModel();
-    if (r.translation !== undefined) {
-      const t = r.translation as { target_languages?: unknown };
-      if (!t || !Array.isArray(t.target_languages) || t.target_languages.length === 0 || !t.target_languages.every((x) => typeof x === 'string' && x)) {
-        throw new GatewayError(400, 'translation.target_languages must be a non-empty array of language codes.');
-      }
-      if (!llm) throw new GatewayError(400, 'translation needs an LLM provider and none is configured on the local engine: start it with --llm-base-url and --llm-models (for example a local Ollama) or add gateway.json to its data folder.');
-    }
-    if (r.speaker_identification !== undefined) {
-      const s = r.speaker_identification as { speaker_type?: unknown; known_values?: unknown };
-      if (!s || (s.speaker_type !== 'name' && s.speaker_type !== 'role')) throw new GatewayError(400, 'speaker_identification.speaker_type must be "name" or "role".');
-      if (s.known_values !== undefined && (!Array.isArray(s.known_values) || !s.known_values.every((v) => typeof v === 'string'))) throw new GatewayError(400, 'speaker_identification.known_values must be an array of strings.');
-      if (s.speaker_type === 'role' && !(Array.isArray(s.known_values) && s.known_values.length)) throw new GatewayError(400, 'speaker_identification with speaker_type "role" needs known_values.');
+    const { translation, speaker_identification: who } = parsed.data.request;
+    if (translation && !llm) throw new GatewayError(400, 'translation needs an LLM provider and none is configured on the local engine: start it with --llm-base-url and --llm-models (for example a local Ollama) or add gateway.json to its data folder.');
+    if (who) {
+      if (who.speaker_type === 'role' && !who.known_values?.length) throw new GatewayError(400, 'speaker_identification with speaker_type "role" needs known_values.');
       if (!llm) throw new GatewayError(400, 'speaker_identification is not available on the local engine: it has no diarisation and no LLM provider is configured (start it with --llm-base-url and --llm-models).');
-    }
-    if (r.custom_formatting !== undefined) {
-      const c = r.custom_formatting as Record<string, unknown>;
-      if (!c || typeof c !== 'object' || !['date', 'phone_number', 'email'].some((k) => typeof c[k] === 'string')) {
-        throw new GatewayError(400, 'custom_formatting needs at least one of date (e.g. "mm/dd/yyyy"), phone_number (e.g. "(xxx)xxx-xxxx") or email (e.g. "username@domain.com").');
-      }
     }
     return r;
   }

@@ -99,14 +99,34 @@ const isHttpUrl = (v: string): boolean => {
   }
 };
 
-/** Inline speech understanding (API.md §9): which features to run on the finished transcript. */
-export const SpeechUnderstandingRequestSchema = z.looseObject({
-  request: z.looseObject({
-    translation: z.looseObject({ target_languages: z.array(z.string()), formal: z.boolean().nullish() }).optional(),
-    speaker_identification: z.looseObject({ speaker_type: z.enum(['name', 'role']), known_values: z.array(z.string()).nullish() }).optional(),
-    custom_formatting: z.looseObject({ date: z.string().nullish(), phone_number: z.string().nullish(), email: z.string().nullish() }).optional(),
-  }),
-});
+/** Inline speech understanding (API.md §9): which features to run on the finished transcript. Unknown features pass (a service says which it runs). */
+const SU_REQUEST = 'speech_understanding.request must be an object with translation, speaker_identification or custom_formatting.';
+const TARGETS = 'translation.target_languages must be a non-empty array of language codes.';
+const CUSTOM = 'custom_formatting needs at least one of date (e.g. "mm/dd/yyyy"), phone_number (e.g. "(xxx)xxx-xxxx") or email (e.g. "username@domain.com").';
+export const SpeechUnderstandingRequestSchema = z.looseObject(
+  {
+    request: z.looseObject(
+      {
+        translation: z.looseObject({ target_languages: z.array(z.string({ error: TARGETS }).min(1, { error: TARGETS }), { error: TARGETS }).min(1, { error: TARGETS }), formal: z.boolean({ error: 'translation.formal must be a boolean.' }).nullish() }, { error: TARGETS }).optional(),
+        speaker_identification: z
+          .looseObject(
+            {
+              speaker_type: z.enum(['name', 'role'], { error: 'speaker_identification.speaker_type must be "name" or "role".' }),
+              known_values: z.array(z.string({ error: 'speaker_identification.known_values must be an array of strings.' }), { error: 'speaker_identification.known_values must be an array of strings.' }).nullish(),
+            },
+            { error: 'speaker_identification.speaker_type must be "name" or "role".' },
+          )
+          .optional(),
+        custom_formatting: z
+          .looseObject({ date: z.string().nullish(), phone_number: z.string().nullish(), email: z.string().nullish() }, { error: CUSTOM })
+          .refine((c) => [c.date, c.phone_number, c.email].some((v) => typeof v === 'string'), { error: CUSTOM })
+          .optional(),
+      },
+      { error: SU_REQUEST },
+    ),
+  },
+  { error: SU_REQUEST },
+);
 export type SpeechUnderstandingRequest = z.infer<typeof SpeechUnderstandingRequestSchema>;
 
 /** Documented parameters of features a service may not implement (the local engine refuses them when set). */
