@@ -4,11 +4,13 @@
  * imports server.ts, so the engine has no import cycle.
  */
 import type { IncomingMessage } from 'node:http';
+import type { DownloadLimits } from './audio/download';
 import type { Gateway } from './gateway/gateway';
 import type { GatewayOptions } from './gateway/config';
 import type { Logger } from './logger';
 import type { Recognizer } from './recognizer/index';
 import type { EngineRecognizers } from './recognizers';
+import type { RetentionPolicy } from './retention';
 import type { Store } from './store';
 import type { StreamingEngineOptions } from './streaming/options';
 import type { TlsFiles } from './tls';
@@ -31,6 +33,10 @@ export interface EngineOptions {
   maxFetchBytes?: number;
   /** Timeout for fetching audio URLs (default 60 s without progress). */
   fetchTimeoutMs?: number;
+  /** Fetch audio URLs on loopback and private addresses. Default: only when listening on loopback (the caller is on this machine anyway). */
+  allowPrivateUrls?: boolean;
+  /** Deadline, minimum rate and redirects of audio URL downloads (defaults in audio/download.ts). */
+  fetchLimits?: Partial<DownloadLimits>;
   /** Webhook timings and clock (tests make them fast). */
   webhook?: Partial<WebhookOptions>;
   /** Recognizer to use for batch and live decoding (default PocketSphinx); the caller disposes it. */
@@ -45,6 +51,8 @@ export interface EngineOptions {
   streaming?: Partial<StreamingEngineOptions>;
   /** LLM gateway upstreams and limits (merged with <data>/gateway.json). */
   gateway?: GatewayOptions;
+  /** Disk retention (defaults in retention.ts: partial files 1 h, unused uploads 24 h, hourly sweep). */
+  retention?: Partial<RetentionPolicy>;
 }
 
 export type ResolvedOptions = Required<Pick<EngineOptions, 'host' | 'apiKey' | 'dataDir' | 'workers' | 'allowFileUrls' | 'maxUploadBytes' | 'maxFetchBytes' | 'fetchTimeoutMs' | 'drainTimeoutMs'>> &

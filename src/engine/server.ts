@@ -21,12 +21,16 @@ import { registerStreaming } from './routes/streaming';
 import { registerTranscripts } from './routes/transcripts';
 import { registerUpload } from './routes/upload';
 import { registerViews } from './routes/views';
+import { RETENTION_DEFAULTS, startRetention } from './retention';
 import { Store } from './store';
 import { STREAMING_DEFAULTS } from './streaming/options';
 import { createEngineServer } from './tls';
 import { WebhookSender } from './webhooks';
 
 export type { EngineContext, EngineOptions, Logger } from './context';
+
+export { HttpError, Router } from './routes/router';
+export type { RouteHandler, RouteRequest } from './routes/router';
 
 export interface RunningEngine {
   url: string;
@@ -106,6 +110,7 @@ export async function startEngine(opts: EngineOptions): Promise<RunningEngine> {
   baseUrl = `${opts.tls ? 'https' : 'http'}://${hostForUrl}:${port}`;
   jobs.start();
   webhooks.start();
+  const stopRetention = startRetention(store, logger, { ...RETENTION_DEFAULTS, ...opts.retention });
 
   let closing: Promise<void> | null = null;
   return {
@@ -117,6 +122,7 @@ export async function startEngine(opts: EngineOptions): Promise<RunningEngine> {
       closing ??= (async () => {
         await jobs.drain(resolved.drainTimeoutMs);
         webhooks.stop();
+        stopRetention();
         for (const fn of closers) await Promise.resolve(fn()).catch(() => undefined);
         const closed = new Promise<void>((r) => server.close(() => r()));
         server.closeAllConnections();

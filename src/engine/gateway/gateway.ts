@@ -14,6 +14,9 @@ import { ChatCompletionRequestSchema, type ChatCompletion, type ChatCompletionCh
 import { firstIssue, SpeechUnderstandingRequestSchema } from '../../shared/api/transcript';
 import { contentText, GatewayError, roughTokens, type ProviderMessage, type ChatProvider, type ChatRequest, type Completion, type CompletionDelta, type ModelInfo, type TranscriptSource } from './provider';
 
+/** Transcripts one chat request may name (transcript_id plus transcript_ids). */
+export const MAX_TRANSCRIPTS_PER_REQUEST = 100;
+
 /** Where completed transcripts come from (the engine's store). */
 export interface TranscriptLookup {
   getCompletedTranscript(id: string): { id: string; text: string; sentences: { text: string; start: number; end: number }[] | null } | null;
@@ -89,7 +92,10 @@ export class Gateway {
     const provider = this.provider(b.model);
     const transcripts: TranscriptSource[] = [];
     const ids = [...(b.transcript_id === undefined ? [] : [b.transcript_id]), ...(b.transcript_ids ?? [])];
-    for (const id of ids) {
+    // Each named transcript is loaded whole: a repeated id is loaded once, and the count is capped (a 2 MB body fits 50,000 ids).
+    const unique = [...new Set(ids)];
+    if (unique.length > MAX_TRANSCRIPTS_PER_REQUEST) throw new GatewayError(400, `A request can name at most ${MAX_TRANSCRIPTS_PER_REQUEST} transcripts; it named ${unique.length}.`);
+    for (const id of unique) {
       const t = this.transcripts.getCompletedTranscript(id);
       if (!t) throw new GatewayError(404, `Transcript ${id} was not found or is not completed.`);
       transcripts.push({ id: t.id, text: t.text, sentences: t.sentences ?? [] });
