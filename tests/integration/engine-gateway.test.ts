@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEngine } from '../../src/engine/server';
 import { engineSandbox, type EngineSandbox } from '../support/engine';
-import type { TranscriptParams, TranscriptResult } from '../../src/engine/model';
+import type { TranscriptParams, TranscriptResult } from '../../src/engine/store';
 
 const KEY = 'gateway-test-key';
 const UPSTREAM_KEY = 'upstream-secret';
@@ -224,6 +224,18 @@ describe('speech understanding', () => {
     expect(cf.status).toBe('success');
     expect(cf.formatted_text).toContain('Call me at (555)123-4567 on 03/05/2024 or email jane@example.com.');
     expect(Object.values(cf.mapping)).toEqual(expect.arrayContaining(['(555)123-4567', '03/05/2024', 'jane@example.com']));
+  });
+
+  it('answers the same at /v1/speech-understanding (the seed\'s path) as at /v1/understanding, and 400 naming a missing transcript_id', async () => {
+    const body = { transcript_id: TID, speech_understanding: { request: { custom_formatting: { date: 'mm/dd/yyyy' } } } };
+    const [a, b] = [await post('/v1/speech-understanding', body, bare), await post('/v1/understanding', body, bare)];
+    expect([a.status, b.status]).toEqual([200, 200]);
+    const [ta, tb] = [(await a.json()) as Record<string, unknown>, (await b.json()) as Record<string, unknown>];
+    expect(ta.speech_understanding).toEqual(tb.speech_understanding);
+    expect(ta.id).toBe(TID);
+    const noId = await post('/v1/speech-understanding', { speech_understanding: body.speech_understanding }, bare);
+    expect(noId.status).toBe(400);
+    expect(((await noId.json()) as { error: string }).error).toMatch(/transcript_id is required/);
   });
 
   it('translates through the configured provider', async () => {

@@ -7,7 +7,7 @@
 import { findCitations, labelSources, type CitationSource } from '../../../shared/chat/citations';
 import { EXTRACTIVE_MODEL, type ChatDetail, type ChatMessage, type ChatModel, type ChatSource, type ChatState, type ChatSummary } from '../../../shared/chat/schema';
 import { AppError } from '../../../shared/errors';
-import type { ChatMessage as GatewayMessage } from '../client/gateway';
+import type { ChatMessage as GatewayMessage } from '../../../shared/api/gateway';
 import type { ServiceClients } from '../clients';
 import type { Library } from '../library/library';
 import type { Retrieved } from '../library/retrieval';

@@ -22,7 +22,7 @@ export interface InsightRequest {
 const str = { type: 'string' };
 const nullableStr = { type: ['string', 'null'] };
 
-const SCHEMAS: Record<Exclude<InsightKind, 'custom_formatting' | 'translation'>, { schema: object; ask: string }> = {
+const SCHEMAS: Record<Exclude<InsightKind, 'custom_formatting' | 'translation'>, { schema: Record<string, unknown>; ask: string }> = {
   summary: {
     schema: { type: 'object', properties: { bullets: { type: 'array', items: str, minItems: 1, maxItems: 12 } }, required: ['bullets'], additionalProperties: false },
     ask: 'Summarize this transcript in 3 to 8 short bullet points, most important first.',

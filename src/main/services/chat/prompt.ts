@@ -6,7 +6,7 @@
  */
 import { clockLabel, type CitationSource } from '../../../shared/chat/citations';
 import type { ChatMessage as StoredMessage } from '../../../shared/chat/schema';
-import type { ChatMessage } from '../client/gateway';
+import type { ChatMessage } from '../../../shared/api/gateway';
 import type { Retrieved } from '../library/retrieval';
 
 /** Hardening caps gateway bodies at 2 MB; text may be 3 bytes a character once UTF-8 encoded. */

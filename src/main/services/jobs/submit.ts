@@ -3,7 +3,7 @@
  * may have been lost (a restart after an attempt, a 5xx, a dropped
  * connection), the service's list is searched before creating again.
  */
-import { SPEECH_MODELS } from '../../../shared/api/transcript';
+import { SPEECH_MODELS, type TranscriptRequest } from '../../../shared/api/transcript';
 import type { TranscriptionOptions } from '../../../shared/jobs';
 import { withRetries } from '../client/http';
 import type { RestClient } from '../client/rest';
@@ -85,9 +85,10 @@ const WIRE_NAMES: [keyof TranscriptionOptions, string][] = [
 const OFF_WHEN_FALSE = new Set<keyof TranscriptionOptions>(['speakerLabels', 'redactPii', 'redactPiiAudio', 'disfluencies', 'filterProfanity']);
 
 /** The create request's body from the job's options (API.md §3), with the webhook that applies to its service. */
-export async function createParams(ctx: JobContext, row: JobRow, audioUrl: string): Promise<Record<string, unknown>> {
+export async function createParams(ctx: JobContext, row: JobRow, audioUrl: string): Promise<TranscriptRequest> {
   const o = JSON.parse(row.options) as TranscriptionOptions;
-  const p: Record<string, unknown> = { audio_url: audioUrl };
+  // Filled from the options table below; the service checks the values (the engine with the same schema).
+  const p: TranscriptRequest & Record<string, unknown> = { audio_url: audioUrl };
   for (const [k, wire] of WIRE_NAMES) {
     const v = o[k];
     if (v === undefined || v === null) continue;
@@ -103,7 +104,7 @@ export async function createParams(ctx: JobContext, row: JobRow, audioUrl: strin
   }
   if (row.region === 'local') {
     // The local engine runs its one recognizer whatever is asked, but refuses names it does not know (slam-1…).
-    const known = o.speechModels?.filter((m) => (SPEECH_MODELS as readonly string[]).includes(m)) ?? [];
+    const known = o.speechModels?.filter((m): m is (typeof SPEECH_MODELS)[number] => (SPEECH_MODELS as readonly string[]).includes(m)) ?? [];
     if (known.length) p.speech_models = known;
     else delete p.speech_models;
   }
