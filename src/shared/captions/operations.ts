@@ -83,15 +83,27 @@ export function mergeWithNext(cues: readonly Cue[], index: number, profile?: Rul
   return replace(cues, index, 2, merged);
 }
 
-/** A new empty cue after `index` (or at the start with -1), in the gap there, or at `atMs`. */
+/**
+ * A new empty cue: at `atMs` when given, else in the first gap of at least
+ * 300 ms from the end of cue `index` on (-1: from the start), so it overlaps nothing.
+ */
 export function insertCue(cues: readonly Cue[], index: number, atMs?: number, durationMs = 1500, text = ''): Cue[] {
   let start: number;
-  if (atMs !== undefined) start = Math.max(0, Math.round(atMs));
-  else start = index >= 0 && cues[index] ? cues[index]!.end + 1 : 0;
-  let at = cues.findIndex((c) => c.start > start);
-  if (at < 0) at = cues.length;
+  let at: number;
+  if (atMs !== undefined) {
+    start = Math.max(0, Math.round(atMs));
+    at = cues.findIndex((c) => c.start > start);
+    if (at < 0) at = cues.length;
+  } else {
+    at = Math.max(0, index + 1);
+    start = index >= 0 && cues[index] ? cues[index]!.end + 1 : 0;
+    while (at < cues.length && cues[at]!.start - start < 300) {
+      start = cues[at]!.end + 1;
+      at++;
+    }
+  }
   const next = cues[at];
-  const end = Math.max(start + MIN_CUE_MS, next ? Math.min(start + durationMs, next.start) : start + durationMs);
+  const end = Math.max(start + MIN_CUE_MS, next ? Math.min(start + durationMs, next.start - 1) : start + durationMs);
   return replace(cues, at, 0, { start, end, text });
 }
 
