@@ -23,6 +23,7 @@ import {
 } from '../../../shared/library';
 import { buildCues, toSrt, toVtt } from '../../../shared/captions/index';
 import { migrate } from './migrations';
+import { SubtitleStore } from './subtitles';
 import {
   ftsQuery,
   packWords,
@@ -147,12 +148,15 @@ export class Library {
   readonly db: Database;
   readonly audioDir: string;
   private readonly listeners = new Set<(c: LibraryChange) => void>();
+  /** The subtitle editor's storage (cue edits, history, profiles, peaks). */
+  readonly subtitles: SubtitleStore;
 
   constructor(readonly dataDir: string, db?: Database) {
     mkdirSync(dataDir, { recursive: true });
     this.db = db ?? openDatabase(join(dataDir, 'library.sqlite'));
     this.audioDir = join(dataDir, 'audio');
     mkdirSync(this.audioDir, { recursive: true });
+    this.subtitles = new SubtitleStore(this.db, this, { words: (t) => this.words(t), correctWords: (r, e) => this.correctWords(r, e) });
   }
 
   close(): void {
@@ -544,7 +548,8 @@ export class Library {
     const names = new Map(t.speakers.map((s) => [s.id, s.name ?? `Speaker ${s.id}`]));
     const speakerLabel = names.size ? (id: string) => names.get(id) ?? `Speaker ${id}` : undefined;
     // Edited cues are the user's own words; otherwise cues of one 42-character line, named at each change of speaker.
-    const cues = () => (t.cues && charsPerCaption === undefined ? t.cues : buildCues(t.words, { charsPerCaption: charsPerCaption ?? 42, speakerLabel }));
+    // Subtitle editor: edited cues with corrected words taken in (subtitles.ts).
+    const cues = () => (t.cues && charsPerCaption === undefined ? this.subtitles.cues(recordingId).cues : buildCues(t.words, { charsPerCaption: charsPerCaption ?? 42, speakerLabel }));
     switch (format) {
       case 'txt': {
         const paras = t.paragraphs.length ? t.paragraphs : [{ text: t.text, speaker: null }];
