@@ -61,7 +61,9 @@ export function splitCue(cues: readonly Cue[], index: number, at: number, words:
     time = Math.round(c.start + ((c.end - c.start) * left.length) / (left.length + right.length));
   }
   time = Math.min(Math.max(time, c.start + 1), c.end - 1);
-  const leftCue: Cue = { ...c, end: time, text: relayout(left, profile), words: wl };
+  // The profile's minimum gap comes out of the first half, as long as it stays at least 100 ms long.
+  const leftEnd = Math.max(Math.min(c.start + MIN_CUE_MS, time), time - (profile?.minGapMs ?? 0));
+  const leftCue: Cue = { ...c, end: leftEnd, text: relayout(left, profile), words: wl };
   const rightCue: Cue = { start: time, end: c.end, text: relayout(right, profile), words: wr, speaker: wr ? (words[wr[0]]?.speaker ?? c.speaker) : c.speaker };
   return replace(cues, index, 2 - 1, leftCue, rightCue);
 }

@@ -223,9 +223,8 @@ export function SubtitlesView({ id, source }: { id: string; source: string }) {
           </select>
         </label>
         <Button size="sm" variant="ghost" onClick={() => setProfiling(true)}>
-          Save as my profile…
+          Save profile…
         </Button>
-        <span className="subtitles__sep" />
         <Button size="sm" icon="back" disabled={!undoLabel} onClick={() => useSubtitles.getState().undo()} aria-keyshortcuts="Control+Z" title={undoLabel ? `Undo ${undoLabel} (Ctrl+Z)` : 'Nothing to undo'}>
           Undo
         </Button>
@@ -241,7 +240,6 @@ export function SubtitlesView({ id, source }: { id: string; source: string }) {
         <Button size="sm" variant="ghost" disabled={!edited} onClick={() => setConfirmReset(true)}>
           Reset to generated
         </Button>
-        <span className="subtitles__sep" />
         <Button size="sm" icon="upload" onClick={() => fileInput.current?.click()}>
           Import…
         </Button>

@@ -81,6 +81,13 @@ export function Waveform({ media, id, onReady }: { media: HTMLMediaElement | nul
         });
         w.once('ready', () => {
           if (gone) return;
+          // The scrolling timeline must be reachable from the keyboard (arrows scroll it).
+          const scroller = w.getWrapper().parentElement;
+          if (scroller) {
+            scroller.tabIndex = 0;
+            scroller.setAttribute('role', 'region');
+            scroller.setAttribute('aria-label', 'Waveform (arrow keys scroll)');
+          }
           setState({ kind: 'ready' });
           onReady?.(performance.now() - t0);
           sync();
@@ -112,7 +119,8 @@ export function Waveform({ media, id, onReady }: { media: HTMLMediaElement | nul
     cues.forEach((c, i) => {
       if (c.end / 1000 < a - margin || c.start / 1000 > b + margin) return;
       const content = document.createElement('span');
-      content.className = 'wave__label';
+      // Regions live in wavesurfer's shadow root: the page's stylesheet does not reach them.
+      content.style.cssText = `display:block;padding:2px 4px;font-size:11px;line-height:1.3;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;color:${cssVar('--text')}`;
       content.textContent = c.text.replace(/<[^>]*>/g, '').replace(/\n/g, ' ');
       r.addRegion({ id: `cue:${i}`, start: c.start / 1000, end: c.end / 1000, color: sel.has(i) ? accent : plain, drag: true, resize: true, content, minLength: 0.1 });
     });
