@@ -45,11 +45,12 @@ export function checkCue(cues: readonly Cue[], i: number, p: RulesProfile): Issu
   const lines = visibleLines(c.text);
   const dur = c.end - c.start;
   const longest = Math.max(...lines.map((l) => l.length));
-  const fitsRebalanced = rebalanceText(c.text, p.maxCharsPerLine, p.maxLines) !== null;
+  // Laying the text out again is the costly part of a check: only for cues whose lines break a rule.
+  const lineFix = (): FixId => (rebalanceText(c.text, p.maxCharsPerLine, p.maxLines) !== null ? 'rebalance' : 'split');
   if (longest > p.maxCharsPerLine)
-    out.push({ cue: i, rule: 'line-length', severity: 'error', message: `A line has ${longest} characters; at most ${p.maxCharsPerLine}.`, fix: fitsRebalanced ? 'rebalance' : 'split' });
+    out.push({ cue: i, rule: 'line-length', severity: 'error', message: `A line has ${longest} characters; at most ${p.maxCharsPerLine}.`, fix: lineFix() });
   if (lines.length > p.maxLines)
-    out.push({ cue: i, rule: 'line-count', severity: 'error', message: `${lines.length} lines; at most ${p.maxLines}.`, fix: fitsRebalanced ? 'rebalance' : 'split' });
+    out.push({ cue: i, rule: 'line-count', severity: 'error', message: `${lines.length} lines; at most ${p.maxLines}.`, fix: lineFix() });
   const speed = cps(c);
   const canExtend = room(cues, i, p) > c.end;
   if (speed > p.maxCps)

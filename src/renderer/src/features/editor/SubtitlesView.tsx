@@ -138,6 +138,32 @@ function MediaPane({ onMedia, video }: { onMedia(el: HTMLMediaElement | null): v
   );
 }
 
+/** Its own component: the view around it does not re-render on every edit. */
+function UndoRedo() {
+  const undoLabel = useSubtitles((s) => s.undoStack[s.undoStack.length - 1]?.label);
+  const redoLabel = useSubtitles((s) => s.redoStack[0]?.label);
+  return (
+    <>
+      <Button size="sm" icon="back" disabled={!undoLabel} onClick={() => useSubtitles.getState().undo()} aria-keyshortcuts="Control+Z" title={undoLabel ? `Undo ${undoLabel} (Ctrl+Z)` : 'Nothing to undo'}>
+        Undo
+      </Button>
+      <Button size="sm" disabled={!redoLabel} onClick={() => useSubtitles.getState().redo()} aria-keyshortcuts="Control+Shift+Z" title={redoLabel ? `Redo ${redoLabel} (Ctrl+Shift+Z)` : 'Nothing to redo'}>
+        Redo
+      </Button>
+    </>
+  );
+}
+
+function SavingStatus() {
+  const pending = useSubtitles((s) => s.pending);
+  const edited = useSubtitles((s) => s.edited);
+  return (
+    <span className="subtitles__saving muted" aria-live="polite">
+      {pending > 0 ? 'Saving…' : edited ? 'Saved' : ''}
+    </span>
+  );
+}
+
 export function SubtitlesView({ id, source }: { id: string; source: string }) {
   const open = useSubtitles((s) => s.open);
   const loading = useSubtitles((s) => s.loading);
@@ -145,10 +171,7 @@ export function SubtitlesView({ id, source }: { id: string; source: string }) {
   const profiles = useSubtitles((s) => s.profiles);
   const profileId = useSubtitles((s) => s.profileId);
   const setProfile = useSubtitles((s) => s.setProfile);
-  const undoLabel = useSubtitles((s) => s.undoStack[s.undoStack.length - 1]?.label);
-  const redoLabel = useSubtitles((s) => s.redoStack[0]?.label);
   const loop = useSubtitles((s) => s.loop);
-  const pending = useSubtitles((s) => s.pending);
   const edited = useSubtitles((s) => s.edited);
   const [media, setMedia] = useState<HTMLMediaElement | null>(null);
   const [exporting, setExporting] = useState(false);
@@ -225,12 +248,7 @@ export function SubtitlesView({ id, source }: { id: string; source: string }) {
         <Button size="sm" variant="ghost" onClick={() => setProfiling(true)}>
           Save profile…
         </Button>
-        <Button size="sm" icon="back" disabled={!undoLabel} onClick={() => useSubtitles.getState().undo()} aria-keyshortcuts="Control+Z" title={undoLabel ? `Undo ${undoLabel} (Ctrl+Z)` : 'Nothing to undo'}>
-          Undo
-        </Button>
-        <Button size="sm" disabled={!redoLabel} onClick={() => useSubtitles.getState().redo()} aria-keyshortcuts="Control+Shift+Z" title={redoLabel ? `Redo ${redoLabel} (Ctrl+Shift+Z)` : 'Nothing to redo'}>
-          Redo
-        </Button>
+        <UndoRedo />
         <Button size="sm" variant="ghost" aria-pressed={loop} onClick={() => useSubtitles.getState().setLoop(!loop)} aria-keyshortcuts="Alt+L" title="Loop the selected cue (Alt+L)">
           Loop cue
         </Button>
@@ -246,9 +264,7 @@ export function SubtitlesView({ id, source }: { id: string; source: string }) {
         <Button size="sm" icon="download" onClick={() => setExporting(true)}>
           Export…
         </Button>
-        <span className="subtitles__saving muted" aria-live="polite">
-          {pending > 0 ? 'Saving…' : edited ? 'Saved' : ''}
-        </span>
+        <SavingStatus />
         <input
           ref={fileInput}
           type="file"

@@ -8,12 +8,13 @@
 import { useEffect, useRef, useState } from 'react';
 import WaveSurfer from 'wavesurfer.js';
 import RegionsPlugin from 'wavesurfer.js/plugins/regions';
-import { snapTime } from '../../../../shared/captions/index';
+import { snapTime, type Cue } from '../../../../shared/captions/index';
 import { api, errorMessage } from '../../bridge';
 import { playhead, useSubtitles } from '../../stores/subtitles';
 import { useTranscript } from '../../stores/transcript';
 
 type Regions = ReturnType<typeof RegionsPlugin.create>;
+type Region = ReturnType<Regions['addRegion']>;
 
 const PX_PER_SEC = 100;
 /** Snap when a dragged edge is this close to a word boundary or the playhead (in pixels, so it feels the same at any zoom). */
@@ -27,6 +28,7 @@ export function Waveform({ media, id, onReady }: { media: HTMLMediaElement | nul
   const box = useRef<HTMLDivElement>(null);
   const ws = useRef<WaveSurfer | null>(null);
   const regions = useRef<Regions | null>(null);
+  const shown = useRef(new Map<Cue, Region>());
   const view = useRef<[number, number]>([0, 30]);
   const [state, setState] = useState<{ kind: 'loading' } | { kind: 'ready' } | { kind: 'none'; message: string }>({ kind: 'loading' });
   const cues = useSubtitles((s) => s.cues);
@@ -37,6 +39,7 @@ export function Waveform({ media, id, onReady }: { media: HTMLMediaElement | nul
     if (!media || !box.current) return;
     let gone = false;
     const t0 = performance.now();
+    const regionsShown = shown.current;
     setState({ kind: 'loading' });
     api.invoke('subtitles.peaks', { id }).then(
       (p) => {
@@ -77,7 +80,11 @@ export function Waveform({ media, id, onReady }: { media: HTMLMediaElement | nul
           const within = (SNAP_PX / PX_PER_SEC) * 1000;
           const start = snapTime(region.start * 1000, words, playhead.get(), within);
           const end = snapTime(region.end * 1000, words, playhead.get(), within);
-          if (!useSubtitles.getState().run('retime', { index, start, end })) sync();
+          if (!useSubtitles.getState().run('retime', { index, start, end })) {
+            // Snapped back to where it was: put the region back too.
+            const c = useSubtitles.getState().cues[index];
+            if (c) region.setOptions({ start: c.start / 1000, end: c.end / 1000 });
+          }
         });
         w.once('ready', () => {
           if (gone) return;
@@ -89,6 +96,8 @@ export function Waveform({ media, id, onReady }: { media: HTMLMediaElement | nul
             scroller.setAttribute('aria-label', 'Waveform (arrow keys scroll)');
           }
           setState({ kind: 'ready' });
+          // For bench/subtitles.ts: when the waveform of stored peaks was drawn.
+          performance.mark('verbatim:waveform-ready');
           onReady?.(performance.now() - t0);
           sync();
         });
@@ -100,30 +109,55 @@ export function Waveform({ media, id, onReady }: { media: HTMLMediaElement | nul
       ws.current?.destroy();
       ws.current = null;
       regions.current = null;
+      regionsShown.clear();
     };
     // onReady is a reporting hook: a new closure must not redraw the waveform.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [media, id]);
 
-  /** Regions for the cues in view (and a screen either side), rebuilt after each edit. */
+  /**
+   * Regions for the cues in view (and a screen either side). After an edit
+   * only the regions of cues that changed are replaced: unchanged cues are
+   * the same objects, so most regions stay as they are.
+   */
   function sync(): void {
     const r = regions.current;
     if (!r) return;
     const { cues, selection } = useSubtitles.getState();
     const [a, b] = view.current;
     const margin = Math.max(10, b - a);
-    r.clearRegions();
     const sel = new Set(selection);
     const accent = cssVar('--region-selected');
     const plain = cssVar('--region');
-    cues.forEach((c, i) => {
-      if (c.end / 1000 < a - margin || c.start / 1000 > b + margin) return;
+    const want = new Map<Cue, number>();
+    // Binary search to the first cue that ends after the window opens.
+    let lo = 0;
+    let hi = cues.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cues[mid]!.end / 1000 < a - margin) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; i < cues.length && cues[i]!.start / 1000 <= b + margin; i++) want.set(cues[i]!, i);
+    for (const [cue, region] of shown.current) {
+      if (!want.has(cue)) {
+        region.remove();
+        shown.current.delete(cue);
+      }
+    }
+    for (const [c, i] of want) {
+      const color = sel.has(i) ? accent : plain;
+      const old = shown.current.get(c);
+      if (old) {
+        old.setOptions({ id: `cue:${i}`, color });
+        continue;
+      }
       const content = document.createElement('span');
       // Regions live in wavesurfer's shadow root: the page's stylesheet does not reach them.
       content.style.cssText = `display:block;padding:2px 4px;font-size:11px;line-height:1.3;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;color:${cssVar('--text')}`;
       content.textContent = c.text.replace(/<[^>]*>/g, '').replace(/\n/g, ' ');
-      r.addRegion({ id: `cue:${i}`, start: c.start / 1000, end: c.end / 1000, color: sel.has(i) ? accent : plain, drag: true, resize: true, content, minLength: 0.1 });
-    });
+      shown.current.set(c, r.addRegion({ id: `cue:${i}`, start: c.start / 1000, end: c.end / 1000, color, drag: true, resize: true, content, minLength: 0.1 }));
+    }
   }
 
   useEffect(() => {
