@@ -9,6 +9,7 @@ import { create } from 'zustand';
 import {
   applySplice,
   buildCuesWith,
+  checkCue,
   commands,
   defaultProfile,
   diffCues,
@@ -18,6 +19,7 @@ import {
   type CommandName,
   type Cue,
   type HistoryEntry,
+  type Issue,
   type RulesProfile,
 } from '../../../shared/captions/index';
 import { api, errorMessage } from '../bridge';
@@ -243,4 +245,28 @@ export function cueAt(cues: readonly Cue[], ms: number): number {
     } else hi = mid - 1;
   }
   return found >= 0 && ms < cues[found]!.end ? found : -1;
+}
+
+/**
+ * The rules check of one cue, kept per cue object: an edit makes new objects
+ * only for the cues it touched, so re-checking 5,000 cues after it is mostly
+ * lookups (a cue's result also depends on the one after it and the profile).
+ */
+const checked = new WeakMap<Cue, { next: Cue | undefined; previous: Cue | undefined; profile: RulesProfile; issues: Issue[] }>();
+export function cachedCheck(cues: readonly Cue[], i: number, profile: RulesProfile): Issue[] {
+  const c = cues[i]!;
+  const hit = checked.get(c);
+  if (hit && hit.next === cues[i + 1] && hit.previous === cues[i - 1] && hit.profile === profile) return hit.issues.map((x) => (x.cue === i ? x : { ...x, cue: i }));
+  const issues = checkCue(cues, i, profile);
+  checked.set(c, { next: cues[i + 1], previous: cues[i - 1], profile, issues });
+  return issues;
+}
+
+export function checkAll(cues: readonly Cue[], profile: RulesProfile): Issue[] {
+  const out: Issue[] = [];
+  for (let i = 0; i < cues.length; i++) {
+    const issues = cachedCheck(cues, i, profile);
+    if (issues.length) out.push(...issues);
+  }
+  return out;
 }

@@ -1,8 +1,8 @@
 /** The cue list, virtualized (@tanstack/react-virtual): number, times, text and rule marks of each cue; arrows move the selection. */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef } from 'react';
-import { checkCue, type Issue } from '../../../../shared/captions/index';
-import { currentProfile, useSubtitles } from '../../stores/subtitles';
+import type { Issue } from '../../../../shared/captions/index';
+import { cachedCheck, currentProfile, useSubtitles } from '../../stores/subtitles';
 import { cueTime } from './time';
 
 const ROW = 52;
@@ -52,7 +52,7 @@ export function CueList({ onEdit }: { onEdit(): void }) {
       <div style={{ height: v.getTotalSize(), position: 'relative' }}>
         {v.getVirtualItems().map((row) => {
           const c = cues[row.index]!;
-          const issues: Issue[] = checkCue(cues, row.index, profile);
+          const issues: Issue[] = cachedCheck(cues, row.index, profile);
           const errors = issues.filter((i) => i.severity === 'error');
           return (
             <div

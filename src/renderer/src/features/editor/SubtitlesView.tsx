@@ -6,12 +6,12 @@
  * Alt+L to loop the selected cue.
  */
 import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
-import { checkCues, commandForKey } from '../../../../shared/captions/index';
+import { commandForKey } from '../../../../shared/captions/index';
 import { mediaSrc } from '../../bridge';
 import { Button } from '../../components/Button';
 import { formatClock } from '../../components/format';
 import { typingIn } from '../../components/shortcuts';
-import { cueAt, currentProfile, playhead, useSubtitles } from '../../stores/subtitles';
+import { checkAll, cueAt, currentProfile, playhead, useSubtitles } from '../../stores/subtitles';
 import { useTranscript } from '../../stores/transcript';
 import { CueEditor } from './CueEditor';
 import { CueList } from './CueList';
@@ -25,7 +25,7 @@ function RulesSummary() {
   const profile = useSubtitles(currentProfile);
   // Checking 5,000 cues waits for the edit to be drawn first.
   const deferred = useDeferredValue(cues);
-  const issues = useMemo(() => checkCues(deferred, profile), [deferred, profile]);
+  const issues = useMemo(() => checkAll(deferred, profile), [deferred, profile]);
   const errors = issues.filter((i) => i.severity === 'error');
   const fixable = errors.filter((i) => i.fix !== null).length;
   const run = useSubtitles((s) => s.run);
