@@ -102,10 +102,20 @@ export class SocketBridge implements RawBridge {
   }
 }
 
+/**
+ * The launch token: read once from `?token=` and kept in this tab's
+ * sessionStorage (so a reload reconnects), then taken out of the address bar
+ * and the history entry so it is not left on screen, in history or in a
+ * copied link.
+ */
 function hostToken(): string | null {
-  const fromUrl = new URLSearchParams(window.location.search).get('token');
+  const params = new URLSearchParams(window.location.search);
+  const fromUrl = params.get('token');
   if (fromUrl) {
     sessionStorage.setItem('verbatim.token', fromUrl);
+    params.delete('token');
+    const query = params.toString();
+    window.history.replaceState(window.history.state, '', `${window.location.pathname}${query ? `?${query}` : ''}${window.location.hash}`);
     return fromUrl;
   }
   return sessionStorage.getItem('verbatim.token');
