@@ -88,16 +88,17 @@ export class SubtitleExporter {
   ) {}
 
   async export(recordingId: string, format: SubtitleExportFormat, opts: { voices?: boolean } = {}): Promise<ExportFile> {
-    const t = this.library.get(recordingId);
     const { cues, header, trailer } = this.library.subtitles.cues(recordingId);
-    const base = safeFileName(t.item.title);
-    const names = new Map(t.speakers.map((s) => [s.id, s.name ?? `Speaker ${s.id}`]));
+    const base = safeFileName(this.library.item(recordingId).title);
     const file = (content: string, encoding: 'utf8' | 'base64' = 'utf8'): ExportFile => ({ filename: `${base}.${format}`, mime: mimes[format], content, encoding });
+    // SRT and VTT need only the cues: the whole transcript is read for the other formats (and for speaker names).
+    if (format === 'srt') return file(toSrt(cues));
+    if (format === 'vtt' && !opts.voices) return file(docToVtt({ cues, header, trailer }));
+    const t = this.library.get(recordingId);
+    const names = new Map(t.speakers.map((s) => [s.id, s.name ?? `Speaker ${s.id}`]));
     switch (format) {
-      case 'srt':
-        return file(toSrt(cues));
       case 'vtt':
-        return file(docToVtt({ cues, header, trailer }, opts.voices ? (s) => names.get(s) ?? `Speaker ${s}` : undefined));
+        return file(docToVtt({ cues, header, trailer }, (s) => names.get(s) ?? `Speaker ${s}`));
       case 'txt':
         return file(`${editedParagraphs(t, cues).map((p) => (p.speaker ? `${p.speaker}: ${p.text}` : p.text)).join('\n\n')}\n`);
       case 'json':
