@@ -221,7 +221,8 @@ export async function startHostServer(opts: HostServerOptions): Promise<HostServ
     sockets.add(ws);
     ws.on('close', () => sockets.delete(ws));
     ws.on('message', (data, isBinary) => {
-      if (isBinary) return; // audio frames arrive with live captions; no binary channel yet
+      // Binary messages are live captions' audio frames (ipc.ts binaryMessages); the service checks and never throws.
+      if (isBinary) return opts.core.captions.frame(toBytes(data));
       onMessage(ws, data.toString()).catch((err: unknown) => {
         console.error('host: bridge message failed', err);
         if (ws.readyState === ws.OPEN) ws.close(1011, 'Internal error');
@@ -264,6 +265,11 @@ export async function startHostServer(opts: HostServerOptions): Promise<HostServ
       await closed;
     },
   };
+}
+
+function toBytes(data: Buffer | ArrayBuffer | Buffer[]): Uint8Array {
+  if (Array.isArray(data)) return Buffer.concat(data);
+  return data instanceof ArrayBuffer ? new Uint8Array(data) : data;
 }
 
 function bearer(req: IncomingMessage): string | undefined {

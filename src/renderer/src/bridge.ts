@@ -24,6 +24,7 @@ export class SocketBridge implements RawBridge {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private readonly queue: string[] = [];
+  private readonly binaryQueue: ArrayBuffer[] = [];
   private readonly listeners = new Map<string, Set<(payload: unknown) => void>>();
   private readonly stateListeners = new Set<(s: ConnectionState) => void>();
   private attempt = 0;
@@ -51,6 +52,7 @@ export class SocketBridge implements RawBridge {
       this.attempt = 0;
       this.everOpened = true;
       this.setState('open');
+      for (const frame of this.binaryQueue.splice(0)) ws.send(frame);
       for (const frame of this.queue.splice(0)) ws.send(frame);
     };
     ws.onmessage = (e: MessageEvent) => {
@@ -82,6 +84,12 @@ export class SocketBridge implements RawBridge {
       const delay = Math.min(5000, 250 * 2 ** this.attempt++) * (0.75 + Math.random() * 0.5);
       setTimeout(() => this.connect(), delay);
     };
+  }
+
+  /** A binary message (audio frames). `keep`: queue it while reconnecting (recording chunks); else drop it (live PCM). */
+  sendBinary(data: ArrayBuffer, keep = false): void {
+    if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(data);
+    else if (keep && this.binaryQueue.length < 600) this.binaryQueue.push(data);
   }
 
   invoke(channel: string, input: unknown): Promise<Reply> {
@@ -153,6 +161,16 @@ export const api: VerbatimApi = {
     return raw.on(event, listener as (p: unknown) => void);
   },
 };
+
+/**
+ * Sends a binary message of the contract (ipc.ts binaryMessages: live audio
+ * frames). Electron: through the preload; host mode: a binary WebSocket message.
+ * `keep` queues it across a reconnect (recording chunks must not be lost).
+ */
+export function sendBinary(data: ArrayBuffer, keep = false): void {
+  if (socket) socket.sendBinary(data, keep);
+  else raw.sendBinary?.(data);
+}
 
 /** Upload progress of a file on its way to main (host mode's HTTP route). */
 export interface UploadProgress {

@@ -24,6 +24,7 @@ import {
 import { buildCues, toSrt, toVtt } from '../../../shared/captions/index';
 import { migrate } from './migrations';
 import { SubtitleStore } from './subtitles';
+import { SessionStore } from './sessions';
 import {
   ftsQuery,
   packWords,
@@ -147,6 +148,8 @@ export type LibraryChange = { ids: string[]; reason: 'added' | 'updated' | 'dele
 export class Library {
   readonly db: Database;
   readonly audioDir: string;
+  /** Live caption sessions (recordings of kind `live`, their versions). */
+  readonly sessions: SessionStore;
   private readonly listeners = new Set<(c: LibraryChange) => void>();
   /** The subtitle editor's storage (cue edits, history, profiles, peaks). */
   readonly subtitles: SubtitleStore;
@@ -157,6 +160,7 @@ export class Library {
     this.audioDir = join(dataDir, 'audio');
     mkdirSync(this.audioDir, { recursive: true });
     this.subtitles = new SubtitleStore(this.db, this, { words: (t) => this.words(t), correctWords: (r, e) => this.correctWords(r, e) });
+    this.sessions = new SessionStore(this.db, { dataDir, audioDir: this.audioDir, changed: (ids, reason) => this.changed(ids, reason) });
   }
 
   close(): void {
@@ -333,16 +337,27 @@ export class Library {
     return toItem(row);
   }
 
-  get(recordingId: string): Transcript {
+  /** A recording with its latest transcript, or with `transcriptId` (an older version of a live session). */
+  get(recordingId: string, transcriptId?: string): Transcript {
     const item = this.item(recordingId);
-    const t = this.db.prepare(`SELECT * FROM transcripts WHERE recording_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1`).get(recordingId) as {
+    const t = (
+      transcriptId
+        ? this.db.prepare(`SELECT * FROM transcripts WHERE recording_id = ? AND id = ?`).get(recordingId, transcriptId)
+        : this.db.prepare(`SELECT * FROM transcripts WHERE recording_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1`).get(recordingId)
+    ) as {
       id: string;
       text: string;
       confidence: number | null;
       sentences: string;
       paragraphs: string;
       options: string;
+      status: string;
+      word_count: number;
+      completed_at: string | null;
     } & WebhookColumns;
+    if (!t) throw new AppError('not_found', 'This version of the transcript is no longer in the library.');
+    // An older version is shown with its own state, not the newest one's.
+    const shown = transcriptId ? { ...item, status: t.status as TranscriptStatus, wordCount: t.word_count, completedAt: t.completed_at } : item;
     const words = this.words(t.id);
     const cuesRow = this.db.prepare(`SELECT data FROM cues WHERE transcript_id = ?`).get(t.id) as { data: string } | undefined;
     const speakers = this.db.prepare(`SELECT speaker AS id, name FROM speakers WHERE transcript_id = ? ORDER BY speaker`).all(t.id) as {
@@ -350,7 +365,7 @@ export class Library {
       name: string | null;
     }[];
     return {
-      item,
+      item: shown,
       transcriptId: t.id,
       text: t.text,
       confidence: t.confidence,

@@ -236,6 +236,25 @@ export const migrations: Migration[] = [
     },
   },
   {
+    version: 11,
+    name: 'live caption sessions: sources, the live transcript beside improved ones, what was lost to reconnects',
+    up(db) {
+      db.exec(`
+        CREATE TABLE live_sessions (
+          recording_id TEXT PRIMARY KEY REFERENCES recordings(id) ON DELETE CASCADE,
+          live_transcript_id TEXT NOT NULL,
+          sources TEXT NOT NULL,
+          record_only INTEGER NOT NULL DEFAULT 0,
+          recording_mime TEXT,
+          started_at TEXT NOT NULL,
+          ended_at TEXT,
+          lost_ms INTEGER NOT NULL DEFAULT 0,
+          reconnects INTEGER NOT NULL DEFAULT 0
+        );
+      `);
+    },
+  },
+  {
     version: 12,
     name: 'subtitle editor: cue documents, undo history, rules profiles, waveform peaks',
     up(db) {
