@@ -24,6 +24,8 @@ import { PickedFiles } from './services/picked-files';
 import { KeyService, KeyVault } from './services/keys';
 import { Library } from './services/library/library';
 import { ExportSaver } from './services/library/export-files';
+import { SubtitleExporter } from './services/library/subtitle-export';
+import { registerSubtitleHandlers } from './ipc/subtitles';
 import { LibraryRemote } from './services/library/remote';
 import { WebhookFollower, type WebhookFollowOptions } from './services/library/webhook-status';
 import { SealedFile } from './services/sealed-file';
@@ -115,6 +117,7 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
   registerJobHandlers(router, jobs, picked);
   registerLibraryHandlers(router, { library, remote, saver: new ExportSaver(library, platform.dialogs), webhooks: follower }, (id, r) => mediaUrl(id, r));
   registerEngineHandlers(router, engine);
+  registerSubtitleHandlers(router, library, new SubtitleExporter(library, platform.dialogs));
   registerCaptionsHandlers(router, captions, library);
   const chat = new ChatService(library, clients, {
     delta: (p) => router.emit('chat.delta', p),

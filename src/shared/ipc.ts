@@ -27,6 +27,7 @@ import {
   webhookStatusSchema,
 } from './library';
 import { settingsPatchSchema, settingsViewSchema } from './settings';
+import { exportFileSchema, peaksSchema, rulesProfileSchema, spliceSchema, subtitleDocSchema, subtitleExportFormatSchema } from './subtitles';
 import { captionsRunSchema, captionsStartInputSchema, captionsStoppedSchema, liveStatusSchema, liveTurnSchema } from './live';
 import {
   chatDetailSchema,
@@ -276,6 +277,58 @@ export const channels = {
   /** Start the local engine now (otherwise it starts with the first local job). */
   'engine.start': { input: none, output: engineStatusSchema },
 
+  // ── subtitles (the editor; see src/shared/captions) ─────────────────────
+  /** The cue document of a finished transcript (edited, or built from the words by its profile), with its stored undo/redo history. */
+  'subtitles.open': { input: idInput, output: subtitleDocSchema },
+  /**
+   * One edit made in the view, as a splice on `version` (`conflict` when the
+   * stored document moved on). Cues whose text still maps one token per word
+   * correct those words, so the transcript, every export and search follow.
+   */
+  'subtitles.commit': {
+    input: z
+      .object({
+        id: z.string().min(1),
+        version: z.number().int().nonnegative(),
+        label: z.string().min(1).max(200),
+        splice: spliceSchema,
+        header: z.array(z.string().max(100_000)).max(100).optional(),
+        trailer: z.array(z.string().max(100_000)).max(100).optional(),
+      })
+      .strict(),
+    output: z.object({ version: z.number().int() }),
+  },
+  /** Undo / redo the latest stored edit; `entry: null` when there is none. */
+  'subtitles.undo': {
+    input: z.object({ id: z.string().min(1), version: z.number().int().nonnegative() }).strict(),
+    output: z.object({ version: z.number().int(), entry: z.object({ label: z.string(), splice: spliceSchema }).nullable() }),
+  },
+  'subtitles.redo': {
+    input: z.object({ id: z.string().min(1), version: z.number().int().nonnegative() }).strict(),
+    output: z.object({ version: z.number().int(), entry: z.object({ label: z.string(), splice: spliceSchema }).nullable() }),
+  },
+  /** The rules profile this transcript is checked and rebuilt by. */
+  'subtitles.setProfile': { input: z.object({ id: z.string().min(1), profileId: z.string().min(1).max(80) }).strict(), output: okOutput },
+  /** Save a user's own profile (built-in ones cannot be replaced); answers every profile. */
+  'subtitles.saveProfile': { input: z.object({ profile: rulesProfileSchema }).strict(), output: z.object({ profiles: z.array(rulesProfileSchema) }) },
+  'subtitles.deleteProfile': { input: z.object({ profileId: z.string().min(1).max(80) }).strict(), output: z.object({ profiles: z.array(rulesProfileSchema) }) },
+  /** Waveform peaks of the recording's audio, computed once with ffmpeg and stored. `not_found` without audio. */
+  'subtitles.peaks': { input: idInput, output: peaksSchema },
+  /** An export of the edited model; DOCX comes as base64. `voices`: VTT `<v Name>` tags. */
+  'subtitles.export': {
+    input: z.object({ id: z.string().min(1), format: subtitleExportFormatSchema, voices: z.boolean().optional() }).strict(),
+    output: exportFileSchema,
+  },
+  /** Desktop: the same through the save dialog (temporary file, then renamed). `path: null` when canceled. Host mode: `unavailable`. */
+  'subtitles.saveExport': {
+    input: z.object({ id: z.string().min(1), format: subtitleExportFormatSchema, voices: z.boolean().optional() }).strict(),
+    output: z.object({ path: z.string().nullable() }),
+  },
+  /** An SRT or VTT file as a new library item; `problems` lists cues that could not be read, by line. */
+  'subtitles.importNew': {
+    input: z.object({ name: z.string().trim().min(1).max(300), content: z.string().max(20_000_000) }).strict(),
+    output: z.object({ id: z.string(), cues: z.number().int(), problems: z.array(z.object({ line: z.number().int(), message: z.string() })) }),
+  },
   // ── live captions (audio arrives as binary frames: see `binaryMessages`) ─
   /**
    * Start a run: one streaming session per source against the current region

@@ -4,12 +4,12 @@
  * Host mode has no dialogs; its renderer downloads `library.export` instead.
  */
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { AppError } from '../../../shared/errors';
 import type { ExportFormat } from '../../../shared/library';
 import type { FileDialogs, FileFilter } from '../../platform/types';
 import type { ExportedFile } from './exports';
+import { writeFileAtomic } from './atomic-write';
 import type { Library } from './library';
 
 const filters: Record<ExportFormat, FileFilter> = {
@@ -72,7 +72,7 @@ export class ExportSaver {
 
   private async write(path: string, content: string, id: string, result: SaveResult): Promise<void> {
     try {
-      await writeFile(path, content, 'utf8');
+      await writeFileAtomic(path, content);
       this.saved.add(path);
       result.files.push({ id, path });
     } catch (e) {

@@ -1,5 +1,5 @@
 /** A transcript rendered as a file (TXT, SRT, VTT, JSON) from the one edited model: words, corrections, speaker names, cue edits. */
-import type { ExportFormat } from '../../../shared/library';
+import type { Cue, ExportFormat } from '../../../shared/library';
 import { buildCues, toSrt, toVtt } from '../../../shared/captions/index';
 import type { Database, LibraryContext } from './db';
 import { readTranscript } from './transcripts';
@@ -14,6 +14,8 @@ export class ExportStore {
   constructor(
     private readonly db: Database,
     private readonly ctx: LibraryContext,
+    /** The subtitle editor's cues (edited cues with corrected words taken in). */
+    private readonly editedCues: (recordingId: string) => Cue[],
   ) {}
 
   render(recordingId: string, format: ExportFormat, charsPerCaption?: number): ExportedFile {
@@ -21,8 +23,8 @@ export class ExportStore {
     const base = safeFileName(t.item.title);
     const names = new Map(t.speakers.map((s) => [s.id, s.name ?? `Speaker ${s.id}`]));
     const speakerLabel = names.size ? (id: string) => names.get(id) ?? `Speaker ${id}` : undefined;
-    // Edited cues are the user's own words; otherwise cues of one 42-character line, named at each change of speaker.
-    const cues = () => (t.cues && charsPerCaption === undefined ? t.cues : buildCues(t.words, { charsPerCaption: charsPerCaption ?? 42, speakerLabel }));
+    // Edited cues are the user's own words (with corrected words taken in); otherwise cues of one 42-character line, named at each change of speaker.
+    const cues = () => (t.cues && charsPerCaption === undefined ? this.editedCues(recordingId) : buildCues(t.words, { charsPerCaption: charsPerCaption ?? 42, speakerLabel }));
     switch (format) {
       case 'txt': {
         const paras = t.paragraphs.length ? t.paragraphs : [{ text: t.text, speaker: null }];

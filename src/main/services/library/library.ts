@@ -18,6 +18,7 @@ import { RecordingStore } from './recordings';
 import { RetrievalStore } from './retrieval';
 import { SearchIndex } from './search';
 import { SessionStore } from './sessions';
+import { SubtitleStore } from './subtitles';
 import { TranscriptStore } from './transcripts';
 import { WebhookLog } from './webhook-log';
 
@@ -39,6 +40,8 @@ export class Library {
   readonly backup: BackupStore;
   readonly webhooks: WebhookLog;
   readonly edits: EditStore;
+  /** The subtitle editor's storage (cue edits, history, profiles, peaks). */
+  readonly subtitles: SubtitleStore;
   /** Live caption sessions (recordings of kind `live`, their versions). */
   readonly sessions: SessionStore;
   /** Chats over recordings, the passages they retrieve, saved speech-understanding results. */
@@ -64,10 +67,11 @@ export class Library {
     this.audio = new AudioStore(this.db, ctx);
     this.jobs = new JobStore(this.db, ctx);
     this.search = new SearchIndex(this.db, ctx);
-    this.exports = new ExportStore(this.db, ctx);
+    this.exports = new ExportStore(this.db, ctx, (recordingId) => this.subtitles.cues(recordingId).cues);
     this.backup = new BackupStore(this.db, ctx);
     this.webhooks = new WebhookLog(this.db, ctx);
     this.edits = new EditStore(this.db, ctx);
+    this.subtitles = new SubtitleStore(this.db, ctx, { words: (t) => this.transcripts.words(t), correctWords: (r, e) => this.edits.correctWords(r, e) });
     this.sessions = new SessionStore(this.db, ctx);
     this.chats = new ChatStore(this.db, ctx);
     this.retrieval = new RetrievalStore(this.db, ctx);

@@ -255,6 +255,36 @@ export const migrations: Migration[] = [
     },
   },
   {
+    version: 12,
+    name: 'subtitle editor: cue documents, undo history, rules profiles, waveform peaks',
+    up(db) {
+      db.exec(`
+        CREATE TABLE subtitle_docs (
+          transcript_id TEXT PRIMARY KEY REFERENCES transcripts(id) ON DELETE CASCADE,
+          profile_id TEXT NOT NULL,
+          header TEXT NOT NULL DEFAULT '[]',
+          trailer TEXT NOT NULL DEFAULT '[]',
+          version INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE TABLE subtitle_history (
+          transcript_id TEXT NOT NULL REFERENCES transcripts(id) ON DELETE CASCADE,
+          seq INTEGER NOT NULL,
+          label TEXT NOT NULL,
+          splice TEXT NOT NULL,
+          undone INTEGER NOT NULL DEFAULT 0,
+          PRIMARY KEY (transcript_id, seq)
+        ) WITHOUT ROWID;
+        CREATE TABLE subtitle_profiles (id TEXT PRIMARY KEY, data TEXT NOT NULL, created_at TEXT NOT NULL);
+        CREATE TABLE waveform_peaks (
+          recording_id TEXT PRIMARY KEY REFERENCES recordings(id) ON DELETE CASCADE,
+          rate INTEGER NOT NULL,
+          duration_ms INTEGER NOT NULL,
+          data BLOB NOT NULL
+        );
+      `);
+    },
+  },
+  {
     version: 13,
     name: 'chats over many recordings, messages with citations, saved speech-understanding results',
     up(db) {

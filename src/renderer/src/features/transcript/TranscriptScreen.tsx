@@ -18,6 +18,7 @@ import { FindBar } from './FindBar';
 import { blocksOf, plainText } from './paragraphs';
 import { Player } from './Player';
 import { TranscriptBody } from './TranscriptBody';
+import { SubtitlesView } from '../editor/SubtitlesView';
 
 /** The title as the page's heading; it takes focus when a transcript opens so keyboard users start here, not at the top of the document. */
 function Title({ id, title, focusKey }: { id: string; title: string; focusKey: number }) {
@@ -75,12 +76,15 @@ export function TranscriptScreen() {
   const [details, setDetails] = useState(true);
   const [exporting, setExporting] = useState(false);
   const [understanding, setUnderstanding] = useState(false);
+  // Subtitles: the cue editor instead of the text (its own player, waveform and shortcuts).
+  const [subtitlesFor, setSubtitlesFor] = useState<string | null>(null);
+  const subtitles = open !== null && subtitlesFor === open.id;
 
   useEffect(() => {
     if (open) void openTranscript(open.id, open.atMs, open.play);
   }, [open, openTranscript]);
 
-  const findable = transcript?.item.status === 'completed';
+  const findable = transcript?.item.status === 'completed' && !subtitles;
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       // Not behind a dialog, and not on a transcript with no text to find in.
@@ -170,12 +174,16 @@ export function TranscriptScreen() {
           <Button size="sm" icon="spark" disabled={!done} onClick={() => setUnderstanding(true)}>
             Understand…
           </Button>
+          <Button size="sm" icon="captions" disabled={!done} aria-pressed={subtitles} onClick={() => setSubtitlesFor(subtitles ? null : (open?.id ?? null))}>
+            Subtitles
+          </Button>
           <Button size="sm" variant="ghost" icon="panel" aria-pressed={details} aria-label="Details panel" onClick={() => setDetails(!details)} />
         </div>
       </div>
+      {done && subtitles && <SubtitlesView id={item.id} source={item.source} />}
       {/* No text and no finished audio yet: a player and its shortcuts would only be dead controls. */}
-      {done && <Player durationMs={item.durationMs} source={item.source} />}
-      {finding && done && (
+      {done && !subtitles && <Player durationMs={item.durationMs} source={item.source} />}
+      {finding && done && !subtitles && (
         <FindBar
           onClose={() => {
             setFinding(false);
@@ -183,6 +191,7 @@ export function TranscriptScreen() {
           }}
         />
       )}
+      {!subtitles && (
       <div className="transcript__main">
         {done ? (
           <TranscriptBody transcript={transcript} blocks={blocks} />
@@ -197,7 +206,8 @@ export function TranscriptScreen() {
         )}
         {details && <DetailsPanel transcript={transcript} />}
       </div>
-      {done && (
+      )}
+      {done && !subtitles && (
         <p className="transcript__keys muted" aria-hidden="true">
         <kbd>Space</kbd> play/pause · <kbd>←</kbd>/<kbd>→</kbd> 5 s · <kbd>J</kbd>/<kbd>L</kbd> 10 s · <kbd>K</kbd> pause · click a word to play it · double-click or <kbd>E</kbd> to correct
         </p>

@@ -1,0 +1,75 @@
+/**
+ * A subtitle file as a new library item: its cues become the words (each
+ * cue's time shared among its words by length), so the item reads, searches
+ * and exports like any transcript, and the file's cues, header and notes are
+ * kept as its subtitles.
+ */
+import { AppError } from '../../../shared/errors';
+import { parseSubtitles, type Cue, type ParseProblem } from '../../../shared/captions/index';
+import type { Word } from '../../../shared/library';
+import type { Library } from './library';
+
+const tokens = (text: string): string[] =>
+  text
+    .replace(/<[^>]*>/g, '')
+    .split(/\s+/)
+    .filter((t) => t && t !== '-');
+
+/** Words spread over each cue's time by their length; cues get their word ranges. */
+export function wordsFromCues(cues: readonly Cue[]): { words: Word[]; cues: Cue[] } {
+  const words: Word[] = [];
+  const out: Cue[] = [];
+  for (const c of cues) {
+    const ts = tokens(c.text);
+    if (!ts.length) {
+      out.push(c);
+      continue;
+    }
+    const total = ts.reduce((n, t) => n + t.length + 1, 0);
+    let at = c.start;
+    const first = words.length;
+    for (const t of ts) {
+      const end = Math.min(c.end, Math.round(at + ((c.end - c.start) * (t.length + 1)) / total));
+      words.push({ text: t, start: Math.round(at), end: Math.max(Math.round(at) + 1, end), confidence: 1, speaker: null });
+      at = end;
+    }
+    // Tags or other markup keep the cue's own text; its words still map one to one.
+    out.push({ ...c, words: [first, words.length - 1] });
+  }
+  return { words, cues: out };
+}
+
+export function importSubtitlesAsItem(library: Library, name: string, content: string): { id: string; problems: ParseProblem[]; cues: number } {
+  const parsed = parseSubtitles(content);
+  if (parsed.doc.cues.length === 0) {
+    const first = parsed.problems[0];
+    throw new AppError('bad_request', first ? `${name} has no cue Verbatim could read. ${first.message}` : `${name} has no subtitles in it (no "start --> end" lines).`);
+  }
+  const { words, cues } = wordsFromCues(parsed.doc.cues);
+  const title = name.replace(/\.(srt|vtt)$/i, '') || 'Imported subtitles';
+  const last = parsed.doc.cues[parsed.doc.cues.length - 1]!;
+  const { recordingId, transcriptId } = library.recordings.add({
+    title,
+    source: name,
+    sourceKind: 'import',
+    sizeBytes: Buffer.byteLength(content),
+    durationMs: last.end,
+    region: 'local',
+    baseUrl: null,
+    options: { importedFrom: parsed.format },
+  });
+  library.transcripts.complete(transcriptId, {
+    remoteId: null,
+    text: words.map((w) => w.text).join(' '),
+    words,
+    sentences: null,
+    paragraphs: null,
+    confidence: null,
+    language: null,
+    model: `imported ${parsed.format.toUpperCase()}`,
+    durationMs: last.end,
+  });
+  library.subtitles.commit(recordingId, 0, `Import ${name}`, { at: 0, remove: library.subtitles.cues(recordingId).cues, insert: cues }, { header: parsed.doc.header, trailer: parsed.doc.trailer ?? [] });
+  library.context.changed([recordingId], 'added');
+  return { id: recordingId, problems: parsed.problems, cues: cues.length };
+}

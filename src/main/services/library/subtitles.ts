@@ -1,0 +1,364 @@
+/**
+ * The subtitle editor's storage: each transcript's cue document (the cues in
+ * the `cues` table, its profile and WebVTT header beside them), the undo/redo
+ * history as splices (kept, so undo works after the view is closed), users'
+ * rules profiles, and waveform peaks computed once with ffmpeg.
+ *
+ * One source of truth: a cue whose text still has one token per word of its
+ * range writes its changed tokens back as word corrections (so the transcript,
+ * TXT/JSON/DOCX and search follow), and takes corrected words from the
+ * transcript when read.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Database } from 'better-sqlite3';
+import { AppError } from '../../../shared/errors';
+import {
+  applySplice,
+  buildCuesWith,
+  builtInProfiles,
+  defaultProfile,
+  findProfile,
+  invertSplice,
+  spliceFits,
+  type Cue,
+  type HistoryEntry,
+  type RulesProfile,
+  type Splice,
+} from '../../../shared/captions/index';
+import type { Word } from '../../../shared/library';
+import type { Peaks, SubtitleDoc } from '../../../shared/subtitles';
+
+export interface LibraryContext {
+  dataDir: string;
+  audioDir: string;
+  changed(ids: string[], reason: 'added' | 'updated' | 'deleted' | 'imported'): void;
+}
+
+/** What the store needs from the rest of the library: the words with their corrections, and correcting them. */
+export interface WordAccess {
+  words(transcriptId: string): Word[];
+  correctWords(recordingId: string, edits: { index: number; text: string }[]): unknown;
+}
+
+/** Most entries kept per transcript; older ones are dropped. */
+export const HISTORY_LIMIT = 500;
+/** Entries sent when the view opens (each may hold a whole list, e.g. after Reset). */
+const HISTORY_SENT = 100;
+/** 50 a second: 20 ms slices, finer than a frame; a 3-hour file is 540 KB. */
+export const PEAKS_PER_SECOND = 50;
+
+interface DocRow {
+  transcript_id: string;
+  profile_id: string;
+  header: string;
+  trailer: string;
+  version: number;
+}
+
+/** Tokens of a cue's text with the separators between them, dialogue hyphens left out of the tokens. */
+function tokenize(text: string): { tokens: string[]; rebuild(replacement: string[]): string } {
+  const parts = text.split(/(\s+)/);
+  const at: number[] = [];
+  parts.forEach((p, i) => {
+    if (p === '' || /^\s+$/.test(p)) return;
+    // A hyphen opening a line is a dialogue mark, not a word.
+    if (p === '-' && (i === 0 || /\n/.test(parts[i - 1] ?? ''))) return;
+    at.push(i);
+  });
+  return {
+    tokens: at.map((i) => parts[i]!),
+    rebuild(replacement) {
+      const out = parts.slice();
+      at.forEach((i, k) => (out[i] = replacement[k] ?? out[i]!));
+      return out.join('');
+    },
+  };
+}
+
+/** A cue's text with its tokens taken from the current words, when it still has one token per word. */
+export function withWords(c: Cue, words: readonly Word[]): Cue {
+  if (!c.words) return c;
+  const [a, b] = c.words;
+  if (b >= words.length) return { ...c, words: undefined };
+  const t = tokenize(c.text);
+  if (t.tokens.length !== b - a + 1) return c;
+  let same = true;
+  const next = t.tokens.map((tok, k) => {
+    const w = words[a + k]!.text;
+    // Tags (<i>, <b>) around a word stay; only the word inside changes.
+    const bare = tok.replace(/<[^>]*>/g, '');
+    if (bare === w) return tok;
+    same = false;
+    return bare ? tok.replace(bare, w) : w;
+  });
+  return same ? c : { ...c, text: t.rebuild(next) };
+}
+
+/** Word corrections a cue's text asks for: one per changed token, when its tokens still map one to one onto its words. */
+export function correctionsOf(c: Cue, words: readonly Word[]): { index: number; text: string }[] {
+  if (!c.words) return [];
+  const [a, b] = c.words;
+  if (b >= words.length) return [];
+  const tokens = tokenize(c.text).tokens.map((t) => t.replace(/<[^>]*>/g, ''));
+  if (tokens.length !== b - a + 1) return [];
+  const out: { index: number; text: string }[] = [];
+  tokens.forEach((tok, k) => {
+    if (words[a + k]!.text !== tok && tok.length <= 200) out.push({ index: a + k, text: tok });
+  });
+  return out;
+}
+
+export class SubtitleStore {
+  private readonly peaksRunning = new Map<string, Promise<Peaks>>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly ctx: LibraryContext,
+    private readonly words: WordAccess,
+  ) {}
+
+  private transcriptOf(recordingId: string): string {
+    const row = this.db.prepare(`SELECT id, status FROM transcripts WHERE recording_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1`).get(recordingId) as
+      | { id: string; status: string }
+      | undefined;
+    if (!row) throw new AppError('not_found', 'This recording is no longer in the library.');
+    if (row.status !== 'completed') throw new AppError('conflict', 'This transcript is not finished yet: subtitles can be edited once it is.');
+    return row.id;
+  }
+
+  private docRow(transcriptId: string): DocRow {
+    return (
+      (this.db.prepare(`SELECT * FROM subtitle_docs WHERE transcript_id = ?`).get(transcriptId) as DocRow | undefined) ?? {
+        transcript_id: transcriptId,
+        profile_id: defaultProfile.id,
+        header: '[]',
+        trailer: '[]',
+        version: 0,
+      }
+    );
+  }
+
+  profiles(): RulesProfile[] {
+    const own = (this.db.prepare(`SELECT data FROM subtitle_profiles ORDER BY created_at`).all() as { data: string }[]).map((r) => JSON.parse(r.data) as RulesProfile);
+    return [...builtInProfiles, ...own];
+  }
+
+  profile(id: string): RulesProfile {
+    return findProfile(id, this.profiles()) ?? defaultProfile;
+  }
+
+  /** Saves a user's profile (a new id, or one of theirs to change); built-in profiles cannot be replaced. */
+  saveProfile(p: RulesProfile): RulesProfile[] {
+    if (builtInProfiles.some((b) => b.id === p.id)) throw new AppError('conflict', `“${p.name}” is a built-in profile; save your changes under a new name.`);
+    this.db
+      .prepare(`INSERT INTO subtitle_profiles (id, data, created_at) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET data = excluded.data`)
+      .run(p.id, JSON.stringify(p), new Date().toISOString());
+    return this.profiles();
+  }
+
+  deleteProfile(id: string): RulesProfile[] {
+    this.db.prepare(`DELETE FROM subtitle_profiles WHERE id = ?`).run(id);
+    return this.profiles();
+  }
+
+  /** The cues as they are now: the edited ones (with corrected words taken in), else built from the words by the profile. */
+  cues(recordingId: string): { cues: Cue[]; edited: boolean; words: Word[]; profile: RulesProfile; header: string[]; trailer: string[] } {
+    const transcriptId = this.transcriptOf(recordingId);
+    const words = this.words.words(transcriptId);
+    const row = this.docRow(transcriptId);
+    const profile = this.profile(row.profile_id);
+    const stored = this.db.prepare(`SELECT data FROM cues WHERE transcript_id = ?`).get(transcriptId) as { data: string } | undefined;
+    const header = JSON.parse(row.header) as string[];
+    const trailer = JSON.parse(row.trailer) as string[];
+    if (!stored) return { cues: buildCuesWith(words, profile), edited: false, words, profile, header, trailer };
+    const cues = (JSON.parse(stored.data) as Cue[]).map((c) => withWords(c, words));
+    return { cues, edited: true, words, profile, header, trailer };
+  }
+
+  open(recordingId: string): SubtitleDoc {
+    const transcriptId = this.transcriptOf(recordingId);
+    const { cues, edited, profile, header, trailer } = this.cues(recordingId);
+    const row = this.docRow(transcriptId);
+    const hist = this.history(transcriptId);
+    return {
+      recordingId,
+      version: row.version,
+      edited,
+      profileId: profile.id,
+      profiles: this.profiles(),
+      cues,
+      header,
+      trailer,
+      undo: hist.undo.slice(-HISTORY_SENT),
+      redo: hist.redo.slice(0, HISTORY_SENT),
+    };
+  }
+
+  private history(transcriptId: string): { undo: HistoryEntry[]; redo: HistoryEntry[] } {
+    const rows = this.db.prepare(`SELECT label, splice, undone FROM subtitle_history WHERE transcript_id = ? ORDER BY seq`).all(transcriptId) as {
+      label: string;
+      splice: string;
+      undone: number;
+    }[];
+    const undo: HistoryEntry[] = [];
+    const redo: HistoryEntry[] = [];
+    for (const r of rows) (r.undone ? redo : undo).push({ label: r.label, splice: JSON.parse(r.splice) as Splice });
+    return { undo, redo };
+  }
+
+  private checkVersion(transcriptId: string, version: number): DocRow {
+    const row = this.docRow(transcriptId);
+    if (row.version !== version)
+      throw new AppError('conflict', 'These subtitles were changed in another window. Close and reopen the Subtitles view to see the latest.');
+    return row;
+  }
+
+  /** Writes the cue list and doc state, then sends the words the changed cues now say back as corrections. */
+  private store(recordingId: string, transcriptId: string, row: DocRow, cues: Cue[], changedCues: readonly Cue[], words: Word[]): number {
+    const version = row.version + 1;
+    this.db
+      .prepare(`INSERT OR REPLACE INTO cues (transcript_id, data, updated_at) VALUES (?, ?, ?)`)
+      .run(transcriptId, JSON.stringify(cues), new Date().toISOString());
+    this.db
+      .prepare(
+        `INSERT INTO subtitle_docs (transcript_id, profile_id, header, trailer, version) VALUES (@t, @p, @h, @tr, @v)
+         ON CONFLICT (transcript_id) DO UPDATE SET profile_id = @p, header = @h, trailer = @tr, version = @v`,
+      )
+      .run({ t: transcriptId, p: row.profile_id, h: row.header, tr: row.trailer, v: version });
+    const byIndex = new Map<number, string>();
+    for (const c of changedCues) for (const e of correctionsOf(c, words)) byIndex.set(e.index, e.text);
+    // Only a changed word changes the transcript: cue-only edits do not make every open view reload 30,000 words.
+    if (byIndex.size) this.words.correctWords(recordingId, [...byIndex].map(([index, text]) => ({ index, text })));
+    return version;
+  }
+
+  /** Applies one edit made in the view (a splice on `version`) and records it for undo. */
+  commit(recordingId: string, version: number, label: string, splice: Splice, doc?: { header?: string[]; trailer?: string[] }): { version: number } {
+    const transcriptId = this.transcriptOf(recordingId);
+    return this.db.transaction(() => {
+      const row = this.checkVersion(transcriptId, version);
+      const { cues, words } = this.cues(recordingId);
+      if (!spliceFits(cues, splice)) throw new AppError('conflict', 'This edit no longer matches the stored subtitles. Close and reopen the Subtitles view.');
+      if (doc?.header) row.header = JSON.stringify(doc.header);
+      if (doc?.trailer) row.trailer = JSON.stringify(doc.trailer);
+      const next = applySplice(cues, splice);
+      this.db.prepare(`DELETE FROM subtitle_history WHERE transcript_id = ? AND undone = 1`).run(transcriptId);
+      const seq = ((this.db.prepare(`SELECT max(seq) AS s FROM subtitle_history WHERE transcript_id = ?`).get(transcriptId) as { s: number | null }).s ?? 0) + 1;
+      this.db.prepare(`INSERT INTO subtitle_history (transcript_id, seq, label, splice, undone) VALUES (?, ?, ?, ?, 0)`).run(transcriptId, seq, label, JSON.stringify(splice));
+      this.db.prepare(`DELETE FROM subtitle_history WHERE transcript_id = ? AND seq <= ?`).run(transcriptId, seq - HISTORY_LIMIT);
+      return { version: this.store(recordingId, transcriptId, row, next, splice.insert, words) };
+    })();
+  }
+
+  /** Undoes the latest edit (also one made before the view was last closed). */
+  undo(recordingId: string, version: number): { version: number; entry: HistoryEntry | null } {
+    return this.step(recordingId, version, 'undo');
+  }
+
+  redo(recordingId: string, version: number): { version: number; entry: HistoryEntry | null } {
+    return this.step(recordingId, version, 'redo');
+  }
+
+  private step(recordingId: string, version: number, dir: 'undo' | 'redo'): { version: number; entry: HistoryEntry | null } {
+    const transcriptId = this.transcriptOf(recordingId);
+    return this.db.transaction(() => {
+      const row = this.checkVersion(transcriptId, version);
+      const h = dir === 'undo'
+        ? (this.db.prepare(`SELECT seq, label, splice FROM subtitle_history WHERE transcript_id = ? AND undone = 0 ORDER BY seq DESC LIMIT 1`).get(transcriptId) as { seq: number; label: string; splice: string } | undefined)
+        : (this.db.prepare(`SELECT seq, label, splice FROM subtitle_history WHERE transcript_id = ? AND undone = 1 ORDER BY seq ASC LIMIT 1`).get(transcriptId) as { seq: number; label: string; splice: string } | undefined);
+      if (!h) return { version, entry: null };
+      const entry: HistoryEntry = { label: h.label, splice: JSON.parse(h.splice) as Splice };
+      const s = dir === 'undo' ? invertSplice(entry.splice) : entry.splice;
+      const { cues, words } = this.cues(recordingId);
+      if (!spliceFits(cues, s)) throw new AppError('conflict', `“${entry.label}” cannot be ${dir === 'undo' ? 'undone' : 'redone'}: the subtitles changed since. Close and reopen the Subtitles view.`);
+      this.db.prepare(`UPDATE subtitle_history SET undone = ? WHERE transcript_id = ? AND seq = ?`).run(dir === 'undo' ? 1 : 0, transcriptId, h.seq);
+      return { version: this.store(recordingId, transcriptId, row, applySplice(cues, s), s.insert, words), entry };
+    })();
+  }
+
+  /** The profile the view checks and builds by. */
+  setProfile(recordingId: string, profileId: string): void {
+    const transcriptId = this.transcriptOf(recordingId);
+    if (!findProfile(profileId, this.profiles())) throw new AppError('not_found', 'This rules profile no longer exists.');
+    const row = this.docRow(transcriptId);
+    this.db
+      .prepare(
+        `INSERT INTO subtitle_docs (transcript_id, profile_id, header, trailer, version) VALUES (@t, @p, @h, @tr, @v)
+         ON CONFLICT (transcript_id) DO UPDATE SET profile_id = @p`,
+      )
+      .run({ t: transcriptId, p: profileId, h: row.header, tr: row.trailer, v: row.version });
+  }
+
+  /** Stored peaks of a recording's audio; computed with ffmpeg the first time and kept in the library. */
+  async peaks(recordingId: string, audioPath: string | null): Promise<Peaks> {
+    const row = this.db.prepare(`SELECT rate, duration_ms AS durationMs, data FROM waveform_peaks WHERE recording_id = ?`).get(recordingId) as
+      | { rate: number; durationMs: number; data: Buffer }
+      | undefined;
+    if (row) return { rate: row.rate, durationMs: row.durationMs, data: row.data.toString('base64') };
+    if (!audioPath || !existsSync(audioPath)) throw new AppError('not_found', 'There is no audio for this recording, so there is no waveform. The cues can still be edited.');
+    let running = this.peaksRunning.get(recordingId);
+    if (!running) {
+      running = computePeaks(audioPath, PEAKS_PER_SECOND).then((p) => {
+        this.db
+          .prepare(`INSERT OR REPLACE INTO waveform_peaks (recording_id, rate, duration_ms, data) VALUES (?, ?, ?, ?)`)
+          .run(recordingId, p.rate, p.durationMs, p.bytes);
+        return { rate: p.rate, durationMs: p.durationMs, data: p.bytes.toString('base64') };
+      });
+      this.peaksRunning.set(recordingId, running);
+      void running.finally(() => this.peaksRunning.delete(recordingId)).catch(() => undefined);
+    }
+    return running;
+  }
+
+  /** Where a recording's audio is (the library's copy, else the original file): for peaks. */
+  audioOf(recordingId: string): string | null {
+    const r = this.db.prepare(`SELECT audio_file, original_path FROM recordings WHERE id = ?`).get(recordingId) as
+      | { audio_file: string | null; original_path: string | null }
+      | undefined;
+    if (r?.audio_file && existsSync(join(this.ctx.audioDir, r.audio_file))) return join(this.ctx.audioDir, r.audio_file);
+    return r?.original_path && existsSync(r.original_path) ? r.original_path : null;
+  }
+}
+
+/**
+ * Peaks with ffmpeg: decoded to 8 kHz mono 16-bit and streamed (a 3-hour file
+ * is never held whole), one byte per slice: its loudest sample scaled to 127.
+ */
+export function computePeaks(path: string, rate: number): Promise<{ rate: number; durationMs: number; bytes: Buffer }> {
+  const sampleRate = 8000;
+  const per = sampleRate / rate;
+  return new Promise((resolve, reject) => {
+    const ff = spawn('ffmpeg', ['-v', 'error', '-nostdin', '-i', path, '-vn', '-ac', '1', '-ar', String(sampleRate), '-f', 's16le', 'pipe:1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const out: number[] = [];
+    let max = 0;
+    let n = 0;
+    let samples = 0;
+    let carry: Buffer | null = null;
+    let err = '';
+    ff.stdout.on('data', (chunk: Buffer) => {
+      let buf = carry ? Buffer.concat([carry, chunk]) : chunk;
+      const even = buf.length - (buf.length % 2);
+      carry = even < buf.length ? buf.subarray(even) : null;
+      buf = buf.subarray(0, even);
+      for (let i = 0; i < buf.length; i += 2) {
+        const v = Math.abs(buf.readInt16LE(i));
+        if (v > max) max = v;
+        if (++n >= per) {
+          out.push(Math.min(127, Math.round((max / 32768) * 127)));
+          max = 0;
+          n = 0;
+        }
+      }
+      samples += buf.length / 2;
+    });
+    ff.stderr.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-2000)));
+    ff.on('error', (e) => reject(new AppError('unavailable', `The waveform needs ffmpeg, which could not be started (${e.message}). Install ffmpeg; the cues can still be edited.`)));
+    ff.on('close', (code) => {
+      if (code !== 0) return reject(new AppError('unsupported_media', `The waveform could not be made: ffmpeg could not read the audio (${err.trim().split('\n').pop() ?? `exit ${code}`}).`));
+      if (n > 0) out.push(Math.min(127, Math.round((max / 32768) * 127)));
+      resolve({ rate, durationMs: Math.round((samples / sampleRate) * 1000), bytes: Buffer.from(Int8Array.from(out).buffer) });
+    });
+  });
+}

@@ -1,0 +1,271 @@
+/** The Subtitles view's dialogs: export, import a file, sync by two points, save a rules profile. */
+import { useId, useState } from 'react';
+import { parseSubtitles, type ParsedSubtitles, type RulesProfile } from '../../../../shared/captions/index';
+import type { SubtitleExportFormat } from '../../../../shared/subtitles';
+import { api, errorMessage, saveText } from '../../bridge';
+import { Button } from '../../components/Button';
+import { Dialog } from '../../components/Dialog';
+import { useApp } from '../../stores/app';
+import { currentProfile, useSubtitles } from '../../stores/subtitles';
+import { toast } from '../../stores/toasts';
+import { cueTime, parseCueTime } from './time';
+
+const formats: [SubtitleExportFormat, string][] = [
+  ['srt', 'SubRip subtitles (.srt)'],
+  ['vtt', 'WebVTT subtitles (.vtt)'],
+  ['txt', 'Text (.txt)'],
+  ['docx', 'Word document (.docx)'],
+  ['json', 'JSON (.json)'],
+];
+
+/** Desktop: the save dialog (main writes a temporary file and renames it). Browser: a download. */
+export async function exportSubtitles(id: string, format: SubtitleExportFormat, voices: boolean): Promise<void> {
+  try {
+    if (useApp.getState().info?.mode === 'electron') {
+      const r = await api.invoke('subtitles.saveExport', { id, format, voices });
+      if (r.path) toast(`Saved ${r.path.split(/[\\/]/).pop()}.`, 'ok');
+      return;
+    }
+    const out = await api.invoke('subtitles.export', { id, format, voices });
+    if (out.encoding === 'base64') {
+      const bin = atob(out.content);
+      const bytes = new Uint8Array(bin.length);
+      for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+      const href = URL.createObjectURL(new Blob([bytes], { type: out.mime }));
+      const a = document.createElement('a');
+      a.href = href;
+      a.download = out.filename;
+      document.body.append(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(href), 10_000);
+    } else saveText(out.filename, out.mime, out.content);
+    toast(`Exported ${out.filename} to your downloads.`, 'ok');
+  } catch (err) {
+    toast(errorMessage(err), 'error');
+  }
+}
+
+export function ExportSubtitlesDialog({ open, onClose, id }: { open: boolean; onClose(): void; id: string }) {
+  const [format, setFormat] = useState<SubtitleExportFormat>('srt');
+  const [voices, setVoices] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const fid = useId();
+  return (
+    <Dialog
+      open={open}
+      title="Export subtitles"
+      onClose={onClose}
+      footer={
+        <>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button
+            variant="primary"
+            busy={busy}
+            onClick={async () => {
+              setBusy(true);
+              await exportSubtitles(id, format, voices);
+              setBusy(false);
+              onClose();
+            }}
+          >
+            Export
+          </Button>
+        </>
+      }
+    >
+      <div className="field">
+        <label htmlFor={fid}>Format</label>
+        <select id={fid} data-autofocus value={format} onChange={(e) => setFormat(e.target.value as SubtitleExportFormat)}>
+          {formats.map(([f, label]) => (
+            <option key={f} value={f}>
+              {label}
+            </option>
+          ))}
+        </select>
+        <span className="field__help">Every format carries your edits: corrected words, speaker names and cue changes.</span>
+      </div>
+      {format === 'vtt' && (
+        <label className="check">
+          <input type="checkbox" checked={voices} onChange={(e) => setVoices(e.target.checked)} /> Name speakers with voice tags (&lt;v Name&gt;)
+        </label>
+      )}
+    </Dialog>
+  );
+}
+
+export function ImportSubtitlesDialog({ file, onClose }: { file: { name: string; text: string } | null; onClose(): void }) {
+  const importOnto = useSubtitles((s) => s.importOnto);
+  const count = useSubtitles((s) => s.cues.length);
+  const openTranscript = useApp((s) => s.openTranscript);
+  const parsed: ParsedSubtitles | null = file ? parseSubtitles(file.text) : null;
+  const usable = (parsed?.doc.cues.length ?? 0) > 0;
+  return (
+    <Dialog
+      open={file !== null}
+      title={file ? `Import ${file.name}` : 'Import'}
+      width={520}
+      onClose={onClose}
+      footer={
+        <>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button
+            disabled={!usable}
+            onClick={async () => {
+              if (!file) return;
+              try {
+                const r = await api.invoke('subtitles.importNew', { name: file.name, content: file.text });
+                toast(`Added “${file.name}” to the library with ${r.cues} cues.`, 'ok');
+                onClose();
+                openTranscript(r.id);
+              } catch (err) {
+                toast(errorMessage(err), 'error');
+              }
+            }}
+          >
+            Add as a new item
+          </Button>
+          <Button
+            variant="primary"
+            data-autofocus
+            disabled={!usable}
+            onClick={() => {
+              if (!parsed || !file) return;
+              importOnto(parsed.doc.cues, parsed.doc.header, parsed.doc.trailer ?? [], `Import ${file.name}`);
+              toast(`Imported ${parsed.doc.cues.length} cues from ${file.name}. Undo brings the previous cues back.`, 'ok');
+              onClose();
+            }}
+          >
+            Replace these cues
+          </Button>
+        </>
+      }
+    >
+      {parsed && (
+        <>
+          <p>
+            {usable
+              ? `${parsed.doc.cues.length} cues (${parsed.format.toUpperCase()}), from ${cueTime(parsed.doc.cues[0]!.start)} to ${cueTime(parsed.doc.cues[parsed.doc.cues.length - 1]!.end)}. They can replace the ${count} cues here (undoable), or become a new library item.`
+              : 'Verbatim found no cue it could read in this file.'}
+          </p>
+          {parsed.problems.length > 0 && (
+            <div className="banner banner--error" role="alert">
+              <p>
+                {parsed.problems.length} {parsed.problems.length === 1 ? 'part' : 'parts'} of the file could not be read and will be left out. Fix them in the file and import it again to keep
+                them:
+              </p>
+              <ul className="problems">
+                {parsed.problems.slice(0, 20).map((p) => (
+                  <li key={p.line}>{p.message}</li>
+                ))}
+                {parsed.problems.length > 20 && <li>…and {parsed.problems.length - 20} more.</li>}
+              </ul>
+            </div>
+          )}
+        </>
+      )}
+    </Dialog>
+  );
+}
+
+export function SyncDialog({ open, onClose }: { open: boolean; onClose(): void }) {
+  const cues = useSubtitles((s) => s.cues);
+  const run = useSubtitles((s) => s.run);
+  const first = cues[0]?.start ?? 0;
+  const last = cues[cues.length - 1]?.start ?? 0;
+  const [v, setV] = useState({ af: cueTime(first), at: cueTime(first), bf: cueTime(last), bt: cueTime(last) });
+  const [error, setError] = useState<string | null>(null);
+  const field = (k: keyof typeof v, label: string) => (
+    <label className="field">
+      <span>{label}</span>
+      <input value={v[k]} onChange={(e) => setV({ ...v, [k]: e.target.value })} data-autofocus={k === 'at' ? true : undefined} />
+    </label>
+  );
+  return (
+    <Dialog
+      open={open}
+      title="Sync by two points"
+      width={520}
+      onClose={onClose}
+      footer={
+        <>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button
+            variant="primary"
+            onClick={() => {
+              const [af, at, bf, bt] = [v.af, v.at, v.bf, v.bt].map(parseCueTime);
+              if ([af, at, bf, bt].some((x) => x === null)) return setError('Every field needs a time like 1:02.500.');
+              if (af === bf) return setError('The two cue times must differ.');
+              if (!run('sync', { a: { from: af!, to: at! }, b: { from: bf!, to: bt! } })) return setError('Those points would not move anything, or would run time backwards.');
+              onClose();
+            }}
+          >
+            Sync
+          </Button>
+        </>
+      }
+    >
+      <p className="muted">Say where two cues should be. Everything is moved and stretched to match: a constant offset and a different frame rate are fixed together.</p>
+      <div className="sync-grid">
+        {field('af', 'First cue now at')}
+        {field('at', 'should be at')}
+        {field('bf', 'Second cue now at')}
+        {field('bt', 'should be at')}
+      </div>
+      {error && (
+        <p className="field__error" role="alert">
+          {error}
+        </p>
+      )}
+    </Dialog>
+  );
+}
+
+export function ProfileDialog({ open, onClose }: { open: boolean; onClose(): void }) {
+  const base = useSubtitles(currentProfile);
+  const saveProfile = useSubtitles((s) => s.saveProfile);
+  const [p, setP] = useState<RulesProfile>({ ...base, name: `${base.name} (mine)` });
+  const num = (k: keyof RulesProfile, label: string, step = 1) => (
+    <label className="field">
+      <span>{label}</span>
+      <input type="number" step={step} value={Number(p[k] ?? 0)} onChange={(e) => setP({ ...p, [k]: Number(e.target.value) })} />
+    </label>
+  );
+  return (
+    <Dialog
+      open={open}
+      title="Save a rules profile"
+      width={560}
+      onClose={onClose}
+      footer={
+        <>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button
+            variant="primary"
+            onClick={async () => {
+              const id = `user-${p.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').slice(0, 60)}`;
+              if (await saveProfile({ ...p, id, warnCps: p.warnCps && p.warnCps < p.maxCps ? p.warnCps : null })) onClose();
+            }}
+          >
+            Save profile
+          </Button>
+        </>
+      }
+    >
+      <label className="field">
+        <span>Name</span>
+        <input data-autofocus value={p.name} onChange={(e) => setP({ ...p, name: e.target.value })} />
+      </label>
+      <div className="sync-grid">
+        {num('maxCharsPerLine', 'Characters per line')}
+        {num('maxLines', 'Lines per cue')}
+        {num('minDurationMs', 'Shortest cue (ms)')}
+        {num('maxDurationMs', 'Longest cue (ms)')}
+        {num('maxCps', 'Characters a second, at most', 0.5)}
+        {num('minGapMs', 'Gap between cues (ms)')}
+        {num('leadOutMs', 'Lead-out into silence (ms)')}
+        {num('pauseMs', 'A pause this long starts a cue (ms)')}
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,316 @@
+/**
+ * The Subtitles view of a transcript: toolbar (profile, rules check, undo,
+ * import/export), the player (a video shows the current cue over it), the
+ * waveform timeline, the virtualized cue list and the selected cue's editor.
+ * Keys: the commands' own shortcuts, Ctrl+Z / Ctrl+Shift+Z, Space to play,
+ * Alt+L to loop the selected cue.
+ */
+import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { commandForKey } from '../../../../shared/captions/index';
+import { mediaSrc } from '../../bridge';
+import { Button } from '../../components/Button';
+import { formatClock } from '../../components/format';
+import { typingIn } from '../../components/shortcuts';
+import { checkAll, cueAt, currentProfile, playhead, useSubtitles } from '../../stores/subtitles';
+import { useTranscript } from '../../stores/transcript';
+import { CueEditor } from './CueEditor';
+import { CueList } from './CueList';
+import { ExportSubtitlesDialog, ImportSubtitlesDialog, ProfileDialog, SyncDialog } from './SubtitleDialogs';
+import { Waveform } from './Waveform';
+
+const VIDEO = /\.(mp4|m4v|mov|mkv|webm|avi|wmv|mpe?g|ogv)$/i;
+
+function RulesSummary() {
+  const cues = useSubtitles((s) => s.cues);
+  const profile = useSubtitles(currentProfile);
+  // Checking 5,000 cues waits for the edit to be drawn first.
+  const deferred = useDeferredValue(cues);
+  const issues = useMemo(() => checkAll(deferred, profile), [deferred, profile]);
+  const errors = issues.filter((i) => i.severity === 'error');
+  const fixable = errors.filter((i) => i.fix !== null).length;
+  const run = useSubtitles((s) => s.run);
+  const select = useSubtitles((s) => s.select);
+  return (
+    <div className="rules" role="status" aria-live="polite">
+      {errors.length === 0 ? (
+        <span className="rules__ok">Every cue meets {profile.name}.</span>
+      ) : (
+        <>
+          <span className="rules__bad">
+            {errors.length} {errors.length === 1 ? 'problem' : 'problems'} by {profile.name}
+          </span>
+          <Button size="sm" variant="ghost" onClick={() => select(errors[0]!.cue)}>
+            Go to the first
+          </Button>
+          {fixable > 0 && (
+            <Button size="sm" onClick={() => run('fixAll')}>
+              Fix all
+            </Button>
+          )}
+        </>
+      )}
+    </div>
+  );
+}
+
+/** The media element, the current cue drawn over a video, and play/loop following the selection. */
+function MediaPane({ onMedia, video }: { onMedia(el: HTMLMediaElement | null): void; video: boolean }) {
+  const mediaUrl = useTranscript((s) => s.mediaUrl);
+  const src = mediaSrc(mediaUrl);
+  const ref = useRef<HTMLMediaElement | null>(null);
+  const [now, setNow] = useState(0);
+  const [paused, setPaused] = useState(true);
+  const playingCue = useSubtitles((s) => (s.playing >= 0 ? s.cues[s.playing] : undefined));
+
+  useEffect(() => {
+    let raf = 0;
+    const tick = () => {
+      const a = ref.current;
+      if (a) {
+        const ms = a.currentTime * 1000;
+        playhead.set(ms);
+        const s = useSubtitles.getState();
+        const sel = s.cues[s.selection[0] ?? -1];
+        // Loop the selected cue: back to its start when it ends.
+        if (s.loop && sel && !a.paused && ms >= sel.end) a.currentTime = sel.start / 1000;
+        s.setPlaying(cueAt(s.cues, ms));
+        setNow((n) => (Math.abs(n - ms) > 200 ? ms : n));
+      }
+      raf = requestAnimationFrame(tick);
+    };
+    raf = requestAnimationFrame(tick);
+    // Selecting another cue moves the playhead to it (unless playing), so Space plays from there.
+    const unsub = useSubtitles.subscribe((s, prev) => {
+      const a = ref.current;
+      const at = s.cues[s.selection[0] ?? -1]?.start;
+      if (a && a.paused && at !== undefined && s.selection[0] !== prev.selection[0]) a.currentTime = at / 1000;
+    });
+    return () => {
+      cancelAnimationFrame(raf);
+      unsub();
+    };
+  }, []);
+
+  if (!src) return <p className="muted sub-media__none">There is no audio for this recording, so it cannot be played here. Cues can still be edited and retimed by typing.</p>;
+  const props = {
+    src,
+    preload: 'auto' as const,
+    'data-testid': 'subtitle-media',
+    ref: (el: HTMLMediaElement | null) => {
+      ref.current = el;
+      onMedia(el);
+    },
+    onPlay: () => setPaused(false),
+    onPause: () => setPaused(true),
+  };
+  return (
+    <div className={`sub-media${video ? ' sub-media--video' : ''}`}>
+      {video ? (
+        <div className="sub-media__frame">
+          <video {...props} />
+          {playingCue && (
+            <div className="sub-media__cue" aria-hidden="true">
+              {playingCue.text.replace(/<[^>]*>/g, '')}
+            </div>
+          )}
+        </div>
+      ) : (
+        <audio {...props} />
+      )}
+      <div className="sub-media__controls">
+        <Button
+          variant="primary"
+          icon={paused ? 'play' : 'pause'}
+          aria-label={paused ? 'Play (space)' : 'Pause (space)'}
+          onClick={() => {
+            const a = ref.current;
+            if (a) void (a.paused ? a.play() : a.pause());
+          }}
+        />
+        <span className="player__time">{formatClock(now)}</span>
+        {!video && (
+          <span className="sub-media__line" aria-live="off">
+            {playingCue ? playingCue.text.replace(/<[^>]*>/g, '').replace(/\n/g, ' ') : '\u00a0'}
+          </span>
+        )}
+      </div>
+    </div>
+  );
+}
+
+/** Its own component: the view around it does not re-render on every edit. */
+function UndoRedo() {
+  const undoLabel = useSubtitles((s) => s.undoStack[s.undoStack.length - 1]?.label);
+  const redoLabel = useSubtitles((s) => s.redoStack[0]?.label);
+  return (
+    <>
+      <Button size="sm" icon="back" disabled={!undoLabel} onClick={() => useSubtitles.getState().undo()} aria-keyshortcuts="Control+Z" title={undoLabel ? `Undo ${undoLabel} (Ctrl+Z)` : 'Nothing to undo'}>
+        Undo
+      </Button>
+      <Button size="sm" disabled={!redoLabel} onClick={() => useSubtitles.getState().redo()} aria-keyshortcuts="Control+Shift+Z" title={redoLabel ? `Redo ${redoLabel} (Ctrl+Shift+Z)` : 'Nothing to redo'}>
+        Redo
+      </Button>
+    </>
+  );
+}
+
+function SavingStatus() {
+  const pending = useSubtitles((s) => s.pending);
+  const edited = useSubtitles((s) => s.edited);
+  return (
+    <span className="subtitles__saving muted" aria-live="polite">
+      {pending > 0 ? 'Saving…' : edited ? 'Saved' : ''}
+    </span>
+  );
+}
+
+export function SubtitlesView({ id, source }: { id: string; source: string }) {
+  const open = useSubtitles((s) => s.open);
+  const loading = useSubtitles((s) => s.loading);
+  const error = useSubtitles((s) => s.error);
+  const profiles = useSubtitles((s) => s.profiles);
+  const profileId = useSubtitles((s) => s.profileId);
+  const setProfile = useSubtitles((s) => s.setProfile);
+  const loop = useSubtitles((s) => s.loop);
+  const edited = useSubtitles((s) => s.edited);
+  const [media, setMedia] = useState<HTMLMediaElement | null>(null);
+  const [exporting, setExporting] = useState(false);
+  const [syncing, setSyncing] = useState(false);
+  const [profiling, setProfiling] = useState(false);
+  const [importing, setImporting] = useState<{ name: string; text: string } | null>(null);
+  const [confirmReset, setConfirmReset] = useState(false);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const text = useRef<HTMLTextAreaElement>(null);
+  const root = useRef<HTMLDivElement>(null);
+  const video = VIDEO.test(source);
+
+  useEffect(() => {
+    void open(id);
+  }, [id, open]);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (document.querySelector('dialog[open]') || !root.current?.contains(document.activeElement ?? document.body) && document.activeElement !== document.body) return;
+      const s = useSubtitles.getState();
+      const k = e.key.toLowerCase();
+      if ((e.ctrlKey || e.metaKey) && !e.altKey && (k === 'z' || k === 'y')) {
+        if (typingIn(e.target)) return; // the field's own undo while typing
+        e.preventDefault();
+        if (k === 'y' || e.shiftKey) s.redo();
+        else s.undo();
+        return;
+      }
+      if (e.altKey && k === 'l') {
+        e.preventDefault();
+        s.setLoop(!s.loop);
+        return;
+      }
+      const cmd = commandForKey(e);
+      if (cmd) {
+        e.preventDefault();
+        s.runCommand(cmd);
+        return;
+      }
+      if (e.key === ' ' && !typingIn(e.target) && (e.target as HTMLElement | null)?.tagName !== 'BUTTON' && media) {
+        e.preventDefault();
+        const sel = s.cues[s.selection[0] ?? -1];
+        if (media.paused && s.loop && sel) media.currentTime = sel.start / 1000;
+        void (media.paused ? media.play() : media.pause());
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [media]);
+
+  if (error)
+    return (
+      <div className="banner banner--error" role="alert">
+        The subtitles could not be opened: {error}{' '}
+        <Button size="sm" onClick={() => void open(id)}>
+          Try again
+        </Button>
+      </div>
+    );
+
+  return (
+    <div className="subtitles" ref={root} aria-busy={loading || undefined}>
+      <div className="subtitles__toolbar" role="toolbar" aria-label="Subtitles">
+        <label className="subtitles__profile">
+          <span>Rules</span>
+          <select value={profileId} onChange={(e) => void setProfile(e.target.value)}>
+            {profiles.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <Button size="sm" variant="ghost" onClick={() => setProfiling(true)}>
+          Save profile…
+        </Button>
+        <UndoRedo />
+        <Button size="sm" variant="ghost" aria-pressed={loop} onClick={() => useSubtitles.getState().setLoop(!loop)} aria-keyshortcuts="Alt+L" title="Loop the selected cue (Alt+L)">
+          Loop cue
+        </Button>
+        <Button size="sm" variant="ghost" onClick={() => setSyncing(true)}>
+          Sync…
+        </Button>
+        <Button size="sm" variant="ghost" disabled={!edited} onClick={() => setConfirmReset(true)}>
+          Reset to generated
+        </Button>
+        <Button size="sm" icon="upload" onClick={() => fileInput.current?.click()}>
+          Import…
+        </Button>
+        <Button size="sm" icon="download" onClick={() => setExporting(true)}>
+          Export…
+        </Button>
+        <SavingStatus />
+        <input
+          ref={fileInput}
+          type="file"
+          accept=".srt,.vtt,text/vtt,application/x-subrip"
+          hidden
+          aria-label="Subtitle file to import"
+          onChange={async (e) => {
+            const f = e.target.files?.[0];
+            e.target.value = '';
+            if (f) setImporting({ name: f.name, text: await f.text() });
+          }}
+        />
+      </div>
+      {confirmReset && (
+        <div className="banner banner--warn" role="alert">
+          Rebuild every cue from the words by {profiles.find((p) => p.id === profileId)?.name}? Corrected words and speaker names are kept; cue edits are replaced (Undo brings them back).{' '}
+          <Button
+            size="sm"
+            variant="primary"
+            onClick={() => {
+              useSubtitles.getState().resetToGenerated();
+              setConfirmReset(false);
+            }}
+          >
+            Reset
+          </Button>{' '}
+          <Button size="sm" onClick={() => setConfirmReset(false)}>
+            Cancel
+          </Button>
+        </div>
+      )}
+      <RulesSummary />
+      <div className="subtitles__top">
+        <MediaPane onMedia={setMedia} video={video} />
+        <CueEditor textRef={text} />
+      </div>
+      {media && <Waveform media={media} id={id} />}
+      <CueList onEdit={() => text.current?.focus()} />
+      <p className="transcript__keys muted" aria-hidden="true">
+        <kbd>↑</kbd>/<kbd>↓</kbd> cue · <kbd>Enter</kbd> edit text · <kbd>Space</kbd> play · <kbd>Alt</kbd>+<kbd>S</kbd> split · <kbd>Alt</kbd>+<kbd>M</kbd> merge · <kbd>Alt</kbd>+<kbd>N</kbd> insert · <kbd>Alt</kbd>+<kbd>Del</kbd> delete ·{' '}
+        <kbd>Alt</kbd>+<kbd>←</kbd>/<kbd>→</kbd> shift 100 ms (with <kbd>Shift</kbd>: all) · <kbd>Alt</kbd>+<kbd>[</kbd>/<kbd>]</kbd> start/end at playhead · <kbd>Alt</kbd>+<kbd>L</kbd> loop · <kbd>Ctrl</kbd>+<kbd>Z</kbd> undo
+      </p>
+      <ExportSubtitlesDialog open={exporting} onClose={() => setExporting(false)} id={id} />
+      <ImportSubtitlesDialog file={importing} onClose={() => setImporting(null)} />
+      {syncing && <SyncDialog open onClose={() => setSyncing(false)} />}
+      {profiling && <ProfileDialog open onClose={() => setProfiling(false)} />}
+    </div>
+  );
+}

@@ -1,0 +1,183 @@
+/**
+ * The waveform timeline (wavesurfer.js 8 with its regions plugin) drawn from
+ * the peaks stored with the recording: each cue on screen is a region; drag
+ * its edges to retime it or its body to move it. Times snap to word
+ * boundaries and to the playhead. Only the cues in view are regions, so a
+ * 5,000-cue file costs what a screenful does.
+ */
+import { useEffect, useRef, useState } from 'react';
+import WaveSurfer from 'wavesurfer.js';
+import RegionsPlugin from 'wavesurfer.js/plugins/regions';
+import { snapTime, type Cue } from '../../../../shared/captions/index';
+import { api, errorMessage } from '../../bridge';
+import { playhead, useSubtitles } from '../../stores/subtitles';
+import { useTranscript } from '../../stores/transcript';
+
+type Regions = ReturnType<typeof RegionsPlugin.create>;
+type Region = ReturnType<Regions['addRegion']>;
+
+const PX_PER_SEC = 100;
+/** Snap when a dragged edge is this close to a word boundary or the playhead (in pixels, so it feels the same at any zoom). */
+const SNAP_PX = 8;
+
+function cssVar(name: string): string {
+  return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#888';
+}
+
+export function Waveform({ media, id, onReady }: { media: HTMLMediaElement | null; id: string; onReady?: (ms: number) => void }) {
+  const box = useRef<HTMLDivElement>(null);
+  const ws = useRef<WaveSurfer | null>(null);
+  const regions = useRef<Regions | null>(null);
+  const shown = useRef(new Map<Cue, Region>());
+  const view = useRef<[number, number]>([0, 30]);
+  const [state, setState] = useState<{ kind: 'loading' } | { kind: 'ready' } | { kind: 'none'; message: string }>({ kind: 'loading' });
+  const cues = useSubtitles((s) => s.cues);
+  const selection = useSubtitles((s) => s.selection);
+
+  // Draw from stored peaks (computed once by main with ffmpeg).
+  useEffect(() => {
+    if (!media || !box.current) return;
+    let gone = false;
+    const t0 = performance.now();
+    const regionsShown = shown.current;
+    setState({ kind: 'loading' });
+    api.invoke('subtitles.peaks', { id }).then(
+      (p) => {
+        if (gone || !box.current) return;
+        const bin = atob(p.data);
+        const peaks = new Float32Array(bin.length);
+        for (let i = 0; i < bin.length; i++) peaks[i] = ((bin.charCodeAt(i) << 24) >> 24) / 127;
+        const w = WaveSurfer.create({
+          container: box.current,
+          height: 112,
+          waveColor: cssVar('--wave'),
+          progressColor: cssVar('--wave-played'),
+          cursorColor: cssVar('--accent'),
+          cursorWidth: 2,
+          minPxPerSec: PX_PER_SEC,
+          peaks: [peaks],
+          duration: p.durationMs / 1000,
+          media,
+          autoScroll: true,
+          autoCenter: false,
+          normalize: true,
+          barWidth: 0,
+        });
+        const r = w.registerPlugin(RegionsPlugin.create());
+        ws.current = w;
+        regions.current = r;
+        w.on('scroll', (a, b) => {
+          view.current = [a, b];
+          sync();
+        });
+        r.on('region-clicked', (region, e) => {
+          e.stopPropagation();
+          useSubtitles.getState().select(Number(region.id.split(':')[1]));
+        });
+        r.on('region-updated', (region) => {
+          const index = Number(region.id.split(':')[1]);
+          const words = useTranscript.getState().transcript?.words ?? [];
+          const within = (SNAP_PX / PX_PER_SEC) * 1000;
+          const start = snapTime(region.start * 1000, words, playhead.get(), within);
+          const end = snapTime(region.end * 1000, words, playhead.get(), within);
+          if (!useSubtitles.getState().run('retime', { index, start, end })) {
+            // Snapped back to where it was: put the region back too.
+            const c = useSubtitles.getState().cues[index];
+            if (c) region.setOptions({ start: c.start / 1000, end: c.end / 1000 });
+          }
+        });
+        w.once('ready', () => {
+          if (gone) return;
+          // The scrolling timeline must be reachable from the keyboard (arrows scroll it).
+          const scroller = w.getWrapper().parentElement;
+          if (scroller) {
+            scroller.tabIndex = 0;
+            scroller.setAttribute('role', 'region');
+            scroller.setAttribute('aria-label', 'Waveform (arrow keys scroll)');
+          }
+          setState({ kind: 'ready' });
+          // For bench/subtitles.ts: when the waveform of stored peaks was drawn.
+          performance.mark('verbatim:waveform-ready');
+          onReady?.(performance.now() - t0);
+          sync();
+        });
+      },
+      (err: unknown) => !gone && setState({ kind: 'none', message: errorMessage(err) }),
+    );
+    return () => {
+      gone = true;
+      ws.current?.destroy();
+      ws.current = null;
+      regions.current = null;
+      regionsShown.clear();
+    };
+    // onReady is a reporting hook: a new closure must not redraw the waveform.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [media, id]);
+
+  /**
+   * Regions for the cues in view (and a screen either side). After an edit
+   * only the regions of cues that changed are replaced: unchanged cues are
+   * the same objects, so most regions stay as they are.
+   */
+  function sync(): void {
+    const r = regions.current;
+    if (!r) return;
+    const { cues, selection } = useSubtitles.getState();
+    const [a, b] = view.current;
+    const margin = Math.max(10, b - a);
+    const sel = new Set(selection);
+    const accent = cssVar('--region-selected');
+    const plain = cssVar('--region');
+    const want = new Map<Cue, number>();
+    // Binary search to the first cue that ends after the window opens.
+    let lo = 0;
+    let hi = cues.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cues[mid]!.end / 1000 < a - margin) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; i < cues.length && cues[i]!.start / 1000 <= b + margin; i++) want.set(cues[i]!, i);
+    for (const [cue, region] of shown.current) {
+      if (!want.has(cue)) {
+        region.remove();
+        shown.current.delete(cue);
+      }
+    }
+    for (const [c, i] of want) {
+      const color = sel.has(i) ? accent : plain;
+      const old = shown.current.get(c);
+      if (old) {
+        old.setOptions({ id: `cue:${i}`, color });
+        continue;
+      }
+      const content = document.createElement('span');
+      // Regions live in wavesurfer's shadow root: the page's stylesheet does not reach them.
+      content.style.cssText = `display:block;padding:2px 4px;font-size:11px;line-height:1.3;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;color:${cssVar('--text')}`;
+      content.textContent = c.text.replace(/<[^>]*>/g, '').replace(/\n/g, ' ');
+      shown.current.set(c, r.addRegion({ id: `cue:${i}`, start: c.start / 1000, end: c.end / 1000, color, drag: true, resize: true, content, minLength: 0.1 }));
+    }
+  }
+
+  useEffect(() => {
+    if (state.kind === 'ready') sync();
+  }, [cues, selection, state.kind]);
+
+  // The selected cue scrolls into view when it is off screen.
+  useEffect(() => {
+    const w = ws.current;
+    const c = cues[selection[0] ?? -1];
+    if (!w || !c || state.kind !== 'ready') return;
+    const [a, b] = view.current;
+    if (c.start / 1000 < a || c.end / 1000 > b) w.setScrollTime(Math.max(0, c.start / 1000 - (b - a) / 4));
+  }, [selection, cues, state.kind]);
+
+  return (
+    <div className="wave" role="group" aria-label="Waveform timeline: drag a cue’s edges to retime it, or its body to move it">
+      {state.kind === 'none' && <p className="wave__note muted">{state.message}</p>}
+      {state.kind === 'loading' && <p className="wave__note muted">Drawing the waveform…</p>}
+      <div ref={box} className="wave__canvas" data-testid="waveform" hidden={state.kind === 'none'} />
+    </div>
+  );
+}

@@ -1,0 +1,272 @@
+/**
+ * The open subtitle document: its cues, selection, profile and undo/redo
+ * history. Every edit runs a command of the registry in src/shared/captions
+ * (`perform`), lands here at once, and is sent to main as a splice in order;
+ * undo/redo apply the stored splices, so the history main keeps and this one
+ * agree, and survive closing the view.
+ */
+import { create } from 'zustand';
+import {
+  applySplice,
+  buildCuesWith,
+  checkCue,
+  commands,
+  defaultProfile,
+  diffCues,
+  findProfile,
+  invertSplice,
+  type Command,
+  type CommandName,
+  type Cue,
+  type HistoryEntry,
+  type Issue,
+  type RulesProfile,
+} from '../../../shared/captions/index';
+import { api, errorMessage } from '../bridge';
+import { toast } from './toasts';
+import { useTranscript } from './transcript';
+
+interface SubtitlesState {
+  id: string | null;
+  loading: boolean;
+  error: string | null;
+  cues: Cue[];
+  header: string[];
+  trailer: string[];
+  edited: boolean;
+  profileId: string;
+  profiles: RulesProfile[];
+  undoStack: HistoryEntry[];
+  redoStack: HistoryEntry[];
+  selection: number[];
+  caret: number | null;
+  /** The cue being played (follows the audio), or -1. */
+  playing: number;
+  loop: boolean;
+  /** Requests to main still in flight (the status line says "Saving…"). */
+  pending: number;
+  open(id: string): Promise<void>;
+  close(): void;
+  run<N extends CommandName>(name: N, ...arg: Parameters<(typeof commands)[N]['perform']>[1] extends undefined ? [arg?: undefined] : [arg: Parameters<(typeof commands)[N]['perform']>[1]]): boolean;
+  runCommand(cmd: Command, label?: string): boolean;
+  undo(): void;
+  redo(): void;
+  select(index: number, extend?: boolean): void;
+  setCaret(at: number | null): void;
+  setProfile(id: string): Promise<void>;
+  saveProfile(p: RulesProfile): Promise<boolean>;
+  resetToGenerated(): void;
+  importOnto(cues: Cue[], header: string[], trailer: string[], label: string): void;
+  setPlaying(index: number): void;
+  setLoop(on: boolean): void;
+}
+
+/** Where the player is (ms): read by commands that use the playhead, written once a frame while playing. */
+let playheadMs = 0;
+export const playhead = {
+  get: (): number => playheadMs,
+  set: (ms: number): void => {
+    playheadMs = ms;
+  },
+};
+
+/** Main's version of the document, and the queue of requests that keeps main's history in the same order as ours. */
+let serverVersion = 0;
+let queue: Promise<unknown> = Promise.resolve();
+let openSeq = 0;
+
+export function currentProfile(s: Pick<SubtitlesState, 'profileId' | 'profiles'>): RulesProfile {
+  return findProfile(s.profileId, s.profiles) ?? defaultProfile;
+}
+
+export const useSubtitles = create<SubtitlesState>((set, get) => {
+  /** Sends one request after the ones before it; a failure reloads the document from main so both agree again. */
+  const send = (fn: (version: number) => Promise<{ version: number }>): void => {
+    const id = get().id;
+    set((s) => ({ pending: s.pending + 1 }));
+    queue = queue
+      .then(() => fn(serverVersion))
+      .then(
+        (r) => {
+          serverVersion = r.version;
+        },
+        async (err: unknown) => {
+          toast(`${errorMessage(err)} The subtitles were reloaded as last saved.`, 'error');
+          if (id && get().id === id) await get().open(id);
+        },
+      )
+      .finally(() => set((s) => ({ pending: Math.max(0, s.pending - 1) })));
+  };
+
+  const record = (label: string, before: Cue[], after: Cue[], selection: number[] | undefined, extra?: { header?: string[]; trailer?: string[] }): boolean => {
+    const splice = diffCues(before, after);
+    const id = get().id;
+    if (!splice || !id) return false;
+    set((s) => ({
+      cues: after,
+      edited: true,
+      undoStack: [...s.undoStack, { label, splice }],
+      redoStack: [],
+      selection: selection ?? s.selection.filter((i) => i < after.length),
+      ...(extra?.header ? { header: extra.header } : {}),
+      ...(extra?.trailer ? { trailer: extra.trailer } : {}),
+    }));
+    send((version) => api.invoke('subtitles.commit', { id, version, label, splice, ...extra }));
+    return true;
+  };
+
+  return {
+    id: null,
+    loading: false,
+    error: null,
+    cues: [],
+    header: [],
+    trailer: [],
+    edited: false,
+    profileId: defaultProfile.id,
+    profiles: [],
+    undoStack: [],
+    redoStack: [],
+    selection: [],
+    caret: null,
+    playing: -1,
+    loop: false,
+    pending: 0,
+    async open(id) {
+      const mine = ++openSeq;
+      if (get().id !== id) set({ id, loading: true, error: null, cues: [], selection: [], undoStack: [], redoStack: [] });
+      try {
+        await queue;
+        const doc = await api.invoke('subtitles.open', { id });
+        if (mine !== openSeq) return;
+        serverVersion = doc.version;
+        set((s) => ({
+          loading: false,
+          cues: doc.cues,
+          header: doc.header,
+          trailer: doc.trailer,
+          edited: doc.edited,
+          profileId: doc.profileId,
+          profiles: doc.profiles,
+          undoStack: doc.undo,
+          redoStack: doc.redo,
+          selection: s.selection.filter((i) => i < doc.cues.length).length ? s.selection.filter((i) => i < doc.cues.length) : doc.cues.length ? [0] : [],
+        }));
+      } catch (err) {
+        if (mine === openSeq) set({ loading: false, error: errorMessage(err) });
+      }
+    },
+    close() {
+      openSeq++;
+      set({ id: null, cues: [], selection: [], undoStack: [], redoStack: [], error: null, playing: -1, loop: false });
+    },
+    run(name, ...args) {
+      return get().runCommand({ ...(commands[name] as Command), perform: (s) => (commands[name] as Command<unknown>).perform(s, args[0]) });
+    },
+    runCommand(cmd, label) {
+      const s = get();
+      const words = useTranscript.getState().transcript?.words ?? [];
+      const r = cmd.perform({ cues: s.cues, selection: s.selection, caret: s.caret, playheadMs: playhead.get(), words, profile: currentProfile(s) }, undefined);
+      if (!r) return false;
+      return record(label ?? cmd.label, s.cues, r.cues, r.selection);
+    },
+    undo() {
+      const s = get();
+      const entry = s.undoStack[s.undoStack.length - 1];
+      const id = s.id;
+      if (!entry || !id) return;
+      const cues = applySplice(s.cues, invertSplice(entry.splice));
+      set({ cues, undoStack: s.undoStack.slice(0, -1), redoStack: [entry, ...s.redoStack], selection: [Math.min(entry.splice.at, Math.max(0, cues.length - 1))] });
+      send((version) => api.invoke('subtitles.undo', { id, version }));
+    },
+    redo() {
+      const s = get();
+      const entry = s.redoStack[0];
+      const id = s.id;
+      if (!entry || !id) return;
+      const cues = applySplice(s.cues, entry.splice);
+      set({ cues, undoStack: [...s.undoStack, entry], redoStack: s.redoStack.slice(1), selection: [Math.min(entry.splice.at, Math.max(0, cues.length - 1))] });
+      send((version) => api.invoke('subtitles.redo', { id, version }));
+    },
+    select(index, extend = false) {
+      const n = get().cues.length;
+      if (index < 0 || index >= n) return;
+      if (!extend) return set({ selection: [index], caret: null });
+      const first = get().selection[0] ?? index;
+      const [a, b] = first <= index ? [first, index] : [index, first];
+      set({ selection: Array.from({ length: b - a + 1 }, (_, k) => a + k) });
+    },
+    setCaret(at) {
+      set({ caret: at });
+    },
+    async setProfile(profileId) {
+      const id = get().id;
+      set({ profileId });
+      if (id) await api.invoke('subtitles.setProfile', { id, profileId }).catch((err: unknown) => toast(errorMessage(err), 'error'));
+    },
+    async saveProfile(p) {
+      try {
+        const r = await api.invoke('subtitles.saveProfile', { profile: p });
+        set({ profiles: r.profiles });
+        await get().setProfile(p.id);
+        return true;
+      } catch (err) {
+        toast(errorMessage(err), 'error');
+        return false;
+      }
+    },
+    resetToGenerated() {
+      const s = get();
+      const words = useTranscript.getState().transcript?.words ?? [];
+      record('Reset to generated', s.cues, buildCuesWith(words, currentProfile(s)), [0], { header: [], trailer: [] });
+    },
+    importOnto(cues, header, trailer, label) {
+      record(label, get().cues, cues, cues.length ? [0] : [], { header, trailer });
+    },
+    setPlaying(index) {
+      if (get().playing !== index) set({ playing: index });
+    },
+    setLoop(loop) {
+      set({ loop });
+    },
+  };
+});
+
+/** The cue at a time (binary search over starts), or -1 between cues. */
+export function cueAt(cues: readonly Cue[], ms: number): number {
+  let lo = 0;
+  let hi = cues.length - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (cues[mid]!.start <= ms) {
+      found = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found >= 0 && ms < cues[found]!.end ? found : -1;
+}
+
+/**
+ * The rules check of one cue, kept per cue object: an edit makes new objects
+ * only for the cues it touched, so re-checking 5,000 cues after it is mostly
+ * lookups (a cue's result also depends on the one after it and the profile).
+ */
+const checked = new WeakMap<Cue, { next: Cue | undefined; previous: Cue | undefined; profile: RulesProfile; issues: Issue[] }>();
+export function cachedCheck(cues: readonly Cue[], i: number, profile: RulesProfile): Issue[] {
+  const c = cues[i]!;
+  const hit = checked.get(c);
+  if (hit && hit.next === cues[i + 1] && hit.previous === cues[i - 1] && hit.profile === profile) return hit.issues.map((x) => (x.cue === i ? x : { ...x, cue: i }));
+  const issues = checkCue(cues, i, profile);
+  checked.set(c, { next: cues[i + 1], previous: cues[i - 1], profile, issues });
+  return issues;
+}
+
+export function checkAll(cues: readonly Cue[], profile: RulesProfile): Issue[] {
+  const out: Issue[] = [];
+  for (let i = 0; i < cues.length; i++) {
+    const issues = cachedCheck(cues, i, profile);
+    if (issues.length) out.push(...issues);
+  }
+  return out;
+}

@@ -1,0 +1,216 @@
+/**
+ * The editor's command registry (Excalidraw's actions): each command has a
+ * name, a label, a shortcut with its key test, and a `perform` that maps the
+ * editor state to a new cue list, or null when it does not apply. The editor
+ * runs every edit through `perform` and records the splice, so each command
+ * is undoable with no code of its own.
+ */
+import { applyFix, fixAll, type FixId } from './check';
+import { deleteCues, insertCue, mergeWithNext, retimeCue, setEndAt, setStartAt, shiftCues, splitCue, editText, syncTwoPoints } from './operations';
+import type { RulesProfile } from './profiles';
+import type { Cue, TimedWord } from './types';
+
+export interface EditorState {
+  cues: Cue[];
+  /** Selected cue indexes, ascending; the first is the current cue. */
+  selection: number[];
+  /** Caret position in the current cue's text (for split). */
+  caret: number | null;
+  playheadMs: number;
+  words: readonly TimedWord[];
+  profile: RulesProfile;
+}
+
+export interface KeyLike {
+  key: string;
+  ctrlKey: boolean;
+  metaKey: boolean;
+  shiftKey: boolean;
+  altKey: boolean;
+}
+
+export interface CommandResult {
+  cues: Cue[];
+  selection?: number[];
+}
+
+export interface Command<A = undefined> {
+  name: string;
+  label: string;
+  /** As shown to the user, and for aria-keyshortcuts. */
+  shortcut?: string;
+  keyTest?: (e: KeyLike) => boolean;
+  perform(s: EditorState, arg: A): CommandResult | null;
+}
+
+const alt = (key: string, shift = false) => (e: KeyLike) => e.altKey && !e.ctrlKey && !e.metaKey && e.shiftKey === shift && e.key.toLowerCase() === key.toLowerCase();
+const changed = (before: Cue[], after: Cue[], selection?: number[]): CommandResult | null => (after === before ? null : { cues: after, selection });
+/** Indexes of the cues an edit made (new objects), i.e. where the edited cues are now. */
+const fresh = (before: readonly Cue[], after: readonly Cue[]): number[] => {
+  const old = new Set(before);
+  const out: number[] = [];
+  after.forEach((c, i) => !old.has(c) && out.push(i));
+  return out;
+};
+const current = (s: EditorState): number | undefined => s.selection[0];
+
+export const editTextCommand: Command<{ index: number; text: string }> = {
+  name: 'editText',
+  label: 'Edit text',
+  perform: (s, { index, text }) => changed(s.cues, editText(s.cues, index, text)),
+};
+
+export const splitCommand: Command<{ index?: number; at?: number } | undefined> = {
+  name: 'split',
+  label: 'Split at the cursor',
+  shortcut: 'Alt+S',
+  keyTest: alt('s'),
+  perform(s, arg) {
+    const i = arg?.index ?? current(s);
+    if (i === undefined || !s.cues[i]) return null;
+    const at = arg?.at ?? s.caret ?? Math.floor(s.cues[i]!.text.length / 2);
+    return changed(s.cues, splitCue(s.cues, i, at, s.words, s.profile), [i]);
+  },
+};
+
+export const mergeCommand: Command<{ index?: number } | undefined> = {
+  name: 'merge',
+  label: 'Merge with next',
+  shortcut: 'Alt+M',
+  keyTest: alt('m'),
+  perform(s, arg) {
+    const i = arg?.index ?? current(s);
+    return i === undefined ? null : changed(s.cues, mergeWithNext(s.cues, i, s.profile), [i]);
+  },
+};
+
+export const insertCommand: Command<{ atMs?: number } | undefined> = {
+  name: 'insert',
+  label: 'Insert a cue',
+  shortcut: 'Alt+N',
+  keyTest: alt('n'),
+  perform(s, arg) {
+    const i = current(s) ?? -1;
+    const after = insertCue(s.cues, i, arg?.atMs);
+    const at = after.findIndex((c, k) => c !== s.cues[k]);
+    return changed(s.cues, after, [at < 0 ? after.length - 1 : at]);
+  },
+};
+
+export const deleteCommand: Command = {
+  name: 'delete',
+  label: 'Delete',
+  shortcut: 'Alt+Delete',
+  keyTest: (e) => e.altKey && e.key === 'Delete',
+  perform(s) {
+    if (!s.selection.length) return null;
+    const first = s.selection[0]!;
+    const after = deleteCues(s.cues, s.selection);
+    return changed(s.cues, after, after.length ? [Math.min(first, after.length - 1)] : []);
+  },
+};
+
+const shiftBy = (ms: number, all: boolean): Command => ({
+  name: `shift${all ? 'All' : ''}${ms > 0 ? 'Later' : 'Earlier'}`,
+  label: `${all ? 'Shift all' : 'Shift'} ${ms > 0 ? 'later' : 'earlier'} by ${Math.abs(ms)} ms`,
+  shortcut: `Alt+${all ? 'Shift+' : ''}${ms > 0 ? '→' : '←'}`,
+  keyTest: (e) => e.altKey && !e.ctrlKey && e.shiftKey === all && e.key === (ms > 0 ? 'ArrowRight' : 'ArrowLeft'),
+  perform(s) {
+    if (!all && !s.selection.length) return null;
+    const after = shiftCues(s.cues, all ? null : s.selection, ms);
+    // Keep the same cues selected even if the shift reordered them.
+    return changed(s.cues, after, all ? s.selection : fresh(s.cues, after));
+  },
+});
+
+export const shiftCommand: Command<{ ms: number; all: boolean }> = {
+  name: 'shift',
+  label: 'Shift by milliseconds',
+  perform(s, { ms, all }) {
+    if (!all && !s.selection.length) return null;
+    return changed(s.cues, shiftCues(s.cues, all ? null : s.selection, ms), s.selection);
+  },
+};
+
+export const startAtPlayheadCommand: Command = {
+  name: 'startAtPlayhead',
+  label: 'Set start to the playhead',
+  shortcut: 'Alt+[',
+  keyTest: (e) => e.altKey && (e.key === '[' || e.key === '{'),
+  perform(s) {
+    const i = current(s);
+    return i === undefined ? null : changed(s.cues, setStartAt(s.cues, i, s.playheadMs));
+  },
+};
+
+export const endAtPlayheadCommand: Command = {
+  name: 'endAtPlayhead',
+  label: 'Set end to the playhead',
+  shortcut: 'Alt+]',
+  keyTest: (e) => e.altKey && (e.key === ']' || e.key === '}'),
+  perform(s) {
+    const i = current(s);
+    return i === undefined ? null : changed(s.cues, setEndAt(s.cues, i, s.playheadMs));
+  },
+};
+
+export const retimeCommand: Command<{ index: number; start: number; end: number }> = {
+  name: 'retime',
+  label: 'Retime',
+  perform(s, { index, start, end }) {
+    const after = retimeCue(s.cues, index, start, end);
+    return changed(s.cues, after, fresh(s.cues, after));
+  },
+};
+
+export const syncCommand: Command<{ a: { from: number; to: number }; b: { from: number; to: number } }> = {
+  name: 'sync',
+  label: 'Sync by two points',
+  perform: (s, { a, b }) => changed(s.cues, syncTwoPoints(s.cues, a, b)),
+};
+
+export const fixCommand: Command<{ index: number; fix: FixId }> = {
+  name: 'fix',
+  label: 'Fix',
+  perform: (s, { index, fix }) => changed(s.cues, applyFix(s.cues, index, fix, s.profile, s.words), [index]),
+};
+
+export const fixAllCommand: Command = {
+  name: 'fixAll',
+  label: 'Fix all',
+  perform: (s) => changed(s.cues, fixAll(s.cues, s.profile, s.words)),
+};
+
+export const replaceAllCommand: Command<{ cues: Cue[]; label: string }> = {
+  name: 'replaceAll',
+  label: 'Replace all cues',
+  perform: (s, { cues }) => changed(s.cues, cues, cues.length ? [0] : []),
+};
+
+export const commands = {
+  editText: editTextCommand,
+  split: splitCommand,
+  merge: mergeCommand,
+  insert: insertCommand,
+  delete: deleteCommand,
+  shiftEarlier: shiftBy(-100, false),
+  shiftLater: shiftBy(100, false),
+  shiftAllEarlier: shiftBy(-100, true),
+  shiftAllLater: shiftBy(100, true),
+  shift: shiftCommand,
+  startAtPlayhead: startAtPlayheadCommand,
+  endAtPlayhead: endAtPlayheadCommand,
+  retime: retimeCommand,
+  sync: syncCommand,
+  fix: fixCommand,
+  fixAll: fixAllCommand,
+  replaceAll: replaceAllCommand,
+} as const;
+
+export type CommandName = keyof typeof commands;
+
+/** The command a key press runs, if any (only commands that take no argument have shortcuts). */
+export function commandForKey(e: KeyLike): Command | null {
+  for (const c of Object.values(commands)) if ((c as Command).keyTest?.(e)) return c as Command;
+  return null;
+}

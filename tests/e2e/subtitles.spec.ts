@@ -1,0 +1,139 @@
+/**
+ * The subtitle editor in host mode, as a user works it: open a transcript →
+ * Subtitles → change a word in a cue, split a cue, retime one by dragging on
+ * the waveform, undo once → export SRT; the file has exactly the expected
+ * cues and the edited word, and the transcript view and search show it too.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Library } from '../../src/main/services/library/library';
+import { buildCuesWith, builtInProfiles, editText, parseSubtitles, splitCue } from '../../src/shared/captions/index';
+import { expectNoAxeViolations } from './axe';
+import { expect, test } from './host';
+import { fliteWav, seedLibrary } from './seed';
+import { snap } from './snap';
+
+const speech = 'Welcome to the quarterly review. We will look at the market, the budget and the product launch. Then the design team will answer questions.';
+
+test.describe('subtitle editor', () => {
+  test('edit a word, split, retime on the waveform, undo, export SRT: the file, the transcript and search agree', async ({ page, host }) => {
+    const wav = fliteWav(mkdtempSync(join(tmpdir(), 'verbatim-wav-')), 'review.wav', `${speech} ${speech} ${speech}`);
+    const [id] = seedLibrary(host.dataDir, { count: 1, wordsPer: 70, titlePrefix: 'Subtitled review', audioFile: wav });
+    const lib = new Library(host.dataDir);
+    const words = lib.transcripts.get(id!).words;
+    lib.close();
+    const built = buildCuesWith(words, builtInProfiles[0]!);
+
+    await page.goto(host.url);
+    await page.getByRole('button', { name: 'Open Subtitled review 00001' }).click();
+    await page.getByRole('button', { name: 'Subtitles' }).click();
+    const rows = page.getByTestId('cue-row');
+    await expect(rows.first()).toBeVisible();
+    expect(await rows.count()).toBeLessThan(built.length + 1);
+    await expect(page.getByTestId('waveform').locator('div').first()).toBeVisible();
+    await snap(page, 'subtitles-light');
+    await expectNoAxeViolations(page, 'subtitles light');
+
+    // 1. Change a word in the first cue.
+    const firstWord = words[built[0]!.words![0]]!.text;
+    const edited = built[0]!.text.replace(firstWord, 'Zanzibar');
+    await rows.first().click();
+    const text = page.getByRole('textbox', { name: 'Text of cue 1' });
+    await text.fill(edited);
+    await text.press('Control+Enter');
+    await expect(rows.first()).toContainText('Zanzibar');
+
+    // 2. Split the second cue at its middle word boundary (the button uses the caret).
+    await rows.nth(1).click();
+    const cue2 = page.getByRole('textbox', { name: 'Text of cue 2' });
+    const at = built[1]!.text.replace(/\n/g, ' ').indexOf(' ', Math.floor(built[1]!.text.length / 2));
+    await cue2.focus();
+    await cue2.evaluate((el: HTMLTextAreaElement, pos) => {
+      el.setSelectionRange(pos, pos);
+      el.dispatchEvent(new Event('select', { bubbles: true }));
+    }, at);
+    await page.keyboard.press('Alt+s');
+    await expect(page.getByRole('listbox', { name: `Cues (${built.length + 1})` })).toBeVisible();
+
+    // 3. Retime the fourth cue by dragging its right edge on the waveform.
+    await rows.nth(3).click();
+    const region = page.locator(`[part~="region"]`).filter({ hasText: built[2]!.text.replace(/\n/g, ' ').slice(0, 12) });
+    await expect(region.first()).toBeVisible();
+    const box = await region.first().locator('[part~="region-handle-right"]').boundingBox();
+    expect(box).not.toBeNull();
+    await page.mouse.move(box!.x + box!.width / 2, box!.y + box!.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box!.x + 60, box!.y + box!.height / 2, { steps: 8 });
+    await page.mouse.up();
+    await expect(page.getByRole('button', { name: 'Undo' })).toHaveAttribute('title', /Undo Retime/);
+    await snap(page, 'subtitles-edited-light');
+
+    // 4. Undo once: the retime goes, the word and the split stay.
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await expect(page.getByRole('button', { name: 'Undo' })).toHaveAttribute('title', /Undo Split/);
+    await expect(page.getByText('Saved')).toBeVisible();
+
+    // 5. Export SRT: exactly the expected cues.
+    const expected = splitCue(editText(built, 0, edited), 1, at, words, builtInProfiles[0]!);
+    await page.getByRole('button', { name: 'Export…' }).last().click();
+    await expect(page.getByRole('dialog', { name: 'Export subtitles' })).toBeVisible();
+    await expectNoAxeViolations(page, 'export dialog light');
+    await page.getByLabel('Format').selectOption('srt');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('dialog').getByRole('button', { name: 'Export' }).click()]);
+    expect(download.suggestedFilename()).toBe('Subtitled review 00001.srt');
+    let srt = '';
+    for await (const chunk of await download.createReadStream()) srt += chunk.toString();
+    const got = parseSubtitles(srt).doc.cues.map((c) => [c.start, c.end, c.text]);
+    expect(got).toEqual(expected.map((c) => [c.start, c.end, c.text]));
+    expect(srt).toContain('Zanzibar');
+
+    // Dark theme of the edited view.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await snap(page, 'subtitles-dark');
+    await expectNoAxeViolations(page, 'subtitles dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+
+    // 6. The transcript view and search show the edited word.
+    await page.getByRole('button', { name: 'Subtitles' }).click();
+    await expect(page.getByTestId('transcript-body')).toContainText('Zanzibar');
+    await page.getByRole('button', { name: 'Back to the library' }).click();
+    await page.getByRole('searchbox', { name: 'Search every transcript' }).fill('Zanzibar');
+    await expect(page.getByTestId('search-hit').first()).toContainText('Zanzibar');
+
+    // History survives closing the view: reopen, and undo the split.
+    await page.getByTestId('search-hit').first().click();
+    await page.getByRole('button', { name: 'Subtitles' }).click();
+    await expect(page.getByRole('button', { name: 'Undo' })).toHaveAttribute('title', /Undo Split/);
+  });
+});
+
+test.describe('subtitle import', () => {
+  test('imports an SRT with a broken cue onto a recording: the problem is named by line, the rest replaces the cues, undo brings them back', async ({ page, host }) => {
+    seedLibrary(host.dataDir, { count: 1, wordsPer: 40, titlePrefix: 'Imported onto' });
+    await page.goto(host.url);
+    await page.getByRole('button', { name: 'Open Imported onto 00001' }).click();
+    await page.getByRole('button', { name: 'Subtitles' }).click();
+    const rows = page.getByTestId('cue-row');
+    await expect(rows.first()).toBeVisible();
+    const before = await rows.count();
+    const file = readFileSync(join(import.meta.dirname, '../fixtures/subtitles/malformed.srt'), 'utf8');
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Import…' }).click()]);
+    await chooser.setFiles({ name: 'malformed.srt', mimeType: 'application/x-subrip', buffer: Buffer.from(file) });
+    const dialog = page.getByRole('dialog', { name: 'Import malformed.srt' });
+    await expect(dialog).toContainText('2 cues (SRT)');
+    await expect(dialog.getByRole('alert')).toContainText('Line 6:');
+    await expect(dialog.getByRole('alert')).toContainText('Line 10:');
+    await snap(page, 'subtitles-import-light');
+    await expectNoAxeViolations(page, 'import dialog light');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expectNoAxeViolations(page, 'import dialog dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await dialog.getByRole('button', { name: 'Replace these cues' }).click();
+    await expect(page.getByRole('listbox', { name: 'Cues (2)' })).toBeVisible();
+    await expect(rows.first()).toContainText('Fine.');
+    await page.getByRole('listbox').focus();
+    await page.keyboard.press('Control+z');
+    await expect(page.getByRole('listbox', { name: `Cues (${before})` })).toBeVisible();
+  });
+});
