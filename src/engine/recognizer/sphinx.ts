@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type * as Koffi from 'koffi';
-import type { PartialResult, RecognizedWord, Recognizer, RecognizerStream } from './types';
+import type { KeytermReport, PartialResult, RecognizedWord, Recognizer, RecognizerStream } from './types';
 import { SAMPLE_RATE } from './types';
 
 const require = createRequire(import.meta.url);
@@ -16,6 +16,12 @@ export const SPHINX_LIB = '/usr/lib/x86_64-linux-gnu/libpocketsphinx.so.3';
 export const SPHINXBASE_LIB = '/usr/lib/x86_64-linux-gnu/libsphinxbase.so.3';
 export const SPHINX_MODEL_DIR = '/usr/share/pocketsphinx/model/en-us';
 const INSTALL_HINT = 'install the Debian packages libpocketsphinx3 and pocketsphinx-en-us (sudo apt-get install libpocketsphinx3 pocketsphinx-en-us), then restart the engine';
+
+/**
+ * Batch decoder settings before tuning: phone-loop lookahead and an HMM cap
+ * per frame took the RTF on LibriVox clips from ~0.7 to ~0.22.
+ */
+const BATCH_ARGS: Record<string, string> = { '-pl_window': '5', '-maxhmmpf': '2000' };
 
 /** Frames are 10 ms at the default -frate 100. */
 const FRAME_MS = 10;
@@ -42,7 +48,13 @@ interface SphinxApi {
   ps_seg_prob: AsyncFn;
   ps_seg_free: AsyncFn;
   ps_add_word: AsyncFn;
+  ps_lookup_word: AsyncFn;
+  ckd_free: AsyncFn;
   logmath_exp: AsyncFn;
+  /** Decodes a NUL-terminated C string. */
+  cString: (p: Ptr) => string;
+  /** glibc's malloc_trim, when the C library has it. */
+  malloc_trim: ((pad: number) => number) | null;
 }
 
 function call<T>(fn: AsyncFn, ...args: unknown[]): Promise<T> {
@@ -66,6 +78,22 @@ function oneAtATime<T>(fn: () => Promise<T>): Promise<T> {
   const next = lifecycle.then(fn, fn);
   lifecycle = next.catch(() => undefined);
   return next;
+}
+
+function trimFn(koffi: typeof Koffi): ((pad: number) => number) | null {
+  try {
+    return koffi.load('libc.so.6').func('int malloc_trim(size_t pad)') as unknown as (pad: number) => number;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Gives freed C heap back to the system: a decoder's model tables are many
+ * small allocations that glibc would otherwise keep in the process.
+ */
+function trimHeap(): void {
+  api?.malloc_trim?.(0);
 }
 
 function loadApi(): SphinxApi | null {
@@ -97,6 +125,10 @@ function loadApi(): SphinxApi | null {
       ps_seg_prob: ps.func('int32_t ps_seg_prob(void *seg, _Out_ int32_t *ascr, _Out_ int32_t *lscr, _Out_ int32_t *lback)') as AsyncFn,
       ps_seg_free: ps.func('void ps_seg_free(void *seg)') as AsyncFn,
       ps_add_word: ps.func('int ps_add_word(void *ps, const char *word, const char *phones, int update)') as AsyncFn,
+      ps_lookup_word: ps.func('void *ps_lookup_word(void *ps, const char *word)') as AsyncFn,
+      ckd_free: base.func('void ckd_free(void *ptr)') as AsyncFn,
+      cString: (p: Ptr) => koffi.decode(p, 'char', -1) as string,
+      malloc_trim: trimFn(koffi),
     };
   } catch (err) {
     loadError = `PocketSphinx is not available (${err instanceof Error ? err.message : String(err)}): ${INSTALL_HINT}.`;
@@ -112,6 +144,8 @@ export function cleanSphinxWord(w: string): string | null {
 }
 
 class Decoder {
+  /** Keyterm words this decoder was prepared with, and what became of each. */
+  readonly keyterms = new Map<string, keyof KeytermReport>();
   private chain: Promise<unknown> = Promise.resolve();
   private inUtt = false;
   /** Segment frames count from the decoder's creation, not the utterance's start: samples before this utterance. */
@@ -191,6 +225,22 @@ class Decoder {
     return words;
   }
 
+  /** The word's phones in this decoder's dictionary, or null. */
+  async lookup(word: string): Promise<string | null> {
+    const p = await call<Ptr | null>(this.a.ps_lookup_word, this.ps, word);
+    if (!p) return null;
+    try {
+      return this.a.cString(p);
+    } finally {
+      await call<void>(this.a.ckd_free, p);
+    }
+  }
+
+  /** Adds a word to the dictionary and the language model (`update` rebuilds the search). */
+  async addWord(word: string, phones: string, update: boolean): Promise<boolean> {
+    return (await call<number>(this.a.ps_add_word, this.ps, word, phones, update ? 1 : 0)) >= 0;
+  }
+
   async free(): Promise<void> {
     await oneAtATime(() => call<number>(this.a.ps_free, this.ps));
   }
@@ -204,30 +254,61 @@ function modelProblem(dir: string): string | null {
   return null;
 }
 
+/**
+ * Batch (whole-utterance) decoding, tuned on the tuning half of the accuracy
+ * corpus (bench/corpus/sweep.ts; held-out figures in bench/accuracy.ts).
+ */
+export const BATCH_DECODER_ARGS: Readonly<Record<string, string>> = BATCH_ARGS;
+
+/**
+ * Live decoding, tuned for latency: no second (flat) pass, so ending a turn
+ * costs ~50 ms instead of ~300, and tighter pruning (about 0.15 of a core per
+ * session instead of 0.25, same words on our clips).
+ */
+export const LIVE_DECODER_ARGS: Readonly<Record<string, string>> = { '-fwdflat': 'no', '-maxhmmpf': '1500', '-pl_window': '10', '-topn': '2', '-maxwpf': '5', '-remove_silence': 'no' };
+
 export interface SphinxOptions {
   /** The model folder (default Debian's /usr/share/pocketsphinx/model/en-us). */
   modelDir?: string;
-  /** Extra decoder arguments, e.g. { '-maxhmmpf': '3000' }. */
+  /** The decoder settings (default BATCH_DECODER_ARGS); the model paths and sample rate are always set. */
+  preset?: Readonly<Record<string, string>>;
+  /** Settings over the preset, e.g. { '-maxhmmpf': '3000' }. */
   args?: Record<string, string>;
   /** Decoders kept for reuse. */
   poolSize?: number;
+  /** A pooled decoder unused this long is freed (default 60 s), so an idle engine gives its memory back. */
+  idleMs?: number;
 }
 
 export class SphinxRecognizer implements Recognizer {
   readonly name = 'pocketsphinx';
-  private batchPool: Decoder[] = [];
-  private livePool: Decoder[] = [];
+  private readonly pool: DecoderPool;
+  /** Decoders whose dictionary has a request's keyterms: by term list, never shared with plain requests. */
+  private readonly termPools = new Map<string, DecoderPool>();
   private readonly poolSize: number;
-  private readonly args: Record<string, string>;
+  private readonly idleMs: number;
+  private readonly argv: string[];
   private readonly modelDir: string;
   private readonly modelError: string | null;
 
   constructor(opts: SphinxOptions = {}) {
     this.poolSize = opts.poolSize ?? 4;
-    this.args = opts.args ?? {};
+    this.idleMs = opts.idleMs ?? 60_000;
     this.modelDir = opts.modelDir ?? SPHINX_MODEL_DIR;
+    const all: Record<string, string> = {
+      '-hmm': `${this.modelDir}/en-us`,
+      '-lm': `${this.modelDir}/en-us.lm.bin`,
+      '-dict': `${this.modelDir}/cmudict-en-us.dict`,
+      '-samprate': String(SAMPLE_RATE),
+      // Its silence removal drops frames from the count, so words after a pause got times too early.
+      '-remove_silence': 'no',
+      ...(opts.preset ?? BATCH_DECODER_ARGS),
+      ...opts.args,
+    };
+    this.argv = Object.entries(all).flat();
     loadApi();
     this.modelError = modelProblem(this.modelDir);
+    this.pool = new DecoderPool(this.poolSize, this.idleMs, () => this.newDecoder());
   }
 
   get available(): boolean {
@@ -242,22 +323,7 @@ export class SphinxRecognizer implements Recognizer {
   private async newDecoder(): Promise<Decoder> {
     const a = loadApi();
     if (!a || this.modelError) throw new Error(loadError ?? this.modelError ?? 'PocketSphinx is not available');
-    const argv: string[] = [];
-    const all: Record<string, string> = {
-      '-hmm': `${this.modelDir}/en-us`,
-      '-lm': `${this.modelDir}/en-us.lm.bin`,
-      '-dict': `${this.modelDir}/cmudict-en-us.dict`,
-      '-samprate': String(SAMPLE_RATE),
-      // Its silence removal drops frames from the count, so words after a pause got times too early.
-      '-remove_silence': 'no',
-      // Speed: phone-loop lookahead and an HMM cap per frame take the RTF on
-      // LibriVox clips from ~0.7 to ~0.22 (decoder CPU) at about the same WER (bench/engine-rtf.ts).
-      // The flat second pass stays on: without it flite speech loses ~10 points of WER.
-      '-pl_window': '5',
-      '-maxhmmpf': '2000',
-      ...this.args,
-    };
-    for (const [k, v] of Object.entries(all)) argv.push(k, v);
+    const argv = this.argv;
     return oneAtATime(async () => {
       const defn = await call<Ptr>(a.ps_args);
       const config = await call<Ptr | null>(a.cmd_ln_parse_r, null, defn, argv.length, argv, 1);
@@ -269,48 +335,73 @@ export class SphinxRecognizer implements Recognizer {
     });
   }
 
-  /** Creates decoders up to `n` in the pool ahead of use (model load is slow and partly blocks the loop). */
+  /** Creates decoders up to `n` in the pool ahead of use (model load is slow and partly blocks the loop); they too are freed after the idle time. */
   async prewarm(n: number): Promise<void> {
     if (!this.available) return;
-    const want = Math.min(n, this.poolSize) - this.batchPool.length;
-    for (let i = 0; i < want; i++) this.batchPool.push(await this.newDecoder());
+    await this.pool.fill(Math.min(n, this.poolSize));
+  }
+
+  /** Decoders alive in this recognizer's pools (idle ones only; for tests and the footprint benchmark). */
+  get pooledDecoders(): number {
+    let n = this.pool.size;
+    for (const p of this.termPools.values()) n += p.size;
+    return n;
+  }
+
+  /** The pool for a request: the plain one, or one whose decoders know the request's keyterms. */
+  private poolFor(terms: string[]): DecoderPool {
+    const words = keytermWords(terms);
+    if (!words.length) return this.pool;
+    const key = words.join(' ');
+    let pool = this.termPools.get(key);
+    if (!pool) {
+      pool = new DecoderPool(1, this.idleMs, async () => {
+        const d = await this.newDecoder();
+        await addWords(d, words);
+        return d;
+      });
+      pool.onEmpty = () => {
+        if (this.termPools.get(key) === pool) this.termPools.delete(key);
+      };
+      // A handful of term lists at most: the oldest goes when a new one arrives.
+      if (this.termPools.size >= 4) {
+        const [oldKey, old] = this.termPools.entries().next().value as [string, DecoderPool];
+        this.termPools.delete(oldKey);
+        old.drain();
+      }
+      this.termPools.set(key, pool);
+    }
+    return pool;
   }
 
   /**
-   * Batch (whole-utterance) and live decoders are pooled apart: PocketSphinx
-   * restarts segment frame numbers for a whole-utterance decode but keeps
-   * counting across live utterances, so mixing the two on one decoder would
-   * shift word times.
+   * What the recognizer does with `terms`: words missing from the dictionary
+   * are added (ps_add_word) with phones joined from the dictionary words that
+   * spell them ("zendesk" = "zen" + "desk"); words it knows need nothing and
+   * cannot be weighted further. Uses (and pools) a decoder with those words.
    */
-  private poolOf(kind: 'batch' | 'live'): Decoder[] {
-    return kind === 'batch' ? this.batchPool : this.livePool;
-  }
-
-  private async acquire(kind: 'batch' | 'live'): Promise<Decoder> {
-    return this.poolOf(kind).pop() ?? (await this.newDecoder());
-  }
-
-  private release(d: Decoder, kind: 'batch' | 'live'): void {
-    void d.run(async () => {
-      await d.end().catch(() => []);
-      const pool = this.poolOf(kind);
-      if (pool.length < this.poolSize) pool.push(d);
-      else await d.free();
-    });
-  }
-
-  /** Adds words to a decoder's dictionary when they are missing (keyterm boosting is limited to that). */
-  private static async addKeyterms(_d: Decoder, _terms: string[] | undefined): Promise<void> {
-    // PocketSphinx cannot add a word without its phones; words already in the
-    // dictionary need nothing. The job reports unknown keyterms as a warning.
+  async prepareKeyterms(terms: string[]): Promise<KeytermReport> {
+    const words = keytermWords(terms);
+    const report: KeytermReport = { added: [], known: [], skipped: [] };
+    if (!words.length || !this.available) return report;
+    const pool = this.poolFor(terms);
+    const d = await pool.acquire();
+    try {
+      for (const w of words) {
+        const r = d.keyterms.get(w) ?? 'known';
+        report[r].push(w);
+      }
+    } finally {
+      pool.give(d);
+    }
+    return report;
   }
 
   async openStream(opts: { keyterms?: string[] } = {}): Promise<RecognizerStream> {
-    const d = await this.acquire('live');
-    await SphinxRecognizer.addKeyterms(d, opts.keyterms);
+    const pool = this.poolFor(opts.keyterms ?? []);
+    const d = await pool.acquire();
     let closed = false;
     let samples = 0;
-    const release = () => this.release(d, 'live');
     return {
       get acceptedMs() {
         return Math.round((samples / SAMPLE_RATE) * 1000);
@@ -326,23 +417,163 @@ export class SphinxRecognizer implements Recognizer {
       close: () => {
         if (closed) return;
         closed = true;
-        release();
+        void d.run(async () => {
+          await d.end().catch(() => []);
+          pool.give(d);
+        });
       },
     };
   }
 
   async recognize(pcm: Int16Array, opts: { keyterms?: string[] } = {}): Promise<RecognizedWord[]> {
-    const d = await this.acquire('batch');
+    const pool = this.poolFor(opts.keyterms ?? []);
+    const d = await pool.acquire();
     try {
-      await SphinxRecognizer.addKeyterms(d, opts.keyterms);
       return await d.run(() => d.processFull(pcm));
     } finally {
-      this.release(d, 'batch');
+      void d.run(async () => {
+        await d.end().catch(() => []);
+        pool.give(d);
+      });
     }
   }
 
+  /** Frees every pooled decoder now (decoders in use are freed when they come back). */
   dispose(): void {
-    const all = [...this.batchPool.splice(0), ...this.livePool.splice(0)];
-    for (const d of all) void d.run(() => d.free());
+    this.pool.drain();
+    for (const p of this.termPools.values()) p.drain();
+    this.termPools.clear();
   }
+}
+
+/** The lower-case words of keyterms as the dictionary spells them ("Acme Corp." → acme, corp); at most 100. */
+export function keytermWords(terms: string[]): string[] {
+  const out = new Set<string>();
+  for (const t of terms) {
+    for (const w of t.toLowerCase().split(/[^a-z0-9']+/)) {
+      const clean = w.replace(/^'+|'+$/g, '');
+      if (clean && /[a-z]/.test(clean)) out.add(clean);
+    }
+  }
+  return [...out].sort().slice(0, 100);
+}
+
+/** Adds the words the decoder's dictionary lacks; records on the decoder what became of each. */
+async function addWords(d: Decoder, words: string[]): Promise<void> {
+  const missing: { word: string; phones: string }[] = [];
+  for (const w of words) {
+    if ((await d.lookup(w)) !== null) {
+      d.keyterms.set(w, 'known');
+      continue;
+    }
+    const phones = await composePhones(d, w);
+    if (phones) missing.push({ word: w, phones });
+    else d.keyterms.set(w, 'skipped');
+  }
+  for (let i = 0; i < missing.length; i++) {
+    const m = missing[i] as { word: string; phones: string };
+    // The search is rebuilt once, after the last word.
+    const ok = await d.addWord(m.word, m.phones, i === missing.length - 1);
+    d.keyterms.set(m.word, ok ? 'added' : 'skipped');
+  }
+}
+
+/**
+ * Phones for a word the dictionary lacks, from dictionary words that spell it
+ * end to end with the fewest pieces, each at least two letters
+ * ("kubernetes" = "kube" + "r" ... is refused; "zendesk" = "zen" + "desk").
+ * PocketSphinx 5prealpha has no letter-to-sound rules in its API.
+ */
+async function composePhones(d: Decoder, word: string): Promise<string | null> {
+  const n = word.length;
+  const cache = new Map<string, string | null>();
+  const look = async (piece: string): Promise<string | null> => {
+    if (!cache.has(piece)) cache.set(piece, piece.length >= 2 ? await d.lookup(piece) : null);
+    return cache.get(piece) ?? null;
+  };
+  // best[i]: fewest pieces spelling word[0, i), with their phones.
+  const best: ({ pieces: number; phones: string[] } | null)[] = Array.from({ length: n + 1 }, () => null);
+  best[0] = { pieces: 0, phones: [] };
+  for (let i = 1; i <= n; i++) {
+    for (let j = Math.max(0, i - 12); j < i; j++) {
+      const prev = best[j];
+      if (!prev) continue;
+      const ph = await look(word.slice(j, i));
+      if (ph === null) continue;
+      const cur = best[i];
+      if (!cur || prev.pieces + 1 < cur.pieces) best[i] = { pieces: prev.pieces + 1, phones: [...prev.phones, ph] };
+    }
+  }
+  const done = best[n];
+  // More than three pieces is guessing, not a pronunciation.
+  return done && done.pieces <= 3 ? done.phones.join(' ') : null;
+}
+
+/**
+ * Idle decoders of one kind, at most `size`; one unused for `idleMs` is
+ * freed (with the C heap trimmed), so memory returns after work.
+ */
+class DecoderPool {
+  private idle: { d: Decoder; since: number }[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private draining = false;
+  onEmpty: (() => void) | null = null;
+
+  constructor(
+    private readonly max: number,
+    private readonly idleMs: number,
+    private readonly make: () => Promise<Decoder>,
+  ) {}
+
+  get size(): number {
+    return this.idle.length;
+  }
+
+  async acquire(): Promise<Decoder> {
+    this.draining = false;
+    return this.idle.pop()?.d ?? (await this.make());
+  }
+
+  async fill(n: number): Promise<void> {
+    while (this.idle.length < n) this.give(await this.make());
+  }
+
+  give(d: Decoder): void {
+    if (this.draining || this.idle.length >= this.max) {
+      void freeDecoders([d]);
+      return;
+    }
+    this.idle.push({ d, since: Date.now() });
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.timer || !this.idle.length) return;
+    const oldest = Math.min(...this.idle.map((e) => e.since));
+    this.timer = setTimeout(() => this.sweep(), Math.max(10, oldest + this.idleMs - Date.now()));
+    this.timer.unref();
+  }
+
+  private sweep(): void {
+    this.timer = null;
+    const now = Date.now();
+    const stale = this.idle.filter((e) => now - e.since >= this.idleMs);
+    this.idle = this.idle.filter((e) => now - e.since < this.idleMs);
+    if (stale.length) void freeDecoders(stale.map((e) => e.d));
+    if (this.idle.length) this.schedule();
+    else this.onEmpty?.();
+  }
+
+  drain(): void {
+    this.draining = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const all = this.idle.splice(0).map((e) => e.d);
+    if (all.length) void freeDecoders(all);
+  }
+}
+
+async function freeDecoders(ds: Decoder[]): Promise<void> {
+  await Promise.all(ds.map((d) => d.run(() => d.free())));
+  trimHeap();
 }
