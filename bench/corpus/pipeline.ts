@@ -36,11 +36,11 @@ function decodeBefore(input: string, output: string): number {
   return Math.floor(statSync(output).size / 2);
 }
 
-export async function transcribe(rec: SphinxRecognizer, file: string, opts: { before?: boolean; keyterms?: string[]; formatText?: boolean } = {}): Promise<Transcribed> {
+export async function transcribe(rec: SphinxRecognizer, file: string, opts: { before?: boolean; keyterms?: string[]; formatText?: boolean; filters?: string } = {}): Promise<Transcribed> {
   const raw = join(scratch, 'audio.raw');
   const t0 = performance.now();
   const c0 = process.cpuUsage();
-  const samples = opts.before ? decodeBefore(file, raw) : await decodeToRaw(file, raw);
+  const samples = opts.before ? decodeBefore(file, raw) : await decodeToRaw(file, raw, { filters: opts.filters });
   const segments = await findSpeechSegments(raw, samples);
   const words: RecognizedWord[] = [];
   for (const seg of segments) {
