@@ -35,9 +35,16 @@ export const INPUT_FORMATS = [
 ].join(',');
 
 /**
- * The graph between the decoder and the 16 kHz resampler (tuned in bench/corpus/sweep.ts).
+ * The graph from the decoded audio to the recognizer's 16 kHz mono.
+ * Low-bitrate MP3 (24 kbps at 22.05 kHz, a common voice-memo and podcast
+ * rate) zeroes whole frequency bands for stretches of frames; the acoustic
+ * model's log filterbank then sees −∞-like energies it never saw in
+ * training, and words fall apart ("please calm in akron" for "please call me
+ * back"). A pink noise floor at −60 dBFS fills the holes, as a quiet room
+ * would, and leaves audible speech alone. Measured in bench/corpus/sweep.ts
+ * and bench/accuracy.ts.
  */
-export const SPEECH_FILTERS = '';
+export const SPEECH_FILTERS = 'aformat=channel_layouts=mono,aresample=16000[speech];anoisesrc=color=pink:sample_rate=16000:amplitude=0.001:seed=1[floor];[speech][floor]amix=inputs=2:duration=first:normalize=0';
 
 /** The demuxer ffmpeg refused, from its "Format not on whitelist" message. */
 function refusedFormat(stderr: string): string | null {

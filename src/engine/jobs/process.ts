@@ -11,7 +11,7 @@ import { renderRedactedAudio } from '../audio/redact';
 import { findSpeechSegments } from '../audio/segment';
 import { resolveSource, SourceError } from '../audio/source';
 import type { TranscriptResult } from '../model';
-import type { RecognizedWord } from '../recognizer/index';
+import { keytermWarning, type RecognizedWord } from '../recognizer/index';
 import type { EngineContext } from '../server';
 import type { TranscriptRow } from '../store';
 import { applySpeechUnderstanding } from '../gateway/index';
@@ -61,6 +61,12 @@ export async function processJob(ctx: EngineContext, job: TranscriptRow, signal:
     if (durationMs < MIN_AUDIO_MS) throw new JobFailure('Audio duration is too short.');
     if (!ctx.recognizer.available) throw new JobFailure(`The local engine cannot transcribe: ${ctx.recognizer.unavailableReason ?? 'its recognizer is not available'}`);
 
+    const warnings: string[] = [];
+    if (p.keyterms_prompt?.length) {
+      // Readies a decoder with the terms (the segments below reuse it) and says what became of them.
+      const w = keytermWarning(ctx.recognizer.prepareKeyterms ? await ctx.recognizer.prepareKeyterms(p.keyterms_prompt) : null);
+      if (w) warnings.push(w);
+    }
     const segments = await findSpeechSegments(raw, samples, { signal });
     const rawWords: RecognizedWord[] = [];
     const offset = p.audio_start_from ?? 0;
@@ -73,8 +79,6 @@ export async function processJob(ctx: EngineContext, job: TranscriptRow, signal:
       for (const w of words) rawWords.push({ ...w, start: w.start + segMs + offset, end: w.end + segMs + offset });
     }
 
-    const warnings: string[] = [];
-    if (p.keyterms_prompt?.length) warnings.push('keyterms_prompt is not used by the local engine\'s recognizer; the terms were ignored.');
     let { words, sentences, text } = formatTranscript(rawWords, { punctuate: p.punctuate, formatText: p.format_text });
     let redactedAudioPath: string | null = null;
     if (p.redact_pii) {
