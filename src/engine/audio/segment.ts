@@ -7,7 +7,7 @@
  * (a long one is split at its quietest frame).
  */
 import { open } from 'node:fs/promises';
-import { createStreamingVad, type StreamingVad } from './vad';
+import { VadPool, type StreamingVad } from './vad';
 
 export interface SpeechSegment {
   /** Sample offsets [start, end). */
@@ -113,50 +113,21 @@ export function segmentsFromEnergies(energy: Float32Array, opts: SegmentOptions 
   return out;
 }
 
-// Creating a Silero detector loads its ONNX model (~200 ms, synchronous), so
-// detectors are pooled: reset between files, and freed after `vadIdleMs` unused
-// so an idle engine gives the memory back (the next job pays one model load).
-const VAD_OPTS = { minSilenceMs: 300, maxSpeechSeconds: 30 };
-let vadPool: { v: StreamingVad; since: number }[] = [];
-let vadMissing = false;
-let vadIdleMs = 60_000;
-let vadTimer: NodeJS.Timeout | null = null;
+// Detectors are pooled (see VadPool): reset between files, freed after a minute unused.
+const vadPool = new VadPool({ minSilenceMs: 300, maxSpeechSeconds: 30 }, 8);
 
 /** How long an unused detector is kept (default 60 s). */
 export function setVadIdleMs(ms: number): void {
-  vadIdleMs = ms;
+  vadPool.idleMs = ms;
 }
 
 /** Detectors kept in the pool now (for tests and the footprint benchmark). */
 export function pooledVadCount(): number {
-  return vadPool.length;
+  return vadPool.size;
 }
 
-function acquireVad(): StreamingVad | null {
-  if (vadMissing) return null;
-  const v = vadPool.pop()?.v ?? createStreamingVad(VAD_OPTS);
-  if (!v) vadMissing = true;
-  return v;
-}
-
-function releaseVad(v: StreamingVad): void {
-  v.reset();
-  if (vadPool.length < 8) vadPool.push({ v, since: Date.now() });
-  scheduleVadSweep();
-}
-
-function scheduleVadSweep(): void {
-  if (vadTimer || !vadPool.length) return;
-  const oldest = Math.min(...vadPool.map((e) => e.since));
-  vadTimer = setTimeout(() => {
-    vadTimer = null;
-    const now = Date.now();
-    // Dropped detectors are freed by the addon's finalizer when collected.
-    vadPool = vadPool.filter((e) => now - e.since < vadIdleMs);
-    scheduleVadSweep();
-  }, Math.max(10, oldest + vadIdleMs - Date.now()));
-  vadTimer.unref();
-}
+const acquireVad = (): StreamingVad | null => vadPool.acquire();
+const releaseVad = (v: StreamingVad): void => vadPool.release(v);
 
 /** Loads `n` detectors ahead of time (at engine start) so no job pays the model load on the event loop. */
 export function prewarmVad(n: number): void {
