@@ -4,7 +4,7 @@
  * festival slt-hts and ked, the LibriVox reader), per voice and per
  * condition, before issue 16's changes and now, with real-time factors;
  * then the effect of keyterms on sentences that contain them.
- *   npm run bench -- accuracy            (EVERY=2 takes every other clip)
+ *   npm run bench -- accuracy    (EVERY=n takes every nth synthetic clip; CONDS=clean,mp3-24k limits the conditions)
  * The corpus is generated on first use (bench/corpus/speech-corpus.ts).
  */
 import { SphinxRecognizer } from '../src/engine/recognizer/index';
@@ -63,8 +63,9 @@ async function main(): Promise<void> {
   const every = Number(process.env.EVERY ?? '1');
   const clipKeys = [...new Set(corpus.items.filter((i) => i.split === 'heldout' && !i.keyterms).map((i) => `${i.voice}|${i.ref}`))];
   const chosen = new Set(clipKeys.filter((_, n) => n % every === 0 || clipKeys[n]?.startsWith('librivox')));
-  const items = corpus.items.filter((i) => i.split === 'heldout' && !i.keyterms && chosen.has(`${i.voice}|${i.ref}`));
-  console.log(`held-out half: ${chosen.size} clips × ${CONDITIONS.length} conditions = ${items.length} transcriptions per pass${every > 1 ? ` (every ${every}th synthetic clip)` : ''}`);
+  const conds = process.env.CONDS ? process.env.CONDS.split(',') : [...CONDITIONS];
+  const items = corpus.items.filter((i) => i.split === 'heldout' && !i.keyterms && chosen.has(`${i.voice}|${i.ref}`) && conds.includes(i.condition));
+  console.log(`held-out half: ${chosen.size} clips × ${conds.length} conditions = ${items.length} transcriptions per pass${every > 1 ? ` (every ${every}th synthetic clip)` : ''}`);
 
   const before = await run(items, true);
   const after = await run(items, false);
@@ -100,7 +101,7 @@ async function main(): Promise<void> {
     console.log(`  ${it.voice.padEnd(18)} before: ${before.texts.get(it) ?? ''}\n  ${''.padEnd(18)} after:  ${after.texts.get(it) ?? ''}`);
   }
 
-  const kt = corpus.items.filter((i) => i.keyterms);
+  const kt = corpus.items.filter((i) => i.keyterms).filter((_, n) => n % every === 0);
   if (kt.length) {
     const rec = new SphinxRecognizer({ poolSize: 1 });
     const plain: Tally = { err: 0, words: 0 };
