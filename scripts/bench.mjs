@@ -5,6 +5,7 @@ import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureHost } from './build-host.mjs';
+import { ensureSystemPackages } from './system-deps.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const filter = process.argv[2] ?? '';
@@ -16,6 +17,8 @@ if (benches.length === 0) {
   console.log(`No benchmark matches "${filter}".`);
   process.exit(1);
 }
+// The engine, the tests' tools and the accuracy benchmark's voices: installed where it may, else stop with the command.
+if (!ensureSystemPackages('bench', { strict: true }).ok) process.exit(1);
 // The UI benchmarks run what users run: the built renderer and host mode.
 const prep = spawnSync('npm', ['run', '-s', 'build:renderer'], { cwd: root, stdio: 'inherit' });
 if (prep.status !== 0) process.exit(prep.status ?? 1);

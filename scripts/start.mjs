@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runHost } from './serve.mjs';
+import { ensureSystemPackages } from './system-deps.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -33,6 +34,9 @@ function fetchElectron() {
     return null;
   }
 }
+
+// The local engine's packages first (installed where it may); the app opens either way and its status bar says what is missing.
+ensureSystemPackages('app', { strict: false });
 
 const electron = process.env.VERBATIM_HOST_MODE ? null : (electronBinary() ?? fetchElectron());
 if (electron) {

@@ -1,5 +1,5 @@
 /**
- * `npm run engine -- --port 8787 --api-key KEY --data DIR [--host 127.0.0.1] [--workers N] [--allow-file-urls] [--max-upload-bytes N]
+ * `npm run engine -- --port 8787 --api-key KEY --data DIR [--host 127.0.0.1] [--workers N] [--allow-file-urls] [--allow-private-urls] [--max-upload-bytes N]
  *   [--tls-cert PEM --tls-key PEM] [--max-streams N] [--llm-base-url URL --llm-models a,b [--llm-api-key KEY] [--llm-rate-limit N]]`
  * The local AssemblyAI-compatible service, a program of its own.
  */
@@ -9,6 +9,8 @@ import { parseArgs } from 'node:util';
 import { startEngine } from './server';
 
 async function main(): Promise<void> {
+  // Files the engine and its ffmpeg children write (decoded and redacted audio) are the user's alone.
+  process.umask(0o077);
   const { values } = parseArgs({
     options: {
       host: { type: 'string', default: '127.0.0.1' },
@@ -17,6 +19,7 @@ async function main(): Promise<void> {
       data: { type: 'string' },
       workers: { type: 'string' },
       'allow-file-urls': { type: 'boolean', default: false },
+      'allow-private-urls': { type: 'boolean', default: false },
       'max-upload-bytes': { type: 'string' },
       quiet: { type: 'boolean', default: false },
       'tls-cert': { type: 'string' },
@@ -51,7 +54,7 @@ async function main(): Promise<void> {
   if (workers !== undefined && (!Number.isInteger(workers) || workers < 1)) throw new Error('--workers must be a positive integer');
   const maxUpload = values['max-upload-bytes'] === undefined ? undefined : Number(values['max-upload-bytes']);
   const dataDir = resolve(values.data ?? join(process.env.XDG_DATA_HOME ?? join(homedir(), '.local', 'share'), 'verbatim-engine'));
-  const engine = await startEngine({ host: values.host, port, apiKey, dataDir, workers, allowFileUrls: values['allow-file-urls'], maxUploadBytes: maxUpload, quiet: values.quiet, tls, gateway, streaming: maxStreams === undefined ? {} : { maxSessions: maxStreams } });
+  const engine = await startEngine({ host: values.host, port, apiKey, dataDir, workers, allowFileUrls: values['allow-file-urls'], allowPrivateUrls: values['allow-private-urls'] || undefined, maxUploadBytes: maxUpload, quiet: values.quiet, tls, gateway, streaming: maxStreams === undefined ? {} : { maxSessions: maxStreams } });
   process.stdout.write(`listening on ${engine.url}\n`);
   let stopping = false;
   const stop = () => {

@@ -21,10 +21,12 @@ import { registerStreaming } from './routes/streaming';
 import { registerTranscripts } from './routes/transcripts';
 import { registerUpload } from './routes/upload';
 import { registerViews } from './routes/views';
+import { RETENTION_DEFAULTS, startRetention, type RetentionPolicy } from './retention';
 import { Store } from './store';
 import { createEngineServer, type TlsFiles } from './tls';
 import type { StreamingEngineOptions } from './routes/streaming';
 import type { GatewayOptions } from './gateway/index';
+import type { DownloadLimits } from './audio/download';
 import { WebhookSender, type WebhookOptions } from './webhooks';
 
 export { HttpError, Router } from './routes/router';
@@ -45,6 +47,10 @@ export interface EngineOptions {
   maxFetchBytes?: number;
   /** Timeout for fetching audio URLs (default 60 s without progress). */
   fetchTimeoutMs?: number;
+  /** Fetch audio URLs on loopback and private addresses. Default: only when listening on loopback (the caller is on this machine anyway). */
+  allowPrivateUrls?: boolean;
+  /** Deadline, minimum rate and redirects of audio URL downloads (defaults in audio/download.ts). */
+  fetchLimits?: Partial<DownloadLimits>;
   /** Webhook timings and clock (tests make them fast). */
   webhook?: Partial<WebhookOptions>;
   /** Recognizer to use (default PocketSphinx). */
@@ -59,6 +65,8 @@ export interface EngineOptions {
   streaming?: Partial<StreamingEngineOptions>;
   /** LLM gateway upstreams and limits (merged with <data>/gateway.json). */
   gateway?: GatewayOptions;
+  /** Disk retention (defaults in retention.ts: partial files 1 h, unused uploads 24 h, hourly sweep). */
+  retention?: Partial<RetentionPolicy>;
 }
 
 export interface Logger {
@@ -196,6 +204,7 @@ export async function startEngine(opts: EngineOptions): Promise<RunningEngine> {
   baseUrl = `${opts.tls ? 'https' : 'http'}://${hostForUrl}:${port}`;
   ctx.jobs.start();
   ctx.webhooks.start();
+  const stopRetention = startRetention(store, logger, { ...RETENTION_DEFAULTS, ...opts.retention });
 
   let closing: Promise<void> | null = null;
   return {
@@ -207,6 +216,7 @@ export async function startEngine(opts: EngineOptions): Promise<RunningEngine> {
       closing ??= (async () => {
         await ctx.jobs.drain(resolved.drainTimeoutMs);
         ctx.webhooks.stop();
+        stopRetention();
         for (const fn of closers) await Promise.resolve(fn()).catch(() => undefined);
         const closed = new Promise<void>((r) => server.close(() => r()));
         server.closeAllConnections();

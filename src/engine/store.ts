@@ -2,9 +2,11 @@
  * The engine's SQLite store (better-sqlite3, WAL): transcripts, which double
  * as the durable job queue (status queued/processing), uploads, and pending
  * webhook deliveries. Files live under `<dataDir>/uploads` and `<dataDir>/audio`.
+ * Everything here is private to the user running the engine (uploads,
+ * transcripts, webhook auth values): folders 0700, files 0600.
  */
 import Database from 'better-sqlite3';
-import { mkdirSync, rmSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TranscriptParams, TranscriptResult } from './model';
 
@@ -104,12 +106,18 @@ export class Store {
   readonly audioDir: string;
 
   constructor(readonly dataDir: string) {
-    mkdirSync(dataDir, { recursive: true });
     this.uploadsDir = join(dataDir, 'uploads');
     this.audioDir = join(dataDir, 'audio');
-    mkdirSync(this.uploadsDir, { recursive: true });
-    mkdirSync(this.audioDir, { recursive: true });
-    this.db = new Database(join(dataDir, 'engine.db'));
+    // chmod as well as mode: folders made by an older engine (or under a lax umask) are tightened too.
+    for (const dir of [dataDir, this.uploadsDir, this.audioDir]) {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      chmodSync(dir, 0o700);
+    }
+    const dbPath = join(dataDir, 'engine.db');
+    // SQLite gives the -wal and -shm files the database file's mode, so the file is made 0600 before it opens.
+    closeSync(openSync(dbPath, 'a', 0o600));
+    for (const f of [dbPath, `${dbPath}-wal`, `${dbPath}-shm`]) if (existsSync(f)) chmodSync(f, 0o600);
+    this.db = new Database(dbPath);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 5000');
@@ -280,6 +288,20 @@ export class Store {
     const u = this.getUpload(id);
     if (u) rmSync(u.path, { force: true });
     this.db.prepare('DELETE FROM uploads WHERE id = ?').run(id);
+  }
+
+  /** Uploads created before `before` (service time) that no kept transcript names in its audio_url. */
+  unreferencedUploads(before: string): string[] {
+    return (
+      this.db
+        .prepare("SELECT id FROM uploads u WHERE created < ? AND NOT EXISTS (SELECT 1 FROM transcripts t WHERE t.deleted = 0 AND instr(t.params, '/v2/files/' || u.id) > 0)")
+        .all(before) as { id: string }[]
+    ).map((r) => r.id);
+  }
+
+  /** Whether an upload id is recorded (its file finished arriving). */
+  hasUpload(id: string): boolean {
+    return this.db.prepare('SELECT 1 FROM uploads WHERE id = ?').get(id) !== undefined;
   }
 
   /** Files derived from a transcript (decoded audio, redacted audio). */

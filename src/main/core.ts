@@ -5,6 +5,7 @@
  */
 import { join } from 'node:path';
 import { registerAppHandlers } from './ipc/app';
+import { registerCaptionsHandlers } from './ipc/captions';
 import { registerEngineHandlers } from './ipc/local-engine';
 import { registerJobHandlers } from './ipc/jobs';
 import { registerKeyHandlers } from './ipc/keys';
@@ -12,6 +13,7 @@ import { registerLibraryHandlers } from './ipc/library';
 import { registerSettingsHandlers } from './ipc/settings';
 import { Router, type Sender } from './ipc/router';
 import type { Platform } from './platform/types';
+import { CaptionsService } from './services/captions/service';
 import { ServiceClients } from './services/clients';
 import { EngineManager } from './services/local-engine';
 import { JobService, type JobServiceOptions } from './services/jobs';
@@ -35,6 +37,8 @@ export interface Core {
   webhooks: WebhookReceiver;
   /** REST, streaming and gateway clients for the current region (live captions, chat). */
   clients: ServiceClients;
+  /** Live captions: the run, its audio frames (binary messages), the overlay toggle. */
+  captions: CaptionsService;
   /** How the renderer reaches a recording's audio (host mode: a token route; Electron: a protocol). */
   setMediaUrl(fn: (recordingId: string, redacted: boolean) => string): void;
   dispose(): Promise<void>;
@@ -82,6 +86,21 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
   );
   const clients = new ServiceClients(settings, vault, engine, (r) => router.emit('gateway.rateLimit', r));
   let mediaUrl: (id: string, redacted: boolean) => string | null = () => null;
+  const captions = new CaptionsService({
+    library,
+    target: async () => {
+      const t = await clients.target();
+      return { region: t.region as 'us' | 'eu' | 'local' | 'custom', baseUrl: t.region === 'local' ? null : t.endpoints.rest };
+    },
+    streaming: (o, h) => clients.streaming(o, h),
+    improve: (id, title) => jobs.addLiveVersion(id, title),
+    events: {
+      turn: (t) => router.emit('captions.turn', t),
+      status: (s) => router.emit('captions.status', s),
+      run: (p) => router.emit('captions.run', p),
+    },
+    log,
+  });
 
   registerAppHandlers(router, platform);
   registerSettingsHandlers(router, settings);
@@ -89,6 +108,7 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
   registerJobHandlers(router, jobs);
   registerLibraryHandlers(router, { library, remote, saver: new ExportSaver(library, platform.dialogs), webhooks: follower }, (id, r) => mediaUrl(id, r));
   registerEngineHandlers(router, engine);
+  registerCaptionsHandlers(router, captions, library);
 
   if (opts.resume !== false) {
     jobs.resume();
@@ -105,10 +125,12 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
     jobs,
     webhooks,
     clients,
+    captions,
     setMediaUrl(fn) {
       mediaUrl = fn;
     },
     async dispose() {
+      await captions.dispose();
       follower.dispose();
       await jobs.dispose();
       await webhooks.close();

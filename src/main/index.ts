@@ -3,12 +3,18 @@
  * services/; this file maps Electron's IPC onto the contract's router.
  */
 import { pathToFileURL } from 'node:url';
-import { app, ipcMain, net, protocol, session, type WebContents } from 'electron';
+import { join } from 'node:path';
+import { app, desktopCapturer, globalShortcut, ipcMain, Menu, nativeImage, net, protocol, session, Tray, type WebContents } from 'electron';
 import { createCore, type Core } from './core';
 import { createElectronPlatform } from './platform/electron';
 import { isChannel } from '../shared/ipc';
 import { CONTENT_SECURITY_POLICY } from './security';
 import { createLibraryWindow, isOwnUrl } from './windows/library';
+import { OverlayWindow } from './windows/overlay';
+
+/** Shows or hides the captions overlay from anywhere. */
+const OVERLAY_SHORTCUT = 'CommandOrControl+Shift+L';
+let tray: Tray | null = null;
 
 let core: Core | undefined;
 
@@ -33,15 +39,30 @@ app.whenReady().then(() => {
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
     callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] } });
   });
-  // Only the microphone, only for our own page.
+  // Only the microphone (and system audio for live captions), only for our own page.
   session.defaultSession.setPermissionRequestHandler((wc, permission, callback, details) => {
-    callback(permission === 'media' && isOwnUrl(wc.getURL()) && (details as { mediaTypes?: string[] }).mediaTypes?.every((t) => t === 'audio') === true);
+    const types = (details as { mediaTypes?: string[] }).mediaTypes ?? [];
+    callback(permission === 'media' && isOwnUrl(wc.getURL()) && types.every((t) => t === 'audio'));
+  });
+  // System audio for live captions: getDisplayMedia answered with the screen's loopback audio (Windows, macOS).
+  session.defaultSession.setDisplayMediaRequestHandler((request, callback) => {
+    if (!isOwnUrl(request.frame?.url ?? '')) return callback({});
+    void desktopCapturer.getSources({ types: ['screen'] }).then((sources) => {
+      const first = sources[0];
+      if (!first || process.platform === 'linux') return callback({});
+      callback({ video: first, audio: 'loopback' });
+    });
   });
   session.defaultSession.setPermissionCheckHandler((wc, permission) => permission === 'media' && wc !== null && isOwnUrl(wc.getURL()));
 
   ipcMain.handle('verbatim:invoke', async (event, channel: unknown, input: unknown) => {
     const frameUrl = event.senderFrame?.url ?? '';
     return core?.router.dispatch(isChannel(channel) ? channel : String(channel), input, { sender: { kind: 'electron', frameUrl } });
+  });
+  ipcMain.on('verbatim:binary', (event, data: unknown) => {
+    if (!isOwnUrl(event.senderFrame?.url ?? '')) return;
+    if (data instanceof Uint8Array) core?.captions.frame(data);
+    else if (data instanceof ArrayBuffer) core?.captions.frame(new Uint8Array(data));
   });
   const targets = new Set<WebContents>();
   core.router.subscribe((name, payload) => {
@@ -51,6 +72,30 @@ app.whenReady().then(() => {
   const win = createLibraryWindow();
   targets.add(win.webContents);
   win.on('closed', () => targets.delete(win.webContents));
+
+  const overlay = new OverlayWindow(join(app.getPath('userData'), 'overlay-bounds.json'), (w) => {
+    const wc = w.webContents;
+    targets.add(wc);
+    w.on('closed', () => targets.delete(wc));
+  });
+  const setOverlay = (show?: boolean) => {
+    const visible = overlay.toggle(show);
+    overlay.setClickThrough(core?.settings.get().captions.overlay.clickThrough ?? false);
+    return visible;
+  };
+  core.captions.setOverlayController(setOverlay);
+  core.settings.onChange((s) => overlay.setClickThrough(s.captions.overlay.clickThrough));
+  globalShortcut.register(OVERLAY_SHORTCUT, () => setOverlay());
+  tray = new Tray(nativeImage.createFromPath(join(import.meta.dirname, '../../resources/tray.png')));
+  tray.setToolTip('Verbatim');
+  tray.setContextMenu(
+    Menu.buildFromTemplate([
+      { label: 'Show or hide captions overlay', accelerator: OVERLAY_SHORTCUT, click: () => setOverlay() },
+      { label: 'Open Verbatim', click: () => win.show() },
+      { type: 'separator' },
+      { label: 'Quit', role: 'quit' },
+    ]),
+  );
 }).catch((err: unknown) => {
   console.error('Verbatim failed to start', err);
   app.exit(1);
@@ -62,6 +107,9 @@ app.on('web-contents-created', (_e, contents) => {
 
 app.on('window-all-closed', () => app.quit());
 
+app.on('will-quit', () => globalShortcut.unregisterAll());
+
 app.on('before-quit', () => {
+  tray?.destroy();
   void core?.dispose();
 });

@@ -3,11 +3,15 @@
  * No Node or Electron object ever reaches the page.
  */
 import { contextBridge, ipcRenderer, webUtils, type IpcRendererEvent } from 'electron';
-import { isChannel, isEventName, type RawBridge, type Reply } from '../shared/ipc';
+import { binaryMessages, isChannel, isEventName, type RawBridge, type Reply } from '../shared/ipc';
 
 const bridge: RawBridge = {
   pathForFile(file) {
     return webUtils.getPathForFile(file);
+  },
+  sendBinary(data) {
+    // Audio frames (ipc.ts binaryMessages): an ArrayBuffer, cloned into main as bytes; never JSON.
+    if (data instanceof ArrayBuffer && data.byteLength <= binaryMessages['captions.audio'].maxBytes) ipcRenderer.send('verbatim:binary', data);
   },
   async invoke(channel, input) {
     if (!isChannel(channel)) return { ok: false, error: { code: 'bad_request', message: `Unknown channel: ${String(channel)}` } } satisfies Reply;

@@ -27,6 +27,7 @@ import {
   webhookStatusSchema,
 } from './library';
 import { settingsPatchSchema, settingsViewSchema } from './settings';
+import { captionsRunSchema, captionsStartInputSchema, captionsStoppedSchema, liveStatusSchema, liveTurnSchema } from './live';
 
 const none = z.undefined();
 
@@ -260,6 +261,34 @@ export const channels = {
   'engine.status': { input: none, output: engineStatusSchema },
   /** Start the local engine now (otherwise it starts with the first local job). */
   'engine.start': { input: none, output: engineStatusSchema },
+
+  // ── live captions (audio arrives as binary frames: see `binaryMessages`) ─
+  /**
+   * Start a run: one streaming session per source against the current region
+   * (none with `recordOnly`), and a library item that keeps the recording.
+   * `conflict` when a run is already going.
+   */
+  'captions.start': { input: captionsStartInputSchema, output: captionsRunSchema },
+  /** Stop the run: Terminate each session, save the turns and the recording; answers what was saved. */
+  'captions.stop': { input: z.object({ run: z.number().int().positive() }).strict(), output: captionsStoppedSchema },
+  /** The run going on now (another window, the overlay, a reload), or null. */
+  'captions.current': { input: none, output: z.object({ run: captionsRunSchema.nullable(), turns: z.array(liveTurnSchema), status: z.array(liveStatusSchema) }) },
+  /**
+   * Improve accuracy: submit a live session's recording as a pre-recorded job
+   * (cloud or local). Both versions are kept; the improved one is shown by default.
+   */
+  'captions.improve': { input: idInput, output: z.object({ jobId: z.string() }) },
+  /** The versions of a live session's transcript (live, improved), newest first. */
+  'captions.versions': {
+    input: idInput,
+    output: z.object({
+      versions: z.array(z.object({ transcriptId: z.string(), kind: z.enum(['live', 'improved']), status: z.string(), createdAt: z.string(), wordCount: z.number().int() })),
+    }),
+  },
+  /** One version of a live session (by transcript id), as library.get answers the latest. */
+  'captions.version': { input: z.object({ id: z.string().min(1), transcriptId: z.string().min(1) }).strict(), output: transcriptSchema },
+  /** Desktop app: show, hide or toggle the always-on-top overlay window. Host mode answers `unavailable` (the page opens Picture-in-Picture). */
+  'captions.overlay': { input: z.object({ show: z.boolean().optional() }).strict(), output: z.object({ visible: z.boolean() }) },
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 
 export const events = {
@@ -275,7 +304,24 @@ export const events = {
   'keys.changed': keyStatusSchema,
   /** Gateway rate-limit state after each limited answer. */
   'gateway.rateLimit': rateLimitSchema,
+  /** Live captions: a turn grew or ended (replace by `key`). */
+  'captions.turn': liveTurnSchema,
+  /** Live captions: a source's session changed state (connecting, live, reconnecting with a notice, failed…). */
+  'captions.status': liveStatusSchema,
+  /** Live captions: a run started (any window) or stopped and was saved. */
+  'captions.run': z.object({ run: captionsRunSchema.nullable(), stopped: captionsStoppedSchema.nullable() }),
 } as const satisfies Record<string, z.ZodType>;
+
+/**
+ * Binary messages, renderer → main, fire-and-forget (DESIGN.md §3). Electron:
+ * `RawBridge.sendBinary` (an ArrayBuffer through the preload); host mode: a
+ * binary WebSocket message on the bridge. The bytes are an audio frame of
+ * `audio-frame.ts` (header + payload) that main decodes and checks.
+ */
+export const binaryMessages = {
+  /** PCM16 16 kHz mono 50 ms frames and MediaRecorder chunks of a live-captions run. */
+  'captions.audio': { maxBytes: 16 + 256 * 1024 },
+} as const;
 
 export type Channel = keyof typeof channels;
 export type EventName = keyof typeof events;
@@ -315,6 +361,8 @@ export interface RawBridge {
   on(event: string, listener: (payload: unknown) => void): () => void;
   /** Electron only: the path on disk of a dropped or picked File (webUtils.getPathForFile). */
   pathForFile?(file: File): string;
+  /** A binary message of `binaryMessages` (audio frames); dropped while disconnected. */
+  sendBinary?(data: ArrayBuffer): void;
 }
 
 /** Host-mode wire messages over the bridge WebSocket (DESIGN.md §3). */

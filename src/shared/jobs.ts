@@ -70,7 +70,7 @@ export const jobSchema = z.object({
   recordingId: z.string(),
   /** File name or URL shown to the user. */
   name: z.string(),
-  source: z.enum(['file', 'url', 'upload']),
+  source: z.enum(['file', 'url', 'upload', 'live']),
   status: jobStatusSchema,
   region: serviceRegionSchema,
   /** The service's transcript id once submitted (null before). */

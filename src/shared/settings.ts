@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { serviceRegionSchema, transcriptionOptionsSchema } from './jobs';
+import { captionsSettingsSchema } from './live';
 
 export const themeSchema = z.enum(['system', 'light', 'dark']);
 /** us / eu cloud (needs a key), the local engine, or custom base addresses (API.md §1). */
@@ -38,6 +39,8 @@ const fields = {
   keepAudioCopy: z.boolean(),
   /** How many uploads run at once. */
   uploadConcurrency: z.number().int().min(1).max(8),
+  /** Live captions: inputs, processing, turn detection, overlay look (replaced whole when given). */
+  captions: captionsSettingsSchema,
 };
 
 export const settingsSchema = z.object({
@@ -56,6 +59,7 @@ export const settingsSchema = z.object({
   webhookAuthHeaderName: fields.webhookAuthHeaderName.default(''),
   keepAudioCopy: fields.keepAudioCopy.default(true),
   uploadConcurrency: fields.uploadConcurrency.default(3),
+  captions: fields.captions.default(captionsSettingsSchema.parse({})),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;

@@ -1,14 +1,12 @@
 /**
  * Resolves a transcript's `audio_url` to a local file: an `upload_url` of
- * this engine, an http(s) URL (downloaded with a timeout and a size limit),
- * or a `file://` path when the engine allows it.
+ * this engine, an http(s) URL (downloaded within the limits and address
+ * policy of download.ts), or a `file://` path when the engine allows it.
  */
-import { createWriteStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { Readable } from 'node:stream';
-import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import { rm, stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Store } from '../store';
+import { download, DOWNLOAD_DEFAULTS, DownloadError, type DownloadLimits } from './download';
 
 export class SourceError extends Error {}
 
@@ -16,8 +14,12 @@ export interface SourceOptions {
   store: Store;
   baseUrl: string;
   allowFileUrls: boolean;
+  /** Fetch loopback and private addresses (true when the engine listens on loopback). */
+  allowPrivateUrls: boolean;
   maxFetchBytes: number;
   fetchTimeoutMs: number;
+  /** Deadline, minimum rate, redirects (defaults: DOWNLOAD_DEFAULTS). */
+  limits?: Partial<DownloadLimits>;
   signal?: AbortSignal;
 }
 
@@ -67,59 +69,19 @@ export async function resolveSource(audioUrl: string, dest: string, o: SourceOpt
     if (!st?.isFile()) throw new SourceError(`The file ${path} does not exist or is not a regular file.`);
     return { path, temporary: false };
   }
-  // http(s): stream to disk with an inactivity timeout and a size limit.
-  const ac = new AbortController();
-  const onAbort = () => ac.abort();
-  o.signal?.addEventListener('abort', onAbort, { once: true });
-  let timer = setTimeout(() => ac.abort(), o.fetchTimeoutMs);
-  const touch = () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => ac.abort(), o.fetchTimeoutMs);
-  };
   try {
-    let res: Response;
-    try {
-      res = await fetch(audioUrl, { signal: ac.signal, redirect: 'follow' });
-    } catch (err) {
-      if (o.signal?.aborted) throw err;
-      const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-      const why = ac.signal.aborted ? `No answer within ${Math.round(o.fetchTimeoutMs / 1000)} s.` : `The server could not be reached (${cause?.code ?? cause?.message ?? (err instanceof Error ? err.message : String(err))}).`;
-      throw downloadError(audioUrl, `${why} Check that the URL is correct and reachable from the engine.`);
-    }
-    if (!res.ok) {
-      await res.body?.cancel().catch(() => undefined);
-      throw downloadError(audioUrl, `The server answered HTTP ${res.status}. Check that the URL is public and points at the file itself.`);
-    }
-    const type = res.headers.get('content-type') ?? '';
-    if (/text\/html|application\/xhtml/i.test(type)) {
-      await res.body?.cancel().catch(() => undefined);
-      throw new SourceError(`The URL ${audioUrl} answered a web page (HTML) instead of audio or video. Use a direct link to the media file, not to a page that shows it.`);
-    }
-    const declared = Number(res.headers.get('content-length') ?? '0');
-    if (declared > o.maxFetchBytes) {
-      await res.body?.cancel().catch(() => undefined);
-      throw downloadError(audioUrl, `The file is larger than this engine's limit of ${o.maxFetchBytes} bytes.`);
-    }
-    const out = createWriteStream(dest);
-    let size = 0;
-    try {
-      if (!res.body) throw downloadError(audioUrl, 'The server sent no data.');
-      for await (const chunk of Readable.fromWeb(res.body as unknown as NodeReadableStream<Uint8Array>)) {
-        touch();
-        size += (chunk as Uint8Array).byteLength;
-        if (size > o.maxFetchBytes) throw downloadError(audioUrl, `The file is larger than this engine's limit of ${o.maxFetchBytes} bytes.`);
-        if (!out.write(chunk)) await new Promise<void>((r) => out.once('drain', r));
-      }
-    } catch (err) {
-      if (err instanceof SourceError || o.signal?.aborted) throw err;
-      throw downloadError(audioUrl, `The transfer broke off (${ac.signal.aborted ? 'timed out' : err instanceof Error ? err.message : String(err)}). It may be submitted again.`);
-    } finally {
-      await new Promise<void>((r) => out.end(() => r()));
-    }
-    if (size === 0) throw downloadError(audioUrl, 'The server sent an empty file.');
-    return { path: dest, temporary: true };
-  } finally {
-    clearTimeout(timer);
-    o.signal?.removeEventListener('abort', onAbort);
+    await download(audioUrl, dest, {
+      maxBytes: o.maxFetchBytes,
+      idleTimeoutMs: o.fetchTimeoutMs,
+      allowPrivate: o.allowPrivateUrls,
+      ...DOWNLOAD_DEFAULTS,
+      ...o.limits,
+    }, o.signal);
+  } catch (err) {
+    await rm(dest, { force: true });
+    if (!(err instanceof DownloadError)) throw err;
+    if (err.kind === 'html') throw new SourceError(`The URL ${audioUrl} answered a web page (HTML) instead of audio or video. Use a direct link to the media file, not to a page that shows it.`);
+    throw downloadError(audioUrl, err.message);
   }
+  return { path: dest, temporary: true };
 }

@@ -3,11 +3,20 @@
  * text: it ranks the sentences of the transcripts named in the request (or
  * of text pasted into the messages) against the question with BM25 and
  * quotes the best few with their start times, saying plainly that it did so.
+ * Its work is bounded (passages and question length are capped) and runs in
+ * slices that yield to the event loop, so one long request cannot stall the
+ * engine's other requests and streams.
  */
 import { contentText, type ChatProvider, type ChatRequest, type Completion, type CompletionDelta, type ModelInfo, roughTokens } from './types';
 
 export const EXTRACTIVE_MODEL = 'verbatim-extractive';
 const TOP = 3;
+/** Passages scored per request: about 100 hours of speech; beyond it the first ones are searched and the answer says so. */
+export const MAX_PASSAGES = 50_000;
+/** Characters of the question that are scored (the rest is context, not search terms). */
+export const MAX_QUESTION_CHARS = 2000;
+/** Passages tokenized between two yields to the event loop. */
+const SLICE = 500;
 
 const STOP = new Set(
   'a an the and or but if of to in on at by for with from as is are was were be been being do does did what which who whom whose when where why how this that these those it its i you he she we they me him her us them my your our their there here about into over than then so not no yes can could would should will shall may might must have has had just also very too any some all each every tell please say said according transcript recording speaker'.split(' '),
@@ -35,15 +44,22 @@ export interface Passage {
   source: string | null;
 }
 
-/** BM25 (k1 1.2, b 0.75) scores of each passage for the query. */
-export function bm25(query: string, passages: Passage[]): number[] {
-  const docs = passages.map((p) => tokenize(p.text));
+/** BM25 (k1 1.2, b 0.75) scores of each passage for the query, computed in slices (each `yield` is a point to give the event loop back). */
+function* bm25Slices(query: string, passages: Passage[]): Generator<void, number[]> {
+  const docs: string[][] = [];
+  for (let i = 0; i < passages.length; i++) {
+    docs.push(tokenize((passages[i] as Passage).text));
+    if (i % SLICE === SLICE - 1) yield;
+  }
   const n = docs.length;
   const avg = docs.reduce((a, d) => a + d.length, 0) / Math.max(1, n);
   const df = new Map<string, number>();
   for (const d of docs) for (const t of new Set(d)) df.set(t, (df.get(t) ?? 0) + 1);
-  const q = [...new Set(tokenize(query))];
-  return docs.map((d) => {
+  yield;
+  const q = [...new Set(tokenize(query.slice(0, MAX_QUESTION_CHARS)))];
+  const scores: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const d = docs[i] as string[];
     const tf = new Map<string, number>();
     for (const t of d) tf.set(t, (tf.get(t) ?? 0) + 1);
     let score = 0;
@@ -53,8 +69,29 @@ export function bm25(query: string, passages: Passage[]): number[] {
       const idf = Math.log(1 + (n - (df.get(t) ?? 0) + 0.5) / ((df.get(t) ?? 0) + 0.5));
       score += (idf * f * 2.2) / (f + 1.2 * (0.25 + (0.75 * d.length) / Math.max(1, avg)));
     }
-    return score;
-  });
+    scores.push(score);
+    if (i % SLICE === SLICE - 1) yield;
+  }
+  return scores;
+}
+
+/** BM25 scores, all at once (small inputs and tests). */
+export function bm25(query: string, passages: Passage[]): number[] {
+  const it = bm25Slices(query, passages);
+  for (;;) {
+    const r = it.next();
+    if (r.done) return r.value;
+  }
+}
+
+/** BM25 scores, giving the event loop back between slices. */
+export async function bm25Yielding(query: string, passages: Passage[]): Promise<number[]> {
+  const it = bm25Slices(query, passages);
+  for (;;) {
+    const r = it.next();
+    if (r.done) return r.value;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
 }
 
 export function clock(ms: number): string {
@@ -70,11 +107,15 @@ function splitSentences(text: string): string[] {
 }
 
 /** The question and the passages to search, from the request. */
-export function gather(req: ChatRequest): { question: string; passages: Passage[] } {
+export function gather(req: ChatRequest): { question: string; passages: Passage[]; truncated: boolean } {
   const users = req.messages.filter((m) => m.role === 'user');
   let question = contentText(users[users.length - 1]?.content ?? '');
   const passages: Passage[] = [];
+  const seen = new Set<string>();
   for (const t of req.transcripts) {
+    // A transcript named twice is searched once (a body listing one id thousands of times must not multiply the work).
+    if (seen.has(t.id)) continue;
+    seen.add(t.id);
     for (const s of t.sentences) passages.push({ text: s.text, start: s.start, source: t.id });
     // The transcript text may have been injected into the question itself.
     if (t.text && question.includes(t.text)) question = question.replace(t.text, ' ');
@@ -95,24 +136,26 @@ export function gather(req: ChatRequest): { question: string; passages: Passage[
       }
     }
   }
-  return { question: question.trim(), passages };
+  const truncated = passages.length > MAX_PASSAGES;
+  if (truncated) passages.length = MAX_PASSAGES;
+  return { question: question.trim(), passages, truncated };
 }
 
-export function extractiveAnswer(req: ChatRequest): string {
-  const { question, passages } = gather(req);
+/** The answer text, from the request and the passages' scores. */
+function compose(question: string, passages: Passage[], truncated: boolean, scores: number[]): string {
   const notice = 'This answer is extractive: verbatim-extractive, the local engine\'s offline model, quotes the sentences that best match your question and does not write new text.';
   if (passages.length === 0) {
     return `${notice}\n\nThere is nothing to quote: name a transcript with transcript_id or paste the text into the messages. For written answers, configure an OpenAI-compatible model (for example Ollama) in the engine.`;
   }
-  const scores = bm25(question, passages);
   const ranked = scores
     .map((score, i) => ({ score, i }))
     .filter((r) => r.score > 0)
     .sort((a, b) => b.score - a.score || a.i - b.i)
     .slice(0, TOP)
     .sort((a, b) => a.i - b.i);
+  const partial = truncated ? `\n\nOnly the first ${MAX_PASSAGES.toLocaleString('en-US')} sentences were searched; ask about fewer transcripts to search all of them.` : '';
   if (ranked.length === 0) {
-    return `${notice}\n\nNo sentence matches the words of your question ("${question.slice(0, 200)}"). Try other words from the recording.`;
+    return `${notice}\n\nNo sentence matches the words of your question ("${question.slice(0, 200)}"). Try other words from the recording.${partial}`;
   }
   const multi = new Set(passages.map((p) => p.source)).size > 1;
   const lines = ranked.map(({ i }) => {
@@ -120,7 +163,18 @@ export function extractiveAnswer(req: ChatRequest): string {
     const where = p.start === null ? '' : `[${clock(p.start)}${multi && p.source ? ` in ${p.source}` : ''}] `;
     return `- ${where}"${p.text}"`;
   });
-  return `${notice}\n\nMost relevant ${ranked.length === 1 ? 'sentence' : 'sentences'}:\n${lines.join('\n')}`;
+  return `${notice}\n\nMost relevant ${ranked.length === 1 ? 'sentence' : 'sentences'}:\n${lines.join('\n')}${partial}`;
+}
+
+export function extractiveAnswer(req: ChatRequest): string {
+  const { question, passages, truncated } = gather(req);
+  return compose(question, passages, truncated, passages.length ? bm25(question, passages) : []);
+}
+
+/** The same answer, scored in slices that give the event loop back (what the provider uses). */
+export async function extractiveAnswerYielding(req: ChatRequest): Promise<string> {
+  const { question, passages, truncated } = gather(req);
+  return compose(question, passages, truncated, passages.length ? await bm25Yielding(question, passages) : []);
 }
 
 export class ExtractiveProvider implements ChatProvider {
@@ -140,13 +194,13 @@ export class ExtractiveProvider implements ChatProvider {
   }
 
   async complete(req: ChatRequest): Promise<Completion> {
-    const content = extractiveAnswer(req);
+    const content = await extractiveAnswerYielding(req);
     const prompt = req.messages.map((m) => contentText(m.content)).join('\n');
     return { content, finish_reason: 'stop', usage: { prompt_tokens: roughTokens(prompt), completion_tokens: roughTokens(content) } };
   }
 
   async *stream(req: ChatRequest): AsyncGenerator<CompletionDelta> {
-    const content = extractiveAnswer(req);
+    const content = await extractiveAnswerYielding(req);
     yield { role: 'assistant', content: '' };
     for (const piece of content.split(/(?<=\n)/)) yield { content: piece };
     yield { finish_reason: 'stop' };

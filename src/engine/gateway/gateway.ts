@@ -12,6 +12,9 @@ import { OpenAICompatibleProvider } from './openai-compatible';
 import { RateLimiter, type RateService } from './rate-limit';
 import { contentText, GatewayError, roughTokens, type ChatMessage, type ChatProvider, type ChatRequest, type Completion, type CompletionDelta, type ModelInfo, type TranscriptSource } from './types';
 
+/** Transcripts one chat request may name (transcript_id plus transcript_ids). */
+export const MAX_TRANSCRIPTS_PER_REQUEST = 100;
+
 /** Where completed transcripts come from (the engine's store). */
 export interface TranscriptLookup {
   getCompletedTranscript(id: string): { id: string; text: string; sentences: { text: string; start: number; end: number }[] | null } | null;
@@ -98,8 +101,11 @@ export class Gateway {
     const transcripts: TranscriptSource[] = [];
     const ids: unknown[] = b.transcript_id === undefined ? [] : [b.transcript_id];
     if (Array.isArray(b.transcript_ids)) ids.push(...(b.transcript_ids as unknown[]));
-    for (const id of ids) {
-      if (typeof id !== 'string' || !id) throw new GatewayError(400, 'transcript_id must be a string.');
+    for (const id of ids) if (typeof id !== 'string' || !id) throw new GatewayError(400, 'transcript_id must be a string.');
+    // Each named transcript is loaded whole: a repeated id is loaded once, and the count is capped (a 2 MB body fits 50,000 ids).
+    const unique = [...new Set(ids as string[])];
+    if (unique.length > MAX_TRANSCRIPTS_PER_REQUEST) throw new GatewayError(400, `A request can name at most ${MAX_TRANSCRIPTS_PER_REQUEST} transcripts; it named ${unique.length}.`);
+    for (const id of unique) {
       const t = this.transcripts.getCompletedTranscript(id);
       if (!t) throw new GatewayError(404, `Transcript ${id} was not found or is not completed.`);
       transcripts.push({ id: t.id, text: t.text, sentences: t.sentences ?? [] });

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { BYTES_PER_SECOND, DecodeError, decodeToRaw, looksLikeHtml, readSamples } from '../audio/decode';
 import { renderRedactedAudio } from '../audio/redact';
 import { findSpeechSegments } from '../audio/segment';
+import { isLoopbackListen } from '../audio/fetch-guard';
 import { resolveSource, SourceError } from '../audio/source';
 import type { TranscriptResult } from '../model';
 import { keytermWarning, type RecognizedWord } from '../recognizer/index';
@@ -38,6 +39,8 @@ export async function processJob(ctx: EngineContext, job: TranscriptRow, signal:
       store: ctx.store,
       baseUrl: ctx.baseUrl(),
       allowFileUrls: ctx.opts.allowFileUrls,
+      allowPrivateUrls: ctx.opts.allowPrivateUrls ?? isLoopbackListen(ctx.opts.host),
+      limits: ctx.opts.fetchLimits,
       maxFetchBytes: ctx.opts.maxFetchBytes,
       fetchTimeoutMs: ctx.opts.fetchTimeoutMs,
       signal,

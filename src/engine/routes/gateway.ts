@@ -21,6 +21,10 @@ function refuse(model: string, d: RateDecision): HttpError {
   return new HttpError(429, `Rate limit reached for model ${model}: ${d.headers['X-RateLimit-Limit']} requests per minute. Retry in ${d.resetSeconds} s.`, d.headers);
 }
 
+/** Chat bodies beyond this answer 413: a transcript is named by transcript_id, not pasted, so real requests stay far below it. */
+export const GATEWAY_BODY_LIMIT = 2 * 1024 * 1024;
+const BODY_HINT = 'Name transcripts with transcript_id (or transcript_ids) instead of pasting their text, or send a shorter conversation.';
+
 export function registerGateway(ctx: EngineContext, router: Router): void {
   let gateway: ReturnType<typeof gatewayFor>;
   try {
@@ -40,7 +44,7 @@ export function registerGateway(ctx: EngineContext, router: Router): void {
   });
 
   router.post('/v1/chat/completions', async ({ req, res }) => {
-    const body = await readJson(req, 32 * 1024 * 1024);
+    const body = await readJson(req, GATEWAY_BODY_LIMIT, BODY_HINT);
     const model = body && typeof body === 'object' && typeof (body as { model?: unknown }).model === 'string' ? (body as { model: string }).model : null;
     let decision: RateDecision | null = null;
     try {
@@ -63,7 +67,7 @@ export function registerGateway(ctx: EngineContext, router: Router): void {
   });
 
   router.post('/v1/understanding', async ({ req, res }) => {
-    const body = (await readJson(req)) as Record<string, unknown> | null;
+    const body = (await readJson(req, GATEWAY_BODY_LIMIT, BODY_HINT)) as Record<string, unknown> | null;
     if (!body || typeof body !== 'object' || Array.isArray(body)) throw new HttpError(400, 'The body must be a JSON object with transcript_id and speech_understanding.');
     const model = gateway.understandingModel() ?? 'verbatim-local-rules';
     const decision = gateway.rate(model, 'speech-understanding');

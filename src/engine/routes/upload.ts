@@ -32,7 +32,7 @@ export function registerUpload(ctx: EngineContext, router: Router): void {
       },
     });
     try {
-      await pipeline(req, counter, createWriteStream(part, { highWaterMark: 1024 * 1024 }));
+      await pipeline(req, counter, createWriteStream(part, { highWaterMark: 1024 * 1024, mode: 0o600 }));
     } catch (err) {
       await rm(part, { force: true });
       if (err instanceof HttpError) {

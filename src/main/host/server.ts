@@ -2,13 +2,16 @@
  * Host mode (DESIGN.md §7): main's services in plain Node, the built renderer
  * served on 127.0.0.1, and the IPC contract carried over one WebSocket.
  * A random token per launch is required on the socket (and on any route that
- * serves user data); the socket also refuses other origins.
+ * serves user data); the socket also refuses other origins, and every request
+ * must name a loopback Host (a DNS-rebound name reaches 127.0.0.1 but says so).
+ * No listener may throw: a malformed request gets a 4xx, never the process.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { bridgeRequestSchema, type BridgeResponse } from '../../shared/ipc';
 import type { Core } from '../core';
@@ -28,6 +31,43 @@ const MIME: Record<string, string> = {
   '.wasm': 'application/wasm',
   '.onnx': 'application/octet-stream',
 };
+
+/**
+ * The largest bridge message accepted. The biggest legitimate one is
+ * `library.saveCues` at its contract limit (100,000 cues, ~10 MB of JSON);
+ * audio frames for live captions are 1,600–32,000 bytes. Anything larger
+ * closes that socket with 1009 and leaves host mode serving.
+ */
+export const BRIDGE_MAX_PAYLOAD = 16 * 1024 * 1024;
+
+/**
+ * Whether a Host header names this machine's loopback: `127.0.0.1`,
+ * `localhost` or `[::1]`, with an optional port. Anything else is refused, so
+ * a page on a rebinding name (evil.example → 127.0.0.1) cannot read our
+ * responses as same-origin.
+ */
+export function isLoopbackHost(header: string | undefined): boolean {
+  if (!header) return false;
+  const m = /^(127\.0\.0\.1|localhost|\[::1\])(?::(\d{1,5}))?$/i.exec(header);
+  return m !== null && (m[2] === undefined || Number(m[2]) <= 65535);
+}
+
+/**
+ * Parses a request target; null when it is not a path of ours or cannot be
+ * read: `//a:b/` and `http://[` (which `new URL` throws on), absolute-form,
+ * `*`, or a path whose percent-escapes do not decode (`/media/%E0`).
+ */
+export function parseTarget(raw: string | undefined): URL | null {
+  const target = raw ?? '/';
+  if (!target.startsWith('/') || target.startsWith('//')) return null;
+  try {
+    const url = new URL(target, 'http://127.0.0.1');
+    decodeURIComponent(url.pathname);
+    return url;
+  } catch {
+    return null;
+  }
+}
 
 /** A route that serves user data: reachable only with the launch token. */
 export type TokenRoute = (req: IncomingMessage, res: ServerResponse, url: URL) => void | Promise<void>;
@@ -76,7 +116,17 @@ export async function startHostServer(opts: HostServerOptions): Promise<HostServ
   });
 
   async function handleHttp(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (!isLoopbackHost(req.headers.host)) {
+      req.resume();
+      res.writeHead(421, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' }).end('Verbatim answers only to 127.0.0.1, localhost or [::1]. Open the address `npm run serve` printed.');
+      return;
+    }
+    const url = parseTarget(req.url);
+    if (!url) {
+      req.resume();
+      res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' }).end('Bad request target');
+      return;
+    }
     for (const [prefix, route] of tokenRoutes) {
       if (url.pathname.startsWith(prefix)) {
         const given = url.searchParams.get('token') ?? bearer(req);
@@ -129,10 +179,11 @@ export async function startHostServer(opts: HostServerOptions): Promise<HostServ
     }
     res.writeHead(200, headers);
     if (req.method === 'HEAD') res.end();
-    else createReadStream(target).pipe(res);
+    else pipeline(createReadStream(target), res).catch(() => res.destroy());
   }
 
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 8 * 1024 * 1024 });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: BRIDGE_MAX_PAYLOAD });
+  wss.on('error', (err) => console.error('host: bridge server error', err));
   const sockets = new Set<WebSocket>();
 
   await new Promise<void>((resolveListen, reject) => {
@@ -143,14 +194,18 @@ export async function startHostServer(opts: HostServerOptions): Promise<HostServ
   const origin = `http://${host}:${port}`;
 
   server.on('upgrade', (req, socket, head) => {
-    const url = new URL(req.url ?? '/', origin);
+    // The socket is ours from here: an error on it (a reset mid-handshake) must not reach the process.
+    socket.on('error', () => socket.destroy());
     const reject = (status: number, text: string) => {
       socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
     };
+    if (!isLoopbackHost(req.headers.host)) return reject(421, 'Misdirected Request');
+    const url = parseTarget(req.url);
+    if (!url) return reject(400, 'Bad Request');
     if (url.pathname !== '/bridge') return reject(404, 'Not Found');
     if (!tokenMatches(opts.token, url.searchParams.get('token'))) return reject(401, 'Unauthorized');
     const reqOrigin = req.headers.origin;
-    if (reqOrigin !== undefined && reqOrigin !== origin && reqOrigin !== `http://localhost:${port}`) return reject(403, 'Forbidden');
+    if (reqOrigin !== undefined && reqOrigin !== origin && reqOrigin !== `http://localhost:${port}` && reqOrigin !== `http://[::1]:${port}`) return reject(403, 'Forbidden');
     wss.handleUpgrade(req, socket, head, (ws) => attach(ws));
   });
 
@@ -160,11 +215,18 @@ export async function startHostServer(opts: HostServerOptions): Promise<HostServ
   });
 
   function attach(ws: WebSocket): void {
+    // First thing: ws reports oversized or malformed frames as 'error' (then closes
+    // with 1009/1002); with no listener that error would end host mode.
+    ws.on('error', () => ws.terminate());
     sockets.add(ws);
     ws.on('close', () => sockets.delete(ws));
     ws.on('message', (data, isBinary) => {
-      if (isBinary) return; // audio frames arrive with live captions; no binary channel yet
-      void onMessage(ws, data.toString());
+      // Binary messages are live captions' audio frames (ipc.ts binaryMessages); the service checks and never throws.
+      if (isBinary) return opts.core.captions.frame(toBytes(data));
+      onMessage(ws, data.toString()).catch((err: unknown) => {
+        console.error('host: bridge message failed', err);
+        if (ws.readyState === ws.OPEN) ws.close(1011, 'Internal error');
+      });
     });
   }
 
@@ -203,6 +265,11 @@ export async function startHostServer(opts: HostServerOptions): Promise<HostServ
       await closed;
     },
   };
+}
+
+function toBytes(data: Buffer | ArrayBuffer | Buffer[]): Uint8Array {
+  if (Array.isArray(data)) return Buffer.concat(data);
+  return data instanceof ArrayBuffer ? new Uint8Array(data) : data;
 }
 
 function bearer(req: IncomingMessage): string | undefined {

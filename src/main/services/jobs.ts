@@ -28,7 +28,7 @@ interface JobRow {
   id: string;
   recording_id: string;
   transcript_id: string;
-  source_kind: 'file' | 'url' | 'upload';
+  source_kind: 'file' | 'url' | 'upload' | 'live';
   source: string;
   name: string;
   status: JobStatus;
@@ -187,6 +187,33 @@ export class JobService {
 
   addUrl(url: string, name: string | undefined, options?: TranscriptionOptions): Job {
     return this.create({ kind: 'url', source: url, name: name || url, size: null, durationMs: null, options });
+  }
+
+  /** Transcribe a live session's recording again, as a pre-recorded job: a new transcript of the same item (both are kept). */
+  async addLiveVersion(recordingId: string, name: string): Promise<Job> {
+    const path = this.library.sessions.audioPath(recordingId);
+    if (!path) throw new AppError('not_found', 'This session has no recording to transcribe again (nothing was recorded, or the file was removed).');
+    const size = (await stat(path)).size;
+    const region = this.targetRegion();
+    const s = this.settings.get();
+    const options = { ...s.transcriptionDefaults };
+    const baseUrl = region === 'local' ? 'local' : (remoteEndpoints(region, s)?.rest ?? '');
+    if (region === 'custom' && !baseUrl) throw new AppError('bad_request', 'Region “custom” needs a REST address (Settings → Transcription service).');
+    const id = randomUUID();
+    const now = new Date().toISOString();
+    this.db.transaction(() => {
+      const transcriptId = this.library.sessions.addVersion(recordingId, { region, baseUrl: region === 'local' ? null : baseUrl, options });
+      this.db
+        .prepare(
+          `INSERT INTO jobs (id, recording_id, transcript_id, source_kind, source, name, status, region, base_url, bytes_total, options, created_at, updated_at)
+           VALUES (?, ?, ?, 'live', ?, ?, 'queued', ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(id, recordingId, transcriptId, path, name, region, baseUrl, size, JSON.stringify(options), now, now);
+    })();
+    const job = this.get(id);
+    this.events.changed(id, job);
+    this.start(id);
+    return job;
   }
 
   uploadsDir(): string {
@@ -550,7 +577,8 @@ export class JobService {
   }
 
   private async keepAudio(row: JobRow): Promise<void> {
-    if (row.source_kind === 'url') return;
+    // A live session's recording is already the library's copy.
+    if (row.source_kind === 'url' || row.source_kind === 'live') return;
     if (row.source_kind === 'upload') {
       if (this.settings.get().keepAudioCopy) {
         const name = `${row.recording_id}${extname(row.name).slice(0, 10) || '.audio'}`;

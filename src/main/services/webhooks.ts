@@ -20,7 +20,13 @@ export class WebhookReceiver {
   async start(): Promise<void> {
     if (this.server) return;
     const server = createServer((req, res) => {
-      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      // URL.parse, not new URL: a target such as `//a:b/` must answer 400, not throw out of the listener.
+      const url = URL.parse(req.url ?? '/', 'http://127.0.0.1');
+      if (!url) {
+        res.writeHead(400).end();
+        req.resume();
+        return;
+      }
       const given = Buffer.from(String(req.headers[this.headerName.toLowerCase()] ?? ''));
       const want = Buffer.from(this.headerValue);
       if (req.method !== 'POST' || url.pathname !== this.path || given.length !== want.length || !timingSafeEqual(given, want)) {
@@ -30,6 +36,8 @@ export class WebhookReceiver {
       }
       const chunks: Buffer[] = [];
       let size = 0;
+      // A sender that hangs up mid-body: nothing to do (polling still finds the result), and no error may escape.
+      req.on('error', () => undefined);
       req.on('data', (c: Buffer) => {
         size += c.length;
         if (size < 64 * 1024) chunks.push(c);

@@ -24,6 +24,7 @@ export class SocketBridge implements RawBridge {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private readonly queue: string[] = [];
+  private readonly binaryQueue: ArrayBuffer[] = [];
   private readonly listeners = new Map<string, Set<(payload: unknown) => void>>();
   private readonly stateListeners = new Set<(s: ConnectionState) => void>();
   private attempt = 0;
@@ -51,6 +52,7 @@ export class SocketBridge implements RawBridge {
       this.attempt = 0;
       this.everOpened = true;
       this.setState('open');
+      for (const frame of this.binaryQueue.splice(0)) ws.send(frame);
       for (const frame of this.queue.splice(0)) ws.send(frame);
     };
     ws.onmessage = (e: MessageEvent) => {
@@ -84,6 +86,12 @@ export class SocketBridge implements RawBridge {
     };
   }
 
+  /** A binary message (audio frames). `keep`: queue it while reconnecting (recording chunks); else drop it (live PCM). */
+  sendBinary(data: ArrayBuffer, keep = false): void {
+    if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(data);
+    else if (keep && this.binaryQueue.length < 600) this.binaryQueue.push(data);
+  }
+
   invoke(channel: string, input: unknown): Promise<Reply> {
     const id = this.nextId++;
     const frame = JSON.stringify({ id, channel, input });
@@ -102,10 +110,20 @@ export class SocketBridge implements RawBridge {
   }
 }
 
+/**
+ * The launch token: read once from `?token=` and kept in this tab's
+ * sessionStorage (so a reload reconnects), then taken out of the address bar
+ * and the history entry so it is not left on screen, in history or in a
+ * copied link.
+ */
 function hostToken(): string | null {
-  const fromUrl = new URLSearchParams(window.location.search).get('token');
+  const params = new URLSearchParams(window.location.search);
+  const fromUrl = params.get('token');
   if (fromUrl) {
     sessionStorage.setItem('verbatim.token', fromUrl);
+    params.delete('token');
+    const query = params.toString();
+    window.history.replaceState(window.history.state, '', `${window.location.pathname}${query ? `?${query}` : ''}${window.location.hash}`);
     return fromUrl;
   }
   return sessionStorage.getItem('verbatim.token');
@@ -143,6 +161,16 @@ export const api: VerbatimApi = {
     return raw.on(event, listener as (p: unknown) => void);
   },
 };
+
+/**
+ * Sends a binary message of the contract (ipc.ts binaryMessages: live audio
+ * frames). Electron: through the preload; host mode: a binary WebSocket message.
+ * `keep` queues it across a reconnect (recording chunks must not be lost).
+ */
+export function sendBinary(data: ArrayBuffer, keep = false): void {
+  if (socket) socket.sendBinary(data, keep);
+  else raw.sendBinary?.(data);
+}
 
 /** Upload progress of a file on its way to main (host mode's HTTP route). */
 export interface UploadProgress {

@@ -2,6 +2,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
+import { OverlayApp } from './features/captions/OverlayApp';
 import { applyCachedTheme } from './components/useTheme';
 import './styles.css';
 
@@ -10,6 +11,6 @@ const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root');
 createRoot(root).render(
   <StrictMode>
-    <App />
+    {window.location.hash === '#overlay' ? <OverlayApp /> : <App />}
   </StrictMode>,
 );

@@ -23,6 +23,7 @@ import {
 } from '../../../shared/library';
 import { buildCues, toSrt, toVtt } from '../../../shared/captions/index';
 import { migrate } from './migrations';
+import { SessionStore } from './sessions';
 import {
   ftsQuery,
   packWords,
@@ -146,6 +147,8 @@ export type LibraryChange = { ids: string[]; reason: 'added' | 'updated' | 'dele
 export class Library {
   readonly db: Database;
   readonly audioDir: string;
+  /** Live caption sessions (recordings of kind `live`, their versions). */
+  readonly sessions: SessionStore;
   private readonly listeners = new Set<(c: LibraryChange) => void>();
 
   constructor(readonly dataDir: string, db?: Database) {
@@ -153,6 +156,7 @@ export class Library {
     this.db = db ?? openDatabase(join(dataDir, 'library.sqlite'));
     this.audioDir = join(dataDir, 'audio');
     mkdirSync(this.audioDir, { recursive: true });
+    this.sessions = new SessionStore(this.db, { dataDir, audioDir: this.audioDir, changed: (ids, reason) => this.changed(ids, reason) });
   }
 
   close(): void {
@@ -329,16 +333,27 @@ export class Library {
     return toItem(row);
   }
 
-  get(recordingId: string): Transcript {
+  /** A recording with its latest transcript, or with `transcriptId` (an older version of a live session). */
+  get(recordingId: string, transcriptId?: string): Transcript {
     const item = this.item(recordingId);
-    const t = this.db.prepare(`SELECT * FROM transcripts WHERE recording_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1`).get(recordingId) as {
+    const t = (
+      transcriptId
+        ? this.db.prepare(`SELECT * FROM transcripts WHERE recording_id = ? AND id = ?`).get(recordingId, transcriptId)
+        : this.db.prepare(`SELECT * FROM transcripts WHERE recording_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1`).get(recordingId)
+    ) as {
       id: string;
       text: string;
       confidence: number | null;
       sentences: string;
       paragraphs: string;
       options: string;
+      status: string;
+      word_count: number;
+      completed_at: string | null;
     } & WebhookColumns;
+    if (!t) throw new AppError('not_found', 'This version of the transcript is no longer in the library.');
+    // An older version is shown with its own state, not the newest one's.
+    const shown = transcriptId ? { ...item, status: t.status as TranscriptStatus, wordCount: t.word_count, completedAt: t.completed_at } : item;
     const words = this.words(t.id);
     const cuesRow = this.db.prepare(`SELECT data FROM cues WHERE transcript_id = ?`).get(t.id) as { data: string } | undefined;
     const speakers = this.db.prepare(`SELECT speaker AS id, name FROM speakers WHERE transcript_id = ? ORDER BY speaker`).all(t.id) as {
@@ -346,7 +361,7 @@ export class Library {
       name: string | null;
     }[];
     return {
-      item,
+      item: shown,
       transcriptId: t.id,
       text: t.text,
       confidence: t.confidence,

@@ -235,6 +235,25 @@ export const migrations: Migration[] = [
       db.exec(`ALTER TABLE recordings ADD COLUMN original_path TEXT`);
     },
   },
+  {
+    version: 11,
+    name: 'live caption sessions: sources, the live transcript beside improved ones, what was lost to reconnects',
+    up(db) {
+      db.exec(`
+        CREATE TABLE live_sessions (
+          recording_id TEXT PRIMARY KEY REFERENCES recordings(id) ON DELETE CASCADE,
+          live_transcript_id TEXT NOT NULL,
+          sources TEXT NOT NULL,
+          record_only INTEGER NOT NULL DEFAULT 0,
+          recording_mime TEXT,
+          started_at TEXT NOT NULL,
+          ended_at TEXT,
+          lost_ms INTEGER NOT NULL DEFAULT 0,
+          reconnects INTEGER NOT NULL DEFAULT 0
+        );
+      `);
+    },
+  },
 ];
 
 export const latestVersion = migrations[migrations.length - 1]?.version ?? 0;

@@ -44,6 +44,18 @@ export const initialSettings: SettingsView = {
   webhookAuthHeaderSaved: false,
   keepAudioCopy: true,
   uploadConcurrency: 3,
+  captions: {
+    micDeviceId: '',
+    echoCancellation: true,
+    noiseSuppression: true,
+    autoGainControl: true,
+    sources: 'mic',
+    endOfTurn: 'balanced',
+    formatTurns: true,
+    keyterms: [],
+    recordOnly: false,
+    overlay: { fontSize: 28, lines: 2, opacity: 0.85, textColor: '#ffffff', backgroundColor: '#000000', clickThrough: false },
+  },
 };
 
 /** Languages offered for new jobs, and the names shown for the codes the service answers with. */

@@ -3,7 +3,7 @@
  * pages fetched as they scroll into view, sortable columns, multi-select.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { memo, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { LibraryItem } from '../../../../shared/library';
 import { regionLabels } from '../../components/labels';
 import { Badge, type Tone } from '../../components/Badge';
@@ -37,6 +37,7 @@ function TitleCell({ item }: { item: LibraryItem }) {
   const rename = useLibrary((s) => s.rename);
   const openTranscript = useApp((s) => s.openTranscript);
   const openButton = useRef<HTMLButtonElement>(null);
+  const previewId = useId();
   // After Enter or Escape the keyboard user goes on from the row, not from the top of the page.
   const refocus = useRef(false);
   useEffect(() => {
@@ -83,10 +84,16 @@ function TitleCell({ item }: { item: LibraryItem }) {
   };
   return (
     <div className="lrow__title">
-      <button ref={openButton} type="button" className="lrow__open" data-open-id={item.id} onClick={() => openTranscript(item.id)} onKeyDown={onKey} aria-label={`Open ${item.title}`} title={`${item.title}\nOpen (F2 to rename)`}>
-        <span className="lrow__name">{item.title}</span>
-        <span className="lrow__preview">{item.preview || item.source}</span>
-      </button>
+      {/* The button holds only the title, so its name "Open <title>" contains all its visible text (WCAG 2.5.3);
+          the preview is its description, and the button's ::after makes the whole cell its click target. */}
+      <div className="lrow__text">
+        <button ref={openButton} type="button" className="lrow__open" data-open-id={item.id} onClick={() => openTranscript(item.id)} onKeyDown={onKey} aria-label={`Open ${item.title}`} aria-describedby={previewId} title={`${item.title}\nOpen (F2 to rename)`}>
+          {item.title}
+        </button>
+        <span className="lrow__preview" id={previewId}>
+          {item.preview || item.source}
+        </span>
+      </div>
       <Button
         size="sm"
         variant="ghost"

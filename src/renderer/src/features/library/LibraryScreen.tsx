@@ -196,6 +196,8 @@ export function LibraryScreen() {
   const ids = Object.keys(selectedIds);
   const empty = loaded && total === 0 && !filtered;
   const searching = searchQuery.trim() !== '';
+  // Not connected: search and adding files cannot work, so they are not offered (the screen below says why).
+  const unreachable = !loaded && connection === 'closed';
   const closeDialog = () => {
     setDialog(null);
     rescueFocus();
@@ -218,25 +220,29 @@ export function LibraryScreen() {
       {!(empty && !searching) && (
         <header className="library__header">
           <h1 tabIndex={-1}>Library</h1>
-          <div className="library__search">
-            <Icon name="search" size={16} />
-            <input
-              type="search"
-              placeholder="Search every transcript"
-              aria-label="Search every transcript"
-              value={searchQuery}
-              onChange={(e) => setSearch(e.target.value)}
-              onKeyDown={(e) => e.key === 'Escape' && setSearch('')}
-            />
-          </div>
-          <div className="library__actions">
-            <Button icon="link" onClick={() => setDialog('url')}>
-              Add from URL
-            </Button>
-            <Button variant="primary" icon="plus" onClick={openFilePicker}>
-              Add files
-            </Button>
-          </div>
+          {!unreachable && (
+            <>
+              <div className="library__search">
+                <Icon name="search" size={16} />
+                <input
+                  type="search"
+                  placeholder="Search every transcript"
+                  aria-label="Search every transcript"
+                  value={searchQuery}
+                  onChange={(e) => setSearch(e.target.value)}
+                  onKeyDown={(e) => e.key === 'Escape' && setSearch('')}
+                />
+              </div>
+              <div className="library__actions">
+                <Button icon="link" onClick={() => setDialog('url')}>
+                  Add from URL
+                </Button>
+                <Button variant="primary" icon="plus" onClick={openFilePicker}>
+                  Add files
+                </Button>
+              </div>
+            </>
+          )}
         </header>
       )}
       <EngineBanner />
@@ -248,7 +254,7 @@ export function LibraryScreen() {
       <QueuePanel />
       {searching ? (
         <SearchResults />
-      ) : !loaded && connection === 'closed' ? (
+      ) : unreachable ? (
         <EmptyScreen icon="alert" title="Not connected to Verbatim">
           <p>This page could not reach Verbatim, so the library cannot be shown.</p>
           <p className="muted">{notConnectedHelp}</p>

@@ -11,6 +11,7 @@ import { toast } from '../../stores/toasts';
 import { useTranscript } from '../../stores/transcript';
 import { api } from '../../bridge';
 import { ExportDialog } from '../library/LibraryDialogs';
+import { ImproveAccuracy } from '../captions/ImproveAccuracy';
 import { DetailsPanel } from './DetailsPanel';
 import { FindBar } from './FindBar';
 import { blocksOf, plainText } from './paragraphs';
@@ -158,6 +159,7 @@ export function TranscriptScreen() {
         <Title id={item.id} title={item.title} focusKey={open.nonce} />
         {!done && <Badge tone={statusLabel[item.status][1]}>{statusLabel[item.status][0]}</Badge>}
         <div className="transcript__actions">
+          {item.source === 'Live session' && <ImproveAccuracy recordingId={item.id} switcher />}
           <Button ref={findButton} size="sm" icon="search" disabled={!done} onClick={() => setFinding(true)} aria-keyshortcuts="Control+F">
             Find
           </Button>

@@ -1,0 +1,312 @@
+/**
+ * Live captions in main: one run at a time, one streaming session per source
+ * (paced at real time, reconnected with a notice when dropped), the recording
+ * written to the library as its chunks arrive, and the turns saved as the
+ * session's live transcript when the run stops.
+ */
+import { decodeFrame, LIVE_FRAME_MS, LIVE_SAMPLE_RATE, type LiveSource } from '../../../shared/audio-frame';
+import { AppError } from '../../../shared/errors';
+import type { ServiceRegion } from '../../../shared/jobs';
+import {
+  captionsStartInputSchema,
+  endOfTurnThresholds,
+  type CaptionsRun,
+  type CaptionsStartInput,
+  type CaptionsStopped,
+  type LiveStatus,
+  type LiveTurn,
+} from '../../../shared/live';
+import type { StreamingClient, StreamingHandlers, StreamingOptions } from '../client/streaming';
+import type { Library } from '../library/library';
+import { failureSentence, reconnectedNotice, reconnectNotice } from './close-codes';
+import { RealTimePacer } from './pacer';
+import { mergeTurns, TurnBook } from './turns';
+
+export interface CaptionsEvents {
+  turn(t: LiveTurn): void;
+  status(s: LiveStatus): void;
+  run(payload: { run: CaptionsRun | null; stopped: CaptionsStopped | null }): void;
+}
+
+export interface CaptionsDeps {
+  library: Library;
+  /** Where live audio goes now (region, REST base for the record) and a client for it. */
+  target(): Promise<{ region: ServiceRegion; baseUrl: string | null }>;
+  streaming(opts: Omit<StreamingOptions, 'baseUrl' | 'key'>, handlers: StreamingHandlers): Promise<StreamingClient>;
+  /** Submit a session's recording as a pre-recorded job (Improve accuracy). */
+  improve(recordingId: string, title: string): Promise<{ id: string }>;
+  events: CaptionsEvents;
+  log?: (message: string) => void;
+}
+
+/** Capture times of the last minute of frames, to tell how long a word took from the microphone to the screen. */
+class CaptureTimes {
+  private readonly ring = new Float64Array(1200);
+  count = 0;
+  add(capturedAt: number): void {
+    this.ring[this.count % this.ring.length] = capturedAt;
+    this.count++;
+  }
+  /** Capture time of the frame holding stream time `ms`, or null when it is older than the ring. */
+  at(ms: number): number | null {
+    if (this.count === 0) return null;
+    const n = Math.min(this.count - 1, Math.max(0, Math.floor(ms / LIVE_FRAME_MS)));
+    if (this.count - n > this.ring.length) return null;
+    return this.ring[n % this.ring.length] ?? null;
+  }
+}
+
+interface SourceRun {
+  source: LiveSource;
+  client: StreamingClient | null;
+  pacer: RealTimePacer | null;
+  times: CaptureTimes;
+  state: LiveStatus;
+  reconnects: number;
+  receivedMs: number;
+}
+
+interface Run {
+  info: CaptionsRun;
+  transcriptId: string;
+  sources: Map<LiveSource, SourceRun>;
+  book: TurnBook;
+  recordOnly: boolean;
+  startedAt: number;
+  recordedBytes: number;
+  stopping: boolean;
+}
+
+export class CaptionsService {
+  private run: Run | null = null;
+  private nextRun = 1;
+  private badFrames = 0;
+  private overlay: ((show?: boolean) => boolean) | null = null;
+
+  constructor(private readonly deps: CaptionsDeps) {
+    this.closeCrashed();
+  }
+
+  /** Sessions a crash left open: their recording is kept, the live text is lost; say so. */
+  private closeCrashed(): void {
+    const { library } = this.deps;
+    for (const id of library.sessions.unfinished()) {
+      const s = library.sessions.session(id);
+      if (!s) continue;
+      library.setStatus(s.liveTranscriptId, 'error', {
+        error: { code: 'internal', message: 'Verbatim closed during this live session, so its captions were lost. The recording is kept: use Improve accuracy to transcribe it.', retryable: false },
+      });
+      library.sessions.finish(id, { durationMs: 0, lostMs: 0, reconnects: 0 });
+    }
+  }
+
+  /** The desktop overlay window (Electron sets it; host mode has none). */
+  setOverlayController(fn: ((show?: boolean) => boolean) | null): void {
+    this.overlay = fn;
+  }
+
+  toggleOverlay(show?: boolean): { visible: boolean } {
+    if (!this.overlay) throw new AppError('unavailable', 'The floating overlay window is part of the desktop app. In a browser, use Pop out captions on the Live captions screen.');
+    return { visible: this.overlay(show) };
+  }
+
+  current(): { run: CaptionsRun | null; turns: LiveTurn[]; status: LiveStatus[] } {
+    const r = this.run;
+    if (!r) return { run: null, turns: [], status: [] };
+    return { run: r.info, turns: r.book.all(), status: [...r.sources.values()].map((s) => s.state) };
+  }
+
+  async start(raw: CaptionsStartInput): Promise<CaptionsRun> {
+    if (this.run) throw new AppError('conflict', 'Live captions are already running (perhaps in another window). Stop that session first.');
+    const input = captionsStartInputSchema.parse(raw);
+    const sources = [...new Set(input.sources)];
+    let recordOnly = input.recordOnly;
+    let region: ServiceRegion = 'local';
+    let baseUrl: string | null = null;
+    let targetError: string | null = null;
+    if (!recordOnly) {
+      try {
+        ({ region, baseUrl } = await this.deps.target());
+      } catch (e) {
+        const err = e instanceof AppError ? e : new AppError('engine_unavailable', e instanceof Error ? e.message : String(e));
+        targetError = failureSentence(err.code, err.message);
+        recordOnly = true;
+      }
+    }
+    if (this.run) throw new AppError('conflict', 'Live captions are already running. Stop that session first.');
+    const startedAt = new Date();
+    const title = `Live session ${formatTitleDate(startedAt)}`;
+    const { recordingId, transcriptId } = this.deps.library.sessions.create({
+      title,
+      sources,
+      recordOnly: input.recordOnly,
+      recordingMime: input.recordingMime,
+      region,
+      baseUrl,
+      options: { live: true, sources, endOfTurn: input.endOfTurn, formatTurns: input.formatTurns, keytermsPrompt: input.keyterms, deviceLabels: input.deviceLabels ?? {} },
+    });
+    const info: CaptionsRun = { run: this.nextRun++, recordingId, title, startedAt: startedAt.toISOString() };
+    const run: Run = {
+      info,
+      transcriptId,
+      sources: new Map(),
+      book: new TurnBook(info.run, input.formatTurns),
+      recordOnly,
+      startedAt: Date.now(),
+      recordedBytes: 0,
+      stopping: false,
+    };
+    this.run = run;
+    for (const source of sources) {
+      const state: LiveStatus = { run: info.run, source, state: recordOnly ? 'recording' : 'connecting', message: targetError };
+      run.sources.set(source, { source, client: null, pacer: null, times: new CaptureTimes(), state, reconnects: 0, receivedMs: 0 });
+      this.deps.events.status(state);
+    }
+    this.deps.events.run({ run: info, stopped: null });
+    if (!recordOnly) await Promise.all(sources.map((s) => this.connect(run, s, input)));
+    return info;
+  }
+
+  private setState(run: Run, sr: SourceRun, state: LiveStatus['state'], message: string | null): void {
+    sr.state = { run: run.info.run, source: sr.source, state, message };
+    if (this.run === run) this.deps.events.status(sr.state);
+  }
+
+  private async connect(run: Run, source: LiveSource, input: ReturnType<typeof captionsStartInputSchema.parse>): Promise<void> {
+    const sr = run.sources.get(source)!;
+    const eot = endOfTurnThresholds[input.endOfTurn];
+    let client: StreamingClient | null = null;
+    try {
+      client = await this.deps.streaming(
+        { sampleRate: LIVE_SAMPLE_RATE, formatTurns: input.formatTurns, keytermsPrompt: input.keyterms.length ? input.keyterms : undefined },
+        {
+          begin: () => {
+            // The thresholds travel as UpdateConfiguration: the client's URL carries only the basics.
+            client?.updateConfiguration({ end_of_turn_confidence_threshold: eot.confidence, min_turn_silence: eot.minSilenceMs, max_turn_silence: eot.maxSilenceMs });
+          },
+          turn: (t) => {
+            if (this.run !== run) return;
+            const last = t.words.at(-1);
+            const capturedAt = last ? sr.times.at(last.end) : null;
+            const lt = run.book.apply(source, t, Date.now(), capturedAt);
+            if (lt) this.deps.events.turn(lt);
+          },
+          reconnecting: ({ attempt, reason }) => {
+            if (attempt === 1) sr.reconnects++;
+            this.deps.log?.(`captions: ${source} session closed (${reason}); reconnect attempt ${attempt}`);
+            this.setState(run, sr, 'reconnecting', reconnectNotice(reason, attempt));
+          },
+          reconnected: ({ gapMs }) => {
+            sr.pacer?.reset();
+            this.setState(run, sr, 'live', reconnectedNotice(gapMs));
+          },
+          error: (err) => this.setState(run, sr, 'failed', failureSentence(err.code, err.message)),
+          closed: () => {
+            if (!run.stopping && sr.state.state !== 'failed') this.setState(run, sr, 'failed', failureSentence('network', 'the transcription service closed the session.'));
+          },
+        },
+      );
+      await client.start();
+    } catch (e) {
+      const err = e instanceof AppError ? e : new AppError('network', e instanceof Error ? e.message : String(e));
+      this.deps.log?.(`captions: ${source} could not connect: ${err.code} ${err.message}`);
+      this.setState(run, sr, 'failed', failureSentence(err.code, err.message));
+      return;
+    }
+    if (run.stopping || this.run !== run) {
+      void client.terminate();
+      return;
+    }
+    sr.client = client;
+    sr.pacer = new RealTimePacer((bytes) => client.sendAudio(bytes));
+    this.setState(run, sr, 'live', null);
+  }
+
+  /** A binary message from the renderer. Never throws: a bad frame is dropped and counted. */
+  frame(bytes: Uint8Array): void {
+    try {
+      const f = decodeFrame(bytes);
+      if (typeof f === 'string') return this.drop(f);
+      const run = this.run;
+      if (!run || run.info.run !== f.run) return; // a frame of a run that ended: nothing to do
+      if (f.kind === 'recording') {
+        this.deps.library.sessions.appendAudio(run.info.recordingId, f.payload);
+        run.recordedBytes += f.payload.byteLength;
+        return;
+      }
+      const sr = run.sources.get(f.source);
+      if (!sr) return this.drop(`audio for ${f.source}, which this run does not capture`);
+      const ms = (f.payload.byteLength / 2 / LIVE_SAMPLE_RATE) * 1000;
+      sr.receivedMs += ms;
+      // One capture time per 50 ms of audio, whatever the frame size.
+      for (let k = 0; k < Math.max(1, Math.round(ms / LIVE_FRAME_MS)); k++) sr.times.add(f.capturedAt);
+      sr.pacer?.push(Buffer.from(f.payload), ms);
+    } catch (e) {
+      this.drop(e instanceof Error ? e.message : String(e));
+    }
+  }
+
+  private drop(why: string): void {
+    if (this.badFrames++ < 5) this.deps.log?.(`captions: dropped an audio frame: ${why}`);
+  }
+
+  async stop(runId: number): Promise<CaptionsStopped> {
+    const run = this.run;
+    if (!run || run.info.run !== runId) throw new AppError('not_found', 'That live session has already stopped.');
+    run.stopping = true;
+    await Promise.all(
+      [...run.sources.values()].map(async (sr) => {
+        sr.pacer?.flush();
+        await sr.client?.terminate().catch(() => undefined);
+        this.setState(run, sr, 'stopped', null);
+      }),
+    );
+    this.run = null;
+    const turns = run.book.settle();
+    const labelled = run.sources.size > 1;
+    const merged = mergeTurns(turns, labelled);
+    const durationMs = Math.max(Date.now() - run.startedAt, ...[...run.sources.values()].map((s) => s.receivedMs));
+    const lostMs = Math.max(0, ...[...run.sources.values()].map((s) => s.client?.lostMs ?? 0));
+    const { library } = this.deps;
+    library.complete(run.transcriptId, {
+      remoteId: null,
+      text: merged.text,
+      words: merged.words,
+      sentences: merged.sentences,
+      paragraphs: null,
+      confidence: merged.words.length ? merged.words.reduce((n, w) => n + w.confidence, 0) / merged.words.length : null,
+      language: 'en',
+      model: run.recordOnly ? null : 'live',
+      durationMs: null,
+    });
+    library.sessions.finish(run.info.recordingId, { durationMs, lostMs, reconnects: Math.max(0, ...[...run.sources.values()].map((s) => s.reconnects)) });
+    const stopped: CaptionsStopped = {
+      run: run.info.run,
+      recordingId: run.info.recordingId,
+      turns: merged.sentences.length,
+      durationMs: Math.round(durationMs),
+      hasAudio: run.recordedBytes > 0,
+      lostMs: Math.round(lostMs),
+    };
+    this.deps.events.run({ run: null, stopped });
+    return stopped;
+  }
+
+  async improve(recordingId: string): Promise<{ jobId: string }> {
+    const item = this.deps.library.item(recordingId);
+    if (!this.deps.library.sessions.session(recordingId)) throw new AppError('bad_request', 'Improve accuracy is for live sessions; this item was transcribed from a file already.');
+    if (this.run?.info.recordingId === recordingId) throw new AppError('conflict', 'This session is still running. Stop it first.');
+    const job = await this.deps.improve(recordingId, item.title);
+    return { jobId: job.id };
+  }
+
+  /** Stop a running session (the app is closing): what was captioned is saved. */
+  async dispose(): Promise<void> {
+    if (this.run) await this.stop(this.run.info.run).catch(() => undefined);
+  }
+}
+
+function formatTitleDate(d: Date): string {
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
+}

@@ -1,0 +1,87 @@
+/**
+ * The captions overlay window: frameless, transparent, always on top at the
+ * screen-saver level and on every workspace, optionally click-through. It
+ * loads the same renderer with #overlay (the same caption component as the
+ * panel). Its bounds are remembered per display.
+ */
+import { BrowserWindow, screen } from 'electron';
+import { join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { isOwnUrl, rendererEntry } from './library';
+
+type Bounds = { x: number; y: number; width: number; height: number };
+
+export class OverlayWindow {
+  private win: BrowserWindow | null = null;
+
+  constructor(
+    private readonly stateFile: string,
+    private readonly onCreated: (win: BrowserWindow) => void,
+  ) {}
+
+  private saved(): Record<string, Bounds> {
+    try {
+      return JSON.parse(readFileSync(this.stateFile, 'utf8')) as Record<string, Bounds>;
+    } catch {
+      return {};
+    }
+  }
+
+  private remember(): void {
+    if (!this.win || this.win.isDestroyed()) return;
+    const b = this.win.getBounds();
+    const display = screen.getDisplayMatching(b);
+    writeFileSync(this.stateFile, JSON.stringify({ ...this.saved(), [String(display.id)]: b }));
+  }
+
+  private create(): BrowserWindow {
+    const display = screen.getDisplayNearestPoint(screen.getCursorScreenPoint());
+    const area = display.workArea;
+    const fallback = { width: Math.min(900, area.width - 40), height: 160, x: area.x + Math.round((area.width - Math.min(900, area.width - 40)) / 2), y: area.y + area.height - 200 };
+    const bounds = this.saved()[String(display.id)] ?? fallback;
+    const win = new BrowserWindow({
+      ...bounds,
+      minWidth: 320,
+      minHeight: 80,
+      frame: false,
+      transparent: true,
+      resizable: true,
+      movable: true,
+      skipTaskbar: true,
+      hasShadow: false,
+      focusable: true,
+      title: 'Verbatim captions',
+      webPreferences: { preload: join(import.meta.dirname, '../preload/index.cjs'), contextIsolation: true, sandbox: true, nodeIntegration: false, spellcheck: false },
+    });
+    win.setAlwaysOnTop(true, 'screen-saver');
+    win.setVisibleOnAllWorkspaces(true, { visibleOnFullScreen: true });
+    win.webContents.on('will-navigate', (event, url) => {
+      if (!isOwnUrl(url)) event.preventDefault();
+    });
+    win.webContents.setWindowOpenHandler(() => ({ action: 'deny' }));
+    win.on('moved', () => this.remember());
+    win.on('resized', () => this.remember());
+    win.on('closed', () => (this.win = null));
+    const entry = rendererEntry();
+    if (entry.url) void win.loadURL(`${entry.url}#overlay`);
+    else void win.loadFile(entry.file as string, { hash: 'overlay' });
+    this.onCreated(win);
+    return win;
+  }
+
+  /** Show, hide or toggle (no argument); answers whether it is visible now. */
+  toggle(show?: boolean): boolean {
+    const visible = this.win !== null && !this.win.isDestroyed() && this.win.isVisible();
+    const want = show ?? !visible;
+    if (want) {
+      this.win ??= this.create();
+      this.win.showInactive();
+    } else this.win?.hide();
+    return want;
+  }
+
+  /** Clicks go to the window below (the mouse still moves the caption's own controls when hovered: forward). */
+  setClickThrough(on: boolean): void {
+    this.win?.setIgnoreMouseEvents(on, { forward: true });
+  }
+}

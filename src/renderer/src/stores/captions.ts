@@ -1,0 +1,235 @@
+/** Live captions: the run, its turns as they grow, each source's state and level, and the capture itself. */
+import { create } from 'zustand';
+import type { LiveSource } from '../../../shared/audio-frame';
+import type { CaptionsRun, CaptionsStopped, LiveStatus, LiveTurn } from '../../../shared/live';
+import { captureErrorText, listInputs, LiveCapture, openMicrophone, openSystemAudio, recordingMime, type CaptureInput, type InputDevice } from '../audio/capture';
+import { api, errorMessage } from '../bridge';
+import { whenConnected } from './app';
+import { useSettings } from './settings';
+
+/** A source silent this long while the other one speaks gets a warning. */
+export const SILENCE_WARN_MS = 10_000;
+const LOUD = 0.01;
+
+export type Phase = 'idle' | 'starting' | 'running' | 'stopping';
+
+interface CaptionsState {
+  phase: Phase;
+  run: CaptionsRun | null;
+  /** Turn keys in time order, and the turns by key. */
+  order: string[];
+  turns: Record<string, LiveTurn>;
+  status: Partial<Record<LiveSource, LiveStatus>>;
+  levels: Partial<Record<LiveSource, number>>;
+  /** Last time each source was above the speaking level (epoch ms). */
+  lastLoud: Partial<Record<LiveSource, number>>;
+  /** Capture → screen of the latest words (ms), smoothed; null before the first. */
+  latencyMs: number | null;
+  error: string | null;
+  lastStopped: CaptionsStopped | null;
+  devices: InputDevice[];
+  /** Labels of the inputs used by the run. */
+  inputLabels: Partial<Record<LiveSource, string>>;
+  refreshDevices(): Promise<void>;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  loadCurrent(): Promise<void>;
+}
+
+let capture: LiveCapture | null = null;
+
+function byTime(turns: Record<string, LiveTurn>) {
+  return (a: string, b: string) => {
+    const x = turns[a]!;
+    const y = turns[b]!;
+    return x.startMs - y.startMs || (x.source === y.source ? 0 : x.source === 'mic' ? -1 : 1);
+  };
+}
+
+export const useCaptions = create<CaptionsState>((set, get) => ({
+  phase: 'idle',
+  run: null,
+  order: [],
+  turns: {},
+  status: {},
+  levels: {},
+  lastLoud: {},
+  latencyMs: null,
+  error: null,
+  lastStopped: null,
+  devices: [],
+  inputLabels: {},
+
+  async refreshDevices() {
+    try {
+      set({ devices: await listInputs() });
+    } catch {
+      set({ devices: [] });
+    }
+  },
+
+  async start() {
+    if (get().phase !== 'idle') return;
+    const c = useSettings.getState().settings.captions;
+    const sources: LiveSource[] = c.sources === 'both' ? ['mic', 'system'] : [c.sources];
+    set({ phase: 'starting', error: null, lastStopped: null, order: [], turns: {}, status: {}, levels: {}, lastLoud: {}, latencyMs: null });
+    const inputs: CaptureInput[] = [];
+    const labels: Partial<Record<LiveSource, string>> = {};
+    const fail = (message: string) => {
+      for (const i of inputs) for (const t of i.stream.getTracks()) t.stop();
+      set({ phase: 'idle', error: message });
+    };
+    // Devices first: nothing is created in the library until every input is open.
+    for (const source of sources) {
+      try {
+        if (source === 'mic') {
+          const stream = await openMicrophone({ deviceId: c.micDeviceId, echoCancellation: c.echoCancellation, noiseSuppression: c.noiseSuppression, autoGainControl: c.autoGainControl });
+          inputs.push({ source, stream });
+          labels.mic = stream.getAudioTracks()[0]?.label || 'Microphone';
+        } else {
+          const sys = await openSystemAudio();
+          inputs.push({ source, stream: sys.stream });
+          labels.system = sys.label;
+        }
+      } catch (e) {
+        return fail(captureErrorText(e, source === 'mic' ? 'microphone' : 'system audio'));
+      }
+    }
+    void get().refreshDevices();
+    const mime = recordingMime();
+    let run: CaptionsRun;
+    try {
+      run = await api.invoke('captions.start', {
+        sources,
+        recordOnly: c.recordOnly,
+        endOfTurn: c.endOfTurn,
+        formatTurns: c.formatTurns,
+        keyterms: c.keyterms,
+        deviceLabels: labels,
+        recordingMime: mime,
+      });
+    } catch (e) {
+      return fail(errorMessage(e));
+    }
+    const now = Date.now();
+    set({ run, inputLabels: labels, lastLoud: Object.fromEntries(sources.map((s) => [s, now])) });
+    capture = new LiveCapture(run.run, inputs, mime, {
+      level: (source, level) => onLevel(source, level),
+      ended: (source) =>
+        set((s) => ({
+          error: `${source === 'mic' ? 'The microphone' : 'System audio sharing'} stopped (unplugged or sharing ended). Captions from it stopped; what came before is kept. Stop and start again to continue.`,
+          levels: { ...s.levels, [source]: 0 },
+        })),
+    });
+    try {
+      await capture.start();
+      set({ phase: 'running' });
+    } catch (e) {
+      await capture.stop().catch(() => undefined);
+      capture = null;
+      await api.invoke('captions.stop', { run: run.run }).catch(() => undefined);
+      set({ phase: 'idle', run: null, error: `Audio capture could not start: ${errorMessage(e)}` });
+    }
+  },
+
+  async stop() {
+    const run = get().run;
+    if (!run || get().phase === 'stopping') return;
+    set({ phase: 'stopping' });
+    await capture?.stop().catch(() => undefined);
+    capture = null;
+    try {
+      const stopped = await api.invoke('captions.stop', { run: run.run });
+      set({ phase: 'idle', run: null, lastStopped: stopped, levels: {} });
+    } catch (e) {
+      set({ phase: 'idle', run: null, levels: {}, error: `The session could not be saved: ${errorMessage(e)}` });
+    }
+  },
+
+  async loadCurrent() {
+    try {
+      const cur = await api.invoke('captions.current');
+      const turns = Object.fromEntries(cur.turns.map((t) => [t.key, t]));
+      set((s) => ({
+        run: cur.run,
+        phase: cur.run ? (capture ? s.phase : 'running') : capture ? s.phase : 'idle',
+        turns,
+        order: Object.keys(turns).sort(byTime(turns)),
+        status: Object.fromEntries(cur.status.map((x) => [x.source, x])),
+      }));
+    } catch {
+      // not connected yet: the events fill in
+    }
+  },
+}));
+
+let levelQueued: Partial<Record<LiveSource, number>> = {};
+let levelTimer: ReturnType<typeof setTimeout> | null = null;
+/** Levels arrive 20 times a second per source; the meter is redrawn at 10/s. */
+function onLevel(source: LiveSource, level: number): void {
+  levelQueued[source] = Math.max(levelQueued[source] ?? 0, level);
+  if (levelTimer) return;
+  levelTimer = setTimeout(() => {
+    levelTimer = null;
+    const q = levelQueued;
+    levelQueued = {};
+    const now = Date.now();
+    useCaptions.setState((s) => {
+      const lastLoud = { ...s.lastLoud };
+      for (const [k, v] of Object.entries(q)) if (v >= LOUD) lastLoud[k as LiveSource] = now;
+      return { levels: { ...s.levels, ...q }, lastLoud };
+    });
+  }, 100);
+}
+
+/** Which source has been silent for 10 s while the other spoke, if any. */
+export function silentSource(s: Pick<CaptionsState, 'lastLoud' | 'run' | 'phase'>, now: number): LiveSource | null {
+  if (s.phase !== 'running') return null;
+  const { mic, system } = s.lastLoud;
+  if (mic === undefined || system === undefined) return null;
+  if (now - mic >= SILENCE_WARN_MS && now - system < SILENCE_WARN_MS) return 'mic';
+  if (now - system >= SILENCE_WARN_MS && now - mic < SILENCE_WARN_MS) return 'system';
+  return null;
+}
+
+api.on('captions.turn', (t) => {
+  const s = useCaptions.getState();
+  if (s.run && t.run !== s.run.run) return;
+  const known = t.key in s.turns;
+  const turns = { ...s.turns, [t.key]: t };
+  let order = s.order;
+  if (!known) {
+    order = [...s.order, t.key];
+    // Nearly always already in order; a turn of the other source may start earlier.
+    const cmp = byTime(turns);
+    if (order.length > 1 && cmp(order[order.length - 2]!, t.key) > 0) order.sort(cmp);
+  }
+  useCaptions.setState({ turns, order });
+  if (t.capturedAt !== null) {
+    const capturedAt = t.capturedAt;
+    // Measured once the words are painted.
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        const ms = Math.max(0, Date.now() - capturedAt);
+        useCaptions.setState((x) => ({ latencyMs: x.latencyMs === null ? ms : Math.round(x.latencyMs * 0.7 + ms * 0.3) }));
+        (window as { __verbatimCaptionTimes?: number[] }).__verbatimCaptionTimes?.push(ms);
+      }, 0),
+    );
+  }
+});
+
+api.on('captions.status', (st) => {
+  const s = useCaptions.getState();
+  if (s.run && st.run !== s.run.run) return;
+  useCaptions.setState({ status: { ...s.status, [st.source]: st } });
+});
+
+api.on('captions.run', (p) => {
+  // Another window (or the overlay) follows the run; this window's own start/stop set it directly.
+  const s = useCaptions.getState();
+  if (capture || s.phase === 'starting' || s.phase === 'stopping') return;
+  if (p.run && s.run?.run !== p.run.run) useCaptions.setState({ run: p.run, phase: 'running', order: [], turns: {}, status: {} });
+  if (!p.run) useCaptions.setState({ run: null, phase: 'idle', lastStopped: p.stopped });
+});
+
+whenConnected(() => void useCaptions.getState().loadCurrent());

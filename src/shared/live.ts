@@ -1,0 +1,123 @@
+/**
+ * Live captions' shared vocabulary: the sources, the run's settings, the turn
+ * and status events main sends, and the binary audio frame that carries PCM and
+ * the recording from the renderer to main (16-byte header + payload).
+ */
+import { z } from 'zod';
+import type { LiveSource } from './audio-frame';
+
+/** The microphone ("You") or what the computer plays ("Others"). */
+export const liveSourceSchema = z.enum(['mic', 'system'] satisfies [LiveSource, LiveSource]);
+export type { LiveSource };
+
+/** End-of-turn sensitivity as the user picks it, mapped to the service's thresholds (API.md §8.1). */
+export const endOfTurnSchema = z.enum(['quick', 'balanced', 'patient']);
+export type EndOfTurn = z.infer<typeof endOfTurnSchema>;
+export const endOfTurnThresholds: Record<EndOfTurn, { confidence: number; minSilenceMs: number; maxSilenceMs: number }> = {
+  quick: { confidence: 0.3, minSilenceMs: 160, maxSilenceMs: 800 },
+  balanced: { confidence: 0.4, minSilenceMs: 400, maxSilenceMs: 1280 },
+  patient: { confidence: 0.6, minSilenceMs: 800, maxSilenceMs: 2400 },
+};
+
+export const captionsStartInputSchema = z
+  .object({
+    sources: z.array(liveSourceSchema).min(1).max(2),
+    /** Record now, transcribe later: no streaming session is opened. */
+    recordOnly: z.boolean().default(false),
+    endOfTurn: endOfTurnSchema.default('balanced'),
+    formatTurns: z.boolean().default(true),
+    keyterms: z.array(z.string().trim().min(1).max(50)).max(100).default([]),
+    /** A label for the microphone and system inputs, kept with the session. */
+    deviceLabels: z.partialRecord(liveSourceSchema, z.string().max(200)).optional(),
+    /** The recording's container, e.g. "audio/webm;codecs=opus". */
+    recordingMime: z.string().max(100).regex(/^audio\/[a-z0-9.+-]+(;\s*codecs=[a-z0-9.,-]+)?$/i),
+  })
+  .strict();
+export type CaptionsStartInput = z.input<typeof captionsStartInputSchema>;
+
+export const captionsRunSchema = z.object({
+  /** Small number that tags binary frames of this run. */
+  run: z.number().int().positive(),
+  recordingId: z.string(),
+  title: z.string(),
+  startedAt: z.string(),
+});
+export type CaptionsRun = z.infer<typeof captionsRunSchema>;
+
+export const liveWordSchema = z.object({
+  text: z.string(),
+  /** ms from the start of the run. */
+  start: z.number().int(),
+  end: z.number().int(),
+  confidence: z.number(),
+  final: z.boolean(),
+});
+export type LiveWord = z.infer<typeof liveWordSchema>;
+
+/** A turn as it grows and when it ends; one `key` per turn per source (replace on each update). */
+export const liveTurnSchema = z.object({
+  run: z.number().int(),
+  source: liveSourceSchema,
+  key: z.string(),
+  text: z.string(),
+  words: z.array(liveWordSchema),
+  /** The turn ended (and, with formatting on, this is its formatted text). */
+  final: z.boolean(),
+  /** ms from the start of the run. */
+  startMs: z.number().int(),
+  endMs: z.number().int(),
+  /** Wall clock (epoch ms) main received the turn; the renderer measures capture → screen with it. */
+  receivedAt: z.number(),
+  /** Capture time (epoch ms) of the last audio frame this turn's words reach, when known. */
+  capturedAt: z.number().nullable(),
+});
+export type LiveTurn = z.infer<typeof liveTurnSchema>;
+
+export const liveSourceStateSchema = z.enum(['connecting', 'live', 'reconnecting', 'recording', 'stopped', 'failed']);
+export type LiveSourceState = z.infer<typeof liveSourceStateSchema>;
+
+export const liveStatusSchema = z.object({
+  run: z.number().int(),
+  source: liveSourceSchema,
+  state: liveSourceStateSchema,
+  /** A sentence for the user (the reconnect notice, a close code explained), or null. */
+  message: z.string().nullable(),
+});
+export type LiveStatus = z.infer<typeof liveStatusSchema>;
+
+export const captionsStoppedSchema = z.object({
+  run: z.number().int(),
+  recordingId: z.string(),
+  turns: z.number().int(),
+  durationMs: z.number().int(),
+  hasAudio: z.boolean(),
+  /** Audio not transcribed while a socket was down (the recording keeps it). */
+  lostMs: z.number().int(),
+});
+export type CaptionsStopped = z.infer<typeof captionsStoppedSchema>;
+
+/** Captions settings kept with the app's settings. */
+export const captionsSettingsSchema = z.object({
+  micDeviceId: z.string().max(500).default(''),
+  echoCancellation: z.boolean().default(true),
+  noiseSuppression: z.boolean().default(true),
+  autoGainControl: z.boolean().default(true),
+  sources: z.enum(['mic', 'system', 'both']).default('mic'),
+  endOfTurn: endOfTurnSchema.default('balanced'),
+  formatTurns: z.boolean().default(true),
+  keyterms: z.array(z.string().trim().min(1).max(50)).max(100).default([]),
+  recordOnly: z.boolean().default(false),
+  overlay: z
+    .object({
+      fontSize: z.number().int().min(16).max(72).default(28),
+      lines: z.number().int().min(1).max(3).default(2),
+      /** Background opacity, 0.3–1. */
+      opacity: z.number().min(0.3).max(1).default(0.85),
+      /** High contrast by default: white on black. */
+      textColor: z.string().regex(/^#[0-9a-f]{6}$/i).default('#ffffff'),
+      backgroundColor: z.string().regex(/^#[0-9a-f]{6}$/i).default('#000000'),
+      clickThrough: z.boolean().default(false),
+    })
+    .default({ fontSize: 28, lines: 2, opacity: 0.85, textColor: '#ffffff', backgroundColor: '#000000', clickThrough: false }),
+});
+export type CaptionsSettings = z.infer<typeof captionsSettingsSchema>;
