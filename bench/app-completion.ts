@@ -11,6 +11,8 @@ import { createCore } from '../src/main/core';
 import { createHostPlatform, ForkEngineLauncher } from '../src/main/platform/host';
 import { RestClient } from '../src/main/services/client/rest';
 import { note, startService } from './app-support';
+import { waitFinal } from '../tests/support/jobs';
+import { call } from '../tests/support/router';
 
 const n = Number(process.argv[2] ?? 8);
 const probe = await startService();
@@ -36,10 +38,10 @@ async function run(webhooks: boolean): Promise<number[]> {
   const rest = new RestClient(h.url, h.key);
   const lat: number[] = [];
   for (let i = 0; i < n; i++) {
-    const { jobs } = await core.router.call('jobs.addFiles', { paths: [audio] });
-    const job = await core.jobs.waitFinal(jobs[0]!.id, 120_000);
+    const { jobs } = await call(core.router, 'jobs.addFiles', { paths: [audio] });
+    const job = await waitFinal(core.jobs, jobs[0]!.id, 120_000);
     if (job.status !== 'completed') throw new Error(`job ${job.status}: ${job.error?.message}`);
-    const row = core.library.db.prepare(`SELECT completed_at FROM transcripts WHERE id = (SELECT transcript_id FROM jobs WHERE id = ?)`).get(job.id) as { completed_at: string };
+    const row = { completed_at: core.library.recordings.item(job.recordingId).completedAt ?? '' };
     const page = await rest.list({ limit: 20 });
     const remote = page.transcripts.find((t) => t.id === job.remoteId) as { completed?: string | null } | undefined;
     if (!remote?.completed) throw new Error('the service list has no completed time');

@@ -39,7 +39,7 @@ if (fresh) {
   const t0 = performance.now();
   const batch = 200;
   for (let b = 0; b < count; b += batch) {
-    lib.db.transaction(() => {
+    lib.transaction(() => {
       for (let i = b; i < Math.min(count, b + batch); i++) {
         const words = [];
         let t = 0;
@@ -48,17 +48,17 @@ if (fresh) {
           words.push({ text, start: t, end: t + 250, confidence: 0.9, speaker: null });
           t += 320;
         }
-        const { transcriptId } = lib.addRecording({ title: `Recording ${i}`, source: `r${i}.wav`, sourceKind: 'file', sizeBytes: 1, region: 'local', baseUrl: null, options: {} });
-        lib.complete(transcriptId, { remoteId: null, text: words.map((w) => w.text).join(' '), words, sentences: null, paragraphs: null, confidence: 0.9, language: 'en', model: 'bench', durationMs: t });
+        const { transcriptId } = lib.recordings.add({ title: `Recording ${i}`, source: `r${i}.wav`, sourceKind: 'file', sizeBytes: 1, region: 'local', baseUrl: null, options: {} });
+        lib.transcripts.complete(transcriptId, { remoteId: null, text: words.map((w) => w.text).join(' '), words, sentences: null, paragraphs: null, confidence: 0.9, language: 'en', model: 'bench', durationMs: t });
       }
-    })();
+    });
     if ((b / batch) % 10 === 0) process.stderr.write(`\rbuilding: ${b + batch}/${count}`);
   }
-  lib.db.exec(`INSERT INTO sentences_fts(sentences_fts) VALUES ('optimize')`);
+  lib.search.optimize();
   process.stderr.write(`\rbuilt ${count} transcripts × ${wordsEach} words in ${((performance.now() - t0) / 1000).toFixed(0)} s\n`);
 }
 
-const sentences = (lib.db.prepare(`SELECT count(*) AS n FROM sentences`).get() as { n: number }).n;
+const sentences = lib.search.sentenceCount();
 const queries: { kind: string; q: string }[] = [];
 for (let i = 0; i < 60; i++) queries.push({ kind: 'rare word', q: vocab[5000 + Math.floor(rand() * 15000)]! });
 for (let i = 0; i < 60; i++) queries.push({ kind: 'medium word', q: vocab[50 + Math.floor(rand() * 500)]! });
@@ -67,12 +67,12 @@ for (let i = 0; i < 30; i++) queries.push({ kind: 'prefix', q: vocab[300 + Math.
 for (let i = 0; i < 20; i++) queries.push({ kind: 'phrase', q: `"the ${vocab[Math.floor(rand() * 50)]}"` });
 for (let i = 0; i < 10; i++) queries.push({ kind: 'top-10 word', q: vocab[Math.floor(rand() * 10)]! });
 
-lib.search('warmup');
+lib.search.search('warmup');
 const by = new Map<string, number[]>();
 const all: number[] = [];
 for (const { kind, q } of queries) {
   const t0 = performance.now();
-  lib.search(q, { limit: 50 });
+  lib.search.search(q, { limit: 50 });
   const ms = performance.now() - t0;
   all.push(ms);
   by.set(kind, [...(by.get(kind) ?? []), ms]);
@@ -84,7 +84,7 @@ for (const [kind, xs] of by) console.log(`  ${kind.padEnd(12)} p50 ${pct(xs, 50)
 const listTimes: number[] = [];
 for (let i = 0; i < 40; i++) {
   const t0 = performance.now();
-  lib.list({ sort: (['created', 'title', 'duration', 'updated'] as const)[i % 4], order: i % 2 ? 'asc' : 'desc', offset: (i * 237) % count, limit: 100 });
+  lib.recordings.list({ sort: (['created', 'title', 'duration', 'updated'] as const)[i % 4], order: i % 2 ? 'asc' : 'desc', offset: (i * 237) % count, limit: 100 });
   listTimes.push(performance.now() - t0);
 }
 console.log(`  library list page (100 of ${count}, 4 sorts, random offsets): p50 ${pct(listTimes, 50).toFixed(1)} ms, p95 ${pct(listTimes, 95).toFixed(1)} ms`);

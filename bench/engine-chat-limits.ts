@@ -9,8 +9,8 @@
 import { rmSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { extractiveAnswer, extractiveAnswerYielding, MAX_PASSAGES } from '../src/engine/gateway/extractive';
-import type { ChatRequest } from '../src/engine/gateway/types';
-import type { TranscriptParams, TranscriptResult } from '../src/engine/model';
+import type { ChatRequest } from '../src/engine/gateway/provider';
+import type { TranscriptParams, TranscriptResult } from '../src/engine/store';
 import { GATEWAY_BODY_LIMIT } from '../src/engine/routes/gateway';
 import { benchEngine, fmt, KEY } from './engine-support';
 

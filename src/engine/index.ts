@@ -56,6 +56,10 @@ async function main(): Promise<void> {
   const dataDir = resolve(values.data ?? join(process.env.XDG_DATA_HOME ?? join(homedir(), '.local', 'share'), 'verbatim-engine'));
   const engine = await startEngine({ host: values.host, port, apiKey, dataDir, workers, allowFileUrls: values['allow-file-urls'], allowPrivateUrls: values['allow-private-urls'] || undefined, maxUploadBytes: maxUpload, quiet: values.quiet, tls, gateway, streaming: maxStreams === undefined ? {} : { maxSessions: maxStreams } });
   process.stdout.write(`listening on ${engine.url}\n`);
+  // The last line of defence: every listener handles its own errors, but one missed case must
+  // cost one request, not every job and session of the engine. Jobs are durable either way.
+  process.on('uncaughtException', (err) => process.stderr.write(`[engine] error: uncaught ${err.stack ?? err.message}; still serving\n`));
+  process.on('unhandledRejection', (err) => process.stderr.write(`[engine] error: unhandled rejection ${err instanceof Error ? (err.stack ?? err.message) : String(err)}; still serving\n`));
   let stopping = false;
   const stop = () => {
     if (stopping) return;

@@ -8,9 +8,39 @@
 import Database from 'better-sqlite3';
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { TranscriptParams, TranscriptResult } from './model';
+import type { PiiPolicy, Sentence, Transcript, TranscriptStatus, Word } from '../shared/api/transcript';
 
-export type TranscriptStatus = 'queued' | 'processing' | 'completed' | 'error';
+/** A create request as stored: the validated request with its defaults, without the webhook secret. */
+export type TranscriptParams = Pick<Transcript, 'audio_url' | 'keyterms_prompt' | 'audio_start_from' | 'audio_end_at' | 'webhook_url' | 'webhook_auth_header_name'> & {
+  /** Null when the request named the older single `speech_model`. */
+  speech_models: string[] | null;
+  /** The older single-model field, when the request used it (rows stored before it existed lack it). */
+  speech_model?: string | null;
+  language_code: string;
+  punctuate: boolean;
+  format_text: boolean;
+  disfluencies: boolean;
+  filter_profanity: boolean;
+  redact_pii: boolean;
+  redact_pii_policies: PiiPolicy[] | null;
+  redact_pii_sub: 'hash' | 'entity_name' | null;
+  redact_pii_audio: boolean;
+  redact_pii_audio_quality: 'mp3' | 'wav' | null;
+  speech_understanding: Record<string, unknown> | null;
+};
+
+/** What a finished job stores; the wire transcript (routes/wire.ts) is built from it. */
+export type TranscriptResult = Pick<Transcript, 'confidence' | 'audio_duration' | 'translated_texts'> & {
+  text: string;
+  words: Word[];
+  sentences: Sentence[];
+  speech_model_used: string;
+  warnings: string[];
+  /** Inline speech understanding (API.md §9), when the request asked for it. */
+  speech_understanding?: { request: Record<string, unknown>; response: Record<string, unknown> };
+};
+
+export type { TranscriptStatus } from '../shared/api/transcript';
 
 export interface TranscriptRow {
   seq: number;

@@ -5,8 +5,9 @@
  * most `maxAttempts` in total, `intervalMs` apart. Deliveries are rows in the
  * store, so a restart resumes them. Timings and the clock are injectable.
  */
-import type { EngineContext } from './server';
-import type { WebhookRow } from './store';
+import type { WebhookBody } from '../shared/api/transcript';
+import type { Logger } from './logger';
+import type { Store, WebhookRow } from './store';
 
 export interface WebhookOptions {
   /** An answer must arrive within this (default 10 s). */
@@ -41,7 +42,7 @@ export class WebhookSender {
   private running = new Map<number, Promise<DeliveryOutcome>>();
 
   constructor(
-    private readonly ctx: EngineContext,
+    private readonly ctx: { store: Store; logger: Logger },
     opts: Partial<WebhookOptions> = {},
   ) {
     this.o = { ...DEFAULT_WEBHOOK_OPTIONS, ...opts };
@@ -57,7 +58,7 @@ export class WebhookSender {
   }
 
   /** Sends a final-status notification for a transcript, if it has a webhook. */
-  notify(transcriptId: string, body: Record<string, unknown>): Promise<DeliveryOutcome> | null {
+  notify(transcriptId: string, body: WebhookBody): Promise<DeliveryOutcome> | null {
     const t = this.ctx.store.getTranscript(transcriptId);
     const url = t?.params.webhook_url;
     if (!t || !url || t.deleted) return null;

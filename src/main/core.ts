@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import { registerAppHandlers } from './ipc/app';
 import { registerCaptionsHandlers } from './ipc/captions';
+import { registerChatHandlers } from './ipc/chat';
 import { registerEngineHandlers } from './ipc/local-engine';
 import { registerJobHandlers } from './ipc/jobs';
 import { registerKeyHandlers } from './ipc/keys';
@@ -14,9 +15,12 @@ import { registerSettingsHandlers } from './ipc/settings';
 import { Router, type Sender } from './ipc/router';
 import type { Platform } from './platform/types';
 import { CaptionsService } from './services/captions/service';
+import { ChatService } from './services/chat/chat-service';
+import { InsightService } from './services/chat/insights';
 import { ServiceClients } from './services/clients';
 import { EngineManager } from './services/local-engine';
 import { JobService, type JobServiceOptions } from './services/jobs';
+import { PickedFiles } from './services/picked-files';
 import { KeyService, KeyVault } from './services/keys';
 import { Library } from './services/library/library';
 import { ExportSaver } from './services/library/export-files';
@@ -39,6 +43,8 @@ export interface Core {
   clients: ServiceClients;
   /** Live captions: the run, its audio frames (binary messages), the overlay toggle. */
   captions: CaptionsService;
+  /** Files the user picked in this session (Electron's preload reports them); only these play from where they are. */
+  picked: PickedFiles;
   /** How the renderer reaches a recording's audio (host mode: a token route; Electron: a protocol). */
   setMediaUrl(fn: (recordingId: string, redacted: boolean) => string): void;
   dispose(): Promise<void>;
@@ -84,6 +90,7 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
     },
     { log, ...opts.jobs },
   );
+  const picked = new PickedFiles();
   const clients = new ServiceClients(settings, vault, engine, (r) => router.emit('gateway.rateLimit', r));
   let mediaUrl: (id: string, redacted: boolean) => string | null = () => null;
   const captions = new CaptionsService({
@@ -105,10 +112,17 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
   registerAppHandlers(router, platform);
   registerSettingsHandlers(router, settings);
   registerKeyHandlers(router, keys);
-  registerJobHandlers(router, jobs);
+  registerJobHandlers(router, jobs, picked);
   registerLibraryHandlers(router, { library, remote, saver: new ExportSaver(library, platform.dialogs), webhooks: follower }, (id, r) => mediaUrl(id, r));
   registerEngineHandlers(router, engine);
   registerCaptionsHandlers(router, captions, library);
+  const chat = new ChatService(library, clients, {
+    delta: (p) => router.emit('chat.delta', p),
+    message: (p) => router.emit('chat.message', p),
+    state: (p) => router.emit('chat.state', p),
+    changed: (p) => router.emit('chat.changed', p),
+  });
+  registerChatHandlers(router, chat, new InsightService(library, clients, () => chat.models()));
 
   if (opts.resume !== false) {
     jobs.resume();
@@ -126,11 +140,13 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
     webhooks,
     clients,
     captions,
+    picked,
     setMediaUrl(fn) {
       mediaUrl = fn;
     },
     async dispose() {
       await captions.dispose();
+      chat.dispose();
       follower.dispose();
       await jobs.dispose();
       await webhooks.close();

@@ -29,7 +29,7 @@ app.whenReady().then(() => {
   const lib = core.library;
   protocol.handle('verbatim-media', (request) => {
     const url = new URL(request.url);
-    const path = lib.audioPath(url.hostname, url.searchParams.get('redacted') === '1' ? 'redacted' : 'original');
+    const path = lib.audio.path(url.hostname, url.searchParams.get('redacted') === '1' ? 'redacted' : 'original');
     if (!path) return new Response('No audio for this recording', { status: 404 });
     return net.fetch(pathToFileURL(path).toString(), { headers: request.headers });
   });
@@ -63,6 +63,10 @@ app.whenReady().then(() => {
     if (!isOwnUrl(event.senderFrame?.url ?? '')) return;
     if (data instanceof Uint8Array) core?.captions.frame(data);
     else if (data instanceof ArrayBuffer) core?.captions.frame(new Uint8Array(data));
+  });
+  // The preload reports each file the user dropped or picked (webUtils.getPathForFile); only our own page may.
+  ipcMain.on('verbatim:picked', (event, path: unknown) => {
+    if (isOwnUrl(event.senderFrame?.url ?? '') && typeof path === 'string') core?.picked.add(path);
   });
   const targets = new Set<WebContents>();
   core.router.subscribe((name, payload) => {

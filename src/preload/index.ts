@@ -7,7 +7,10 @@ import { binaryMessages, isChannel, isEventName, type RawBridge, type Reply } fr
 
 const bridge: RawBridge = {
   pathForFile(file) {
-    return webUtils.getPathForFile(file);
+    const path = webUtils.getPathForFile(file);
+    // Main plays only files the user picked from where they are: tell it this one was (a path typed over IPC is not).
+    if (path) ipcRenderer.send('verbatim:picked', path);
+    return path;
   },
   sendBinary(data) {
     // Audio frames (ipc.ts binaryMessages): an ArrayBuffer, cloned into main as bytes; never JSON.

@@ -3,21 +3,15 @@
  * user picks, a job row as the renderer sees it, and its progress events.
  */
 import { z } from 'zod';
+import { PII_POLICIES, SERVICE_REGIONS, type PiiPolicy } from './defaults';
 import { errorCodes } from './errors';
+import { FINAL_JOB_STATUSES, isFinalJobStatus, JOB_STATUSES, type FinalJobStatus, type JobStatus } from './job-states';
 
 /** Where a transcript was made; each library item remembers it (API.md §1). */
-export const serviceRegionSchema = z.enum(['us', 'eu', 'local', 'custom']);
+export const serviceRegionSchema = z.enum(SERVICE_REGIONS);
 export type ServiceRegion = z.infer<typeof serviceRegionSchema>;
 
-export const piiPolicies = [
-  'person_name',
-  'phone_number',
-  'email_address',
-  'credit_card_number',
-  'us_social_security_number',
-  'date_of_birth',
-  'location',
-] as const;
+export const piiPolicies = PII_POLICIES as [PiiPolicy, ...PiiPolicy[]];
 
 /**
  * What the user can choose per job (API.md §3, in camelCase; main maps them to
@@ -52,9 +46,8 @@ export const transcriptionOptionsSchema = z
   .strict();
 export type TranscriptionOptions = z.infer<typeof transcriptionOptionsSchema>;
 
-export const jobStatusSchema = z.enum(['queued', 'uploading', 'submitted', 'processing', 'completed', 'error', 'canceled']);
-export type JobStatus = z.infer<typeof jobStatusSchema>;
-export const finalJobStatuses: readonly JobStatus[] = ['completed', 'error', 'canceled'];
+export const jobStatusSchema = z.enum(JOB_STATUSES);
+export { FINAL_JOB_STATUSES, isFinalJobStatus, type FinalJobStatus, type JobStatus };
 
 export const jobErrorSchema = z.object({
   code: z.enum(errorCodes),

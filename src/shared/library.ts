@@ -4,9 +4,11 @@
  * edited cues, and search hits. Times are integer milliseconds.
  */
 import { z } from 'zod';
+import { JOB_STATUSES } from './job-states';
 import { jobErrorSchema, serviceRegionSchema } from './jobs';
 
-export const transcriptStatusSchema = z.enum(['queued', 'uploading', 'submitted', 'processing', 'completed', 'error', 'canceled']);
+/** A transcript carries its job's state (the library list shows it). */
+export const transcriptStatusSchema = z.enum(JOB_STATUSES);
 export type TranscriptStatus = z.infer<typeof transcriptStatusSchema>;
 
 /** One row of the library list: a recording with its latest transcript. */

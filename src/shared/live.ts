@@ -4,6 +4,7 @@
  * the recording from the renderer to main (16-byte header + payload).
  */
 import { z } from 'zod';
+import { DEFAULT_SETTINGS } from './defaults';
 import type { LiveSource } from './audio-frame';
 
 /** The microphone ("You") or what the computer plays ("Others"). */
@@ -97,27 +98,27 @@ export const captionsStoppedSchema = z.object({
 export type CaptionsStopped = z.infer<typeof captionsStoppedSchema>;
 
 /** Captions settings kept with the app's settings. */
+const captionDefaults = DEFAULT_SETTINGS.captions;
 export const captionsSettingsSchema = z.object({
-  micDeviceId: z.string().max(500).default(''),
-  echoCancellation: z.boolean().default(true),
-  noiseSuppression: z.boolean().default(true),
-  autoGainControl: z.boolean().default(true),
-  sources: z.enum(['mic', 'system', 'both']).default('mic'),
-  endOfTurn: endOfTurnSchema.default('balanced'),
-  formatTurns: z.boolean().default(true),
-  keyterms: z.array(z.string().trim().min(1).max(50)).max(100).default([]),
-  recordOnly: z.boolean().default(false),
+  micDeviceId: z.string().max(500).default(captionDefaults.micDeviceId),
+  echoCancellation: z.boolean().default(captionDefaults.echoCancellation),
+  noiseSuppression: z.boolean().default(captionDefaults.noiseSuppression),
+  autoGainControl: z.boolean().default(captionDefaults.autoGainControl),
+  sources: z.enum(['mic', 'system', 'both']).default(captionDefaults.sources),
+  endOfTurn: endOfTurnSchema.default(captionDefaults.endOfTurn),
+  formatTurns: z.boolean().default(captionDefaults.formatTurns),
+  keyterms: z.array(z.string().trim().min(1).max(50)).max(100).default(() => [...captionDefaults.keyterms]),
+  recordOnly: z.boolean().default(captionDefaults.recordOnly),
   overlay: z
     .object({
-      fontSize: z.number().int().min(16).max(72).default(28),
-      lines: z.number().int().min(1).max(3).default(2),
+      fontSize: z.number().int().min(16).max(72).default(captionDefaults.overlay.fontSize),
+      lines: z.number().int().min(1).max(3).default(captionDefaults.overlay.lines),
       /** Background opacity, 0.3–1. */
-      opacity: z.number().min(0.3).max(1).default(0.85),
-      /** High contrast by default: white on black. */
-      textColor: z.string().regex(/^#[0-9a-f]{6}$/i).default('#ffffff'),
-      backgroundColor: z.string().regex(/^#[0-9a-f]{6}$/i).default('#000000'),
-      clickThrough: z.boolean().default(false),
+      opacity: z.number().min(0.3).max(1).default(captionDefaults.overlay.opacity),
+      textColor: z.string().regex(/^#[0-9a-f]{6}$/i).default(captionDefaults.overlay.textColor),
+      backgroundColor: z.string().regex(/^#[0-9a-f]{6}$/i).default(captionDefaults.overlay.backgroundColor),
+      clickThrough: z.boolean().default(captionDefaults.overlay.clickThrough),
     })
-    .default({ fontSize: 28, lines: 2, opacity: 0.85, textColor: '#ffffff', backgroundColor: '#000000', clickThrough: false }),
+    .default(() => ({ ...captionDefaults.overlay })),
 });
 export type CaptionsSettings = z.infer<typeof captionsSettingsSchema>;

@@ -1,14 +1,15 @@
 import { z } from 'zod';
+import { DEFAULT_SETTINGS, REGION_LABELS, THEMES } from './defaults';
 import { serviceRegionSchema, transcriptionOptionsSchema } from './jobs';
 import { captionsSettingsSchema } from './live';
 
-export const themeSchema = z.enum(['system', 'light', 'dark']);
+export const themeSchema = z.enum(THEMES);
 /** us / eu cloud (needs a key), the local engine, or custom base addresses (API.md §1). */
 export const regionSchema = serviceRegionSchema;
 export type Theme = z.infer<typeof themeSchema>;
 export type Region = z.infer<typeof regionSchema>;
 
-export const regionLabels: Record<Region, string> = { us: 'US', eu: 'EU', local: 'Local', custom: 'Custom' };
+export const regionLabels: Readonly<Record<Region, string>> = REGION_LABELS;
 
 /** An http(s) base address, or empty for "not set". */
 const baseUrlSchema = z.union([z.literal(''), z.url({ protocol: /^https?$/ })]);
@@ -44,22 +45,17 @@ const fields = {
 };
 
 export const settingsSchema = z.object({
-  theme: fields.theme.default('system'),
-  region: fields.region.default('local'),
-  customRestUrl: fields.customRestUrl.default(''),
-  customStreamingUrl: fields.customStreamingUrl.default(''),
-  customGatewayUrl: fields.customGatewayUrl.default(''),
-  transcriptionDefaults: fields.transcriptionDefaults.default({
-    speechModels: ['universal-3-pro', 'universal-2'],
-    languageCode: 'en_us',
-    punctuate: true,
-    formatText: true,
-  }),
-  webhookUrl: fields.webhookUrl.default(''),
-  webhookAuthHeaderName: fields.webhookAuthHeaderName.default(''),
-  keepAudioCopy: fields.keepAudioCopy.default(true),
-  uploadConcurrency: fields.uploadConcurrency.default(3),
-  captions: fields.captions.default(captionsSettingsSchema.parse({})),
+  theme: fields.theme.default(DEFAULT_SETTINGS.theme),
+  region: fields.region.default(DEFAULT_SETTINGS.region),
+  customRestUrl: fields.customRestUrl.default(DEFAULT_SETTINGS.customRestUrl),
+  customStreamingUrl: fields.customStreamingUrl.default(DEFAULT_SETTINGS.customStreamingUrl),
+  customGatewayUrl: fields.customGatewayUrl.default(DEFAULT_SETTINGS.customGatewayUrl),
+  transcriptionDefaults: fields.transcriptionDefaults.default(() => structuredClone(DEFAULT_SETTINGS.transcriptionDefaults)),
+  webhookUrl: fields.webhookUrl.default(DEFAULT_SETTINGS.webhookUrl),
+  webhookAuthHeaderName: fields.webhookAuthHeaderName.default(DEFAULT_SETTINGS.webhookAuthHeaderName),
+  keepAudioCopy: fields.keepAudioCopy.default(DEFAULT_SETTINGS.keepAudioCopy),
+  uploadConcurrency: fields.uploadConcurrency.default(DEFAULT_SETTINGS.uploadConcurrency),
+  captions: fields.captions.default(() => structuredClone(DEFAULT_SETTINGS.captions)),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;

@@ -50,10 +50,10 @@ export function seedLibrary(dataDir: string, opts: SeedOptions): string[] {
   const lib = new Library(dataDir);
   const ids: string[] = [];
   const base = Date.parse('2026-01-05T09:00:00Z');
-  lib.db.transaction(() => {
+  lib.transaction(() => {
     for (let i = 0; i < opts.count; i++) {
       const words = makeWords(opts.wordsPer, opts.speakers);
-      const { recordingId, transcriptId } = lib.addRecording(
+      const { recordingId, transcriptId } = lib.recordings.add(
         {
           title: `${opts.titlePrefix ?? 'Recording'} ${String(i + 1).padStart(5, '0')}`,
           source: `recording-${i + 1}.mp3`,
@@ -65,7 +65,7 @@ export function seedLibrary(dataDir: string, opts: SeedOptions): string[] {
         },
         { now: new Date(base + i * 3_600_000).toISOString() },
       );
-      lib.complete(transcriptId, {
+      lib.transcripts.complete(transcriptId, {
         remoteId: `seed-${i}`,
         text: words.map((w) => w.text).join(' '),
         words,
@@ -76,11 +76,11 @@ export function seedLibrary(dataDir: string, opts: SeedOptions): string[] {
         model: 'sphinx-en-us',
         durationMs: (words[words.length - 1]?.end ?? 0) + 500,
       });
-      if (opts.tags?.length) lib.setTags(recordingId, [opts.tags[i % opts.tags.length] as string]);
-      if (opts.audioFile) lib.storeAudio(recordingId, opts.audioFile);
+      if (opts.tags?.length) lib.recordings.setTags(recordingId, [opts.tags[i % opts.tags.length] as string]);
+      if (opts.audioFile) lib.audio.attach(recordingId, opts.audioFile);
       ids.push(recordingId);
     }
-  })();
+  });
   lib.close();
   return ids;
 }

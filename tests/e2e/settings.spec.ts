@@ -13,6 +13,7 @@ import { dropFileFrom, dropFiles } from './drop';
 import { expect, root, test } from './host';
 import { fliteWav } from './seed';
 import { snap } from './snap';
+import { expectNoAxeViolations } from './axe';
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -70,6 +71,28 @@ test.describe('settings', () => {
       await expect(section.getByText('Verified', { exact: true })).toBeVisible();
       await expect(section).toContainText('…6789');
       await expect(error).toHaveCount(0);
+      await expect(section.getByTestId('key-bound')).toContainText(engine.url);
+
+      // Another service address: the saved key is not sent there until it is entered again (12.6).
+      await rest.fill('http://127.0.0.1:9');
+      await rest.blur();
+      const elsewhere = section.getByTestId('key-elsewhere');
+      await expect(elsewhere).toContainText(`entered for ${engine.url}`);
+      await expect(elsewhere).toContainText('enter the key again');
+      await section.scrollIntoViewIfNeeded();
+      await snap(page, 'settings-key-elsewhere-light');
+      await expectNoAxeViolations(page, 'settings, key for another address, light');
+      await expect(section.getByText('For another address', { exact: true })).toBeVisible();
+      await page.getByRole('radio', { name: 'Dark' }).check();
+      await section.scrollIntoViewIfNeeded();
+      await snap(page, 'settings-key-elsewhere-dark');
+      await expectNoAxeViolations(page, 'settings, key for another address, dark');
+      await section.getByRole('button', { name: 'Verify again' }).click();
+      await expect(error).toContainText('enter the key again');
+      await rest.fill(engine.url);
+      await rest.blur();
+      await expect(elsewhere).toHaveCount(0);
+      await page.getByRole('radio', { name: 'Light' }).check();
 
       await section.getByRole('button', { name: 'Remove key' }).click();
       await expect(section.getByText('No key', { exact: true })).toBeVisible();

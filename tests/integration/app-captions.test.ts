@@ -17,6 +17,7 @@ import { createCore, type Core } from '../../src/main/core';
 import { createHostPlatform } from '../../src/main/platform/host';
 import { CaptionsService } from '../../src/main/services/captions/service';
 import { StreamingClient } from '../../src/main/services/client/streaming';
+import { waitFinal } from '../support/jobs';
 
 const tools = (() => {
   try {
@@ -133,12 +134,12 @@ describe.skipIf(!tools)('live captions against the local engine', () => {
 
       const stopped = await svc.stop(run.run);
       expect(stopped.hasAudio).toBe(true);
-      const saved = core.library.get(run.recordingId);
+      const saved = core.library.transcripts.get(run.recordingId);
       expect(saved.item.status).toBe('completed');
       expect(saved.item.source).toBe('Live session');
       expect(saved.words.length).toBeGreaterThan(4);
       // Every recording chunk, including those sent while the socket was down, is in the file.
-      const path = core.library.audioPath(run.recordingId)!;
+      const path = core.library.audio.path(run.recordingId)!;
       expect(statSync(path).size).toBe(chunks.bytes);
       expect(core.library.sessions.session(run.recordingId)).toMatchObject({ reconnects: 1, sources: ['mic'] });
     } finally {
@@ -161,7 +162,7 @@ describe.skipIf(!tools)('live captions against the local engine', () => {
     ]);
     await expect.poll(() => new Set(turns.filter((t) => t.final).map((t) => t.source)).size, { timeout: 20_000 }).toBe(2);
     await svc.stop(run.run);
-    const saved = core.library.get(run.recordingId);
+    const saved = core.library.transcripts.get(run.recordingId);
     const order = saved.sentences.map((s) => s.speaker);
     expect(order[0]).toBe('You');
     expect(order).toContain('Others');
@@ -184,21 +185,21 @@ describe.skipIf(!tools)('live captions against the local engine', () => {
     }
     const stopped = await svc.stop(run.run);
     expect(stopped).toMatchObject({ hasAudio: true, turns: 0 });
-    expect(core.library.get(run.recordingId).words).toEqual([]);
+    expect(core.library.transcripts.get(run.recordingId).words).toEqual([]);
 
     const { jobId } = await svc.improve(run.recordingId);
-    const job = await core.jobs.waitFinal(jobId, 90_000);
+    const job = await waitFinal(core.jobs, jobId, 90_000);
     expect(job.status).toBe('completed');
     const versions = core.library.sessions.versions(run.recordingId);
     expect(versions.map((v) => v.kind)).toEqual(['improved', 'live']);
-    const shown = core.library.get(run.recordingId);
+    const shown = core.library.transcripts.get(run.recordingId);
     expect(shown.transcriptId).toBe(versions[0]!.transcriptId);
     expect(shown.text.toLowerCase()).toMatch(/weather|sunny|warm/);
     // The live version is still there, with its own state.
-    const live = core.library.get(run.recordingId, versions[1]!.transcriptId);
+    const live = core.library.transcripts.get(run.recordingId, versions[1]!.transcriptId);
     expect(live.words).toEqual([]);
     expect(live.item.status).toBe('completed');
     // The recording was not copied over itself.
-    expect(statSync(core.library.audioPath(run.recordingId)!).size).toBe(file.length);
+    expect(statSync(core.library.audio.path(run.recordingId)!).size).toBe(file.length);
   }, 150_000);
 });

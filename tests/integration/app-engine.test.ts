@@ -17,6 +17,8 @@ import { RestClient } from '../../src/main/services/client/rest';
 import type { EventName } from '../../src/shared/ipc';
 import { startFaultProxy, type FaultProxy } from '../unit/main/support/fault-proxy';
 import { hasFlite as fliteInstalled } from '../fixtures/speech';
+import { waitFinal } from '../support/jobs';
+import { call } from '../support/router';
 
 let root: string;
 let dir: string;
@@ -65,43 +67,43 @@ function makeCore(opts: { webhooks?: boolean; env?: string } = {}): Core {
 describe.skipIf(!hasFlite)('app core against the real local engine', () => {
   it('takes a spoken file through the whole job into the library, searchable offline', async () => {
     core = makeCore();
-    const { jobs } = await core.router.call('jobs.addFiles', { paths: [speech] });
-    const done = await core.jobs.waitFinal(jobs[0]!.id, 90_000);
+    const { jobs } = await call(core.router, 'jobs.addFiles', { paths: [speech] });
+    const done = await waitFinal(core.jobs, jobs[0]!.id, 90_000);
     expect(done, JSON.stringify(done.error)).toMatchObject({ status: 'completed', region: 'local' });
-    const t = await core.router.call('library.get', { id: done.recordingId });
+    const t = await call(core.router, 'library.get', { id: done.recordingId });
     expect(t.words.length).toBeGreaterThan(0);
     expect(t.item).toMatchObject({ status: 'completed', durationMs: expect.any(Number), hasAudio: true, model: expect.any(String) });
     expect(t.sentences.length).toBeGreaterThan(0);
     const word = t.words.find((w) => /^[a-z]{3,}$/i.test(w.text.replace(/[^a-z]/gi, '')))!.text.replace(/[^a-z]/gi, '');
     await core.engine.stop();
-    const hits = await core.router.call('search.query', { query: word });
+    const hits = await call(core.router, 'search.query', { query: word });
     expect(hits.hits.map((h) => h.recordingId)).toContain(done.recordingId);
-    const srt = await core.router.call('library.export', { id: done.recordingId, format: 'srt' });
+    const srt = await call(core.router, 'library.export', { id: done.recordingId, format: 'srt' });
     expect(srt.content).toMatch(/^1\n00:00:0\d,\d{3} --> /);
   });
 
   it('sends the local engine only the speech models it knows: a cloud-only choice still transcribes', async () => {
     core = makeCore();
-    const { jobs } = await core.router.call('jobs.addFiles', { paths: [speech], options: { speechModels: ['slam-1'] } });
-    const done = await core.jobs.waitFinal(jobs[0]!.id, 90_000);
+    const { jobs } = await call(core.router, 'jobs.addFiles', { paths: [speech], options: { speechModels: ['slam-1'] } });
+    const done = await waitFinal(core.jobs, jobs[0]!.id, 90_000);
     expect(done.status, JSON.stringify(done.error)).toBe('completed');
-    const both = await core.router.call('jobs.addFiles', { paths: [speech], options: { speechModels: ['slam-1', 'universal-2'] } });
-    const second = await core.jobs.waitFinal(both.jobs[0]!.id, 90_000);
-    expect((await core.router.call('library.get', { id: second.recordingId })).item.model).toBe('universal-2');
+    const both = await call(core.router, 'jobs.addFiles', { paths: [speech], options: { speechModels: ['slam-1', 'universal-2'] } });
+    const second = await waitFinal(core.jobs, both.jobs[0]!.id, 90_000);
+    expect((await call(core.router, 'library.get', { id: second.recordingId })).item.model).toBe('universal-2');
   }, 120_000);
 
   it('downloads the redacted audio into the library when asked', async () => {
     core = makeCore();
     const options = { redactPii: true, redactPiiPolicies: ['person_name' as const, 'phone_number' as const], redactPiiAudio: true, redactPiiAudioQuality: 'wav' as const };
-    const { jobs } = await core.router.call('jobs.addFiles', { paths: [speech], options });
-    const done = await core.jobs.waitFinal(jobs[0]!.id, 90_000);
+    const { jobs } = await call(core.router, 'jobs.addFiles', { paths: [speech], options });
+    const done = await waitFinal(core.jobs, jobs[0]!.id, 90_000);
     expect(done.status, JSON.stringify({ error: done.error, logs })).toBe('completed');
-    const item = (await core.router.call('library.get', { id: done.recordingId })).item;
+    const item = (await call(core.router, 'library.get', { id: done.recordingId })).item;
     expect(item.hasRedactedAudio, logs.join('\n')).toBe(true);
-    const path = core.library.audioPath(done.recordingId, 'redacted')!;
+    const path = core.library.audio.path(done.recordingId, 'redacted')!;
     expect(readFileSync(path).subarray(0, 4).toString()).toBe('RIFF');
     // No transport registered a media route in this in-process core (host mode and Electron do).
-    expect((await core.router.call('library.mediaUrl', { id: done.recordingId, redacted: true })).url).toBeNull();
+    expect((await call(core.router, 'library.mediaUrl', { id: done.recordingId, redacted: true })).url).toBeNull();
   }, 120_000);
 
   it('retries 429 and 5xx injected in front of the engine and ends with one transcript', async () => {
@@ -115,8 +117,8 @@ describe.skipIf(!hasFlite)('app core against the real local engine', () => {
     ]);
     core = makeCore({ env: h.key });
     core.settings.set({ region: 'custom', customRestUrl: proxy.url });
-    const { jobs } = await core.router.call('jobs.addFiles', { paths: [speech] });
-    const done = await core.jobs.waitFinal(jobs[0]!.id, 90_000);
+    const { jobs } = await call(core.router, 'jobs.addFiles', { paths: [speech] });
+    const done = await waitFinal(core.jobs, jobs[0]!.id, 90_000);
     expect(done.status, JSON.stringify({ error: done.error, logs, seen: proxy.seen })).toBe('completed');
     expect(proxy.seen.filter((s) => s.status !== 200).length).toBeGreaterThanOrEqual(6);
     const list = await new RestClient(proxy.url, h.key).list({ limit: 50 });
@@ -142,19 +144,19 @@ describe.skipIf(!hasFlite)('app core against the real local engine', () => {
       const h = await owner.engine.ensure();
       core = makeCore({ env: h.key });
       core.settings.set({ region: 'custom', customRestUrl: h.url, webhookUrl: `${hookUrl}/ok?team=1`, webhookAuthHeaderName: 'X-Team-Secret', webhookAuthHeaderValue: 'shh' });
-      const ok = (await core.router.call('jobs.addFiles', { paths: [speech] })).jobs[0]!;
-      expect((await core.jobs.waitFinal(ok.id, 90_000)).status).toBe('completed');
-      for (let i = 0; i < 300 && core.library.webhookStatus(ok.recordingId)?.state !== 'delivered'; i++) await new Promise((r) => setTimeout(r, 50));
-      const t = await core.router.call('library.get', { id: ok.recordingId });
+      const ok = (await call(core.router, 'jobs.addFiles', { paths: [speech] })).jobs[0]!;
+      expect((await waitFinal(core.jobs, ok.id, 90_000)).status).toBe('completed');
+      for (let i = 0; i < 300 && core.library.webhooks.status(ok.recordingId)?.state !== 'delivered'; i++) await new Promise((r) => setTimeout(r, 50));
+      const t = await call(core.router, 'library.get', { id: ok.recordingId });
       expect(t.webhook).toMatchObject({ url: `${hookUrl}/ok`, state: 'delivered', statusCode: 200 });
       expect(hits[0]).toMatchObject({ path: '/ok?team=1', secret: 'shh' });
       expect(JSON.parse(hits[0]!.body)).toEqual({ transcript_id: t.item.remoteId, status: 'completed' });
 
       core.settings.set({ webhookUrl: `${hookUrl}/gone` });
-      const refused = (await core.router.call('jobs.addFiles', { paths: [speech] })).jobs[0]!;
-      expect((await core.jobs.waitFinal(refused.id, 90_000)).status).toBe('completed');
-      for (let i = 0; i < 300 && core.library.webhookStatus(refused.recordingId)?.state !== 'failed'; i++) await new Promise((r) => setTimeout(r, 50));
-      expect((await core.router.call('library.checkWebhook', { id: refused.recordingId })).webhook).toMatchObject({ state: 'failed', statusCode: 404 });
+      const refused = (await call(core.router, 'jobs.addFiles', { paths: [speech] })).jobs[0]!;
+      expect((await waitFinal(core.jobs, refused.id, 90_000)).status).toBe('completed');
+      for (let i = 0; i < 300 && core.library.webhooks.status(refused.recordingId)?.state !== 'failed'; i++) await new Promise((r) => setTimeout(r, 50));
+      expect((await call(core.router, 'library.checkWebhook', { id: refused.recordingId })).webhook).toMatchObject({ state: 'failed', statusCode: 404 });
       await owner.dispose();
     } finally {
       hookServer.close();
@@ -163,13 +165,13 @@ describe.skipIf(!hasFlite)('app core against the real local engine', () => {
 
   it('completes the job when the engine is killed mid-job and restarted', async () => {
     core = makeCore({ webhooks: false });
-    const { jobs } = await core.router.call('jobs.addFiles', { paths: [longSpeech] });
+    const { jobs } = await call(core.router, 'jobs.addFiles', { paths: [longSpeech] });
     const id = jobs[0]!.id;
     for (let i = 0; i < 600 && !['submitted', 'processing'].includes(core.jobs.get(id).status); i++) await new Promise((r) => setTimeout(r, 20));
     expect(['submitted', 'processing']).toContain(core.jobs.get(id).status);
     const before = core.engine.status();
     process.kill(enginePid(), 'SIGKILL');
-    const done = await core.jobs.waitFinal(id, 120_000);
+    const done = await waitFinal(core.jobs, id, 120_000);
     expect(done.status, JSON.stringify(done.error)).toBe('completed');
     expect(core.engine.status().restarts).toBe(1);
     expect(core.engine.status().url).toBe(before.url);
@@ -180,10 +182,10 @@ describe.skipIf(!hasFlite)('app core against the real local engine', () => {
     await core.engine.ensure();
     const big = join(dir, 'big.wav');
     writeFileSync(big, Buffer.alloc(300 * 1024 * 1024, 9));
-    const { jobs } = await core.router.call('jobs.addFiles', { paths: [big] });
+    const { jobs } = await call(core.router, 'jobs.addFiles', { paths: [big] });
     const id = jobs[0]!.id;
     for (let i = 0; i < 500 && !events.some((e) => e.event === 'jobs.progress'); i++) await new Promise((r) => setTimeout(r, 5));
-    expect((await core.router.call('jobs.cancel', { id })).status).toBe('canceled');
+    expect((await call(core.router, 'jobs.cancel', { id })).status).toBe('canceled');
     await new Promise((r) => setTimeout(r, 500));
     const h = await core.engine.ensure();
     expect((await new RestClient(h.url, h.key).list({ limit: 10 })).transcripts).toEqual([]);

@@ -13,6 +13,8 @@ import { createHostPlatform, ForkEngineLauncher } from '../../src/main/platform/
 import type { EventName } from '../../src/shared/ipc';
 import { startFakeService, type FakeService } from '../unit/main/support/fake-service';
 import { startFaultProxy, type FaultProxy } from '../unit/main/support/fault-proxy';
+import { waitFinal } from '../support/jobs';
+import { call } from '../support/router';
 
 const fakeEngine = resolve('tests/unit/main/support/fake-engine-cli.ts');
 const KEY = 'sk-live-SECRET-4f3e2d1c0b9a8877';
@@ -67,13 +69,13 @@ describe('jobs against the local engine process', () => {
   it('takes a file through upload, submit and webhook to a completed library item', async () => {
     core = makeCore();
     const file = audioFile();
-    const { jobs } = await core.router.call('jobs.addFiles', { paths: [file] });
+    const { jobs } = await call(core.router, 'jobs.addFiles', { paths: [file] });
     const job = jobs[0]!;
     expect(job).toMatchObject({ status: 'queued', region: 'local', name: 'talk.wav' });
-    const done = await core.jobs.waitFinal(job.id, 30_000);
+    const done = await waitFinal(core.jobs, job.id, 30_000);
     expect(done).toMatchObject({ status: 'completed', error: null, bytesSent: 64 * 1024 });
     expect(core.webhooks.received).toBeGreaterThanOrEqual(1);
-    const t = await core.router.call('library.get', { id: job.recordingId });
+    const t = await call(core.router, 'library.get', { id: job.recordingId });
     expect(t.item).toMatchObject({ title: 'talk', status: 'completed', region: 'local', hasAudio: true, language: 'en_us' });
     expect(t.text).toContain('transcription desk');
     expect(t.sentences.map((s) => s.text)).toEqual(['Hello world.', 'This is a test of the transcription desk.', 'Verbatim keeps every word offline.']);
@@ -81,7 +83,7 @@ describe('jobs against the local engine process', () => {
     expect(statuses).toEqual(expect.arrayContaining(['queued', 'uploading', 'submitted', 'completed']));
     expect(statuses.indexOf('uploading')).toBeLessThan(statuses.indexOf('submitted'));
     expect(events.some((e) => e.event === 'engine.status' && (e.payload as { state: string }).state === 'running')).toBe(true);
-    const hits = await core.router.call('search.query', { query: 'offline' });
+    const hits = await call(core.router, 'search.query', { query: 'offline' });
     expect(hits.hits[0]).toMatchObject({ recordingId: job.recordingId, startMs: expect.any(Number) });
   });
 
@@ -89,14 +91,14 @@ describe('jobs against the local engine process', () => {
     process.env.FAKE_PROCESS_MS = '1500';
     try {
       core = makeCore({ webhooks: false });
-      const { jobs } = await core.router.call('jobs.addFiles', { paths: [audioFile()] });
+      const { jobs } = await call(core.router, 'jobs.addFiles', { paths: [audioFile()] });
       const id = jobs[0]!.id;
       for (let i = 0; i < 200 && core.jobs.get(id).status !== 'submitted' && core.jobs.get(id).status !== 'processing'; i++) await new Promise((r) => setTimeout(r, 20));
       const before = core.engine.status();
       expect(before.state).toBe('running');
       const pid = findEnginePid(before.url!);
       process.kill(pid, 'SIGKILL');
-      const done = await core.jobs.waitFinal(id, 30_000);
+      const done = await waitFinal(core.jobs, id, 30_000);
       expect(done.status).toBe('completed');
       expect(core.engine.status(), JSON.stringify(core.engine.status())).toMatchObject({ state: 'running', restarts: 1, url: before.url });
     } finally {
@@ -108,10 +110,10 @@ describe('jobs against the local engine process', () => {
     core = makeCore();
     await core.engine.ensure();
     const file = audioFile('big.wav', 400 * 1024 * 1024);
-    const { jobs } = await core.router.call('jobs.addFiles', { paths: [file] });
+    const { jobs } = await call(core.router, 'jobs.addFiles', { paths: [file] });
     const id = jobs[0]!.id;
     for (let i = 0; i < 500 && !events.some((e) => e.event === 'jobs.progress'); i++) await new Promise((r) => setTimeout(r, 5));
-    const canceled = await core.router.call('jobs.cancel', { id });
+    const canceled = await call(core.router, 'jobs.cancel', { id });
     expect(canceled.status).toBe('canceled');
     expect(canceled.bytesSent).toBeLessThan(400 * 1024 * 1024);
     const engineFiles = join(dir, 'data', 'engine', 'files');
@@ -120,20 +122,20 @@ describe('jobs against the local engine process', () => {
     const stateFile = join(dir, 'data', 'engine', 'state.json');
     expect(existsSync(stateFile) ? JSON.parse(readFileSync(stateFile, 'utf8')) : {}).toEqual({});
     expect(readdirSync(join(dir, 'data', 'audio'))).toEqual([]);
-    expect((await core.router.call('library.get', { id: jobs[0]!.recordingId })).item.status).toBe('canceled');
+    expect((await call(core.router, 'library.get', { id: jobs[0]!.recordingId })).item.status).toBe('canceled');
     // Retry starts the upload again and completes.
     rmSync(file);
     writeFileSync(file, Buffer.alloc(1000, 1));
-    await core.router.call('jobs.retry', { id });
-    expect((await core.jobs.waitFinal(id, 30_000)).status).toBe('completed');
+    await call(core.router, 'jobs.retry', { id });
+    expect((await waitFinal(core.jobs, id, 30_000)).status).toBe('completed');
   });
 
   it('throttles progress to about 10 events a second', async () => {
     core = makeCore();
     await core.engine.ensure();
-    const { jobs } = await core.router.call('jobs.addFiles', { paths: [audioFile('p.wav', 300 * 1024 * 1024)] });
+    const { jobs } = await call(core.router, 'jobs.addFiles', { paths: [audioFile('p.wav', 300 * 1024 * 1024)] });
     const t0 = Date.now();
-    await core.jobs.waitFinal(jobs[0]!.id, 60_000);
+    await waitFinal(core.jobs, jobs[0]!.id, 60_000);
     const progress = events.filter((e) => e.event === 'jobs.progress').map((e) => e.payload as { bytes: number; bytesPerSecond: number });
     const seconds = (Date.now() - t0) / 1000;
     expect(progress.length).toBeGreaterThan(0);
@@ -169,9 +171,9 @@ describe('jobs against a faulty cloud service', () => {
     ]);
     core = makeCore({ env: KEY });
     core.settings.set({ region: 'custom', customRestUrl: proxy.url });
-    const { jobs } = await core.router.call('jobs.addFiles', { paths: [audioFile()] });
+    const { jobs } = await call(core.router, 'jobs.addFiles', { paths: [audioFile()] });
     expect(jobs[0]!.region).toBe('custom');
-    const done = await core.jobs.waitFinal(jobs[0]!.id, 30_000);
+    const done = await waitFinal(core.jobs, jobs[0]!.id, 30_000);
     expect(done.status).toBe('completed');
     expect(svc.creates).toBe(1);
     expect(svc.transcripts()).toHaveLength(1);
@@ -183,14 +185,14 @@ describe('jobs against a faulty cloud service', () => {
     svc = await startFakeService({ apiKey: KEY, dataDir: join(dir, 'svc'), processMs: 1500 });
     core = makeCore({ env: KEY });
     core.settings.set({ region: 'custom', customRestUrl: svc.url });
-    const job = await core.router.call('jobs.addUrl', { url: 'https://example.org/talk.mp3', name: 'Remote talk' });
+    const job = await call(core.router, 'jobs.addUrl', { url: 'https://example.org/talk.mp3', name: 'Remote talk' });
     expect(job).toMatchObject({ source: 'url', bytesTotal: null, region: 'custom' });
     for (let i = 0; i < 100 && core.jobs.get(job.id).status === 'queued'; i++) await new Promise((r) => setTimeout(r, 20));
     core.settings.set({ region: 'local' });
-    const done = await core.jobs.waitFinal(job.id, 20_000);
+    const done = await waitFinal(core.jobs, job.id, 20_000);
     expect(done).toMatchObject({ status: 'completed', region: 'custom', bytesSent: 0 });
     expect(svc.transcripts()[0]!.params).toMatchObject({ audio_url: 'https://example.org/talk.mp3', speech_models: ['universal-3-pro', 'universal-2'], language_code: 'en_us' });
-    const item = (await core.router.call('library.get', { id: job.recordingId })).item;
+    const item = (await call(core.router, 'library.get', { id: job.recordingId })).item;
     expect(item).toMatchObject({ region: 'custom', remoteId: done.remoteId, source: 'https://example.org/talk.mp3', hasAudio: false });
     expect(core.engine.status().state).toBe('stopped');
   });
@@ -203,8 +205,8 @@ describe('jobs against a faulty cloud service', () => {
     proxy = await startFaultProxy(svc.url, [{ method: 'POST', path: /^\/v2\/transcript$/, faults: [{ dropAfterForward: true }] }]);
     core = makeCore({ env: KEY });
     core.settings.set({ region: 'custom', customRestUrl: proxy.url });
-    const job = await core.router.call('jobs.addUrl', { url: 'https://example.org/a.mp3' });
-    const done = await core.jobs.waitFinal(job.id, 20_000);
+    const job = await call(core.router, 'jobs.addUrl', { url: 'https://example.org/a.mp3' });
+    const done = await waitFinal(core.jobs, job.id, 20_000);
     expect(done.status).toBe('completed');
     expect(svc.creates).toBe(2);
     expect(done.remoteId).not.toBe(svc.transcripts().find((t) => t.created.startsWith('2020'))!.id);
@@ -215,13 +217,13 @@ describe('jobs against a faulty cloud service', () => {
     core = makeCore({ env: KEY });
     core.settings.set({ region: 'custom', customRestUrl: svc.url });
     svc.failNext = 'Internal server error, the file may be submitted again.';
-    const { jobs } = await core.router.call('jobs.addFiles', { paths: [audioFile()] });
-    const first = await core.jobs.waitFinal(jobs[0]!.id, 20_000);
+    const { jobs } = await call(core.router, 'jobs.addFiles', { paths: [audioFile()] });
+    const first = await waitFinal(core.jobs, jobs[0]!.id, 20_000);
     expect(first).toMatchObject({ status: 'error', error: { code: 'server_error_retryable', retryable: true } });
-    expect((await core.router.call('library.get', { id: first.recordingId })).item.error).toMatchObject({ code: 'server_error_retryable' });
-    const retried = await core.router.call('jobs.retry', { id: first.id });
+    expect((await call(core.router, 'library.get', { id: first.recordingId })).item.error).toMatchObject({ code: 'server_error_retryable' });
+    const retried = await call(core.router, 'jobs.retry', { id: first.id });
     expect(retried.status).toBe('queued');
-    const again = await core.jobs.waitFinal(first.id, 20_000);
+    const again = await waitFinal(core.jobs, first.id, 20_000);
     expect(again.status).toBe('completed');
     expect(again.remoteId).not.toBe(first.remoteId);
     expect(svc.creates).toBe(2);
@@ -232,8 +234,8 @@ describe('jobs against a faulty cloud service', () => {
     svc = await startFakeService({ apiKey: KEY, dataDir: join(dir, 'svc') });
     core = makeCore({ env: 'sk-wrong-key-0000' });
     core.settings.set({ region: 'custom', customRestUrl: svc.url });
-    const { jobs } = await core.router.call('jobs.addFiles', { paths: [audioFile()] });
-    const done = await core.jobs.waitFinal(jobs[0]!.id, 10_000);
+    const { jobs } = await call(core.router, 'jobs.addFiles', { paths: [audioFile()] });
+    const done = await waitFinal(core.jobs, jobs[0]!.id, 10_000);
     expect(done.error).toMatchObject({ code: 'invalid_key', message: expect.stringContaining('Settings') });
   });
 
@@ -241,15 +243,15 @@ describe('jobs against a faulty cloud service', () => {
     svc = await startFakeService({ apiKey: KEY, dataDir: join(dir, 'svc') });
     core = makeCore();
     core.settings.set({ region: 'custom', customRestUrl: svc.url });
-    const status = await core.router.call('keys.set', { key: KEY });
+    const status = await call(core.router, 'keys.set', { key: KEY });
     expect(status).toMatchObject({ present: true, masked: '…8877', source: 'vault', verifiedAt: expect.any(String), lastError: null });
-    const { jobs } = await core.router.call('jobs.addFiles', { paths: [audioFile()] });
-    await core.jobs.waitFinal(jobs[0]!.id, 20_000);
+    const { jobs } = await call(core.router, 'jobs.addFiles', { paths: [audioFile()] });
+    await waitFinal(core.jobs, jobs[0]!.id, 20_000);
     const replies = [
-      await core.router.call('keys.status', undefined),
-      await core.router.call('jobs.list', undefined),
-      await core.router.call('library.get', { id: jobs[0]!.recordingId }),
-      await core.router.call('settings.get', undefined),
+      await call(core.router, 'keys.status', undefined),
+      await call(core.router, 'jobs.list', undefined),
+      await call(core.router, 'library.get', { id: jobs[0]!.recordingId }),
+      await call(core.router, 'settings.get', undefined),
     ];
     const wire = JSON.stringify({ events, replies, logs });
     expect(wire).not.toContain(KEY);
@@ -265,8 +267,8 @@ describe('jobs against a faulty cloud service', () => {
     svc = await startFakeService({ apiKey: KEY, dataDir: join(dir, 'svc') });
     core = makeCore();
     core.settings.set({ region: 'custom', customRestUrl: svc.url });
-    await expect(core.router.call('keys.set', { key: 'sk-not-the-right-one' })).rejects.toMatchObject({ code: 'invalid_key', message: expect.stringContaining('401') });
-    expect(await core.router.call('keys.status', undefined)).toMatchObject({ present: false, masked: null });
+    await expect(call(core.router, 'keys.set', { key: 'sk-not-the-right-one' })).rejects.toMatchObject({ code: 'invalid_key', message: expect.stringContaining('401') });
+    expect(await call(core.router, 'keys.status', undefined)).toMatchObject({ present: false, masked: null });
   });
 });
 
@@ -282,3 +284,29 @@ function grepDir(root: string, needle: string): string[] {
   walk(root);
   return hits;
 }
+
+describe('which files the media route may serve (12.5)', () => {
+  it('never serves a file only named over IPC: a typed path is not a pick', async () => {
+    core = makeCore();
+    let served: string[] = [];
+    core.setMediaUrl((id) => (served.push(id), `/media/${id}`));
+    await call(core.router, 'settings.set', { keepAudioCopy: false });
+    const elsewhere = audioFile('elsewhere.wav');
+    const { jobs } = await call(core.router, 'jobs.addFiles', { paths: [elsewhere] });
+    const id = jobs[0]!.recordingId;
+    expect(await call(core.router, 'library.mediaUrl', { id })).toEqual({ url: null });
+    expect(core.library.audio.path(id)).toBeNull();
+    await waitFinal(core.jobs, jobs[0]!.id, 30_000);
+    expect(await call(core.router, 'library.mediaUrl', { id })).toEqual({ url: null });
+    expect(served).toEqual([]);
+
+    // The same file picked by the user in this session (Electron's preload reports it) plays from where it is.
+    core.picked.add(elsewhere);
+    served = [];
+    const picked = await call(core.router, 'jobs.addFiles', { paths: [elsewhere] });
+    const pid = picked.jobs[0]!.recordingId;
+    expect(await call(core.router, 'library.mediaUrl', { id: pid })).toEqual({ url: `/media/${pid}` });
+    expect(core.library.audio.path(pid)).toBe(elsewhere);
+    await waitFinal(core.jobs, picked.jobs[0]!.id, 30_000);
+  });
+});

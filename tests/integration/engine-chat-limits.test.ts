@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_PASSAGES } from '../../src/engine/gateway/extractive';
-import type { TranscriptParams, TranscriptResult } from '../../src/engine/model';
+import type { TranscriptParams, TranscriptResult } from '../../src/engine/store';
 import { GATEWAY_BODY_LIMIT } from '../../src/engine/routes/gateway';
 import { startEngine, type RunningEngine } from '../../src/engine/server';
 

@@ -5,17 +5,15 @@
  * rate limits and speech understanding.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEngine, type RunningEngine } from '../../src/engine/server';
-import type { TranscriptParams, TranscriptResult } from '../../src/engine/model';
+import type { RunningEngine } from '../../src/engine/server';
+import { engineSandbox, type EngineSandbox } from '../support/engine';
+import type { TranscriptParams, TranscriptResult } from '../../src/engine/store';
 
 const KEY = 'gateway-test-key';
 const UPSTREAM_KEY = 'upstream-secret';
-let dir: string;
+let sandbox: EngineSandbox;
 let engine: RunningEngine;
 let bare: RunningEngine;
 let upstream: Server;
@@ -47,7 +45,7 @@ async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> 
 let schemaAttempts = 0;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'verbatim-gateway-'));
+  sandbox = engineSandbox('verbatim-gateway-');
   upstream = createServer((req, res) => {
     void readBody(req).then((body) => {
       seen.push({ auth: req.headers.authorization, body });
@@ -81,24 +79,17 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', () => r()));
   upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1`;
-  engine = await startEngine({
-    host: '127.0.0.1',
-    port: 0,
-    apiKey: KEY,
-    dataDir: join(dir, 'data'),
-    quiet: true,
+  engine = await sandbox.start(KEY, {
     gateway: { upstreams: [{ baseUrl: upstreamUrl, apiKey: UPSTREAM_KEY, models: ['up-small'] }], limits: { 'verbatim-extractive': 5 } },
   });
-  bare = await startEngine({ host: '127.0.0.1', port: 0, apiKey: KEY, dataDir: join(dir, 'bare'), quiet: true });
+  bare = await sandbox.start(KEY, { data: 'bare' });
   storeTranscript(engine, 'a0000000-0000-4000-8000-000000000001');
   storeTranscript(bare, 'a0000000-0000-4000-8000-000000000001');
 });
 
 afterAll(async () => {
-  await engine?.close();
-  await bare?.close();
   await new Promise((r) => upstream?.close(r));
-  rmSync(dir, { recursive: true, force: true });
+  await sandbox.cleanup();
 });
 
 const TID = 'a0000000-0000-4000-8000-000000000001';
@@ -233,6 +224,18 @@ describe('speech understanding', () => {
     expect(cf.status).toBe('success');
     expect(cf.formatted_text).toContain('Call me at (555)123-4567 on 03/05/2024 or email jane@example.com.');
     expect(Object.values(cf.mapping)).toEqual(expect.arrayContaining(['(555)123-4567', '03/05/2024', 'jane@example.com']));
+  });
+
+  it('answers the same at /v1/speech-understanding (the seed\'s path) as at /v1/understanding, and 400 naming a missing transcript_id', async () => {
+    const body = { transcript_id: TID, speech_understanding: { request: { custom_formatting: { date: 'mm/dd/yyyy' } } } };
+    const [a, b] = [await post('/v1/speech-understanding', body, bare), await post('/v1/understanding', body, bare)];
+    expect([a.status, b.status]).toEqual([200, 200]);
+    const [ta, tb] = [(await a.json()) as Record<string, unknown>, (await b.json()) as Record<string, unknown>];
+    expect(ta.speech_understanding).toEqual(tb.speech_understanding);
+    expect(ta.id).toBe(TID);
+    const noId = await post('/v1/speech-understanding', { speech_understanding: body.speech_understanding }, bare);
+    expect(noId.status).toBe(400);
+    expect(((await noId.json()) as { error: string }).error).toMatch(/transcript_id is required/);
   });
 
   it('translates through the configured provider', async () => {

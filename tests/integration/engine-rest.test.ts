@@ -4,19 +4,21 @@
  * shapes. Real PocketSphinx on flite speech with known text.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
+import { writeFileSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { AssemblyAI } from 'assemblyai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEngine, type RunningEngine } from '../../src/engine/server';
+import type { RunningEngine } from '../../src/engine/server';
+import { ParagraphsResponseSchema, SentencesResponseSchema, TranscriptListSchema, TranscriptSchema, WordSearchResponseSchema } from '../../src/shared/api/transcript';
 import { wordErrorRate } from '../../src/engine/text/wer';
 import { CLIPS, concatSpeech, makeSpeech, makeTone } from '../fixtures/speech';
+import { engineSandbox, type EngineSandbox } from '../support/engine';
 
 const KEY = 'test-key-rest';
+let sandbox: EngineSandbox;
 let dir: string;
 let engine: RunningEngine;
 let client: AssemblyAI;
@@ -36,16 +38,14 @@ async function waitFinal(id: string): Promise<Record<string, unknown>> {
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'engine-rest-'));
+  sandbox = engineSandbox('engine-rest-');
+  dir = sandbox.dir;
   for (const [name, text] of Object.entries(CLIPS)) clips[name] = makeSpeech(dir, name, text);
-  engine = await startEngine({ host: '127.0.0.1', port: 0, apiKey: KEY, dataDir: join(dir, 'data'), workers: 2, maxUploadBytes: 8 * 1024 * 1024, quiet: true, fetchTimeoutMs: 3000 });
+  engine = await sandbox.start(KEY, { workers: 2, maxUploadBytes: 8 * 1024 * 1024, fetchTimeoutMs: 3000 });
   client = new AssemblyAI({ apiKey: KEY, baseUrl: engine.url });
 });
 
-afterAll(async () => {
-  await engine?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => sandbox.cleanup());
 
 describe('engine REST through the official SDK', () => {
   let id = '';
@@ -113,6 +113,38 @@ describe('engine REST through the official SDK', () => {
     expect(ws.matches.find((m) => m.text === 'lazy dog')?.timestamps.length).toBe(1);
     expect(ws.matches.find((m) => m.text === 'zebra')?.count).toBe(0);
     expect(ws.total_count).toBe(2);
+  });
+
+  it('answers exactly what the strict wire schemas of src/shared/api describe (no field more or less)', async () => {
+    const parse = async (schema: { safeParse(v: unknown): { success: boolean; error?: unknown } }, path: string) => {
+      const r = await api(path);
+      expect(r.status, path).toBe(200);
+      const out = schema.safeParse(r.body);
+      expect(out.success, `${path}: ${JSON.stringify(out.error)}`).toBe(true);
+    };
+    await parse(TranscriptSchema, `/v2/transcript/${id}`);
+    await parse(SentencesResponseSchema, `/v2/transcript/${id}/sentences`);
+    await parse(ParagraphsResponseSchema, `/v2/transcript/${id}/paragraphs`);
+    await parse(WordSearchResponseSchema, `/v2/transcript/${id}/word-search?words=fox,lazy%20dog`);
+    await parse(TranscriptListSchema, '/v2/transcript?limit=5');
+  });
+
+  it('accepts the older single speech_model (best, nano, slam-1, universal), runs the local recognizer and reports it in speech_model_used', async () => {
+    const up = await client.files.upload(clips.weather as string);
+    for (const model of ['nano', 'best', 'slam-1', 'universal']) {
+      const created = await api('/v2/transcript', { method: 'POST', body: JSON.stringify({ audio_url: up, speech_model: model }) });
+      expect(created.status, model).toBe(200);
+      expect(created.body.speech_model).toBe(model);
+      expect(created.body.speech_models).toBeNull();
+      if (model !== 'nano') continue;
+      const done = await waitFinal(created.body.id as string);
+      expect(done.status).toBe('completed');
+      expect(done.speech_model_used).toBe('nano');
+      expect(wordErrorRate(CLIPS.weather, String(done.text))).toBeLessThanOrEqual(0.25);
+    }
+    const wrong = await api('/v2/transcript', { method: 'POST', body: JSON.stringify({ audio_url: up, speech_model: 'whisper' }) });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.error).toMatch(/speech_model: unknown model "whisper"/);
   });
 
   it('redacts PII in text and renders redacted audio', async () => {
@@ -215,6 +247,11 @@ describe('engine REST error shapes (plain fetch)', () => {
       [{ audio_url: 'http://x/a.wav', redact_pii_sub: 'stars' }, /redact_pii_sub/],
       [{ audio_url: 'http://x/a.wav', audio_start_from: -1 }, /audio_start_from/],
       [{ audio_url: 'http://x/a.wav', bogus: 1 }, /Unknown parameter bogus/],
+      [{ audio_url: 'http://x/a.wav', audio_end_at: 0 }, /audio_end_at must be a positive integer/],
+      [{ audio_url: 'http://x/a.wav', audio_start_from: 1e300 }, /audio_start_from must be a non-negative integer.*at most/],
+      [{ audio_url: 'http://x/a.wav', audio_start_from: 5000, audio_end_at: 4000 }, /audio_end_at must be greater than audio_start_from/],
+      [{ audio_url: 'http://x/a.wav', domain: 'medical-v1' }, /domain is not supported by the local engine/],
+      [{ audio_url: 'http://x/a.wav', webhook_url: 'ftp://x' }, /webhook_url must be an http\(s\) URL/],
       [{ audio_url: pathToFileURL(clips.fox as string).href }, /--allow-file-urls/],
     ];
     for (const [body, re] of cases) {

@@ -10,7 +10,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TranscriptParams } from '../../src/engine/model';
+import type { TranscriptParams } from '../../src/engine/store';
 import { RETENTION_DEFAULTS, sweepDisk } from '../../src/engine/retention';
 import { startEngine, type RunningEngine } from '../../src/engine/server';
 import { serviceTime, Store } from '../../src/engine/store';

@@ -3,22 +3,24 @@
  * against the engine serving TLS with a self-signed certificate made here.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as tls from 'node:tls';
 import { StreamingTranscriber } from 'assemblyai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEngine, type RunningEngine } from '../../src/engine/server';
+import type { RunningEngine } from '../../src/engine/server';
+import { engineSandbox, type EngineSandbox } from '../support/engine';
 
 const KEY = 'tls-test-key';
+let sandbox: EngineSandbox;
 let dir: string;
 let engine: RunningEngine;
 let pcm: Buffer;
 let savedCAs: string[] = [];
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'verbatim-tls-'));
+  sandbox = engineSandbox('verbatim-tls-');
+  dir = sandbox.dir;
   execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost'], { stdio: 'ignore' });
   // The SDK opens its socket with `ws` and no CA option: trust our certificate process-wide for this test file.
   savedCAs = tls.getCACertificates('default');
@@ -28,13 +30,12 @@ beforeAll(async () => {
   const speech = readFileSync(join(dir, 'say.raw'));
   // Whole 50 ms frames: the service closes 3007 on shorter ones.
   pcm = Buffer.concat([Buffer.alloc(8000), speech, Buffer.alloc(48000 + (1600 - (speech.length % 1600)))]);
-  engine = await startEngine({ host: '127.0.0.1', port: 0, apiKey: KEY, dataDir: join(dir, 'data'), quiet: true, tls: { cert: join(dir, 'cert.pem'), key: join(dir, 'key.pem') } });
+  engine = await sandbox.start(KEY, { tls: { cert: join(dir, 'cert.pem'), key: join(dir, 'key.pem') } });
 });
 
 afterAll(async () => {
-  await engine?.close();
   if (savedCAs.length) tls.setDefaultCACertificates(savedCAs);
-  rmSync(dir, { recursive: true, force: true });
+  await sandbox.cleanup();
 });
 
 describe('engine over TLS', () => {

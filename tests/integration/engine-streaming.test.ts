@@ -3,18 +3,19 @@
  * Silero VAD), fed flite speech generated at test time, replayed at real time.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { startEngine, type RunningEngine } from '../../src/engine/server';
+import type { RunningEngine } from '../../src/engine/server';
+import { engineSandbox, type EngineSandbox } from '../support/engine';
 import { encodeMulaw } from '../../src/engine/streaming/mulaw';
 
 const KEY = 'stream-test-key';
 const SENTENCE_1 = 'Hello, this is the first sentence about the weather today.';
 const SENTENCE_2 = 'And here comes the second sentence about my brown dog.';
 
+let sandbox: EngineSandbox;
 let dir: string;
 let engine: RunningEngine;
 let wsBase: string;
@@ -79,7 +80,8 @@ async function replay(ws: WebSocket, pcm: Buffer, frameBytes = 1600, frameMs = 5
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'verbatim-stream-'));
+  sandbox = engineSandbox('verbatim-stream-');
+  dir = sandbox.dir;
   execFileSync('flite', ['-voice', 'slt', '-t', SENTENCE_1, '-o', join(dir, 's1.wav')]);
   execFileSync('flite', ['-voice', 'slt', '-t', SENTENCE_2, '-o', join(dir, 's2.wav')]);
   const s1 = pcmOf('s1.wav');
@@ -88,14 +90,11 @@ beforeAll(async () => {
   pauseAt = (500 + s1.length / 32) | 0;
   twoSentences = Buffer.concat([silence(500), s1, silence(1500), s2, silence(1200)]);
   firstOnly = s1;
-  engine = await startEngine({ host: '127.0.0.1', port: 0, apiKey: KEY, dataDir: join(dir, 'data'), quiet: true, streaming: { maxSessions: 3, burstMs: 3000 } });
+  engine = await sandbox.start(KEY, { streaming: { maxSessions: 3, burstMs: 3000 } });
   wsBase = engine.url.replace(/^http/, 'ws');
 });
 
-afterAll(async () => {
-  await engine?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => sandbox.cleanup());
 
 describe('streaming v3 session', () => {
   it('streams two sentences at real time: Begin, growing Turns, end_of_turn at the pause, formatted turns, Termination, close 1000', async () => {
@@ -208,7 +207,7 @@ describe('streaming v3 session', () => {
 
 describe('streaming v3 without the neural VAD', () => {
   it("falls back to the decoder's own speech detector and still ends turns", async () => {
-    const plain = await startEngine({ host: '127.0.0.1', port: 0, apiKey: KEY, dataDir: join(dir, 'data-novad'), quiet: true, streaming: { useVad: false } });
+    const plain = await sandbox.start(KEY, { data: 'data-novad', streaming: { useVad: false } });
     try {
       const c = connect('', { Authorization: KEY }, plain.url.replace(/^http/, 'ws'));
       await c.next('Begin');
@@ -309,7 +308,7 @@ describe('streaming v3 auth and errors', () => {
   });
 
   it('closes 3008 when the session reaches its maximum duration', async () => {
-    const short = await startEngine({ host: '127.0.0.1', port: 0, apiKey: KEY, dataDir: join(dir, 'data-short'), quiet: true, streaming: { maxSessionSeconds: 1 } });
+    const short = await sandbox.start(KEY, { data: 'data-short', streaming: { maxSessionSeconds: 1 } });
     try {
       const c = connect('', { Authorization: KEY }, short.url.replace(/^http/, 'ws'));
       await c.next('Begin');

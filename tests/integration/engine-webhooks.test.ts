@@ -2,16 +2,17 @@
  * Webhook delivery by the rules of API.md §7 against real receivers, with the
  * engine's webhook intervals and timeout made fast.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEngine, type RunningEngine } from '../../src/engine/server';
+import type { RunningEngine } from '../../src/engine/server';
 import { CLIPS, makeSpeech } from '../fixtures/speech';
+import { engineSandbox, type EngineSandbox } from '../support/engine';
 
 const KEY = 'webhook-key';
+let sandbox: EngineSandbox;
 let dir: string;
 let engine: RunningEngine;
 let receiver: Server;
@@ -33,7 +34,8 @@ const plans: Record<string, (number | 'hang')[]> = {
 };
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'engine-webhooks-'));
+  sandbox = engineSandbox('engine-webhooks-');
+  dir = sandbox.dir;
   receiver = createServer((req, res) => {
     const u = new URL(req.url ?? '/', 'http://x');
     let body = '';
@@ -49,7 +51,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
-  engine = await startEngine({ host: '127.0.0.1', port: 0, apiKey: KEY, dataDir: join(dir, 'data'), workers: 1, quiet: true, webhook: { intervalMs: 20, timeoutMs: 150 } });
+  engine = await sandbox.start(KEY, { workers: 1, webhook: { intervalMs: 20, timeoutMs: 150 } });
 });
 
 afterAll(async () => {
@@ -129,7 +131,7 @@ describe('engine without its recognizer model', () => {
     const { SphinxRecognizer } = await import('../../src/engine/recognizer/sphinx');
     const recognizer = new SphinxRecognizer({ modelDir: join(dir, 'no-model-here') });
     expect(recognizer.available).toBe(false);
-    const bare = await startEngine({ host: '127.0.0.1', port: 0, apiKey: KEY, dataDir: join(dir, 'data-nomodel'), workers: 1, quiet: true, recognizer });
+    const bare = await sandbox.start(KEY, { data: 'data-nomodel', workers: 1, recognizer });
     try {
       const wav = makeSpeech(dir, 'fox2', CLIPS.fox);
       const up = (await (await fetch(`${bare.url}/v2/upload`, { method: 'POST', headers: { authorization: KEY }, body: (await import('node:fs')).readFileSync(wav) })).json()) as { upload_url: string };

@@ -144,6 +144,12 @@ describe('host-mode contract of the app core', () => {
     expect(await call('library.get', { id: rid })).toMatchObject({ item: { title: 'Sync #12', hasAudio: true } });
   });
 
+  it('answers 400 (not 500) for a media address that is not valid percent-encoding', async () => {
+    const res = await fetch(`http://127.0.0.1:${host.port}/media/%E0?token=${token}`);
+    expect(res.status).toBe(400);
+    expect((await fetch(`http://127.0.0.1:${host.port}/media/%E0%A4?token=${token}`)).status).toBe(400);
+  });
+
   it('answers engine.status and jobs.list with their shapes', async () => {
     expect(await call('engine.status')).toMatchObject({ state: 'running', url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) });
     expect(await call('jobs.list', { includeFinished: false })).toEqual({ jobs: [] });

@@ -7,7 +7,7 @@
  * slices that yield to the event loop, so one long request cannot stall the
  * engine's other requests and streams.
  */
-import { contentText, type ChatProvider, type ChatRequest, type Completion, type CompletionDelta, type ModelInfo, roughTokens } from './types';
+import { contentText, type ChatProvider, type ChatRequest, type Completion, type CompletionDelta, type ModelInfo, roughTokens } from './provider';
 
 export const EXTRACTIVE_MODEL = 'verbatim-extractive';
 const TOP = 3;

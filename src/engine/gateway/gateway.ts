@@ -10,7 +10,9 @@ import type { GatewayConfig } from './config';
 import { parseModelJson, validateSchema } from './json-schema';
 import { OpenAICompatibleProvider } from './openai-compatible';
 import { RateLimiter, type RateService } from './rate-limit';
-import { contentText, GatewayError, roughTokens, type ChatMessage, type ChatProvider, type ChatRequest, type Completion, type CompletionDelta, type ModelInfo, type TranscriptSource } from './types';
+import { ChatCompletionRequestSchema, type ChatCompletion, type ChatCompletionChunk, type UnderstandingResult } from '../../shared/api/gateway';
+import { firstIssue, SpeechUnderstandingRequestSchema } from '../../shared/api/transcript';
+import { contentText, GatewayError, roughTokens, type ProviderMessage, type ChatProvider, type ChatRequest, type Completion, type CompletionDelta, type ModelInfo, type TranscriptSource } from './provider';
 
 /** Transcripts one chat request may name (transcript_id plus transcript_ids). */
 export const MAX_TRANSCRIPTS_PER_REQUEST = 100;
@@ -25,10 +27,7 @@ export interface UnderstandingTranscript {
   utterances?: { speaker: string | null; text: string }[] | null;
 }
 
-export interface UnderstandingResult {
-  speech_understanding: { request: Record<string, unknown>; response: Record<string, unknown> };
-  translated_texts?: Record<string, string>;
-}
+export type { UnderstandingResult } from '../../shared/api/gateway';
 
 export class Gateway {
   private readonly byModel = new Map<string, ChatProvider>();
@@ -71,39 +70,30 @@ export class Gateway {
     return this.limiter.take(model, service);
   }
 
-  /** Validates a chat body and resolves transcripts; throws GatewayError(400/404). */
+  /** Checks a chat body with the wire schema and resolves transcripts; throws GatewayError(400/404). */
   prepare(body: unknown): { req: ChatRequest; stream: boolean; provider: ChatProvider } {
     if (!body || typeof body !== 'object' || Array.isArray(body)) throw new GatewayError(400, 'The body must be a JSON object with model and messages.');
-    const b = body as Record<string, unknown>;
-    if (typeof b.model !== 'string' || !b.model) throw new GatewayError(400, 'model is required (a string; see GET /v1/models).');
-    if (!Array.isArray(b.messages) || b.messages.length === 0) throw new GatewayError(400, 'messages must be a non-empty array of {role, content}.');
-    const messages: ChatMessage[] = b.messages.map((m: unknown, i: number) => {
-      const o = (m ?? {}) as Record<string, unknown>;
-      if (!['system', 'user', 'assistant', 'tool'].includes(o.role as string)) throw new GatewayError(400, `messages[${i}].role must be system, user, assistant or tool.`);
-      if (o.content !== undefined && o.content !== null && typeof o.content !== 'string' && !Array.isArray(o.content)) throw new GatewayError(400, `messages[${i}].content must be a string or an array of parts.`);
-      const out: ChatMessage = { role: o.role as ChatMessage['role'], content: o.content === undefined || o.content === null ? null : contentText(o.content) };
-      if (Array.isArray(o.tool_calls)) out.tool_calls = o.tool_calls;
-      if (typeof o.tool_call_id === 'string') out.tool_call_id = o.tool_call_id;
-      if (typeof o.name === 'string') out.name = o.name;
+    const parsed = ChatCompletionRequestSchema.safeParse(body);
+    if (!parsed.success) {
+      const i = parsed.error.issues[0];
+      const at = i && i.path[0] === 'messages' && typeof i.path[1] === 'number' ? `messages[${i.path[1]}].` : '';
+      throw new GatewayError(400, `${at}${firstIssue(parsed.error)}`);
+    }
+    const b = parsed.data;
+    const messages: ProviderMessage[] = b.messages.map((o) => {
+      const out: ProviderMessage = { role: o.role, content: o.content === undefined || o.content === null ? null : contentText(o.content) };
+      if (o.tool_calls) out.tool_calls = o.tool_calls;
+      if (o.tool_call_id !== undefined) out.tool_call_id = o.tool_call_id;
+      if (o.name !== undefined) out.name = o.name;
       return out;
     });
     const maxTokens = b.max_tokens ?? 1000;
-    if (typeof maxTokens !== 'number' || !Number.isInteger(maxTokens) || maxTokens < 1) throw new GatewayError(400, 'max_tokens must be a positive integer.');
-    if (b.temperature !== undefined && (typeof b.temperature !== 'number' || b.temperature < 0 || b.temperature > 2)) throw new GatewayError(400, 'temperature must be a number from 0 to 2.');
-    if (b.tools !== undefined && !Array.isArray(b.tools)) throw new GatewayError(400, 'tools must be an array.');
-    if (b.stream !== undefined && typeof b.stream !== 'boolean') throw new GatewayError(400, 'stream must be true or false.');
-    const rf = b.response_format as ChatRequest['response_format'] | undefined;
-    if (rf !== undefined) {
-      if (!rf || typeof rf !== 'object' || !['json_schema', 'json_object', 'text'].includes(rf.type)) throw new GatewayError(400, 'response_format.type must be json_schema, json_object or text.');
-      if (rf.type === 'json_schema' && (!rf.json_schema || typeof rf.json_schema.schema !== 'object')) throw new GatewayError(400, 'response_format.json_schema.schema must be a JSON schema object.');
-    }
+    const rf = b.response_format;
     const provider = this.provider(b.model);
     const transcripts: TranscriptSource[] = [];
-    const ids: unknown[] = b.transcript_id === undefined ? [] : [b.transcript_id];
-    if (Array.isArray(b.transcript_ids)) ids.push(...(b.transcript_ids as unknown[]));
-    for (const id of ids) if (typeof id !== 'string' || !id) throw new GatewayError(400, 'transcript_id must be a string.');
+    const ids = [...(b.transcript_id === undefined ? [] : [b.transcript_id]), ...(b.transcript_ids ?? [])];
     // Each named transcript is loaded whole: a repeated id is loaded once, and the count is capped (a 2 MB body fits 50,000 ids).
-    const unique = [...new Set(ids as string[])];
+    const unique = [...new Set(ids)];
     if (unique.length > MAX_TRANSCRIPTS_PER_REQUEST) throw new GatewayError(400, `A request can name at most ${MAX_TRANSCRIPTS_PER_REQUEST} transcripts; it named ${unique.length}.`);
     for (const id of unique) {
       const t = this.transcripts.getCompletedTranscript(id);
@@ -120,15 +110,15 @@ export class Gateway {
       throw new GatewayError(400, `${b.model} cannot answer in a JSON schema: it only quotes transcripts. Configure an OpenAI-compatible model (for example Ollama) for structured answers.`);
     }
     const req: ChatRequest = { model: b.model, messages, max_tokens: maxTokens, transcripts };
-    if (typeof b.temperature === 'number') req.temperature = b.temperature;
-    if (Array.isArray(b.tools)) req.tools = b.tools;
+    if (b.temperature !== undefined) req.temperature = b.temperature;
+    if (b.tools) req.tools = b.tools;
     if (b.tool_choice !== undefined) req.tool_choice = b.tool_choice;
     if (rf) req.response_format = rf;
     return { req, stream: b.stream === true, provider };
   }
 
   /** A whole answer in the chat.completion shape, with schema validation and one repair attempt. */
-  async complete(req: ChatRequest, provider: ChatProvider, signal?: AbortSignal): Promise<Record<string, unknown>> {
+  async complete(req: ChatRequest, provider: ChatProvider, signal?: AbortSignal): Promise<ChatCompletion> {
     let result = await provider.complete(req, signal);
     const schema = req.response_format?.type === 'json_schema' ? req.response_format.json_schema?.schema : undefined;
     if (schema && !result.tool_calls?.length) {
@@ -150,10 +140,10 @@ export class Gateway {
     return this.envelope(req, result);
   }
 
-  envelope(req: ChatRequest, r: Completion): Record<string, unknown> {
+  envelope(req: ChatRequest, r: Completion): ChatCompletion {
     const prompt = r.usage?.prompt_tokens ?? roughTokens(req.messages.map((m) => m.content ?? '').join('\n'));
     const completion = r.usage?.completion_tokens ?? roughTokens(r.content ?? '');
-    const message: Record<string, unknown> = { role: 'assistant', content: r.content };
+    const message: ChatCompletion['choices'][number]['message'] = { role: 'assistant', content: r.content };
     if (r.tool_calls?.length) message.tool_calls = r.tool_calls;
     const id = `chatcmpl-${randomUUID()}`;
     return {
@@ -168,7 +158,7 @@ export class Gateway {
   }
 
   /** Streamed answer as chat.completion.chunk objects. */
-  async *streamChunks(req: ChatRequest, provider: ChatProvider, signal?: AbortSignal): AsyncGenerator<Record<string, unknown>> {
+  async *streamChunks(req: ChatRequest, provider: ChatProvider, signal?: AbortSignal): AsyncGenerator<ChatCompletionChunk> {
     const id = `chatcmpl-${randomUUID()}`;
     const created = Math.floor(Date.now() / 1000);
     let finished = false;
@@ -180,35 +170,21 @@ export class Gateway {
     if (!finished) yield { id, object: 'chat.completion.chunk', created, model: req.model, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] };
   }
 
-  /** Checks a speech_understanding object before any work (400 on what the engine cannot do). */
+  /** Checks a speech_understanding object with the wire schema, then what the engine can do (400 either way). */
   checkUnderstanding(su: unknown): Record<string, unknown> {
-    const request = (su as { request?: unknown } | null)?.request;
-    if (!request || typeof request !== 'object' || Array.isArray(request)) throw new GatewayError(400, 'speech_understanding.request must be an object with translation, speaker_identification or custom_formatting.');
-    const r = request as Record<string, unknown>;
+    const parsed = SpeechUnderstandingRequestSchema.safeParse(su);
+    if (!parsed.success) throw new GatewayError(400, parsed.error.issues[0]?.message ?? 'speech_understanding is not valid.');
+    const r: Record<string, unknown> = parsed.data.request;
     const known = ['translation', 'speaker_identification', 'custom_formatting'];
     const unknown = Object.keys(r).filter((k) => !known.includes(k));
     if (unknown.length) throw new GatewayError(400, `speech_understanding.request.${unknown[0]} is not supported by the local engine (supported: ${known.join(', ')}).`);
     if (Object.keys(r).length === 0) throw new GatewayError(400, 'speech_understanding.request names no feature (translation, speaker_identification or custom_formatting).');
     const llm = this.understandingModel();
-    if (r.translation !== undefined) {
-      const t = r.translation as { target_languages?: unknown };
-      if (!t || !Array.isArray(t.target_languages) || t.target_languages.length === 0 || !t.target_languages.every((x) => typeof x === 'string' && x)) {
-        throw new GatewayError(400, 'translation.target_languages must be a non-empty array of language codes.');
-      }
-      if (!llm) throw new GatewayError(400, 'translation needs an LLM provider and none is configured on the local engine: start it with --llm-base-url and --llm-models (for example a local Ollama) or add gateway.json to its data folder.');
-    }
-    if (r.speaker_identification !== undefined) {
-      const s = r.speaker_identification as { speaker_type?: unknown; known_values?: unknown };
-      if (!s || (s.speaker_type !== 'name' && s.speaker_type !== 'role')) throw new GatewayError(400, 'speaker_identification.speaker_type must be "name" or "role".');
-      if (s.known_values !== undefined && (!Array.isArray(s.known_values) || !s.known_values.every((v) => typeof v === 'string'))) throw new GatewayError(400, 'speaker_identification.known_values must be an array of strings.');
-      if (s.speaker_type === 'role' && !(Array.isArray(s.known_values) && s.known_values.length)) throw new GatewayError(400, 'speaker_identification with speaker_type "role" needs known_values.');
+    const { translation, speaker_identification: who } = parsed.data.request;
+    if (translation && !llm) throw new GatewayError(400, 'translation needs an LLM provider and none is configured on the local engine: start it with --llm-base-url and --llm-models (for example a local Ollama) or add gateway.json to its data folder.');
+    if (who) {
+      if (who.speaker_type === 'role' && !who.known_values?.length) throw new GatewayError(400, 'speaker_identification with speaker_type "role" needs known_values.');
       if (!llm) throw new GatewayError(400, 'speaker_identification is not available on the local engine: it has no diarisation and no LLM provider is configured (start it with --llm-base-url and --llm-models).');
-    }
-    if (r.custom_formatting !== undefined) {
-      const c = r.custom_formatting as Record<string, unknown>;
-      if (!c || typeof c !== 'object' || !['date', 'phone_number', 'email'].some((k) => typeof c[k] === 'string')) {
-        throw new GatewayError(400, 'custom_formatting needs at least one of date (e.g. "mm/dd/yyyy"), phone_number (e.g. "(xxx)xxx-xxxx") or email (e.g. "username@domain.com").');
-      }
     }
     return r;
   }

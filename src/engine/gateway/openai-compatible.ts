@@ -3,7 +3,7 @@
  * LM Studio, vLLM or OpenAI itself. Requests are forwarded as they are
  * (tools, tool_choice and response_format included); answers are mapped back.
  */
-import { GatewayError, type ChatProvider, type ChatRequest, type Completion, type CompletionDelta, type ModelInfo } from './types';
+import { GatewayError, type ChatProvider, type ChatRequest, type Completion, type CompletionDelta, type ModelInfo } from './provider';
 
 export interface UpstreamConfig {
   /** e.g. http://127.0.0.1:11434/v1 (Ollama). `/chat/completions` is appended. */

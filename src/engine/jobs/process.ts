@@ -11,11 +11,9 @@ import { renderRedactedAudio } from '../audio/redact';
 import { findSpeechSegments } from '../audio/segment';
 import { isLoopbackListen } from '../audio/fetch-guard';
 import { resolveSource, SourceError } from '../audio/source';
-import type { TranscriptResult } from '../model';
 import { keytermWarning, type RecognizedWord } from '../recognizer/index';
-import type { EngineContext } from '../server';
-import type { TranscriptRow } from '../store';
-import { applySpeechUnderstanding } from '../gateway/index';
+import type { JobContext } from '../context';
+import type { TranscriptResult, TranscriptRow } from '../store';
 import { formatTranscript, round3 } from '../text/format';
 import { redactPii, SUPPORTED_PII_POLICIES } from '../text/pii';
 
@@ -28,7 +26,7 @@ export interface JobOutput {
   redactedAudioPath: string | null;
 }
 
-export async function processJob(ctx: EngineContext, job: TranscriptRow, signal: AbortSignal): Promise<JobOutput> {
+export async function processJob(ctx: JobContext, job: TranscriptRow, signal: AbortSignal): Promise<JobOutput> {
   const p = job.params;
   const dir = ctx.store.transcriptDir(job.id);
   await mkdir(dir, { recursive: true });
@@ -62,12 +60,12 @@ export async function processJob(ctx: EngineContext, job: TranscriptRow, signal:
     }
     const durationMs = (samples / BYTES_PER_SECOND) * 2 * 1000;
     if (durationMs < MIN_AUDIO_MS) throw new JobFailure('Audio duration is too short.');
-    if (!ctx.recognizer.available) throw new JobFailure(`The local engine cannot transcribe: ${ctx.recognizer.unavailableReason ?? 'its recognizer is not available'}`);
+    if (!ctx.recognizers.available) throw new JobFailure(`The local engine cannot transcribe: ${ctx.recognizers.unavailableReason ?? 'its recognizer is not available'}`);
 
     const warnings: string[] = [];
     if (p.keyterms_prompt?.length) {
       // Readies a decoder with the terms (the segments below reuse it) and says what became of them.
-      const w = keytermWarning(ctx.recognizer.prepareKeyterms ? await ctx.recognizer.prepareKeyterms(p.keyterms_prompt) : null);
+      const w = keytermWarning(ctx.recognizers.batch.prepareKeyterms ? await ctx.recognizers.batch.prepareKeyterms(p.keyterms_prompt) : null);
       if (w) warnings.push(w);
     }
     const segments = await findSpeechSegments(raw, samples, { signal });
@@ -77,7 +75,7 @@ export async function processJob(ctx: EngineContext, job: TranscriptRow, signal:
     for (const seg of segments) {
       signal.throwIfAborted();
       const pcm = await readSamples(raw, seg.start, seg.end);
-      const words = await ctx.recognizer.recognize(pcm, { keyterms: p.keyterms_prompt ?? undefined });
+      const words = await ctx.recognizers.batch.recognize(pcm, { keyterms: p.keyterms_prompt ?? undefined });
       const segMs = Math.round((seg.start / 16000) * 1000);
       for (const w of words) rawWords.push({ ...w, start: w.start + segMs + offset, end: w.end + segMs + offset });
     }
@@ -99,7 +97,7 @@ export async function processJob(ctx: EngineContext, job: TranscriptRow, signal:
     if (p.speech_understanding) {
       // A failed understanding step must not lose the transcript: say why in warnings.
       try {
-        understanding = await applySpeechUnderstanding(ctx, { text, utterances: null }, p.speech_understanding, signal);
+        understanding = await ctx.gateway.understand({ text, utterances: null }, p.speech_understanding, signal);
       } catch (err) {
         warnings.push(`speech_understanding failed: ${err instanceof Error ? err.message : String(err)}; run it again with POST /v1/understanding.`);
       }
@@ -111,7 +109,7 @@ export async function processJob(ctx: EngineContext, job: TranscriptRow, signal:
         sentences,
         confidence,
         audio_duration: Math.round(durationMs / 1000),
-        speech_model_used: p.speech_models[0] ?? 'universal-3-pro',
+        speech_model_used: p.speech_model ?? p.speech_models?.[0] ?? 'universal-3-pro',
         warnings,
         ...understanding,
       },

@@ -5,26 +5,26 @@
  * `processing` are queued again. `drain()` stops claiming; jobs still running
  * after the timeout are aborted and left queued for the next start.
  */
-import type { EngineContext } from '../server';
+import type { JobContext, JobQueue } from '../context';
 import { prewarmVad } from '../audio/segment';
 import { startSpawner } from '../audio/spawner';
 import { JobFailure, processJob } from './process';
 
-export class JobRunner {
+export class JobRunner implements JobQueue {
   private draining = false;
   private wake: (() => void)[] = [];
   private loops: Promise<void>[] = [];
   private active = new Map<string, AbortController>();
   private warm: Promise<void> = Promise.resolve();
 
-  constructor(private readonly ctx: EngineContext) {}
+  constructor(private readonly ctx: JobContext) {}
 
   start(): void {
     const n = this.ctx.store.requeueInterrupted();
     if (n) this.ctx.logger.info(`re-queued ${n} job(s) interrupted by the last shutdown`);
     startSpawner();
     prewarmVad(this.ctx.opts.workers);
-    this.warm = this.ctx.recognizer.prewarm?.(this.ctx.opts.workers).catch((err: unknown) => this.ctx.logger.warn(`could not preload the recognizer: ${String(err)}`)) ?? Promise.resolve();
+    this.warm = this.ctx.recognizers.batch.prewarm?.(this.ctx.opts.workers).catch((err: unknown) => this.ctx.logger.warn(`could not preload the recognizer: ${String(err)}`)) ?? Promise.resolve();
     for (let i = 0; i < this.ctx.opts.workers; i++) this.loops.push(this.loop());
   }
 

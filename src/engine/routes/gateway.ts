@@ -1,14 +1,18 @@
 /**
  * The LLM gateway over HTTP (API.md §9): `/v1/chat/completions` (JSON or
- * server-sent events), `/v1/models`, `/v1/understanding`. Logic lives in
+ * server-sent events), `/v1/models`, `/v1/speech-understanding` (also at
+ * `/v1/understanding`). Bodies are checked with src/shared/api/gateway.ts. Logic lives in
  * gateway/; this file adapts requests, rate-limit headers and errors.
  */
 import type { ServerResponse } from 'node:http';
-import { gatewayFor, GatewayError } from '../gateway/index';
+import { UnderstandingRequestSchema, type ChatCompletionChunk, type ModelList } from '../../shared/api/gateway';
+import { firstIssue } from '../../shared/api/transcript';
+import { GatewayError } from '../gateway/gateway';
 import type { RateDecision } from '../gateway/rate-limit';
-import type { EngineContext } from '../server';
+import type { EngineContext } from '../context';
 import { readJson } from './body';
-import { HttpError, type Router } from './router';
+import { sendJson } from './respond';
+import { HttpError, type RouteRequest, type Router } from './router';
 import { toWire } from './wire';
 
 function asHttp(err: unknown, headers: Record<string, string> = {}): unknown {
@@ -26,21 +30,13 @@ export const GATEWAY_BODY_LIMIT = 2 * 1024 * 1024;
 const BODY_HINT = 'Name transcripts with transcript_id (or transcript_ids) instead of pasting their text, or send a shorter conversation.';
 
 export function registerGateway(ctx: EngineContext, router: Router): void {
-  let gateway: ReturnType<typeof gatewayFor>;
-  try {
-    gateway = gatewayFor(ctx);
-  } catch (err) {
-    ctx.logger.error(`LLM gateway configuration: ${err instanceof Error ? err.message : String(err)}`);
-    throw err;
-  }
+  const gateway = ctx.gateway;
   const upstreams = gateway.config.upstreams.map((u) => `${u.baseUrl} (${u.models.map((m) => (typeof m === 'string' ? m : m.id)).join(', ')})`);
   if (upstreams.length) ctx.logger.info(`LLM gateway upstreams: ${upstreams.join('; ')}`);
 
   router.get('/v1/models', ({ res }) => {
-    ctx.sendJson(res, 200, {
-      object: 'list',
-      data: gateway.models().map((m) => ({ ...m, object: 'model', owned_by: m.id === 'verbatim-extractive' ? 'verbatim' : 'upstream' })),
-    });
+    const list: ModelList = { object: 'list', data: gateway.models().map((m) => ({ ...m, object: 'model', owned_by: m.id === 'verbatim-extractive' ? 'verbatim' : 'upstream' })) };
+    sendJson(res, 200, list);
   });
 
   router.post('/v1/chat/completions', async ({ req, res }) => {
@@ -57,7 +53,7 @@ export function registerGateway(ctx: EngineContext, router: Router): void {
       const abort = new AbortController();
       res.on('close', () => abort.abort());
       if (!stream) {
-        ctx.sendJson(res, 200, await gateway.complete(chat, provider, abort.signal), decision?.headers ?? {});
+        sendJson(res, 200, await gateway.complete(chat, provider, abort.signal), decision?.headers ?? {});
         return;
       }
       await sendEvents(res, gateway.streamChunks(chat, provider, abort.signal), decision?.headers ?? {});
@@ -66,26 +62,35 @@ export function registerGateway(ctx: EngineContext, router: Router): void {
     }
   });
 
-  router.post('/v1/understanding', async ({ req, res }) => {
-    const body = (await readJson(req, GATEWAY_BODY_LIMIT, BODY_HINT)) as Record<string, unknown> | null;
+  // The seed's path and the cloud's current one: real clients send either.
+  const understanding = async ({ req, res }: RouteRequest): Promise<void> => {
+    const body = await readJson(req, GATEWAY_BODY_LIMIT, BODY_HINT);
     if (!body || typeof body !== 'object' || Array.isArray(body)) throw new HttpError(400, 'The body must be a JSON object with transcript_id and speech_understanding.');
     const model = gateway.understandingModel() ?? 'verbatim-local-rules';
     const decision = gateway.rate(model, 'speech-understanding');
     if (!decision.allowed) throw refuse(model, decision);
     try {
-      if (typeof body.transcript_id !== 'string' || !body.transcript_id) throw new HttpError(400, 'transcript_id is required (the id of a completed transcript).');
-      const row = ctx.store.getTranscript(body.transcript_id);
+      const parsed = UnderstandingRequestSchema.safeParse(body);
+      if (!parsed.success) {
+        const i = parsed.error.issues[0];
+        // Which features the engine can run is the gateway's answer, with its own messages.
+        if (i?.path[0] !== 'speech_understanding') throw new HttpError(400, firstIssue(parsed.error));
+      }
+      const b = body as { transcript_id: string; speech_understanding: unknown };
+      const row = ctx.store.getTranscript(b.transcript_id);
       if (!row || row.deleted) throw new HttpError(404, 'Transcript not found');
       if (row.status !== 'completed' || !row.result) throw new HttpError(400, 'Transcript is not completed');
-      const result = await gateway.understand({ text: row.result.text, utterances: null }, body.speech_understanding);
-      ctx.sendJson(res, 200, { ...toWire(row), ...result }, decision.headers);
+      const result = await gateway.understand({ text: row.result.text, utterances: null }, b.speech_understanding);
+      sendJson(res, 200, { ...toWire(row), ...result }, decision.headers);
     } catch (err) {
       throw asHttp(err, decision.headers);
     }
-  });
+  };
+  router.post('/v1/speech-understanding', understanding);
+  router.post('/v1/understanding', understanding);
 }
 
-async function sendEvents(res: ServerResponse, chunks: AsyncGenerator<Record<string, unknown>>, headers: Record<string, string>): Promise<void> {
+async function sendEvents(res: ServerResponse, chunks: AsyncGenerator<ChatCompletionChunk>, headers: Record<string, string>): Promise<void> {
   const it = chunks[Symbol.asyncIterator]();
   // Wait for the first chunk so an upstream failure can still be a plain HTTP error.
   const first = await it.next();

@@ -15,6 +15,27 @@ export class HttpError extends Error {
   }
 }
 
+const BASE = 'http://127.0.0.1';
+
+/**
+ * The URL of a request target (origin-form `/path?q`, or absolute-form
+ * `http://host/path`), or null when it is neither: `//a:b/` and `http://[`
+ * must become a 400, never an exception in a listener.
+ */
+export function requestUrl(target: string | undefined): URL | null {
+  const t = target ?? '/';
+  try {
+    if (t.startsWith('/') && !t.startsWith('//')) return new URL(t, BASE);
+    if (/^https?:\/\//i.test(t)) {
+      const abs = new URL(t);
+      return new URL(`${abs.pathname}${abs.search}`, BASE);
+    }
+  } catch {
+    // fall through: not a URL
+  }
+  return null;
+}
+
 export interface RouteRequest {
   req: IncomingMessage;
   res: ServerResponse;

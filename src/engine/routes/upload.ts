@@ -7,7 +7,9 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
-import type { EngineContext } from '../server';
+import type { UploadResponse } from '../../shared/api/transcript';
+import type { EngineContext } from '../context';
+import { sendJson } from './respond';
 import { HttpError, type Router } from './router';
 
 export function registerUpload(ctx: EngineContext, router: Router): void {
@@ -47,7 +49,7 @@ export function registerUpload(ctx: EngineContext, router: Router): void {
     }
     await rename(part, final);
     ctx.store.insertUpload(id, size);
-    ctx.sendJson(res, 200, { upload_url: `${ctx.baseUrl()}/v2/files/${id}` });
+    sendJson(res, 200, { upload_url: `${ctx.baseUrl()}/v2/files/${id}` } satisfies UploadResponse);
   });
 
   router.get('/v2/files/:id', async ({ res, params }) => {

@@ -3,12 +3,13 @@ import { createReadStream } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { stat } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
+import type { ParagraphsResponse, RedactedAudioResponse, SentencesResponse, WordSearchResponse } from '../../shared/api/transcript';
 import { buildCues, toSrt, toVtt } from '../../shared/captions/index';
-import type { TranscriptResult } from '../model';
-import type { EngineContext } from '../server';
-import type { TranscriptRow } from '../store';
+import type { EngineContext } from '../context';
+import type { TranscriptResult, TranscriptRow } from '../store';
 import { paragraphsFrom } from '../text/format';
 import { wordSearch } from '../text/search';
+import { sendJson } from './respond';
 import { HttpError, type Router } from './router';
 import { getTranscriptOr404 } from './transcripts';
 
@@ -34,11 +35,11 @@ function sendText(res: ServerResponse, text: string, type: string): void {
 export function registerViews(ctx: EngineContext, router: Router): void {
   router.get('/v2/transcript/:id/sentences', ({ res, params }) => {
     const { t, r } = completed(ctx, params.id ?? '');
-    ctx.sendJson(res, 200, { id: t.id, confidence: r.confidence, audio_duration: r.audio_duration, sentences: r.sentences });
+    sendJson(res, 200, { id: t.id, confidence: r.confidence, audio_duration: r.audio_duration, sentences: r.sentences } satisfies SentencesResponse);
   });
   router.get('/v2/transcript/:id/paragraphs', ({ res, params }) => {
     const { t, r } = completed(ctx, params.id ?? '');
-    ctx.sendJson(res, 200, { id: t.id, confidence: r.confidence, audio_duration: r.audio_duration, paragraphs: paragraphsFrom(r.sentences) });
+    sendJson(res, 200, { id: t.id, confidence: r.confidence, audio_duration: r.audio_duration, paragraphs: paragraphsFrom(r.sentences) } satisfies ParagraphsResponse);
   });
   router.get('/v2/transcript/:id/srt', ({ res, params, url }) => {
     const { r } = completed(ctx, params.id ?? '');
@@ -55,13 +56,13 @@ export function registerViews(ctx: EngineContext, router: Router): void {
     const items = raw.split(',').map((s) => s.trim()).filter(Boolean);
     for (const it of items) if (it.split(/\s+/).length > 5) throw new HttpError(400, `words: "${it}" has more than 5 words.`);
     const matches = wordSearch(r.words, items);
-    ctx.sendJson(res, 200, { id: t.id, total_count: matches.reduce((a, m) => a + m.count, 0), matches });
+    sendJson(res, 200, { id: t.id, total_count: matches.reduce((a, m) => a + m.count, 0), matches } satisfies WordSearchResponse);
   });
   router.get('/v2/transcript/:id/redacted-audio', ({ res, params }) => {
     const t = getTranscriptOr404(ctx, params.id ?? '');
     if (!t.params.redact_pii_audio) throw new HttpError(400, 'Redacted audio was not requested for this transcript (create it with redact_pii: true and redact_pii_audio: true).');
     if (t.status !== 'completed' || !t.redactedAudioPath) throw new HttpError(400, 'Redacted audio is not ready yet; try again when the transcript is completed.');
-    ctx.sendJson(res, 200, { status: 'redacted_audio_ready', redacted_audio_url: `${ctx.baseUrl()}/v2/transcript/${t.id}/redacted-audio/file` });
+    sendJson(res, 200, { status: 'redacted_audio_ready', redacted_audio_url: `${ctx.baseUrl()}/v2/transcript/${t.id}/redacted-audio/file` } satisfies RedactedAudioResponse);
   });
   router.get('/v2/transcript/:id/redacted-audio/file', async ({ res, params }) => {
     const t = getTranscriptOr404(ctx, params.id ?? '');

@@ -1,4 +1,4 @@
-/** The stored transcript as the wire object of API.md §4. */
+/** The stored transcript as the wire object of API.md §4, typed by the strict wire schema. */
 import type { Transcript } from '../../shared/api/transcript';
 import type { TranscriptRow } from '../store';
 
@@ -20,7 +20,7 @@ export function toWire(t: TranscriptRow): Transcript {
     language_detection: false,
     speech_models: p.speech_models,
     speech_model_used: r?.speech_model_used ?? null,
-    speech_model: null,
+    speech_model: p.speech_model ?? null,
     punctuate: p.punctuate,
     format_text: p.format_text,
     disfluencies: p.disfluencies,

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { RecognizedWord, RecognizerStream } from '../recognizer/types';
 import { VadPool, type StreamingVad } from '../audio/vad';
 import { decodeMulaw } from './mulaw';
+import { StreamingClientMessageSchema, type StreamingServerMessage } from '../../shared/api/streaming';
 import { applyTunables, CLOSE, frameMs, StreamingClose, type StreamingParams } from './params';
 import { Resampler } from './resample';
 import { endOfTurnConfidence, formatWords, joinWords, PartialTracker, type StreamWord } from './turns';
@@ -41,7 +42,7 @@ export interface SessionOptions {
 }
 
 export interface SessionIo {
-  send(msg: Record<string, unknown>): void;
+  send(msg: StreamingServerMessage): void;
   close(code: number, reason: string): void;
 }
 
@@ -139,14 +140,15 @@ export class StreamingSession {
   }
 
   private onControl(text: string): void {
-    let msg: unknown;
+    let json: unknown;
     try {
-      msg = JSON.parse(text);
+      json = JSON.parse(text);
     } catch {
       throw new StreamingClose(CLOSE.invalidMessage, 'Invalid JSON in a text message; send binary audio or a JSON control message');
     }
-    const type = msg && typeof msg === 'object' ? (msg as { type?: unknown }).type : undefined;
-    switch (type) {
+    const parsed = StreamingClientMessageSchema.safeParse(json);
+    if (!parsed.success) throw new StreamingClose(CLOSE.invalidMessage, parsed.error.issues[0]?.message ?? 'Invalid control message');
+    switch (parsed.data.type) {
       case 'Terminate':
         void this.terminate('');
         return;
@@ -156,15 +158,13 @@ export class StreamingSession {
       case 'KeepAlive':
         return;
       case 'UpdateConfiguration': {
-        const { type: _t, ...rest } = msg as Record<string, unknown>;
+        const { type: _t, ...rest } = json as Record<string, unknown>;
         const next = { ...this.params, keyterms: [...this.params.keyterms] };
         applyTunables(next, rest);
         Object.assign(this.params, next);
         this.touch();
         return;
       }
-      default:
-        throw new StreamingClose(CLOSE.invalidMessage, `Unknown message type ${JSON.stringify(type ?? null)}; expected Terminate, ForceEndpoint, KeepAlive or UpdateConfiguration`);
     }
   }
 

@@ -70,8 +70,14 @@ export function handleMedia(core: Core, req: IncomingMessage, res: ServerRespons
     res.writeHead(405, { allow: 'GET, HEAD' }).end();
     return;
   }
-  const id = decodeURIComponent(url.pathname.slice('/media/'.length));
-  const path = /^[0-9a-f-]{36}$/.test(id) ? core.library.audioPath(id, url.searchParams.get('redacted') === '1' ? 'redacted' : 'original') : null;
+  let id: string;
+  try {
+    id = decodeURIComponent(url.pathname.slice('/media/'.length));
+  } catch {
+    res.writeHead(400, { 'content-type': 'text/plain' }).end('The media address is not valid percent-encoding.');
+    return;
+  }
+  const path = /^[0-9a-f-]{36}$/.test(id) ? core.library.audio.path(id, url.searchParams.get('redacted') === '1' ? 'redacted' : 'original') : null;
   if (!path) {
     res.writeHead(404, { 'content-type': 'text/plain' }).end('No audio for this recording');
     return;

@@ -1,8 +1,14 @@
 import type { JobService } from '../services/jobs';
+import type { PickedFiles } from '../services/picked-files';
 import type { Router } from './router';
 
-export function registerJobHandlers(router: Router, jobs: JobService): void {
-  router.handle('jobs.addFiles', async ({ paths, durationsMs, options }) => ({ jobs: await jobs.addFiles(paths, options, durationsMs) }));
+export function registerJobHandlers(router: Router, jobs: JobService, picked: PickedFiles): void {
+  router.handle('jobs.addFiles', async ({ paths, durationsMs, options }) => ({
+    jobs: await jobs.addFiles(
+      paths.map((path, i) => ({ path, picked: picked.has(path), durationMs: durationsMs?.[i] ?? null })),
+      options,
+    ),
+  }));
   router.handle('jobs.addUpload', ({ uploadId, name, durationMs, options }) => jobs.addUpload(uploadId, name, options, durationMs));
   router.handle('jobs.addUrl', ({ url, name, options }) => jobs.addUrl(url, name, options));
   router.handle('jobs.list', (input) => ({ jobs: jobs.list(input?.includeFinished ?? true, input?.limit ?? 200) }));

@@ -13,22 +13,22 @@ export interface LibraryServices {
 
 export function registerLibraryHandlers(router: Router, services: LibraryServices, mediaUrl: (id: string, redacted: boolean) => string | null): void {
   const { library, remote, saver, webhooks } = services;
-  router.handle('library.list', (input) => library.list(input ?? {}));
-  router.handle('library.get', ({ id }) => library.get(id));
-  router.handle('library.rename', ({ id, title }) => library.rename(id, title));
-  router.handle('library.setTags', ({ id, tags }) => library.setTags(id, tags));
-  router.handle('library.tags', () => ({ tags: library.tags() }));
+  router.handle('library.list', (input) => library.recordings.list(input ?? {}));
+  router.handle('library.get', ({ id }) => library.transcripts.get(id));
+  router.handle('library.rename', ({ id, title }) => library.recordings.rename(id, title));
+  router.handle('library.setTags', ({ id, tags }) => library.recordings.setTags(id, tags));
+  router.handle('library.tags', () => ({ tags: library.recordings.tags() }));
   router.handle('library.delete', async ({ ids, remote: alsoRemote }) => {
     const remoteErrors = alsoRemote ? await remote.deleteRemote(ids) : [];
-    return { deleted: library.delete(ids), remoteErrors };
+    return { deleted: library.recordings.delete(ids), remoteErrors };
   });
-  router.handle('library.correctWords', ({ id, edits }) => library.correctWords(id, edits));
-  router.handle('library.renameSpeaker', ({ id, speaker, name }) => library.renameSpeaker(id, speaker, name));
+  router.handle('library.correctWords', ({ id, edits }) => library.edits.correctWords(id, edits));
+  router.handle('library.renameSpeaker', ({ id, speaker, name }) => library.edits.renameSpeaker(id, speaker, name));
   router.handle('library.saveCues', ({ id, cues }) => {
-    library.saveCues(id, cues);
+    library.edits.saveCues(id, cues);
     return { ok: true as const };
   });
-  router.handle('library.export', ({ id, format, charsPerCaption }) => library.export(id, format, charsPerCaption));
+  router.handle('library.export', ({ id, format, charsPerCaption }) => library.exports.render(id, format, charsPerCaption));
   router.handle('library.checkWebhook', async ({ id }) => ({ webhook: await webhooks.check(id) }));
   router.handle('library.saveExport', ({ ids, format, charsPerCaption }) => saver.save(ids, format, charsPerCaption));
   router.handle('library.revealExport', ({ path }) => {
@@ -36,14 +36,14 @@ export function registerLibraryHandlers(router: Router, services: LibraryService
     return { ok: true as const };
   });
   router.handle('library.mediaUrl', ({ id, redacted }) => {
-    library.item(id);
-    return { url: library.audioPath(id, redacted ? 'redacted' : 'original') ? mediaUrl(id, redacted) : null };
+    library.recordings.item(id);
+    return { url: library.audio.path(id, redacted ? 'redacted' : 'original') ? mediaUrl(id, redacted) : null };
   });
-  router.handle('library.exportAll', ({ dir }) => library.exportAll(dir));
-  router.handle('library.importAll', ({ dir }) => library.importAll(dir));
+  router.handle('library.exportAll', ({ dir }) => library.backup.exportAll(dir));
+  router.handle('library.importAll', ({ dir }) => library.backup.importAll(dir));
   router.handle('search.query', ({ query, tag, limit, offset }) => {
     const t0 = performance.now();
-    const hits = library.search(query, { tag, limit, offset });
+    const hits = library.search.search(query, { tag, limit, offset });
     return { hits, tookMs: Math.round((performance.now() - t0) * 100) / 100 };
   });
   library.onChange((c) => router.emit('library.changed', c));

@@ -12,7 +12,6 @@ import {
   isChannel,
   type Channel,
   type EventName,
-  type Input,
   type Output,
   type Payload,
   type Reply,
@@ -21,8 +20,7 @@ import {
 /** Who sent a request: an Electron frame (by URL) or a host-mode socket. */
 export type Sender =
   | { kind: 'electron'; frameUrl: string }
-  | { kind: 'host'; tokenValid: boolean }
-  | { kind: 'test' };
+  | { kind: 'host'; tokenValid: boolean };
 
 export interface HandlerContext {
   sender: Sender;
@@ -84,13 +82,6 @@ export class Router {
       return fail('invalid_output', `Verbatim produced an invalid answer for ${channel}.`);
     }
     return { ok: true, output: out.data };
-  }
-
-  /** Call a handler from main itself (tests, the tray), with the same checks. */
-  async call<C extends Channel>(channel: C, input: Input<C>): Promise<Output<C>> {
-    const reply = await this.dispatch(channel, input, { sender: { kind: 'test' } });
-    if (!reply.ok) throw AppError.from(reply.error);
-    return reply.output as Output<C>;
   }
 
   emit<E extends EventName>(event: E, payload: Payload<E>): void {

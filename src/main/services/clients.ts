@@ -31,7 +31,8 @@ export class ServiceClients {
     }
     const endpoints = remoteEndpoints(s.region, s);
     if (!endpoints) throw new AppError('bad_request', 'Region “custom” needs a REST address (Settings → Transcription service).');
-    return { endpoints, key: key ?? '', region: s.region };
+    // A stored key goes only to the origin it was entered for.
+    return { endpoints, key: this.keys.keyFor(endpoints.rest) ?? '', region: s.region };
   }
 
   async rest(): Promise<RestClient> {

@@ -3,6 +3,8 @@
  * SecretBox (Electron safeStorage; host mode AES-GCM with a key kept outside
  * the data folder), or read from ASSEMBLYAI_API_KEY. The key leaves this module
  * only towards the service client; the renderer sees a masked status.
+ * A stored key is bound to the service origin it was entered for: it is never
+ * sent anywhere else (a changed custom address needs the key entered again).
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,12 +14,26 @@ import type { SecretBox } from '../platform/types';
 import { writeFileAtomic } from '../platform/host';
 import { RestClient } from './client/rest';
 import { SealedFile } from './sealed-file';
-import { remoteEndpoints } from './endpoints';
+import { cloud, remoteEndpoints } from './endpoints';
 import type { SettingsService } from './settings';
 
 interface KeyMeta {
   verifiedAt: string | null;
   lastError: { code: ErrorCode; message: string } | null;
+  /** The origin (scheme://host:port) the key was entered for; absent in files written before keys were bound. */
+  origin?: string | null;
+}
+
+/** Keys stored before binding existed were only ever verified against AssemblyAI's own clouds. */
+const CLOUD_ORIGINS: ReadonlySet<string> = new Set(Object.values(cloud).map((e) => new URL(e.rest).origin));
+
+export function originOf(url: string): string | null {
+  try {
+    const u = new URL(url);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : null;
+  } catch {
+    return null;
+  }
 }
 
 export class KeyVault {
@@ -44,6 +60,26 @@ export class KeyVault {
 
   store(key: string): void {
     this.sealed.set(key);
+  }
+
+  /** The origin a stored key is bound to (null: the environment's key, or none). */
+  boundOrigin(): string | null {
+    if (!this.sealed.get()) return null;
+    return this.meta().origin ?? null;
+  }
+
+  /**
+   * The key to send to this service address, or null. A stored key goes only
+   * to the origin it was entered for (older keys: AssemblyAI's clouds); the
+   * environment's key is the user's own setting for any service.
+   */
+  keyFor(url: string): string | null {
+    const stored = this.sealed.get();
+    if (!stored) return this.env?.trim() || null;
+    const origin = originOf(url);
+    const bound = this.meta().origin;
+    if (origin === null) return null;
+    return (bound ? bound === origin : CLOUD_ORIGINS.has(origin)) ? stored : null;
   }
 
   remove(): void {
@@ -79,7 +115,11 @@ export class KeyService {
   constructor(
     readonly vault: KeyVault,
     private readonly settings: SettingsService,
-  ) {}
+  ) {
+    // The status names the region and whether the key applies to the service address: both follow the settings.
+    // Told after settings.changed has gone out, so the renderer sees the settings first.
+    settings.onChange(() => queueMicrotask(() => this.changed()));
+  }
 
   onChange(l: (s: KeyStatus) => void): () => void {
     this.listeners.add(l);
@@ -97,7 +137,15 @@ export class KeyService {
       verifiedAt: meta.verifiedAt,
       lastError: meta.lastError,
       canStore: this.vault.canStore(),
+      boundTo: this.vault.source() === 'vault' ? (this.vault.boundOrigin() ?? null) : null,
+      matchesService: key !== null && this.currentOrigin() !== null && this.vault.keyFor(this.currentOrigin()!) !== null,
     };
+  }
+
+  /** The REST origin a key would be checked against now (local: the US cloud, as set/verify do). */
+  private currentOrigin(): string | null {
+    const ep = remoteEndpoints(this.verifyRegion(), this.settings.get());
+    return ep ? originOf(ep.rest) : null;
   }
 
   async set(key: string, region?: 'us' | 'eu' | 'custom'): Promise<KeyStatus> {
@@ -106,15 +154,23 @@ export class KeyService {
     const target = this.verifyRegion();
     const meta = await this.check(key, target);
     this.vault.store(key);
-    this.vault.setMeta(meta);
+    this.vault.setMeta({ ...meta, origin: this.currentOrigin() });
     return this.changed();
   }
 
   async verify(): Promise<KeyStatus> {
     const key = this.vault.get();
     if (!key) throw new AppError('invalid_key', 'There is no API key to check. Add one in Settings → Transcription service.');
+    const origin = this.currentOrigin();
+    if (this.vault.source() === 'vault' && (origin === null || this.vault.keyFor(origin) === null)) {
+      const bound = this.vault.boundOrigin() ?? 'AssemblyAI’s US and EU services';
+      throw new AppError(
+        'conflict',
+        `The saved key was entered for ${bound}, and the service address is now ${origin ?? 'not set'}. Verbatim sends a key only to the service it was entered for: enter the key again to use it there.`,
+      );
+    }
     const meta = await this.check(key, this.verifyRegion());
-    if (this.vault.source() === 'vault') this.vault.setMeta(meta);
+    if (this.vault.source() === 'vault') this.vault.setMeta({ ...meta, origin: this.vault.meta().origin ?? null });
     return this.changed();
   }
 

@@ -7,6 +7,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { WebhookBodyLooseSchema } from '../../shared/api/transcript';
 
 export class WebhookReceiver {
   private server: Server | null = null;
@@ -45,8 +46,8 @@ export class WebhookReceiver {
       req.on('end', () => {
         res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
         try {
-          const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { transcript_id?: unknown };
-          if (typeof body.transcript_id === 'string') this.notify(body.transcript_id);
+          const body = WebhookBodyLooseSchema.safeParse(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+          if (body.success) this.notify(body.data.transcript_id);
         } catch {
           // Not JSON: ignore; polling still finds the result.
         }

@@ -13,6 +13,7 @@ import { SettingsScreen } from './features/settings/SettingsScreen';
 import { TranscriptScreen } from './features/transcript/TranscriptScreen';
 import { useApp, type Screen } from './stores/app';
 import { useEngine } from './stores/localEngine';
+import { useIntake } from './stores/intake';
 import { isFinal, useJobs } from './stores/jobs';
 import { useKeys } from './stores/keys';
 import { useSettings } from './stores/settings';
@@ -111,7 +112,7 @@ function EngineStatus() {
 }
 
 function JobSummary() {
-  const running = useJobs((s) => Object.values(s.jobs).filter((j) => !isFinal(j)).length + s.intake.filter((i) => i.state !== 'failed').length);
+  const running = useJobs((s) => Object.values(s.jobs).filter((j) => !isFinal(j)).length) + useIntake((s) => s.items.filter((i) => i.state !== 'failed').length);
   const failed = useJobs((s) => Object.values(s.jobs).filter((j) => j.status === 'error').length);
   if (!running && !failed) return null;
   return (

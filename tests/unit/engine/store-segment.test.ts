@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findSpeechSegments, segmentsFromEnergies } from '../../../src/engine/audio/segment';
-import type { TranscriptParams } from '../../../src/engine/model';
+import type { TranscriptParams } from '../../../src/engine/store';
 import { Store } from '../../../src/engine/store';
 
 const dir = mkdtempSync(join(tmpdir(), 'engine-unit-'));

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { FileSecretBox } from '../../../src/main/platform/host';
 import { SealedFile } from '../../../src/main/services/sealed-file';
 import { defaultSettings, type Settings, type SettingsView } from '../../../src/shared/settings';
+import { call } from '../../support/router';
 
 const view = (s: Partial<Settings> = {}): SettingsView => ({ ...defaultSettings, webhookAuthHeaderSaved: false, ...s });
 
@@ -88,7 +89,7 @@ describe('settings service', () => {
     registerSettingsHandlers(r, service);
     const events: unknown[] = [];
     r.subscribe((e, p) => events.push([e, p]));
-    const out = await r.call('settings.set', { region: 'eu' });
+    const out = await call(r, 'settings.set', { region: 'eu' });
     const want = { ...defaultSettings, theme: 'dark', region: 'eu' } as const;
     expect(out).toEqual(view(want));
     expect(backend.stored).toEqual(want);
@@ -111,14 +112,14 @@ describe('settings service', () => {
       registerSettingsHandlers(r, service);
       const events: unknown[] = [];
       r.subscribe((e, p) => events.push(p));
-      const out = await r.call('settings.set', { webhookAuthHeaderName: 'X-Team', webhookAuthHeaderValue: 'new-secret' });
+      const out = await call(r, 'settings.set', { webhookAuthHeaderName: 'X-Team', webhookAuthHeaderValue: 'new-secret' });
       expect(out).toMatchObject({ webhookAuthHeaderName: 'X-Team', webhookAuthHeaderSaved: true });
-      expect(JSON.stringify([out, events, backend.stored, await r.call('settings.get', undefined)])).not.toMatch(/secret/);
+      expect(JSON.stringify([out, events, backend.stored, await call(r, 'settings.get', undefined)])).not.toMatch(/secret/);
       expect(new SettingsService(backend, sealed).webhookAuthHeaderValue()).toBe('new-secret');
       // A later patch without the value keeps it; '' forgets it.
-      await r.call('settings.set', { theme: 'light' });
+      await call(r, 'settings.set', { theme: 'light' });
       expect(service.webhookAuthHeaderValue()).toBe('new-secret');
-      expect(await r.call('settings.set', { webhookAuthHeaderValue: '' })).toMatchObject({ webhookAuthHeaderSaved: false });
+      expect(await call(r, 'settings.set', { webhookAuthHeaderValue: '' })).toMatchObject({ webhookAuthHeaderSaved: false });
       expect(service.webhookAuthHeaderValue()).toBe('');
     } finally {
       rmSync(dir, { recursive: true, force: true });

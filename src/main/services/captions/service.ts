@@ -93,7 +93,7 @@ export class CaptionsService {
     for (const id of library.sessions.unfinished()) {
       const s = library.sessions.session(id);
       if (!s) continue;
-      library.setStatus(s.liveTranscriptId, 'error', {
+      library.transcripts.setStatus(s.liveTranscriptId, 'error', {
         error: { code: 'internal', message: 'Verbatim closed during this live session, so its captions were lost. The recording is kept: use Improve accuracy to transcribe it.', retryable: false },
       });
       library.sessions.finish(id, { durationMs: 0, lostMs: 0, reconnects: 0 });
@@ -268,7 +268,7 @@ export class CaptionsService {
     const durationMs = Math.max(Date.now() - run.startedAt, ...[...run.sources.values()].map((s) => s.receivedMs));
     const lostMs = Math.max(0, ...[...run.sources.values()].map((s) => s.client?.lostMs ?? 0));
     const { library } = this.deps;
-    library.complete(run.transcriptId, {
+    library.transcripts.complete(run.transcriptId, {
       remoteId: null,
       text: merged.text,
       words: merged.words,
@@ -293,7 +293,7 @@ export class CaptionsService {
   }
 
   async improve(recordingId: string): Promise<{ jobId: string }> {
-    const item = this.deps.library.item(recordingId);
+    const item = this.deps.library.recordings.item(recordingId);
     if (!this.deps.library.sessions.session(recordingId)) throw new AppError('bad_request', 'Improve accuracy is for live sessions; this item was transcribed from a file already.');
     if (this.run?.info.recordingId === recordingId) throw new AppError('conflict', 'This session is still running. Stop it first.');
     const job = await this.deps.improve(recordingId, item.title);

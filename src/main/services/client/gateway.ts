@@ -5,29 +5,37 @@
  * seconds until the window resets.
  */
 import type { IncomingHttpHeaders } from 'node:http';
+import type { z } from 'zod';
+import {
+  ChatCompletionChunkLooseSchema,
+  ChatCompletionLooseSchema,
+  ModelListLooseSchema,
+  UnderstandingResponseLooseSchema,
+  type ChatCompletionLoose,
+  type ChatCompletionRequest,
+  type UnderstandingRequest,
+  type UnderstandingResponse,
+} from '../../../shared/api/gateway';
 import { AppError } from '../../../shared/errors';
 import type { RateLimit } from '../../../shared/jobs';
 import { httpError, openStream, send } from './http';
 
-export interface ChatMessage {
-  role: 'system' | 'user' | 'assistant' | 'tool';
-  content: string;
-}
+/** Wire shapes, from the one schema in src/shared/api/gateway.ts. */
+export type ChatRequest = ChatCompletionRequest;
+export type ChatResponse = ChatCompletionLoose;
 
-export interface ChatRequest {
-  model: string;
-  messages: ChatMessage[];
-  max_tokens?: number;
-  temperature?: number;
-  transcript_id?: string;
-  response_format?: unknown;
-}
-
-export interface ChatResponse {
-  id: string;
-  model: string;
-  choices: { index: number; message: { role: 'assistant'; content: string }; finish_reason: string }[];
-  usage?: Record<string, number>;
+/** The answer's JSON checked with a lenient wire schema (unknown fields pass). */
+function parseWith<S extends z.ZodType>(schema: S, body: Buffer, what: string): z.infer<S> {
+  let json: unknown;
+  try {
+    json = JSON.parse(body.toString('utf8'));
+  } catch {
+    throw new AppError('server_error_retryable', `The assistant sent an unreadable answer to ${what}. Try again.`);
+  }
+  const parsed = schema.safeParse(json);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new AppError('server_error', `The assistant's answer to ${what} is not in the expected shape (${issue?.path.join('.') || 'the answer'}: ${issue?.message ?? 'invalid'}).`);
 }
 
 export function readRateLimit(headers: IncomingHttpHeaders): RateLimit | null {
@@ -72,7 +80,7 @@ export class GatewayClient {
   async chat(req: ChatRequest, signal?: AbortSignal): Promise<ChatResponse> {
     const res = await send({ method: 'POST', url: this.url('/v1/chat/completions'), headers: { authorization: this.key }, json: { ...req, stream: false }, signal, idleTimeoutMs: 120_000 });
     this.check(res.status, res.headers, res.body, 'the chat request');
-    return JSON.parse(res.body.toString('utf8')) as ChatResponse;
+    return parseWith(ChatCompletionLooseSchema, res.body, 'the chat request');
   }
 
   /** Streamed chat: calls onDelta with each piece of text; resolves with the whole answer. */
@@ -98,8 +106,8 @@ export class GatewayClient {
           const data = line.slice(5).trim();
           if (data === '[DONE]') return full;
           try {
-            const parsed = JSON.parse(data) as { choices?: { delta?: { content?: string } }[] };
-            const piece = parsed.choices?.[0]?.delta?.content;
+            const parsed = ChatCompletionChunkLooseSchema.safeParse(JSON.parse(data));
+            const piece = parsed.success ? parsed.data.choices?.[0]?.delta?.content : null;
             if (piece) {
               full += piece;
               onDelta(piece);
@@ -113,15 +121,33 @@ export class GatewayClient {
     return full;
   }
 
-  async understanding(body: { transcript_id: string; speech_understanding: unknown }, signal?: AbortSignal): Promise<Record<string, unknown>> {
-    const res = await send({ method: 'POST', url: this.url('/v1/understanding'), headers: { authorization: this.key }, json: body, signal, idleTimeoutMs: 120_000 });
+  /**
+   * Speech understanding on a completed transcript. The seed names
+   * /v1/speech-understanding; a service that answers 404 there (the cloud's
+   * current path is /v1/understanding) is asked again at the other path.
+   */
+  async understanding(body: UnderstandingRequest, signal?: AbortSignal): Promise<UnderstandingResponse> {
+    let res = await send({ method: 'POST', url: this.url('/v1/speech-understanding'), headers: { authorization: this.key }, json: body, signal, idleTimeoutMs: 120_000 });
+    if (res.status === 404 && !isTranscriptNotFound(res.body)) {
+      res = await send({ method: 'POST', url: this.url('/v1/understanding'), headers: { authorization: this.key }, json: body, signal, idleTimeoutMs: 120_000 });
+    }
     this.check(res.status, res.headers, res.body, 'speech understanding');
-    return JSON.parse(res.body.toString('utf8')) as Record<string, unknown>;
+    return parseWith(UnderstandingResponseLooseSchema, res.body, 'speech understanding');
   }
 
   async models(signal?: AbortSignal): Promise<{ id: string; name?: string; description?: string }[]> {
     const res = await send({ method: 'GET', url: this.url('/v1/models'), headers: { authorization: this.key }, signal });
     this.check(res.status, res.headers, res.body, 'listing models');
-    return (JSON.parse(res.body.toString('utf8')) as { data: { id: string }[] }).data;
+    return parseWith(ModelListLooseSchema, res.body, 'listing models').data;
+  }
+}
+
+/** A 404 that is about the transcript (the route exists), not about the path. */
+function isTranscriptNotFound(body: Buffer): boolean {
+  try {
+    const e = (JSON.parse(body.toString('utf8')) as { error?: unknown }).error;
+    return typeof e === 'string' && /transcript/i.test(e);
+  } catch {
+    return false;
   }
 }

@@ -180,6 +180,20 @@ export function httpError(res: HttpResponse, what: string): AppError {
 
 export const RETRYABLE: ReadonlySet<ErrorCode> = new Set(['network', 'rate_limited', 'server_error_retryable']);
 
+/** Time as the retry policy and the job machine see it; tests pass a fake one that advances instantly. */
+export interface Clock {
+  now(): number;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /** In [0, 1): the jitter's source. */
+  random(): number;
+}
+
+export const realClock: Clock = { now: () => Date.now(), sleep: (ms, signal) => sleep(ms, signal), random: () => Math.random() };
+
+/**
+ * The one retry policy of main's service calls: capped exponential backoff
+ * with ±50% jitter, or the service's Retry-After when it sent one.
+ */
 export interface RetryPolicy {
   /** Attempts in total (first try included). */
   attempts: number;
@@ -187,15 +201,17 @@ export interface RetryPolicy {
   capMs: number;
   /** Called before each wait (for logs, job state). */
   onRetry?: (err: AppError, attempt: number, delayMs: number) => void;
+  clock?: Clock;
 }
 
 export const defaultRetry: RetryPolicy = { attempts: 8, baseMs: 500, capMs: 30_000 };
 
 /** Delay before retry number `attempt` (1-based): Retry-After if given, else capped exponential with ±50% jitter. */
 export function backoffMs(err: AppError, attempt: number, policy: RetryPolicy): number {
-  if (err.retryAfter !== undefined) return Math.min(err.retryAfter * 1000, 10 * 60_000) + Math.random() * 250;
+  const random = policy.clock?.random() ?? Math.random();
+  if (err.retryAfter !== undefined) return Math.min(err.retryAfter * 1000, 10 * 60_000) + random * 250;
   const exp = Math.min(policy.capMs, policy.baseMs * 2 ** (attempt - 1));
-  return exp * (0.5 + Math.random());
+  return exp * (0.5 + random);
 }
 
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -213,17 +229,31 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-/** Run `fn` again on retryable errors, up to the policy's attempts. */
-export async function withRetries<T>(fn: (attempt: number) => Promise<T>, signal: AbortSignal | undefined, policy: RetryPolicy = defaultRetry): Promise<T> {
+export function asAppError(e: unknown): AppError {
+  return e instanceof AppError ? e : new AppError('internal', e instanceof Error ? e.message : String(e), { cause: e });
+}
+
+/**
+ * Run `fn` again on retryable errors, up to the policy's attempts. `fn` is
+ * told the attempt number and the error that made this attempt a retry (a
+ * caller that may have half-succeeded checks before repeating itself).
+ */
+export async function withRetries<T>(
+  fn: (attempt: number, previous: AppError | null) => Promise<T>,
+  signal: AbortSignal | undefined,
+  policy: RetryPolicy = defaultRetry,
+): Promise<T> {
+  let previous: AppError | null = null;
   for (let attempt = 1; ; attempt++) {
     try {
-      return await fn(attempt);
+      return await fn(attempt, previous);
     } catch (e) {
-      const err = e instanceof AppError ? e : new AppError('internal', e instanceof Error ? e.message : String(e), { cause: e });
+      const err = asAppError(e);
       if (!RETRYABLE.has(err.code) || attempt >= policy.attempts || signal?.aborted) throw err;
       const delay = backoffMs(err, attempt, policy);
       policy.onRetry?.(err, attempt, delay);
-      await sleep(delay, signal);
+      await (policy.clock?.sleep(delay, signal) ?? sleep(delay, signal));
+      previous = err;
     }
   }
 }

@@ -7,51 +7,35 @@
 import { createWriteStream, statSync } from 'node:fs';
 import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
+import type { z } from 'zod';
+import {
+  RedactedAudioLooseSchema,
+  SpansResponseSchema,
+  TranscriptListLooseSchema,
+  TranscriptResponseSchema,
+  UploadLooseSchema,
+  WordSearchLooseSchema,
+  type LooseWord,
+  type SpansResponse,
+  type TranscriptListLoose,
+  type TranscriptRequest,
+  type TranscriptResponse,
+} from '../../../shared/api/transcript';
 import { AppError } from '../../../shared/errors';
-import { httpError, openStream, send, serviceMessage, type BodyWriter, type HttpResponse } from './http';
+import { httpError, openStream, send, type BodyWriter, type HttpResponse } from './http';
 
 /** Read size for uploads: big enough for throughput, small enough for a flat RSS. */
 const UPLOAD_CHUNK = Number(process.env.VERBATIM_UPLOAD_CHUNK ?? 256 * 1024);
 
-export interface WireWord {
-  text: string;
-  start: number;
-  end: number;
-  confidence: number;
-  speaker?: string | null;
-}
-
-export interface WireTranscript {
-  id: string;
-  status: 'queued' | 'processing' | 'completed' | 'error';
-  audio_url?: string;
-  text?: string | null;
-  words?: WireWord[] | null;
-  utterances?: { speaker: string; text: string; start: number; end: number; words: WireWord[] }[] | null;
-  confidence?: number | null;
-  audio_duration?: number | null;
-  error?: string | null;
-  language_code?: string | null;
-  speech_model_used?: string | null;
-  speech_models?: string[] | null;
-  redact_pii_audio?: boolean | null;
-  /** What the user's webhook server last answered (null: no answer yet, or none). */
-  webhook_status_code?: number | null;
-}
-
-export interface WireSpanView {
-  sentences?: { text: string; start: number; end: number; words: WireWord[] }[];
-  paragraphs?: { text: string; start: number; end: number; words: WireWord[] }[];
-}
+/** Wire shapes, from the one schema in src/shared/api (parsed leniently: a newer service's extra fields pass). */
+export type WireTranscript = TranscriptResponse;
+export type WireWord = LooseWord;
+export type WireSpanView = SpansResponse;
+export type ListPage = TranscriptListLoose;
 
 export interface UploadProgress {
   bytes: number;
   total: number;
-}
-
-export interface ListPage {
-  page_details: { limit: number; result_count: number; prev_url: string | null; next_url: string | null };
-  transcripts: { id: string; status: string; created: string; audio_url: string; error: string | null }[];
 }
 
 export class RestClient {
@@ -68,10 +52,10 @@ export class RestClient {
     return { authorization: this.key };
   }
 
-  private async json<T>(method: string, path: string, what: string, body?: unknown, signal?: AbortSignal): Promise<T> {
+  private async json<S extends z.ZodType>(schema: S, method: string, path: string, what: string, body?: unknown, signal?: AbortSignal): Promise<z.infer<S>> {
     const res = await send({ method, url: this.url(path), headers: this.auth(), json: body, signal });
     if (res.status < 200 || res.status >= 300) throw httpError(res, what);
-    return parseJson<T>(res, what);
+    return parseWith(schema, res, what);
   }
 
   /** POST /v2/upload with the file streamed from disk. Never holds the file in memory. */
@@ -126,25 +110,23 @@ export class RestClient {
       signal: opts.signal,
     });
     if (res.status !== 200) throw httpError(res, 'the upload');
-    const out = parseJson<{ upload_url?: unknown }>(res, 'the upload');
-    if (typeof out.upload_url !== 'string') throw new AppError('server_error', 'The service answered the upload without an upload_url.');
-    return out.upload_url;
+    return parseWith(UploadLooseSchema, res, 'the upload').upload_url;
   }
 
-  create(params: Record<string, unknown>, signal?: AbortSignal): Promise<WireTranscript> {
-    return this.json('POST', '/v2/transcript', 'creating the transcript', params, signal);
+  create(params: TranscriptRequest, signal?: AbortSignal): Promise<WireTranscript> {
+    return this.json(TranscriptResponseSchema, 'POST', '/v2/transcript', 'creating the transcript', params, signal);
   }
 
   get(id: string, signal?: AbortSignal): Promise<WireTranscript> {
-    return this.json('GET', `/v2/transcript/${encodeURIComponent(id)}`, 'reading the transcript', undefined, signal);
+    return this.json(TranscriptResponseSchema, 'GET', `/v2/transcript/${encodeURIComponent(id)}`, 'reading the transcript', undefined, signal);
   }
 
   sentences(id: string, signal?: AbortSignal): Promise<WireSpanView> {
-    return this.json('GET', `/v2/transcript/${encodeURIComponent(id)}/sentences`, 'reading sentences', undefined, signal);
+    return this.json(SpansResponseSchema, 'GET', `/v2/transcript/${encodeURIComponent(id)}/sentences`, 'reading sentences', undefined, signal);
   }
 
   paragraphs(id: string, signal?: AbortSignal): Promise<WireSpanView> {
-    return this.json('GET', `/v2/transcript/${encodeURIComponent(id)}/paragraphs`, 'reading paragraphs', undefined, signal);
+    return this.json(SpansResponseSchema, 'GET', `/v2/transcript/${encodeURIComponent(id)}/paragraphs`, 'reading paragraphs', undefined, signal);
   }
 
   async subtitles(id: string, format: 'srt' | 'vtt', charsPerCaption?: number): Promise<string> {
@@ -154,26 +136,26 @@ export class RestClient {
     return res.body.toString('utf8');
   }
 
-  wordSearch(id: string, words: string[]): Promise<{ total_count: number; matches: { text: string; count: number; timestamps: [number, number][]; indexes: number[] }[] }> {
-    return this.json('GET', `/v2/transcript/${encodeURIComponent(id)}/word-search?words=${encodeURIComponent(words.join(','))}`, 'searching words');
+  wordSearch(id: string, words: string[]): Promise<z.infer<typeof WordSearchLooseSchema>> {
+    return this.json(WordSearchLooseSchema, 'GET', `/v2/transcript/${encodeURIComponent(id)}/word-search?words=${encodeURIComponent(words.join(','))}`, 'searching words');
   }
 
-  redactedAudio(id: string): Promise<{ status: string; redacted_audio_url: string }> {
-    return this.json('GET', `/v2/transcript/${encodeURIComponent(id)}/redacted-audio`, 'reading the redacted audio');
+  redactedAudio(id: string): Promise<z.infer<typeof RedactedAudioLooseSchema>> {
+    return this.json(RedactedAudioLooseSchema, 'GET', `/v2/transcript/${encodeURIComponent(id)}/redacted-audio`, 'reading the redacted audio');
   }
 
   list(query: { limit?: number; status?: string; before_id?: string; after_id?: string } = {}): Promise<ListPage> {
     const q = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
-    return this.json('GET', `/v2/transcript${q.size ? `?${q}` : ''}`, 'listing transcripts');
+    return this.json(TranscriptListLooseSchema, 'GET', `/v2/transcript${q.size ? `?${q}` : ''}`, 'listing transcripts');
   }
 
   delete(id: string): Promise<WireTranscript> {
-    return this.json('DELETE', `/v2/transcript/${encodeURIComponent(id)}`, 'deleting the transcript');
+    return this.json(TranscriptResponseSchema, 'DELETE', `/v2/transcript/${encodeURIComponent(id)}`, 'deleting the transcript');
   }
 
   /** The cheap authenticated call used to verify a key. */
   async verifyKey(signal?: AbortSignal): Promise<void> {
-    await this.json('GET', '/v2/transcript?limit=1', 'checking the API key', undefined, signal);
+    await this.json(TranscriptListLooseSchema, 'GET', '/v2/transcript?limit=1', 'checking the API key', undefined, signal);
   }
 
   /**
@@ -181,7 +163,7 @@ export class RestClient {
    * what makes "never submit twice" hold when a create's answer was lost.
    */
   async findByAudioUrl(audioUrl: string, signal?: AbortSignal, createdSinceMs?: number): Promise<string | null> {
-    const page = await this.json<ListPage>('GET', '/v2/transcript?limit=200', 'listing transcripts', undefined, signal);
+    const page = await this.json(TranscriptListLooseSchema, 'GET', '/v2/transcript?limit=200', 'listing transcripts', undefined, signal);
     // A failed one is not adopted: a retry after a failure must make a new transcript.
     const recent = (created: string) => createdSinceMs === undefined || Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(created) ? created : `${created}Z`) >= createdSinceMs;
     return page.transcripts.find((t) => t.audio_url === audioUrl && t.status !== 'error' && recent(t.created))?.id ?? null;
@@ -207,10 +189,17 @@ export class RestClient {
   }
 }
 
-function parseJson<T>(res: HttpResponse, what: string): T {
+/** The answer's JSON checked with a lenient wire schema; what it cannot read is a typed error, never a half-read object. */
+function parseWith<S extends z.ZodType>(schema: S, res: HttpResponse, what: string): z.infer<S> {
+  let body: unknown;
   try {
-    return JSON.parse(res.body.toString('utf8')) as T;
+    body = JSON.parse(res.body.toString('utf8'));
   } catch {
-    throw new AppError('server_error_retryable', `The service sent an unreadable answer during ${what}${serviceMessage(res.body) ? '' : ''}. Verbatim retries on its own.`);
+    throw new AppError('server_error_retryable', `The service sent an unreadable answer during ${what}. Verbatim retries on its own.`);
   }
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const where = issue?.path.length ? issue.path.join('.') : 'the answer';
+  throw new AppError('server_error', `The service's answer during ${what} is not in the expected shape (${where}: ${issue?.message ?? 'invalid'}). Check the service address in Settings.`);
 }

@@ -6,27 +6,17 @@
  * reported, nothing else is lost), and terminates cleanly.
  */
 import WebSocket from 'ws';
+import { StreamingServerMessageLooseSchema, type StreamingClientMessage, type TurnMessage } from '../../../shared/api/streaming';
 import { AppError } from '../../../shared/errors';
 import { sleep } from './http';
 
-export interface StreamingWord {
-  text: string;
-  start: number;
-  end: number;
-  confidence: number;
-  word_is_final: boolean;
-}
+export type { StreamingWord } from '../../../shared/api/streaming';
 
-export interface Turn {
-  turn_order: number;
-  turn_is_formatted: boolean;
-  end_of_turn: boolean;
-  transcript: string;
-  end_of_turn_confidence: number;
-  words: StreamingWord[];
+/** A Turn as the app uses it: the wire message (read leniently, gaps filled) and which session of this stream it came from. */
+export type Turn = Omit<TurnMessage, 'type'> & {
   /** Which session of this stream (0, then 1 after a reconnect, …). */
   session: number;
-}
+};
 
 export interface StreamingOptions {
   /** ws(s)://host base, e.g. wss://streaming.assemblyai.com or ws://127.0.0.1:PORT. */
@@ -105,17 +95,29 @@ export class StreamingClient {
     const session = this.session + 1;
     ws.on('message', (data, isBinary) => {
       if (isBinary) return;
-      let msg: { type?: string } & Record<string, unknown>;
+      let json: unknown;
       try {
-        msg = JSON.parse(data.toString()) as typeof msg;
+        json = JSON.parse(data.toString());
       } catch {
         return;
       }
-      if (msg.type === 'Begin') this.on.begin?.({ id: String(msg.id), expiresAt: Number(msg.expires_at), session });
+      // Read leniently: a newer service's extra fields pass; a message we do not know is skipped.
+      const parsed = StreamingServerMessageLooseSchema.safeParse(json);
+      if (!parsed.success) return;
+      const msg = parsed.data;
+      if (msg.type === 'Begin') this.on.begin?.({ id: msg.id, expiresAt: msg.expires_at, session });
       else if (msg.type === 'Turn') {
-        const t = msg as unknown as Omit<Turn, 'session'>;
-        const shift = (w: StreamingWord) => ({ ...w, start: w.start + this.offsetMs, end: w.end + this.offsetMs });
-        this.on.turn?.({ ...t, words: (t.words ?? []).map(shift), session });
+        const words = (msg.words ?? []).map((w) => ({ text: w.text, start: w.start + this.offsetMs, end: w.end + this.offsetMs, confidence: w.confidence ?? 0, word_is_final: w.word_is_final ?? true }));
+        this.on.turn?.({
+          turn_order: msg.turn_order,
+          turn_is_formatted: msg.turn_is_formatted,
+          end_of_turn: msg.end_of_turn,
+          transcript: msg.transcript,
+          utterance: msg.utterance ?? '',
+          end_of_turn_confidence: msg.end_of_turn_confidence ?? 0,
+          words,
+          session,
+        });
       } else if (msg.type === 'Termination') this.termination?.();
     });
     await new Promise<void>((resolve, reject) => {
@@ -195,12 +197,16 @@ export class StreamingClient {
     return this.droppedMs;
   }
 
-  forceEndpoint(): void {
-    this.ws?.send(JSON.stringify({ type: 'ForceEndpoint' }));
+  private sendControl(msg: StreamingClientMessage): void {
+    this.ws?.send(JSON.stringify(msg));
   }
 
-  updateConfiguration(config: Record<string, unknown>): void {
-    this.ws?.send(JSON.stringify({ type: 'UpdateConfiguration', ...config }));
+  forceEndpoint(): void {
+    this.sendControl({ type: 'ForceEndpoint' });
+  }
+
+  updateConfiguration(config: Omit<Extract<StreamingClientMessage, { type: 'UpdateConfiguration' }>, 'type'>): void {
+    this.sendControl({ type: 'UpdateConfiguration', ...config });
   }
 
   /** Send Terminate, wait up to 5 s for Termination, close. */
@@ -213,7 +219,7 @@ export class StreamingClient {
       return;
     }
     const got = new Promise<void>((r) => (this.termination = r));
-    ws.send(JSON.stringify({ type: 'Terminate' }));
+    ws.send(JSON.stringify({ type: 'Terminate' } satisfies StreamingClientMessage));
     await Promise.race([got, sleep(5000)]);
     ws.close(1000);
     this.finish();

@@ -9,6 +9,7 @@ import { extname, join } from 'node:path';
 import { AppError } from '../../../shared/errors';
 import type { ExportFormat } from '../../../shared/library';
 import type { FileDialogs, FileFilter } from '../../platform/types';
+import type { ExportedFile } from './exports';
 import type { Library } from './library';
 
 const filters: Record<ExportFormat, FileFilter> = {
@@ -39,7 +40,7 @@ export class ExportSaver {
     const result: SaveResult = { canceled: false, files: [], errors: [] };
     if (ids.length === 1) {
       const id = ids[0]!;
-      const out = this.library.export(id, format, charsPerCaption);
+      const out = this.library.exports.render(id, format, charsPerCaption);
       const path = await dialogs.saveFile({ title: 'Export transcript', defaultName: out.filename, filters: [filters[format]] });
       if (path === null) return { ...result, canceled: true };
       const target = extname(path) ? path : `${path}.${format}`;
@@ -50,9 +51,9 @@ export class ExportSaver {
     if (dir === null) return { ...result, canceled: true };
     const taken = new Set<string>();
     for (const id of ids) {
-      let out: ReturnType<Library['export']>;
+      let out: ExportedFile;
       try {
-        out = this.library.export(id, format, charsPerCaption);
+        out = this.library.exports.render(id, format, charsPerCaption);
       } catch (e) {
         result.errors.push({ id, message: e instanceof Error ? e.message : String(e) });
         continue;

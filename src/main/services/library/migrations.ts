@@ -254,6 +254,61 @@ export const migrations: Migration[] = [
       `);
     },
   },
+  {
+    version: 13,
+    name: 'chats over many recordings, messages with citations, saved speech-understanding results',
+    up(db) {
+      // chats.recording_id stays for old rows; chat_recordings lists what a chat is over,
+      // so deleting one recording of a selection leaves the chat (its citations say the recording is gone).
+      db.exec(`
+        ALTER TABLE chats ADD COLUMN scope TEXT NOT NULL DEFAULT 'recordings';
+        ALTER TABLE chats ADD COLUMN updated_at TEXT;
+        UPDATE chats SET updated_at = created_at;
+        CREATE TABLE chat_recordings (
+          chat_id TEXT NOT NULL REFERENCES chats(id) ON DELETE CASCADE,
+          recording_id TEXT NOT NULL REFERENCES recordings(id) ON DELETE CASCADE,
+          position INTEGER NOT NULL,
+          PRIMARY KEY (chat_id, recording_id)
+        ) WITHOUT ROWID;
+        CREATE INDEX chat_recordings_recording ON chat_recordings(recording_id);
+        INSERT INTO chat_recordings (chat_id, recording_id, position) SELECT id, recording_id, 0 FROM chats WHERE recording_id IS NOT NULL;
+        CREATE INDEX chats_updated ON chats(updated_at);
+        ALTER TABLE messages ADD COLUMN status TEXT NOT NULL DEFAULT 'done';
+        ALTER TABLE messages ADD COLUMN error TEXT;
+        ALTER TABLE messages ADD COLUMN model TEXT;
+        ALTER TABLE messages ADD COLUMN citations TEXT NOT NULL DEFAULT '[]';
+        ALTER TABLE messages ADD COLUMN sources TEXT NOT NULL DEFAULT '[]';
+        CREATE VIRTUAL TABLE messages_fts USING fts5(
+          content,
+          content = 'messages',
+          content_rowid = 'id',
+          tokenize = 'porter unicode61 remove_diacritics 2'
+        );
+        INSERT INTO messages_fts(messages_fts) VALUES ('rebuild');
+        CREATE TRIGGER messages_ai AFTER INSERT ON messages BEGIN
+          INSERT INTO messages_fts(rowid, content) VALUES (new.id, new.content);
+        END;
+        CREATE TRIGGER messages_ad AFTER DELETE ON messages BEGIN
+          INSERT INTO messages_fts(messages_fts, rowid, content) VALUES ('delete', old.id, old.content);
+        END;
+        CREATE TRIGGER messages_au AFTER UPDATE OF content ON messages BEGIN
+          INSERT INTO messages_fts(messages_fts, rowid, content) VALUES ('delete', old.id, old.content);
+          INSERT INTO messages_fts(rowid, content) VALUES (new.id, new.content);
+        END;
+        -- How many sentences hold each term: retrieval drops the commonest words of a question.
+        CREATE VIRTUAL TABLE sentences_vocab USING fts5vocab(sentences_fts, 'row');
+        CREATE TABLE insights (
+          transcript_id TEXT NOT NULL REFERENCES transcripts(id) ON DELETE CASCADE,
+          kind TEXT NOT NULL,
+          variant TEXT NOT NULL DEFAULT '',
+          model TEXT,
+          result TEXT NOT NULL,
+          created_at TEXT NOT NULL,
+          PRIMARY KEY (transcript_id, kind, variant)
+        ) WITHOUT ROWID;
+      `);
+    },
+  },
 ];
 
 export const latestVersion = migrations[migrations.length - 1]?.version ?? 0;

@@ -20,12 +20,13 @@ export class LibraryRemote {
       const h = await this.engine.ensure();
       return new RestClient(h.url, h.key);
     }
-    return new RestClient(ref.baseUrl ?? this.settings.get().customRestUrl, this.keys.get() ?? '');
+    const base = ref.baseUrl ?? this.settings.get().customRestUrl;
+    return new RestClient(base, this.keys.keyFor(base) ?? '');
   }
 
   async deleteRemote(recordingIds: string[]): Promise<{ id: string; message: string }[]> {
     const errors: { id: string; message: string }[] = [];
-    for (const ref of this.library.remoteRefs(recordingIds)) {
+    for (const ref of this.library.transcripts.remoteRefs(recordingIds)) {
       try {
         const client = await this.clientFor(ref);
         await client.delete(ref.remoteId);

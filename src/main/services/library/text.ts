@@ -151,3 +151,14 @@ export function snippetParts(snippet: string): { text: string; match: boolean }[
   const stray = new RegExp(`[${SNIPPET_OPEN}${SNIPPET_CLOSE}]`, 'g');
   return parts.map((p) => ({ ...p, text: p.text.replace(stray, '') })).filter((p) => p.text.length > 0);
 }
+
+/** A span as stored: its words' range and times; the text is rebuilt from the words when read. */
+export type StoredSpan = Omit<Span, 'text'>;
+
+export function stripSpan(s: Span): StoredSpan {
+  return { start: s.start, end: s.end, firstWord: s.firstWord, lastWord: s.lastWord, speaker: s.speaker };
+}
+
+export function expandSpans(words: Word[], spans: StoredSpan[]): Span[] {
+  return spans.map((s) => ({ ...span(words, s.firstWord, s.lastWord), start: s.start, end: s.end, speaker: s.speaker }));
+}

@@ -43,7 +43,7 @@ export class WebhookFollower {
   follow(recordingId: string): void {
     let ref: RemoteRef;
     try {
-      ref = this.library.remoteRef(recordingId);
+      ref = this.library.webhooks.ref(recordingId);
     } catch {
       return;
     }
@@ -53,12 +53,12 @@ export class WebhookFollower {
 
   /** After a restart: follow every webhook whose outcome was not settled. */
   resume(): void {
-    for (const id of this.library.unsettledWebhooks()) this.follow(id);
+    for (const id of this.library.webhooks.unsettled()) this.follow(id);
   }
 
   /** Ask the service now (the details panel's "Check again"). */
   async check(recordingId: string): Promise<WebhookStatus | null> {
-    const ref = this.library.remoteRef(recordingId);
+    const ref = this.library.webhooks.ref(recordingId);
     if (!ref.webhookUrl) return null;
     if (!ref.remoteId) throw new AppError('conflict', 'This transcript was never submitted, so no webhook was sent.');
     const client = await this.clientFor(ref);
@@ -66,8 +66,8 @@ export class WebhookFollower {
     const code = t.webhook_status_code ?? null;
     const completedAt = ref.completedAt ? Date.parse(ref.completedAt) : Date.now();
     const windowOver = Date.now() - completedAt >= this.o.windowMs;
-    this.library.recordWebhookCheck(ref.transcriptId, code, settledCode(code) || windowOver);
-    return this.library.webhookStatus(recordingId);
+    this.library.webhooks.recordCheck(ref.transcriptId, code, settledCode(code) || windowOver);
+    return this.library.webhooks.status(recordingId);
   }
 
   dispose(): void {
@@ -78,7 +78,7 @@ export class WebhookFollower {
 
   private schedule(recordingId: string, step: number): void {
     if (this.disposed) return;
-    const ref = this.library.remoteRef(recordingId);
+    const ref = this.library.webhooks.ref(recordingId);
     const since = ref.completedAt ? Date.now() - Date.parse(ref.completedAt) : 0;
     const planned = step < this.o.delaysMs.length ? this.o.delaysMs[step]! : this.o.delaysMs.at(-1)! + (step - this.o.delaysMs.length + 1) * this.o.everyMs;
     // Never check later than the window's end; after a restart, steps already past run at once.

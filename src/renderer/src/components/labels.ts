@@ -1,62 +1,22 @@
 /**
- * Display names and initial values the renderer needs before main answers.
- * Kept here rather than imported from src/shared at runtime so the page does
- * not load zod (the schemas live in main): the types below make the compiler
- * check they cover every value of the contract.
+ * Display names and initial values the renderer needs before main answers,
+ * from src/shared's zod-free modules (defaults.ts, job-states.ts) so the page
+ * does not load the schemas.
  */
-import type { JobStatus, TranscriptionOptions } from '../../../shared/jobs';
+import { isFinalJobStatus, type JobStatus } from '../../../shared/job-states';
+import { DEFAULT_SETTINGS, PII_POLICY_LABELS, REGION_LABELS, type PiiPolicy } from '../../../shared/defaults';
 import type { Region, SettingsView } from '../../../shared/settings';
 
-export const regionLabels: Record<Region, string> = { us: 'US', eu: 'EU', local: 'Local', custom: 'Custom' };
+export const regionLabels: Readonly<Record<Region, string>> = REGION_LABELS;
 
-export type PiiPolicy = NonNullable<TranscriptionOptions['redactPiiPolicies']>[number];
-export const piiPolicyLabels: Record<PiiPolicy, string> = {
-  person_name: 'Names',
-  phone_number: 'Phone numbers',
-  email_address: 'Email addresses',
-  credit_card_number: 'Card numbers',
-  us_social_security_number: 'US social security numbers',
-  date_of_birth: 'Dates of birth',
-  location: 'Places',
-};
+export type { PiiPolicy };
+export const piiPolicyLabels: Readonly<Record<PiiPolicy, string>> = PII_POLICY_LABELS;
 
-const finalStatus: Record<JobStatus, boolean> = {
-  queued: false,
-  uploading: false,
-  submitted: false,
-  processing: false,
-  completed: true,
-  error: true,
-  canceled: true,
-};
-export const isFinalStatus = (s: JobStatus): boolean => finalStatus[s];
+/** Final job states come from src/shared/job-states (no zod there). */
+export const isFinalStatus = (s: JobStatus): boolean => isFinalJobStatus(s);
 
 /** Shown for the few milliseconds before `settings.get` answers; main's values replace it. */
-export const initialSettings: SettingsView = {
-  theme: 'system',
-  region: 'local',
-  customRestUrl: '',
-  customStreamingUrl: '',
-  customGatewayUrl: '',
-  transcriptionDefaults: { speechModels: ['universal-3-pro', 'universal-2'], languageCode: 'en_us', punctuate: true, formatText: true },
-  webhookUrl: '',
-  webhookAuthHeaderName: '',
-  webhookAuthHeaderSaved: false,
-  keepAudioCopy: true,
-  uploadConcurrency: 3,
-  captions: {
-    micDeviceId: '',
-    echoCancellation: true,
-    noiseSuppression: true,
-    autoGainControl: true,
-    sources: 'mic',
-    endOfTurn: 'balanced',
-    formatTurns: true,
-    keyterms: [],
-    recordOnly: false,
-    overlay: { fontSize: 28, lines: 2, opacity: 0.85, textColor: '#ffffff', backgroundColor: '#000000', clickThrough: false },
-  },
-};
+export const initialSettings: SettingsView = { ...structuredClone(DEFAULT_SETTINGS), webhookAuthHeaderSaved: false };
 
 /** Languages offered for new jobs, and the names shown for the codes the service answers with. */
 export const languageLabels: ReadonlyArray<readonly [code: string, label: string]> = [

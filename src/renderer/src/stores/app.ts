@@ -10,6 +10,8 @@ export interface OpenTranscript {
   id: string;
   atMs: number | null;
   nonce: number;
+  /** Start playing from atMs once the player is ready (a chat citation). */
+  play?: boolean;
 }
 
 interface AppState {
@@ -21,7 +23,7 @@ interface AppState {
   /** The recording whose "Open" control should get focus back when the library shows again (after Back). */
   returnFocusTo: string | null;
   setScreen(screen: Screen): void;
-  openTranscript(id: string, atMs?: number | null): void;
+  openTranscript(id: string, atMs?: number | null, play?: boolean): void;
   /** Leave the transcript for the library, handing focus back to what opened it. */
   backToLibrary(): void;
   loadInfo(): Promise<void>;
@@ -37,7 +39,7 @@ export const useApp = create<AppState>((set) => ({
   returnFocusTo: null,
   setScreen: (screen) => set({ screen }),
   backToLibrary: () => set((s) => ({ screen: 'library', returnFocusTo: s.open?.id ?? null })),
-  openTranscript: (id, atMs = null) => set({ screen: 'transcript', open: { id, atMs, nonce: ++nonce } }),
+  openTranscript: (id, atMs = null, play = false) => set({ screen: 'transcript', open: { id, atMs, nonce: ++nonce, play } }),
   async loadInfo() {
     try {
       set({ info: await api.invoke('app.info'), loadError: null });

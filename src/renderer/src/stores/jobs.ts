@@ -1,7 +1,7 @@
 /**
- * The queue: durable jobs from main, plus the files still on their way to
- * main (host mode uploads them first: "intake"). Upload progress lives in its
- * own store so a progress tick re-renders one bar, not the queue.
+ * The queue: durable jobs from main (files still on their way to main are in
+ * the intake store). Upload progress lives in its own store so a progress
+ * tick re-renders one bar, not the queue.
  */
 import { create } from 'zustand';
 import type { Job, JobProgress } from '../../../shared/jobs';
@@ -10,30 +10,12 @@ import { api, errorCode, errorMessage } from '../bridge';
 import { whenConnected } from './app';
 import { toast } from './toasts';
 
-export interface IntakeItem {
-  id: string;
-  name: string;
-  size: number;
-  /** Read from the file's header by the browser; null until known (or if it cannot tell). */
-  durationMs: number | null;
-  state: 'waiting' | 'staging' | 'adding' | 'failed';
-  error: { code: string | null; message: string } | null;
-  file: File;
-}
-
-export interface SkippedFile {
-  name: string;
-  reason: string;
-}
-
 interface JobsState {
   jobs: Record<string, Job>;
   /** Job ids, newest first. */
   order: string[];
   /** Jobs that were unfinished when the app (re)connected: they resumed after a restart. */
   resumed: Record<string, true>;
-  intake: IntakeItem[];
-  skipped: SkippedFile[];
   loaded: boolean;
   error: string | null;
   load(markResumed: boolean): Promise<void>;
@@ -43,7 +25,6 @@ interface JobsState {
   retry(id: string): Promise<void>;
   remove(id: string): Promise<void>;
   clearFinished(): Promise<void>;
-  clearSkipped(): void;
 }
 
 function sortIds(jobs: Record<string, Job>): string[] {
@@ -81,8 +62,6 @@ export const useJobs = create<JobsState>((set, get) => {
     jobs: {},
     order: [],
     resumed: {},
-    intake: [],
-    skipped: [],
     loaded: false,
     error: null,
     async load(markResumed) {
@@ -133,10 +112,10 @@ export const useJobs = create<JobsState>((set, get) => {
         get().drop(id);
       }),
     async clearFinished() {
+      // Failed jobs stay: they wait for Retry or Remove.
       const done = Object.values(get().jobs).filter((j) => j.status === 'completed' || j.status === 'canceled');
       await Promise.all(done.map((j) => get().remove(j.id)));
     },
-    clearSkipped: () => set({ skipped: [] }),
   };
 });
 

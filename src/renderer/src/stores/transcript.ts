@@ -8,6 +8,7 @@ import { create } from 'zustand';
 import type { Transcript, Word } from '../../../shared/library';
 import { api, errorCode, errorMessage } from '../bridge';
 import { findWords, wordAt } from '../features/transcript/words';
+import { useApp } from './app';
 import { toast } from './toasts';
 
 export interface FindState {
@@ -21,6 +22,7 @@ export interface FindState {
 
 interface PlayerHandle {
   seek(ms: number): void;
+  play(): void;
 }
 
 interface TranscriptState {
@@ -35,7 +37,9 @@ interface TranscriptState {
   corrected: Record<number, string>;
   /** Time to start at once the player is ready (a search hit). */
   pendingSeekMs: number | null;
-  open(id: string, atMs: number | null): Promise<void>;
+  /** Play once the pending seek is applied (a chat citation asked for the moment to be heard). */
+  pendingPlay: boolean;
+  open(id: string, atMs: number | null, play?: boolean): Promise<void>;
   close(): void;
   setTime(ms: number): void;
   seek(ms: number): void;
@@ -64,13 +68,18 @@ export const useTranscript = create<TranscriptState>((set, get) => ({
   find: noFind,
   corrected: {},
   pendingSeekMs: null,
-  async open(id, atMs) {
+  pendingPlay: false,
+  async open(id, atMs, play = false) {
     const mine = ++openSeq;
     const same = get().id === id && get().transcript !== null;
     if (!same) set({ id, transcript: null, loading: true, error: null, mediaUrl: null, active: -1, find: noFind, corrected: {} });
-    set({ pendingSeekMs: atMs });
+    set({ pendingSeekMs: atMs, pendingPlay: play && atMs !== null });
     if (same) {
       if (atMs !== null) get().seek(atMs);
+      if (play && atMs !== null && player) {
+        set({ pendingPlay: false });
+        player.play();
+      }
       return;
     }
     try {
@@ -150,3 +159,18 @@ export function originalOf(word: Word, index: number, corrected: Record<number, 
   if (typeof fromContract === 'string' && fromContract !== word.text) return fromContract;
   return corrected[index] ?? null;
 }
+
+// The library changed (a job completed, a rename, a delete): reload what is open.
+api.on('library.changed', (c) => {
+  const id = useTranscript.getState().id;
+  if (!id || !c.ids.includes(id)) return;
+  if (c.reason === 'deleted') {
+    // Said only to someone reading it; the library shows its own list.
+    if (useApp.getState().screen === 'transcript') {
+      toast('This recording was deleted.', 'info');
+      useApp.getState().setScreen('library');
+    }
+    return;
+  }
+  void api.invoke('library.get', { id }).then((t) => useTranscript.getState().applyTranscript(t), () => undefined);
+});

@@ -3,7 +3,7 @@ import { customFormat, formatDate, formatPhone } from '../../../../src/engine/ga
 import { bm25, clock, extractiveAnswer, gather } from '../../../../src/engine/gateway/extractive';
 import { parseModelJson, validateSchema } from '../../../../src/engine/gateway/json-schema';
 import { RateLimiter } from '../../../../src/engine/gateway/rate-limit';
-import type { ChatRequest } from '../../../../src/engine/gateway/types';
+import type { ChatRequest } from '../../../../src/engine/gateway/provider';
 
 const req = (messages: ChatRequest['messages'], transcripts: ChatRequest['transcripts'] = []): ChatRequest => ({ model: 'verbatim-extractive', messages, max_tokens: 100, transcripts });
 

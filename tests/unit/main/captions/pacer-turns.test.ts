@@ -75,6 +75,7 @@ const turn = (order: number, words: [string, number, number, boolean][], extra: 
   turn_is_formatted: false,
   end_of_turn: false,
   transcript: '',
+  utterance: '',
   end_of_turn_confidence: 0,
   session: 0,
   words: words.map(([text, start, end, fin]) => ({ text, start, end, confidence: 0.9, word_is_final: fin })),

@@ -37,6 +37,44 @@ describe('gateway client', () => {
     expect(seen[0]).toMatchObject({ limit: 30, remaining: 29, resetSeconds: 42, model: 'verbatim-extractive', service: 'llm-gateway' });
   });
 
+  it('asks /v1/speech-understanding first and falls back to /v1/understanding on a 404 for the path', async () => {
+    const paths: string[] = [];
+    const url = await serve((req, res) => {
+      paths.push(req.url ?? '');
+      req.resume();
+      if (req.url === '/v1/speech-understanding') return void res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"Not found"}');
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: 't1', status: 'completed', text: 'hi', speech_understanding: { request: {}, response: { translation: { status: 'success' } } }, translated_texts: { es: 'hola' }, a_newer_field: { x: 1 } }));
+    });
+    const out = await new GatewayClient(url, 'k').understanding({ transcript_id: 't1', speech_understanding: { request: { translation: { target_languages: ['es'] } } } });
+    expect(paths).toEqual(['/v1/speech-understanding', '/v1/understanding']);
+    expect(out.translated_texts).toEqual({ es: 'hola' });
+    expect((out as Record<string, unknown>).a_newer_field).toEqual({ x: 1 });
+  });
+
+  it('does not fall back when the 404 is about the transcript', async () => {
+    const paths: string[] = [];
+    const url = await serve((req, res) => {
+      paths.push(req.url ?? '');
+      req.resume();
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"Transcript not found"}');
+    });
+    const err = await new GatewayClient(url, 'k').understanding({ transcript_id: 'x', speech_understanding: { request: {} } }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AppError);
+    expect(paths).toEqual(['/v1/speech-understanding']);
+  });
+
+  it('reads a completion with fields it does not know, and refuses one without choices with a clear error', async () => {
+    let body: unknown = { id: 'c', object: 'chat.completion', model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'ok', refusal: null }, finish_reason: 'stop', logprobs: null }], system_fingerprint: 'fp', usage: { prompt_tokens: 1 } };
+    const url = await serve((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    });
+    const g = new GatewayClient(url, 'k');
+    expect((await g.chat({ model: 'm', messages: [{ role: 'user', content: 'hi' }] })).choices[0]?.message.content).toBe('ok');
+    body = { id: 'c', choices: [] };
+    await expect(g.chat({ model: 'm', messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({ code: 'server_error', message: expect.stringContaining('choices') });
+  });
+
   it('turns a 429 into rate_limited with the reset time', async () => {
     const url = await serve((_req, res) => {
       res.writeHead(429, { 'content-type': 'application/json', ...limits, 'x-ratelimit-remaining': '0' }).end('{"error":"Rate limit exceeded"}');

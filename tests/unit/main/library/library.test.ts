@@ -19,9 +19,9 @@ function wordsOf(text: string, startAt = 0, speaker: string | null = null): Word
 }
 
 function addCompleted(lib: Library, title: string, text: string, tags: string[] = []): string {
-  const { recordingId, transcriptId } = lib.addRecording({ title, source: `${title}.wav`, sourceKind: 'file', sizeBytes: 10, region: 'local', baseUrl: null, options: {} });
-  lib.complete(transcriptId, { remoteId: `r-${title}`, text, words: wordsOf(text), sentences: null, paragraphs: null, confidence: 0.9, language: 'en_us', model: 'universal-2', durationMs: 5000 });
-  if (tags.length) lib.setTags(recordingId, tags);
+  const { recordingId, transcriptId } = lib.recordings.add({ title, source: `${title}.wav`, sourceKind: 'file', sizeBytes: 10, region: 'local', baseUrl: null, options: {} });
+  lib.transcripts.complete(transcriptId, { remoteId: `r-${title}`, text, words: wordsOf(text), sentences: null, paragraphs: null, confidence: 0.9, language: 'en_us', model: 'universal-2', durationMs: 5000 });
+  if (tags.length) lib.recordings.setTags(recordingId, tags);
   return recordingId;
 }
 
@@ -46,9 +46,10 @@ describe('library migrations', () => {
       old.prepare(`INSERT INTO tags (recording_id, name) VALUES ('r1', 'archive')`).run();
       old.close();
 
-      const lib = new Library(dir, openDatabase(file));
-      expect(lib.db.pragma('user_version', { simple: true })).toBe(latestVersion);
-      const item = lib.item('r1');
+      const db = openDatabase(file);
+      const lib = new Library(dir, db);
+      expect(db.pragma('user_version', { simple: true })).toBe(latestVersion);
+      const item = lib.recordings.item('r1');
       expect(item).toMatchObject({ title: 'Old talk', status: 'completed', region: 'us', tags: ['archive'], preview: 'kept across upgrades' });
       lib.close();
     });
@@ -75,57 +76,57 @@ describe('library', () => {
     const lib = new Library(dir);
     addCompleted(lib, 'Bravo', 'second talk.', ['work']);
     addCompleted(lib, 'Alpha', 'first talk.', ['work', 'home']);
-    lib.addRecording({ title: 'Charlie', source: 'c.wav', sourceKind: 'file', sizeBytes: 1, region: 'eu', baseUrl: null, options: {} });
-    expect(lib.list({ sort: 'title', order: 'asc' }).items.map((i) => i.title)).toEqual(['Alpha', 'Bravo', 'Charlie']);
-    expect(lib.list({ status: ['queued'] }).items.map((i) => i.title)).toEqual(['Charlie']);
-    expect(lib.list({ tag: 'home' }).items.map((i) => i.title)).toEqual(['Alpha']);
-    expect(lib.list({ title: 'rav' }).items.map((i) => i.title)).toEqual(['Bravo']);
-    const page = lib.list({ sort: 'title', order: 'asc', limit: 2, offset: 2 });
+    lib.recordings.add({ title: 'Charlie', source: 'c.wav', sourceKind: 'file', sizeBytes: 1, region: 'eu', baseUrl: null, options: {} });
+    expect(lib.recordings.list({ sort: 'title', order: 'asc' }).items.map((i) => i.title)).toEqual(['Alpha', 'Bravo', 'Charlie']);
+    expect(lib.recordings.list({ status: ['queued'] }).items.map((i) => i.title)).toEqual(['Charlie']);
+    expect(lib.recordings.list({ tag: 'home' }).items.map((i) => i.title)).toEqual(['Alpha']);
+    expect(lib.recordings.list({ title: 'rav' }).items.map((i) => i.title)).toEqual(['Bravo']);
+    const page = lib.recordings.list({ sort: 'title', order: 'asc', limit: 2, offset: 2 });
     expect(page).toMatchObject({ total: 3, items: [{ title: 'Charlie' }] });
-    expect(lib.tags()).toEqual([{ name: 'home', count: 1 }, { name: 'work', count: 2 }]);
+    expect(lib.recordings.tags()).toEqual([{ name: 'home', count: 1 }, { name: 'work', count: 2 }]);
     lib.close();
   });
 
   it('renames, corrects words (text and search follow), names speakers and deletes', () => {
     let lib = new Library(dir);
     const id = addCompleted(lib, 'Meeting', 'We ship the recieve fix today. Then we rest.');
-    lib.rename(id, 'Standup');
-    const t = lib.get(id);
+    lib.recordings.rename(id, 'Standup');
+    const t = lib.transcripts.get(id);
     expect(t.sentences.map((s) => s.text)).toEqual(['We ship the recieve fix today.', 'Then we rest.']);
-    const fixed = lib.correctWords(id, [{ index: 3, text: 'receive' }]);
+    const fixed = lib.edits.correctWords(id, [{ index: 3, text: 'receive' }]);
     expect(fixed.text).toContain('receive fix');
-    expect(lib.search('receive').map((h) => h.recordingId)).toEqual([id]);
-    expect(lib.search('recieve')).toEqual([]);
+    expect(lib.search.search('receive').map((h) => h.recordingId)).toEqual([id]);
+    expect(lib.search.search('recieve')).toEqual([]);
     // The correction is stored beside the original and survives reopening the library.
     expect(fixed.words[3]).toMatchObject({ text: 'receive', original: 'recieve' });
     lib.close();
     const reopened = new Library(dir);
-    expect(reopened.get(id).words[3]).toMatchObject({ text: 'receive', original: 'recieve' });
-    expect(reopened.correctWords(id, [{ index: 3, text: 'receives' }]).words[3]).toMatchObject({ text: 'receives', original: 'recieve' });
-    const reverted = reopened.correctWords(id, [{ index: 3, text: 'recieve' }]);
+    expect(reopened.transcripts.get(id).words[3]).toMatchObject({ text: 'receive', original: 'recieve' });
+    expect(reopened.edits.correctWords(id, [{ index: 3, text: 'receives' }]).words[3]).toMatchObject({ text: 'receives', original: 'recieve' });
+    const reverted = reopened.edits.correctWords(id, [{ index: 3, text: 'recieve' }]);
     expect(reverted.words[3]?.original ?? null).toBeNull();
-    expect(reopened.get(id).words[3]?.original ?? null).toBeNull();
+    expect(reopened.transcripts.get(id).words[3]?.original ?? null).toBeNull();
     reopened.close();
     lib = new Library(dir);
-    const named = lib.renameSpeaker(id, 'A', 'Dana');
+    const named = lib.edits.renameSpeaker(id, 'A', 'Dana');
     expect(named.speakers).toEqual([{ id: 'A', name: 'Dana' }]);
-    expect(lib.item(id).title).toBe('Standup');
-    expect(lib.delete([id])).toBe(1);
-    expect(lib.search('receive')).toEqual([]);
-    expect(() => lib.get(id)).toThrow(/no longer in the library/);
+    expect(lib.recordings.item(id).title).toBe('Standup');
+    expect(lib.recordings.delete([id])).toBe(1);
+    expect(lib.search.search('receive')).toEqual([]);
+    expect(() => lib.transcripts.get(id)).toThrow(/no longer in the library/);
     lib.close();
   });
 
   it('exports TXT, SRT, VTT and JSON, preferring saved cues', () => {
     const lib = new Library(dir);
     const id = addCompleted(lib, 'Talk: part 1/2', 'Hello there. General Kenobi.');
-    const srt = lib.export(id, 'srt', 20);
+    const srt = lib.exports.render(id, 'srt', 20);
     expect(srt.filename).toBe('Talk part 1 2.srt');
     expect(srt.content).toBe('1\n00:00:00,000 --> 00:00:00,700\nHello there.\n\n2\n00:00:00,800 --> 00:00:01,500\nGeneral Kenobi.\n\n');
-    lib.saveCues(id, [{ start: 0, end: 1500, text: 'Edited cue' }]);
-    expect(lib.export(id, 'vtt').content).toBe('WEBVTT\n\n00:00.000 --> 00:01.500\nEdited cue\n\n');
-    expect(lib.export(id, 'txt').content).toBe('Hello there. General Kenobi.\n');
-    expect(JSON.parse(lib.export(id, 'json').content)).toMatchObject({ item: { id }, words: expect.any(Array) });
+    lib.edits.saveCues(id, [{ start: 0, end: 1500, text: 'Edited cue' }]);
+    expect(lib.exports.render(id, 'vtt').content).toBe('WEBVTT\n\n00:00.000 --> 00:01.500\nEdited cue\n\n');
+    expect(lib.exports.render(id, 'txt').content).toBe('Hello there. General Kenobi.\n');
+    expect(JSON.parse(lib.exports.render(id, 'json').content)).toMatchObject({ item: { id }, words: expect.any(Array) });
     lib.close();
   });
 
@@ -133,25 +134,25 @@ describe('library', () => {
     const lib = new Library(dir);
     const original = join(dir, 'talk.wav');
     writeFileSync(original, Buffer.alloc(100, 2));
-    const { recordingId } = lib.addRecording({ title: 'talk', source: 'talk.wav', sourceKind: 'file', sizeBytes: 100, originalPath: original, region: 'local', baseUrl: null, options: {} });
-    expect(lib.item(recordingId).hasAudio).toBe(true);
-    expect(lib.audioPath(recordingId)).toBe(original);
-    expect(lib.audioPath(recordingId, 'redacted')).toBeNull();
-    const copy = lib.storeAudio(recordingId, original);
-    expect(lib.audioPath(recordingId)).toBe(join(lib.audioDir, copy));
+    const { recordingId } = lib.recordings.add({ title: 'talk', source: 'talk.wav', sourceKind: 'file', sizeBytes: 100, originalPath: original, region: 'local', baseUrl: null, options: {} });
+    expect(lib.recordings.item(recordingId).hasAudio).toBe(true);
+    expect(lib.audio.path(recordingId)).toBe(original);
+    expect(lib.audio.path(recordingId, 'redacted')).toBeNull();
+    const copy = lib.audio.attach(recordingId, original);
+    expect(lib.audio.path(recordingId)).toBe(join(lib.audioDir, copy));
     rmSync(join(lib.audioDir, copy));
     rmSync(original);
-    expect(lib.audioPath(recordingId)).toBeNull();
+    expect(lib.audio.path(recordingId)).toBeNull();
     lib.close();
   });
 
   it('keeps a length measured before upload when the service (whole seconds) agrees within a second', () => {
     const lib = new Library(dir);
     const lengthAfter = (measured: number | null, service: number | null) => {
-      const { recordingId, transcriptId } = lib.addRecording({ title: 't', source: 't.wav', sourceKind: 'file', sizeBytes: 1, durationMs: measured, region: 'local', baseUrl: null, options: {} });
-      expect(lib.item(recordingId).durationMs).toBe(measured);
-      lib.complete(transcriptId, { remoteId: null, text: '', words: [], sentences: null, paragraphs: null, confidence: null, language: null, model: null, durationMs: service });
-      return lib.item(recordingId).durationMs;
+      const { recordingId, transcriptId } = lib.recordings.add({ title: 't', source: 't.wav', sourceKind: 'file', sizeBytes: 1, durationMs: measured, region: 'local', baseUrl: null, options: {} });
+      expect(lib.recordings.item(recordingId).durationMs).toBe(measured);
+      lib.transcripts.complete(transcriptId, { remoteId: null, text: '', words: [], sentences: null, paragraphs: null, confidence: null, language: null, model: null, durationMs: service });
+      return lib.recordings.item(recordingId).durationMs;
     };
     expect(lengthAfter(5400, 6000)).toBe(5400);
     expect(lengthAfter(5400, 9000)).toBe(9000);
@@ -162,16 +163,16 @@ describe('library', () => {
 
   it("names speakers in every export: the user's name where given, else Speaker A", () => {
     const lib = new Library(dir);
-    const { recordingId: id, transcriptId } = lib.addRecording({ title: 'Call', source: 'call.wav', sourceKind: 'file', sizeBytes: 1, region: 'us', baseUrl: null, options: {} });
+    const { recordingId: id, transcriptId } = lib.recordings.add({ title: 'Call', source: 'call.wav', sourceKind: 'file', sizeBytes: 1, region: 'us', baseUrl: null, options: {} });
     const words = [...wordsOf('Are you there?', 0, 'A'), ...wordsOf('Yes I am.', 2000, 'B'), ...wordsOf('Good.', 4000, 'A')];
-    lib.complete(transcriptId, { remoteId: 'r', text: 'Are you there? Yes I am. Good.', words, sentences: null, paragraphs: null, confidence: 1, language: 'en', model: 'm', durationMs: 5000 });
-    lib.renameSpeaker(id, 'A', 'Dana');
-    expect(lib.export(id, 'srt').content).toBe(
+    lib.transcripts.complete(transcriptId, { remoteId: 'r', text: 'Are you there? Yes I am. Good.', words, sentences: null, paragraphs: null, confidence: 1, language: 'en', model: 'm', durationMs: 5000 });
+    lib.edits.renameSpeaker(id, 'A', 'Dana');
+    expect(lib.exports.render(id, 'srt').content).toBe(
       '1\n00:00:00,000 --> 00:00:01,100\nDana: Are you there?\n\n2\n00:00:02,000 --> 00:00:03,100\nSpeaker B: Yes I am.\n\n3\n00:00:04,000 --> 00:00:04,300\nDana: Good.\n\n',
     );
-    expect(lib.export(id, 'vtt').content).toContain('00:02.000 --> 00:03.100\nSpeaker B: Yes I am.');
-    expect(lib.export(id, 'txt').content).toBe('Dana: Are you there?\n\nSpeaker B: Yes I am.\n\nDana: Good.\n');
-    expect(JSON.parse(lib.export(id, 'json').content).speakers).toEqual([{ id: 'A', name: 'Dana' }, { id: 'B', name: null }]);
+    expect(lib.exports.render(id, 'vtt').content).toContain('00:02.000 --> 00:03.100\nSpeaker B: Yes I am.');
+    expect(lib.exports.render(id, 'txt').content).toBe('Dana: Are you there?\n\nSpeaker B: Yes I am.\n\nDana: Good.\n');
+    expect(JSON.parse(lib.exports.render(id, 'json').content).speakers).toEqual([{ id: 'A', name: 'Dana' }, { id: 'B', name: null }]);
     lib.close();
   });
 
@@ -179,15 +180,15 @@ describe('library', () => {
     const a = new Library(join(dir, 'a'));
     const id = addCompleted(a, 'Backup me', 'precious words here.', ['keep']);
     writeFileSync(join(dir, 'src.wav'), Buffer.alloc(1000, 1));
-    a.storeAudio(id, join(dir, 'src.wav'));
-    const out = a.exportAll(join(dir, 'backup'));
+    a.audio.attach(id, join(dir, 'src.wav'));
+    const out = a.backup.exportAll(join(dir, 'backup'));
     expect(out).toMatchObject({ items: 1, audioFiles: 1 });
-    expect(() => a.exportAll(join(dir, 'backup'))).toThrow(/not empty/);
+    expect(() => a.backup.exportAll(join(dir, 'backup'))).toThrow(/not empty/);
     const b = new Library(join(dir, 'b'));
-    expect(b.importAll(join(dir, 'backup'))).toEqual({ imported: 1, skipped: 0 });
-    expect(b.importAll(join(dir, 'backup'))).toEqual({ imported: 0, skipped: 1 });
-    expect(b.get(id)).toMatchObject({ text: 'precious words here.', item: { tags: ['keep'], hasAudio: true } });
-    expect(b.search('precious')).toHaveLength(1);
+    expect(b.backup.importAll(join(dir, 'backup'))).toEqual({ imported: 1, skipped: 0 });
+    expect(b.backup.importAll(join(dir, 'backup'))).toEqual({ imported: 0, skipped: 1 });
+    expect(b.transcripts.get(id)).toMatchObject({ text: 'precious words here.', item: { tags: ['keep'], hasAudio: true } });
+    expect(b.search.search('precious')).toHaveLength(1);
     expect(readdirSync(b.audioDir)).toHaveLength(1);
     a.close();
     b.close();
@@ -208,12 +209,12 @@ describe('full-text search', () => {
     const lib = new Library(dir);
     const a = addCompleted(lib, 'A', 'The weather is fine. Budget budget budget meeting about the budget.');
     const b = addCompleted(lib, 'B', 'Nothing here. We mention the budget once in a long sentence that goes on and on and on.');
-    const hits = lib.search('budget');
+    const hits = lib.search.search('budget');
     expect(hits.map((h) => h.recordingId)).toEqual([a, b]);
     expect(hits[0]!.startMs).toBe(4 * 400);
     expect(hits[0]!.snippet.filter((p) => p.match).map((p) => p.text.toLowerCase())).toContain('budget');
     expect(hits[1]!.startMs).toBe(2 * 400);
-    expect(lib.search('"budget meeting"').map((h) => h.recordingId)).toEqual([a]);
+    expect(lib.search.search('"budget meeting"').map((h) => h.recordingId)).toEqual([a]);
     lib.close();
   });
 
@@ -222,7 +223,7 @@ describe('full-text search', () => {
     const vocab = 'alpha beta gamma delta epsilon zeta theta kappa lambda sigma omega river mountain forest ocean desert city village road bridge'.split(' ');
     let seed = 7;
     const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-    const insert = lib.db.transaction(() => {
+    const insert = () => lib.transaction(() => {
       for (let i = 0; i < 10_000; i++) {
         const ws = Array.from({ length: 60 }, (_, k) => vocab[Math.floor(rand() * vocab.length)]! + (k % 12 === 11 ? '.' : ''));
         if (i === 4242) ws.splice(5, 0, 'zanzibar');
@@ -231,7 +232,7 @@ describe('full-text search', () => {
     });
     insert();
     const l0 = performance.now();
-    const page = lib.list({ sort: 'title', order: 'asc', offset: 5000, limit: 100 });
+    const page = lib.recordings.list({ sort: 'title', order: 'asc', offset: 5000, limit: 100 });
     const listMs = performance.now() - l0;
     expect(page).toMatchObject({ total: 10_000, items: expect.any(Array) });
     expect(page.items).toHaveLength(100);
@@ -239,15 +240,16 @@ describe('full-text search', () => {
     const times: number[] = [];
     for (const q of ['river', 'mountain forest', 'omeg', '"city village"', 'zanzibar']) {
       const t0 = performance.now();
-      const hits = lib.search(q, { limit: 20 });
+      const hits = lib.search.search(q, { limit: 20 });
       times.push(performance.now() - t0);
       expect(hits.length).toBeGreaterThan(0);
     }
-    const rare = lib.search('zanzibar');
+    const rare = lib.search.search('zanzibar');
     expect(rare).toHaveLength(1);
     expect(rare[0]!.title).toBe('T4242');
     console.log(`10,000 transcripts: list page ${listMs.toFixed(1)} ms; FTS ${times.map((t) => t.toFixed(1)).join(', ')} ms`);
     expect(Math.max(...times)).toBeLessThan(500);
     lib.close();
-  });
+    // Building 10,000 transcripts is setup, not the figure under test: slow on a shared CPU.
+  }, 180_000);
 });

@@ -22,9 +22,9 @@ afterEach(() => {
 
 /** A completed cloud transcript submitted with the user's webhook (the query holds their secret). */
 function completedWithWebhook(webhook: string | null = 'https://hooks.example.org/t?secret=s3'): string {
-  const { recordingId, transcriptId } = lib.addRecording({ title: 'Call', source: 'call.wav', sourceKind: 'file', sizeBytes: 1, region: 'us', baseUrl: 'https://api.assemblyai.com', options: {} });
-  if (webhook) lib.setWebhook(transcriptId, webhook);
-  lib.complete(transcriptId, { remoteId: 'remote-1', text: 'hi', words: [], sentences: null, paragraphs: null, confidence: 1, language: 'en', model: 'm', durationMs: 1000 });
+  const { recordingId, transcriptId } = lib.recordings.add({ title: 'Call', source: 'call.wav', sourceKind: 'file', sizeBytes: 1, region: 'us', baseUrl: 'https://api.assemblyai.com', options: {} });
+  if (webhook) lib.webhooks.begin(transcriptId, webhook);
+  lib.transcripts.complete(transcriptId, { remoteId: 'remote-1', text: 'hi', words: [], sentences: null, paragraphs: null, confidence: 1, language: 'en', model: 'm', durationMs: 1000 });
   return recordingId;
 }
 
@@ -56,14 +56,14 @@ const fast = { delaysMs: [5, 10, 20], everyMs: 20, windowMs: 2000 };
 describe('following the user webhook after completion', () => {
   it('shows pending, then retrying after a 500, then delivered after a 200, and stops asking', async () => {
     const id = completedWithWebhook();
-    expect(lib.get(id).webhook).toEqual({ url: 'https://hooks.example.org/t', state: 'pending', statusCode: null, checkedAt: null });
+    expect(lib.transcripts.get(id).webhook).toEqual({ url: 'https://hooks.example.org/t', state: 'pending', statusCode: null, checkedAt: null });
     const svc = serviceAnswering([null, 500, 200]);
     const changes: string[] = [];
     lib.onChange((c) => changes.push(...c.ids));
     follower = new WebhookFollower(lib, svc.clientFor, fast);
     follower.follow(id);
-    await until(() => lib.webhookStatus(id)?.state === 'delivered');
-    expect(lib.get(id).webhook).toMatchObject({ state: 'delivered', statusCode: 200, checkedAt: expect.any(String) });
+    await until(() => lib.webhooks.status(id)?.state === 'delivered');
+    expect(lib.transcripts.get(id).webhook).toMatchObject({ state: 'delivered', statusCode: 200, checkedAt: expect.any(String) });
     expect(svc.asked).toEqual(['remote-1', 'remote-1', 'remote-1']);
     expect(changes.filter((c) => c === id)).toHaveLength(2); // 500, then 200: the open transcript reloads twice
     await new Promise((r) => setTimeout(r, 100));
@@ -75,8 +75,8 @@ describe('following the user webhook after completion', () => {
     const svc = serviceAnswering([404]);
     follower = new WebhookFollower(lib, svc.clientFor, fast);
     follower.follow(id);
-    await until(() => lib.webhookStatus(id)?.state === 'failed');
-    expect(lib.webhookStatus(id)).toMatchObject({ state: 'failed', statusCode: 404 });
+    await until(() => lib.webhooks.status(id)?.state === 'failed');
+    expect(lib.webhooks.status(id)).toMatchObject({ state: 'failed', statusCode: 404 });
     await new Promise((r) => setTimeout(r, 100));
     expect(svc.asked).toHaveLength(1);
   });
@@ -86,8 +86,8 @@ describe('following the user webhook after completion', () => {
     const svc = serviceAnswering([503]);
     follower = new WebhookFollower(lib, svc.clientFor, { delaysMs: [5], everyMs: 30, windowMs: 150 });
     follower.follow(id);
-    await until(() => lib.webhookStatus(id)?.state === 'failed');
-    expect(lib.webhookStatus(id)).toMatchObject({ state: 'failed', statusCode: 503 });
+    await until(() => lib.webhooks.status(id)?.state === 'failed');
+    expect(lib.webhooks.status(id)).toMatchObject({ state: 'failed', statusCode: 503 });
   });
 
   it('keeps asking through a network fault within the window', async () => {
@@ -96,7 +96,7 @@ describe('following the user webhook after completion', () => {
     const logs: string[] = [];
     follower = new WebhookFollower(lib, svc.clientFor, { ...fast, log: (m) => logs.push(m) });
     follower.follow(id);
-    await until(() => lib.webhookStatus(id)?.state === 'delivered');
+    await until(() => lib.webhooks.status(id)?.state === 'delivered');
     expect(logs.join('\n')).toMatch(/offline/);
   });
 
@@ -107,7 +107,7 @@ describe('following the user webhook after completion', () => {
     follower.follow(id);
     await new Promise((r) => setTimeout(r, 60));
     expect(svc.asked).toEqual([]);
-    expect(lib.get(id).webhook).toBeNull();
+    expect(lib.transcripts.get(id).webhook).toBeNull();
     expect(await follower.check(id)).toBeNull();
   });
 
@@ -119,7 +119,7 @@ describe('following the user webhook after completion', () => {
     follower.dispose();
     follower = new WebhookFollower(lib, svc.clientFor, fast);
     follower.resume();
-    await until(() => lib.webhookStatus(id)?.state === 'delivered');
-    expect(lib.unsettledWebhooks()).toEqual([]);
+    await until(() => lib.webhooks.status(id)?.state === 'delivered');
+    expect(lib.webhooks.unsettled()).toEqual([]);
   });
 });

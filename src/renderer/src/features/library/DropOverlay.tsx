@@ -7,7 +7,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Icon } from '../../components/Icon';
 import { useApp } from '../../stores/app';
 import { acceptAttribute, collectDrop, sortFiles } from './collect';
-import { addCollected } from './intake';
+import { useIntake } from '../../stores/intake';
 
 let pickerInput: HTMLInputElement | null = null;
 
@@ -51,7 +51,7 @@ export function DropOverlay() {
       const collecting = collectDrop(e.dataTransfer);
       const app = useApp.getState();
       if (app.screen !== 'library' && app.screen !== 'transcript') app.setScreen('library');
-      void collecting.then(addCollected);
+      void collecting.then((c) => useIntake.getState().add(c));
     };
     window.addEventListener('dragenter', enter);
     window.addEventListener('dragover', overFn);
@@ -79,7 +79,7 @@ export function DropOverlay() {
         onChange={(e) => {
           const files = Array.from(e.currentTarget.files ?? []);
           e.currentTarget.value = '';
-          if (files.length) addCollected(sortFiles(files));
+          if (files.length) useIntake.getState().add(sortFiles(files));
         }}
       />
       {over !== null && (

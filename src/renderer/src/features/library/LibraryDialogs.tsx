@@ -8,7 +8,7 @@ import { useApp } from '../../stores/app';
 import { useLibrary } from '../../stores/library';
 import { toast } from '../../stores/toasts';
 import { exportTranscripts } from './exportFiles';
-import { addUrl } from './intake';
+import { useIntake } from '../../stores/intake';
 
 export function AddUrlDialog({ open, onClose: close }: { open: boolean; onClose(): void }) {
   const [url, setUrl] = useState('');
@@ -30,7 +30,7 @@ export function AddUrlDialog({ open, onClose: close }: { open: boolean; onClose(
       return;
     }
     setBusy(true);
-    const err = await addUrl(parsed.toString());
+    const err = await useIntake.getState().addUrl(parsed.toString());
     setBusy(false);
     if (err) setError(err);
     else {

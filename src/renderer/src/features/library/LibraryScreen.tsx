@@ -10,6 +10,7 @@ import { useKeys } from '../../stores/keys';
 import { useLibrary } from '../../stores/library';
 import { useSearch } from '../../stores/search';
 import { useSettings } from '../../stores/settings';
+import { askAbout } from '../chat/ask';
 import { openFilePicker } from './DropOverlay';
 import { engineNote } from './engineNote';
 import { AddUrlDialog, DeleteDialog, ExportDialog, TagDialog } from './LibraryDialogs';
@@ -81,6 +82,9 @@ function Toolbar({ onDialog }: { onDialog(d: 'tag' | 'export' | 'delete'): void 
     return (
       <div className="toolbar toolbar--selection" role="toolbar" aria-label="Selection">
         <span className="toolbar__count">{nSelected} selected</span>
+        <Button size="sm" icon="chat" onClick={() => void askAbout(Object.keys(useLibrary.getState().selected))}>
+          Ask
+        </Button>
         <Button size="sm" icon="tag" onClick={() => onDialog('tag')}>
           Tag…
         </Button>

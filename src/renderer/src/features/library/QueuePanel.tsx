@@ -16,10 +16,10 @@ import { Icon } from '../../components/Icon';
 import { ProgressBar } from '../../components/ProgressBar';
 import { formatBytes, formatClock, percent } from '../../components/format';
 import { useApp } from '../../stores/app';
-import { doneSeenAt, isFinal, useJobProgress, useJobs, type IntakeItem } from '../../stores/jobs';
+import { useIntake, type IntakeItem } from '../../stores/intake';
+import { doneSeenAt, isFinal, useJobProgress, useJobs } from '../../stores/jobs';
 import { useEngine } from '../../stores/localEngine';
 import { openFilePicker } from './DropOverlay';
-import { cancelIntake, retryIntake } from './intake';
 
 const statusText = (s: Job['status']) => statusLabel[s][0];
 
@@ -186,19 +186,19 @@ function IntakeRow({ item }: { item: IntakeItem }) {
       </div>
       <div className="qrow__actions">
         {failed && (
-          <Button size="sm" variant="primary" icon="retry" onClick={() => retryIntake(item.id)}>
+          <Button size="sm" variant="primary" icon="retry" onClick={() => useIntake.getState().retry(item.id)}>
             Retry
           </Button>
         )}
-        <Button size="sm" variant="ghost" icon="x" aria-label={`${failed ? 'Remove' : 'Cancel'} ${item.name}`} onClick={() => cancelIntake(item.id)} />
+        <Button size="sm" variant="ghost" icon="x" aria-label={`${failed ? 'Remove' : 'Cancel'} ${item.name}`} onClick={() => useIntake.getState().cancel(item.id)} />
       </div>
     </li>
   );
 }
 
 function SkippedList() {
-  const skipped = useJobs((s) => s.skipped);
-  const clear = useJobs((s) => s.clearSkipped);
+  const skipped = useIntake((s) => s.skipped);
+  const clear = useIntake((s) => s.clearSkipped);
   const [open, setOpen] = useState(true);
   if (skipped.length === 0) return null;
   return (
@@ -289,8 +289,8 @@ function DoneLine({ ids }: { ids: string[] }) {
 
 export function QueuePanel() {
   const order = useJobs((s) => s.order);
-  const intake = useJobs((s) => s.intake);
-  const hasSkipped = useJobs((s) => s.skipped.length > 0);
+  const intake = useIntake((s) => s.items);
+  const hasSkipped = useIntake((s) => s.skipped.length > 0);
   const finishedCount = useJobs((s) => Object.values(s.jobs).filter((j) => j.status === 'completed' || j.status === 'canceled').length);
   const active = useJobs((s) => Object.values(s.jobs).filter((j) => !isFinal(j)).length);
   const clearFinished = useJobs((s) => s.clearFinished);

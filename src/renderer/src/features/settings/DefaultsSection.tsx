@@ -1,5 +1,6 @@
 /** Options every new job starts with: speech models, language, formatting, speakers, PII redaction. */
 import type { TranscriptionOptions } from '../../../../shared/jobs';
+import { DEFAULT_SPEECH_MODELS } from '../../../../shared/defaults';
 import { languageLabels, piiPolicyLabels, type PiiPolicy } from '../../components/labels';
 import { Switch } from '../../components/Switch';
 import { useSettings } from '../../stores/settings';
@@ -18,7 +19,7 @@ export function DefaultsSection() {
   const d = settings.transcriptionDefaults;
   const local = settings.region === 'local';
   const set = (patch: TranscriptionOptions) => void update({ transcriptionDefaults: { ...d, ...patch } });
-  const chosen = d.speechModels ?? ['universal-3-pro', 'universal-2'];
+  const chosen = d.speechModels ?? [...DEFAULT_SPEECH_MODELS];
   const policies = d.redactPiiPolicies ?? [];
 
   return (

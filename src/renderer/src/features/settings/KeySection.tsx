@@ -16,6 +16,8 @@ function fixFor(code: string | null): string {
       return 'An API key is a long string of letters and digits; paste it without spaces or quotes.';
     case 'rate_limited':
       return 'Wait a minute, then press “Verify again”.';
+    case 'conflict':
+      return 'Paste the key above and press “Save and verify”: Verbatim then keeps it for this address.';
     default:
       return 'Try again; if it keeps failing, switch the region to Local to keep working offline.';
   }
@@ -42,7 +44,13 @@ export function KeySection() {
       <div className="card__head">
         <h2 id="key-title">API key</h2>
         {status?.present ? (
-          status.verifiedAt && !status.lastError ? <Badge tone="ok">Verified</Badge> : <Badge tone="warn">Not verified</Badge>
+          !status.matchesService && status.source === 'vault' && cloudRegion ? (
+            <Badge tone="warn">For another address</Badge>
+          ) : status.verifiedAt && !status.lastError ? (
+            <Badge tone="ok">Verified</Badge>
+          ) : (
+            <Badge tone="warn">Not verified</Badge>
+          )
         ) : (
           <Badge tone="neutral">No key</Badge>
         )}
@@ -52,6 +60,18 @@ export function KeySection() {
           ? `A key ending in ${status.masked ?? '…'} is stored${status.source === 'env' ? ' in the ASSEMBLYAI_API_KEY environment variable' : ', encrypted on this computer'}.${status.verifiedAt ? ` Last verified ${formatDateTime(status.verifiedAt)}.` : ''}`
           : 'Needed for the US and EU cloud (and for a custom service that asks for one). Without a key, Verbatim transcribes with its local engine on this computer.'}
       </p>
+      {status?.present && status.source === 'vault' && status.boundTo && (
+        <p className="field__help" data-testid="key-bound">
+          Verbatim sends this key only to {status.boundTo}, the service it was entered for.
+        </p>
+      )}
+      {status?.present && !status.matchesService && cloudRegion && (
+        <p className="banner banner--warn" role="status" data-testid="key-elsewhere">
+          {status.source === 'vault'
+            ? `This key was entered for ${status.boundTo ?? 'AssemblyAI’s US and EU services'}, not for the service address now in Settings. To use it there, enter the key again below; until then Verbatim does not send it.`
+            : 'Set a service address first.'}
+        </p>
+      )}
       {status && !status.canStore && (
         <p className="banner banner--warn">This computer has no keyring to encrypt the key with, so it cannot be saved. Set ASSEMBLYAI_API_KEY before starting Verbatim instead.</p>
       )}

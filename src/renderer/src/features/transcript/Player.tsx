@@ -37,6 +37,9 @@ export function Player({ durationMs, source }: { durationMs: number | null; sour
         a.currentTime = ms / 1000;
         setNow(ms / 1000);
       },
+      play() {
+        if (audio.current && src) void audio.current.play().catch(() => undefined);
+      },
     });
     return () => registerPlayer(null);
   }, [src]);
@@ -71,7 +74,10 @@ export function Player({ durationMs, source }: { durationMs: number | null; sour
       if (at !== null) {
         a.currentTime = at / 1000;
         setNow(at / 1000);
-        useTranscript.setState({ pendingSeekMs: null });
+        const play = useTranscript.getState().pendingPlay;
+        useTranscript.setState({ pendingSeekMs: null, pendingPlay: false });
+        // A citation was followed: the user asked to hear that moment (the click is the gesture autoplay needs).
+        if (play) void a.play().catch(() => undefined);
       }
     };
     if (a.readyState >= 1) apply();

@@ -9,9 +9,10 @@ import { useApp } from '../../stores/app';
 import { useLibrary } from '../../stores/library';
 import { toast } from '../../stores/toasts';
 import { useTranscript } from '../../stores/transcript';
-import { api } from '../../bridge';
 import { ExportDialog } from '../library/LibraryDialogs';
 import { ImproveAccuracy } from '../captions/ImproveAccuracy';
+import { askAbout } from '../chat/ask';
+import { InsightsDialog } from '../chat/InsightsDialog';
 import { DetailsPanel } from './DetailsPanel';
 import { FindBar } from './FindBar';
 import { blocksOf, plainText } from './paragraphs';
@@ -64,7 +65,6 @@ function Title({ id, title, focusKey }: { id: string; title: string; focusKey: n
 
 export function TranscriptScreen() {
   const open = useApp((s) => s.open);
-  const setScreen = useApp((s) => s.setScreen);
   const back = useApp((s) => s.backToLibrary);
   const findButton = useRef<HTMLButtonElement>(null);
   const openTranscript = useTranscript((s) => s.open);
@@ -74,26 +74,11 @@ export function TranscriptScreen() {
   const [finding, setFinding] = useState(false);
   const [details, setDetails] = useState(true);
   const [exporting, setExporting] = useState(false);
+  const [understanding, setUnderstanding] = useState(false);
 
   useEffect(() => {
-    if (open) void openTranscript(open.id, open.atMs);
+    if (open) void openTranscript(open.id, open.atMs, open.play);
   }, [open, openTranscript]);
-
-  // The library changed (a job completed, a rename): reload what is open.
-  useEffect(
-    () =>
-      api.on('library.changed', (c) => {
-        const id = useTranscript.getState().id;
-        if (!id || !c.ids.includes(id)) return;
-        if (c.reason === 'deleted') {
-          toast('This recording was deleted.', 'info');
-          setScreen('library');
-          return;
-        }
-        void api.invoke('library.get', { id }).then((t) => useTranscript.getState().applyTranscript(t), () => undefined);
-      }),
-    [setScreen],
-  );
 
   const findable = transcript?.item.status === 'completed';
   useEffect(() => {
@@ -179,6 +164,12 @@ export function TranscriptScreen() {
           <Button size="sm" icon="download" disabled={!done} onClick={() => setExporting(true)}>
             Export…
           </Button>
+          <Button size="sm" icon="chat" disabled={!done} onClick={() => void askAbout([item.id])}>
+            Ask
+          </Button>
+          <Button size="sm" icon="spark" disabled={!done} onClick={() => setUnderstanding(true)}>
+            Understand…
+          </Button>
           <Button size="sm" variant="ghost" icon="panel" aria-pressed={details} aria-label="Details panel" onClick={() => setDetails(!details)} />
         </div>
       </div>
@@ -212,6 +203,7 @@ export function TranscriptScreen() {
         </p>
       )}
       <ExportDialog open={exporting} onClose={() => setExporting(false)} ids={[item.id]} title={`Export “${item.title}”`} />
+      {done && <InsightsDialog open={understanding} onClose={() => setUnderstanding(false)} recordingId={item.id} title={item.title} />}
     </div>
   );
 }

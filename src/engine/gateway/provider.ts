@@ -1,24 +1,20 @@
-/** The LLM gateway's provider interface and request/answer shapes (API.md §9). */
+/**
+ * What a chat provider (an OpenAI-compatible upstream, the extractive model)
+ * implements, and the request it is handed: the wire request of
+ * src/shared/api/gateway.ts after checks, with message contents as text and
+ * the transcripts it names resolved.
+ */
+import type { ChatCompletionRequest, ChatDelta, ChatMessage, ModelInfo as WireModelInfo } from '../../shared/api/gateway';
 
-export interface ChatMessage {
-  role: 'system' | 'user' | 'assistant' | 'tool';
-  content: string | null;
-  tool_calls?: unknown[];
-  tool_call_id?: string;
-  name?: string;
-}
+export type ProviderMessage = Omit<ChatMessage, 'content'> & { content: string | null };
 
-export interface ChatRequest {
+export type ChatRequest = Pick<ChatCompletionRequest, 'temperature' | 'tools' | 'tool_choice' | 'response_format'> & {
   model: string;
-  messages: ChatMessage[];
+  messages: ProviderMessage[];
   max_tokens: number;
-  temperature?: number;
-  tools?: unknown[];
-  tool_choice?: unknown;
-  response_format?: { type: string; json_schema?: { name?: string; schema?: unknown; strict?: boolean } };
   /** Completed transcripts named by the request (for retrieval providers). */
   transcripts: TranscriptSource[];
-}
+};
 
 export interface TranscriptSource {
   id: string;
@@ -33,20 +29,11 @@ export interface Completion {
   usage?: { prompt_tokens: number; completion_tokens: number };
 }
 
-/** One streamed piece, in OpenAI's chunk delta shape. */
-export interface CompletionDelta {
-  content?: string;
-  tool_calls?: unknown[];
-  role?: 'assistant';
-  finish_reason?: string | null;
-}
+/** One streamed piece, in the wire chunk's delta shape. */
+export type CompletionDelta = ChatDelta & { finish_reason?: string | null };
 
-export interface ModelInfo {
-  id: string;
-  name: string;
-  description: string;
-  context_length: number;
-}
+/** A model as a provider describes it (the list route adds object and owned_by). */
+export type ModelInfo = Omit<WireModelInfo, 'object' | 'owned_by'>;
 
 export interface ChatProvider {
   readonly kind: 'openai-compatible' | 'verbatim-extractive';

@@ -1,0 +1,88 @@
+/**
+ * What routes and jobs are handed: the engine's options, store, recognizers,
+ * gateway, webhook sender and job queue. server.ts builds it; no route or job
+ * imports server.ts, so the engine has no import cycle.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { DownloadLimits } from './audio/download';
+import type { Gateway } from './gateway/gateway';
+import type { GatewayOptions } from './gateway/config';
+import type { Logger } from './logger';
+import type { Recognizer } from './recognizer/index';
+import type { EngineRecognizers } from './recognizers';
+import type { RetentionPolicy } from './retention';
+import type { Store } from './store';
+import type { StreamingEngineOptions } from './streaming/options';
+import type { TlsFiles } from './tls';
+import type { WebhookOptions, WebhookSender } from './webhooks';
+
+export type { Logger } from './logger';
+
+export interface EngineOptions {
+  host: string;
+  port: number;
+  apiKey: string;
+  dataDir: string;
+  /** Parallel transcription jobs; default cores − 1, at least 1. */
+  workers?: number;
+  /** Accept `file://` audio URLs. */
+  allowFileUrls?: boolean;
+  /** Upload size limit in bytes (default 5 GiB). */
+  maxUploadBytes?: number;
+  /** Size limit for audio fetched from http(s) URLs (default 5 GiB). */
+  maxFetchBytes?: number;
+  /** Timeout for fetching audio URLs (default 60 s without progress). */
+  fetchTimeoutMs?: number;
+  /** Fetch audio URLs on loopback and private addresses. Default: only when listening on loopback (the caller is on this machine anyway). */
+  allowPrivateUrls?: boolean;
+  /** Deadline, minimum rate and redirects of audio URL downloads (defaults in audio/download.ts). */
+  fetchLimits?: Partial<DownloadLimits>;
+  /** Webhook timings and clock (tests make them fast). */
+  webhook?: Partial<WebhookOptions>;
+  /** Recognizer to use for batch and live decoding (default PocketSphinx); the caller disposes it. */
+  recognizer?: Recognizer;
+  /** How long SIGTERM waits for running jobs before leaving them queued (default 30 s). */
+  drainTimeoutMs?: number;
+  /** No request logging. */
+  quiet?: boolean;
+  /** Serve https/wss with these PEM files (the SDK's StreamingTranscriber needs wss). */
+  tls?: TlsFiles;
+  /** Streaming v3 limits (sessions, burst, max duration). */
+  streaming?: Partial<StreamingEngineOptions>;
+  /** LLM gateway upstreams and limits (merged with <data>/gateway.json). */
+  gateway?: GatewayOptions;
+  /** Disk retention (defaults in retention.ts: partial files 1 h, unused uploads 24 h, hourly sweep). */
+  retention?: Partial<RetentionPolicy>;
+}
+
+export type ResolvedOptions = Required<Pick<EngineOptions, 'host' | 'apiKey' | 'dataDir' | 'workers' | 'allowFileUrls' | 'maxUploadBytes' | 'maxFetchBytes' | 'fetchTimeoutMs' | 'drainTimeoutMs'>> &
+  EngineOptions & { streaming: StreamingEngineOptions };
+
+/** What routes ask of the job runner. */
+export interface JobQueue {
+  /** False once the engine drains for shutdown. */
+  readonly accepting: boolean;
+  /** Wakes an idle worker after a new job was stored. */
+  notify(): void;
+  /** Cancels a running job (its transcript was deleted). */
+  cancel(id: string): void;
+}
+
+export interface EngineContext {
+  opts: ResolvedOptions;
+  store: Store;
+  recognizers: EngineRecognizers;
+  gateway: Gateway;
+  webhooks: WebhookSender;
+  jobs: JobQueue;
+  logger: Logger;
+  /** `http://host:port` once listening. */
+  baseUrl(): string;
+  /** Whether a request carries the API key. */
+  isAuthorized(req: IncomingMessage): boolean;
+  /** Registers cleanup run by `close()`, before the store closes. */
+  onClose(fn: () => void | Promise<void>): void;
+}
+
+/** What the job runner and a job are handed: everything but the queue itself. */
+export type JobContext = Omit<EngineContext, 'jobs'>;

@@ -1,0 +1,283 @@
+/**
+ * The jobs service (DESIGN.md §5): what the IPC handlers call. It adds jobs
+ * (files, host-mode uploads, URLs), starts the machine for each, cancels,
+ * retries, removes, and resumes every unfinished job at start.
+ */
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { rm, stat } from 'node:fs/promises';
+import { basename, extname, join } from 'node:path';
+import { AppError } from '../../../shared/errors';
+import type { Job, ServiceRegion, TranscriptionOptions } from '../../../shared/jobs';
+import { asAppError, realClock } from '../client/http';
+import { remoteEndpoints } from '../endpoints';
+import type { Library } from '../library/library';
+import type { JobSourceKind } from '../library/jobs';
+import { JobContext, type EngineAccess, type JobEvents, type JobServiceOptions, type KeyAccess, type SettingsAccess, type WebhookAccess } from './context';
+import { isRetryable, runJob, type UploadSlots } from './machine';
+import { isFinalJobStatus } from './states';
+
+class Semaphore implements UploadSlots {
+  private active = 0;
+  private readonly queue: (() => void)[] = [];
+  constructor(private readonly limit: () => number) {}
+  async acquire(signal?: AbortSignal): Promise<() => void> {
+    if (this.active >= this.limit()) {
+      await new Promise<void>((resolve, reject) => {
+        const go = () => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        };
+        const onAbort = () => {
+          const i = this.queue.indexOf(go);
+          if (i >= 0) this.queue.splice(i, 1);
+          reject(new AppError('canceled', 'Canceled.'));
+        };
+        signal?.addEventListener('abort', onAbort, { once: true });
+        this.queue.push(go);
+      });
+    }
+    this.active++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.active--;
+      this.queue.shift()?.();
+    };
+  }
+}
+
+/** A file for a job: its path, and whether the user picked it on the desktop (only then is the original played, DESIGN.md §6). */
+export interface FileSource {
+  path: string;
+  picked: boolean;
+  durationMs?: number | null;
+}
+
+export class JobService {
+  private readonly ctx: JobContext;
+  private readonly running = new Map<string, { ac: AbortController; reason: 'cancel' | 'dispose' | null; done: Promise<void> }>();
+  private readonly slots: Semaphore;
+  private disposed = false;
+
+  constructor(
+    private readonly library: Library,
+    private readonly settings: SettingsAccess,
+    private readonly keys: KeyAccess,
+    engine: EngineAccess,
+    webhooks: WebhookAccess | null,
+    private readonly events: JobEvents,
+    opts: JobServiceOptions = {},
+  ) {
+    this.ctx = new JobContext(library, settings, keys, engine, webhooks, events, opts.clock ?? realClock, opts);
+    this.slots = new Semaphore(() => this.settings.get().uploadConcurrency);
+  }
+
+  /** Resume every unfinished job (call once at start); drop staged uploads no job uses. */
+  resume(): number {
+    this.sweepUploads();
+    const rows = this.library.jobs.resumeUnfinished();
+    for (const r of rows) this.start(r.id);
+    return rows.length;
+  }
+
+  /** Staged browser uploads older than an hour that no job refers to (the tab was closed before jobs.addUpload). */
+  private sweepUploads(): void {
+    const dir = this.uploadsDir();
+    if (!existsSync(dir)) return;
+    const used = this.library.jobs.uploadSources();
+    for (const name of readdirSync(dir)) {
+      const p = join(dir, name);
+      try {
+        if (!used.has(p) && Date.now() - statSync(p).mtimeMs > 3_600_000) rmSync(p, { force: true });
+      } catch {
+        // raced with another sweep or a finishing job
+      }
+    }
+  }
+
+  /** Which region a new job goes to: with no cloud key, the local engine. */
+  private targetRegion(): ServiceRegion {
+    const region = this.settings.get().region;
+    if (region === 'local') return 'local';
+    if (region !== 'custom' && !this.keys.get()) return 'local';
+    return region;
+  }
+
+  async addFiles(files: FileSource[], options?: TranscriptionOptions): Promise<Job[]> {
+    const sizes: number[] = [];
+    for (const f of files) {
+      try {
+        const st = await stat(f.path);
+        if (!st.isFile()) throw new Error('not a file');
+        sizes.push(st.size);
+      } catch (e) {
+        throw new AppError('file_unreadable', `Verbatim cannot read “${f.path}”: it does not exist or is not a file. Nothing was added.`, { cause: e });
+      }
+    }
+    return files.map((f, i) =>
+      this.create({ kind: 'file', source: f.path, name: basename(f.path), size: sizes[i] ?? null, durationMs: f.durationMs ?? null, originalPath: f.picked ? f.path : null, options }),
+    );
+  }
+
+  /** A file staged by the host-mode /upload route (data/uploads/<id>). */
+  async addUpload(uploadId: string, name: string | undefined, options?: TranscriptionOptions, durationMs?: number): Promise<Job> {
+    if (!/^[A-Za-z0-9_-]{8,64}$/.test(uploadId)) throw new AppError('bad_request', 'That upload id is not valid.');
+    const path = join(this.uploadsDir(), uploadId);
+    let size: number;
+    try {
+      size = (await stat(path)).size;
+    } catch {
+      throw new AppError('not_found', 'That upload is gone (already used, or Verbatim restarted). Drop the file again.');
+    }
+    if (this.library.jobs.uploadSources().has(path)) throw new AppError('conflict', 'That upload was already added.');
+    return this.create({ kind: 'upload', source: path, name: name ?? 'Upload', size, durationMs: durationMs ?? null, originalPath: null, options });
+  }
+
+  addUrl(url: string, name: string | undefined, options?: TranscriptionOptions): Job {
+    return this.create({ kind: 'url', source: url, name: name || url, size: null, durationMs: null, originalPath: null, options });
+  }
+
+  /** Transcribe a live session's recording again, as a pre-recorded job: a new transcript of the same item (both are kept). */
+  async addLiveVersion(recordingId: string, name: string): Promise<Job> {
+    const path = this.library.sessions.audioPath(recordingId);
+    if (!path) throw new AppError('not_found', 'This session has no recording to transcribe again (nothing was recorded, or the file was removed).');
+    const size = (await stat(path)).size;
+    const region = this.targetRegion();
+    const s = this.settings.get();
+    const options = { ...s.transcriptionDefaults };
+    const baseUrl = region === 'local' ? 'local' : (remoteEndpoints(region, s)?.rest ?? '');
+    if (region === 'custom' && !baseUrl) throw new AppError('bad_request', 'Region “custom” needs a REST address (Settings → Transcription service).');
+    const job = this.library.transaction(() => {
+      const transcriptId = this.library.sessions.addVersion(recordingId, { region, baseUrl: region === 'local' ? null : baseUrl, options });
+      return this.library.jobs.createForTranscript(recordingId, transcriptId, { kind: 'live', source: path, name, size, region, baseUrl, options });
+    });
+    this.events.changed(job.id, job);
+    this.start(job.id);
+    return job;
+  }
+
+  uploadsDir(): string {
+    return join(this.library.dataDir, 'uploads');
+  }
+
+  private create(spec: {
+    kind: JobSourceKind;
+    source: string;
+    name: string;
+    size: number | null;
+    durationMs: number | null;
+    originalPath: string | null;
+    options?: TranscriptionOptions;
+  }): Job {
+    const region = this.targetRegion();
+    const s = this.settings.get();
+    const options = { ...s.transcriptionDefaults, ...spec.options };
+    const baseUrl = region === 'local' ? 'local' : (remoteEndpoints(region, s)?.rest ?? '');
+    if (region === 'custom' && !baseUrl) throw new AppError('bad_request', 'Region “custom” needs a REST address (Settings → Transcription service).');
+    const job = this.library.jobs.create({
+      kind: spec.kind,
+      source: spec.source,
+      name: spec.name,
+      size: spec.size,
+      region,
+      baseUrl,
+      options,
+      recording: {
+        title: stripExt(spec.name),
+        source: spec.kind === 'url' ? spec.source : spec.name,
+        sourceKind: spec.kind,
+        sizeBytes: spec.size,
+        durationMs: spec.durationMs,
+        originalPath: spec.originalPath,
+        region,
+        baseUrl: region === 'local' ? null : baseUrl,
+        options,
+      },
+    });
+    this.events.changed(job.id, job);
+    this.start(job.id);
+    return job;
+  }
+
+  get(id: string): Job {
+    return this.library.jobs.get(id);
+  }
+
+  list(includeFinished = true, limit = 200): Job[] {
+    return this.library.jobs.list(includeFinished, limit);
+  }
+
+  private start(id: string): void {
+    if (this.disposed || this.running.has(id)) return;
+    const ac = new AbortController();
+    const entry = { ac, reason: null as 'cancel' | 'dispose' | null, done: Promise.resolve() };
+    this.running.set(id, entry);
+    entry.done = runJob(this.ctx, id, this.slots, ac.signal)
+      .catch((e: unknown) => {
+        if (entry.reason !== null) return;
+        const err = e instanceof AppError ? e : new AppError('internal', `Something went wrong inside Verbatim: ${e instanceof Error ? e.message : String(e)}`);
+        this.ctx.log(`job ${id} failed: ${err.code} ${err.message}`);
+        const row = this.library.jobs.row(id);
+        if (row && !isFinalJobStatus(row.status)) this.ctx.transition(id, 'error', { error: { code: err.code, message: err.message, retryable: isRetryable(err.code) } });
+      })
+      .finally(() => this.running.delete(id));
+  }
+
+  async cancel(id: string): Promise<Job> {
+    const row = this.library.jobs.must(id);
+    if (isFinalJobStatus(row.status)) throw new AppError('conflict', `This job is already ${row.status}.`);
+    this.ctx.transition(id, 'canceled', { error: null });
+    const r = this.running.get(id);
+    if (r) {
+      r.reason = 'cancel';
+      r.ac.abort();
+      await r.done;
+    }
+    if (row.source_kind === 'upload') await rm(row.source, { force: true });
+    const fresh = this.library.jobs.must(id);
+    if (fresh.remote_id) {
+      // Leave nothing behind on the service either.
+      await this.ctx
+        .client(fresh, AbortSignal.timeout(10_000))
+        .then((c) => c.delete(fresh.remote_id!))
+        .catch((e: unknown) => this.ctx.log(`job ${id}: remote delete after cancel failed: ${asAppError(e).message}`));
+    }
+    return this.get(id);
+  }
+
+  retry(id: string): Job {
+    const row = this.library.jobs.must(id);
+    if (row.status !== 'error' && row.status !== 'canceled') throw new AppError('conflict', `Only failed or canceled jobs can be retried (this one is ${row.status}).`);
+    const uploadGone = row.source_kind === 'upload' && row.upload_url === null;
+    if (uploadGone) throw new AppError('file_unreadable', 'The uploaded copy of this file is gone. Drop the file again.');
+    this.library.jobs.resetForRetry(id);
+    const job = this.ctx.transition(id, 'queued', { error: null });
+    this.start(id);
+    return job;
+  }
+
+  async remove(id: string): Promise<void> {
+    const row = this.library.jobs.row(id);
+    if (!row) return;
+    if (!isFinalJobStatus(row.status)) await this.cancel(id);
+    this.library.jobs.delete(id);
+    this.events.changed(id, null);
+  }
+
+  /** Stop work without changing any job's state (a restart resumes it). */
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    const all = [...this.running.values()];
+    for (const r of all) {
+      r.reason = 'dispose';
+      r.ac.abort();
+    }
+    await Promise.all(all.map((r) => r.done));
+  }
+}
+
+function stripExt(name: string): string {
+  const e = extname(name);
+  return e && e.length < name.length ? name.slice(0, -e.length) : name;
+}

@@ -1,0 +1,173 @@
+/** Transcripts of recordings: status mirrored from jobs, the finished words and spans (with their search rows), and reading one back whole. */
+import { AppError } from '../../../shared/errors';
+import type { JobError, ServiceRegion } from '../../../shared/jobs';
+import type { Cue, Span, Transcript, TranscriptStatus, Word } from '../../../shared/library';
+import { recordingOf, touch, type Database, type LibraryContext } from './db';
+import { readItem } from './recordings';
+import { expandSpans, packWords, paragraphsFromSentences, sentencesFromWords, stripSpan, unpackWords, type StoredSpan } from './text';
+import { toWebhookStatus, type WebhookColumns } from './webhook-log';
+
+export interface CompletedTranscript {
+  remoteId: string | null;
+  text: string;
+  words: Word[];
+  /** From the service's sentences view when available; else built from words. */
+  sentences: Span[] | null;
+  paragraphs: Span[] | null;
+  confidence: number | null;
+  language: string | null;
+  model: string | null;
+  durationMs: number | null;
+}
+
+/** The words of a transcript with the user's corrections marked (`original`). */
+export function readWords(db: Database, transcriptId: string): Word[] {
+    const row = db.prepare(`SELECT data FROM words WHERE transcript_id = ?`).get(transcriptId) as { data: Buffer } | undefined;
+    const words = row ? unpackWords(row.data) : [];
+    const corrections = db.prepare(`SELECT word_index, original FROM word_corrections WHERE transcript_id = ?`).all(transcriptId) as {
+      word_index: number;
+      original: string;
+    }[];
+    for (const c of corrections) {
+      const w = words[c.word_index];
+      if (w) w.original = c.original;
+    }
+    return words;
+}
+
+/** Replace a transcript's rows in the full-text index. */
+export function indexSentences(db: Database, transcriptId: string, sentences: Span[]): void {
+  db.prepare(`DELETE FROM sentences WHERE transcript_id = ?`).run(transcriptId);
+  const ins = db.prepare(`INSERT INTO sentences (transcript_id, start_ms, text) VALUES (?, ?, ?)`);
+  for (const s of sentences) ins.run(transcriptId, s.start, s.text);
+}
+
+/** A recording's whole transcript (the newest one): item, words, spans, speakers, cues, webhook state. */
+/** A recording with its latest transcript, or with `transcriptId` (an older version of a live session). */
+export function readTranscript(db: Database, recordingId: string, transcriptId?: string): Transcript {
+    const item = readItem(db, recordingId);
+    const t = (
+      transcriptId
+        ? db.prepare(`SELECT * FROM transcripts WHERE recording_id = ? AND id = ?`).get(recordingId, transcriptId)
+        : db.prepare(`SELECT * FROM transcripts WHERE recording_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1`).get(recordingId)
+    ) as
+      | ({
+          id: string;
+          text: string;
+          confidence: number | null;
+          sentences: string;
+          paragraphs: string;
+          options: string;
+          status: string;
+          word_count: number;
+          completed_at: string | null;
+        } & WebhookColumns)
+      | undefined;
+    if (!t) throw new AppError('not_found', 'This version of the transcript is no longer in the library.');
+    // An older version is shown with its own state, not the newest one's.
+    const shown = transcriptId ? { ...item, status: t.status as TranscriptStatus, wordCount: t.word_count, completedAt: t.completed_at } : item;
+    const words = readWords(db, t.id);
+    const cuesRow = db.prepare(`SELECT data FROM cues WHERE transcript_id = ?`).get(t.id) as { data: string } | undefined;
+    const speakers = db.prepare(`SELECT speaker AS id, name FROM speakers WHERE transcript_id = ? ORDER BY speaker`).all(t.id) as {
+      id: string;
+      name: string | null;
+    }[];
+    return {
+      item: shown,
+      transcriptId: t.id,
+      text: t.text,
+      confidence: t.confidence,
+      words,
+      sentences: expandSpans(words, JSON.parse(t.sentences) as StoredSpan[]),
+      paragraphs: expandSpans(words, JSON.parse(t.paragraphs) as StoredSpan[]),
+      speakers,
+      cues: cuesRow ? (JSON.parse(cuesRow.data) as Cue[]) : null,
+      options: JSON.parse(t.options) as Record<string, unknown>,
+      webhook: toWebhookStatus(t),
+    };
+}
+
+/** Mirror a job's state on its transcript (the library list shows it). */
+export function setTranscriptStatus(db: Database, transcriptId: string, status: TranscriptStatus, extra: { remoteId?: string | null; error?: JobError | null } = {}): void {
+  const now = new Date().toISOString();
+  const sets = ['status = @status'];
+  if (extra.remoteId !== undefined) sets.push('remote_id = @remoteId');
+  if (status === 'submitted') sets.push('submitted_at = coalesce(submitted_at, @now)');
+  if (extra.error !== undefined) sets.push('error_code = @code', 'error_message = @message', 'error_retryable = @retryable');
+  db.prepare(`UPDATE transcripts SET ${sets.join(', ')} WHERE id = @id`).run({
+    id: transcriptId,
+    status,
+    now,
+    remoteId: extra.remoteId ?? null,
+    code: extra.error?.code ?? null,
+    message: extra.error?.message ?? null,
+    retryable: extra.error ? (extra.error.retryable ? 1 : 0) : null,
+  });
+  touch(db, recordingOf(db, transcriptId));
+}
+
+
+export class TranscriptStore {
+  constructor(
+    private readonly db: Database,
+    private readonly ctx: LibraryContext,
+  ) {}
+
+  setStatus(transcriptId: string, status: TranscriptStatus, extra: { remoteId?: string | null; error?: JobError | null } = {}): void {
+    setTranscriptStatus(this.db, transcriptId, status, extra);
+  }
+
+  /** Store a finished transcript: words, spans, search rows, in one transaction. */
+  complete(transcriptId: string, t: CompletedTranscript): void {
+    const sentences = t.sentences ?? sentencesFromWords(t.words);
+    const paragraphs = t.paragraphs ?? paragraphsFromSentences(t.words, sentences);
+    const recordingId = recordingOf(this.db, transcriptId);
+    const now = new Date().toISOString();
+    this.db.transaction(() => {
+      this.db
+        .prepare(
+          `UPDATE transcripts SET status = 'completed', remote_id = coalesce(@remoteId, remote_id), text = @text, confidence = @confidence,
+             language = @language, model = @model, word_count = @count, sentences = @sentences, paragraphs = @paragraphs,
+             error_code = NULL, error_message = NULL, error_retryable = NULL, completed_at = @now WHERE id = @id`,
+        )
+        .run({
+          id: transcriptId,
+          remoteId: t.remoteId,
+          text: t.text,
+          confidence: t.confidence,
+          language: t.language,
+          model: t.model,
+          count: t.words.length,
+          sentences: JSON.stringify(sentences.map(stripSpan)),
+          paragraphs: JSON.stringify(paragraphs.map(stripSpan)),
+          now,
+        });
+      this.db.prepare(`INSERT OR REPLACE INTO words (transcript_id, count, data) VALUES (?, ?, ?)`).run(transcriptId, t.words.length, packWords(t.words));
+      indexSentences(this.db, transcriptId, sentences);
+      const speakers = [...new Set(t.words.map((w) => w.speaker).filter((s): s is string => s !== null))];
+      const insSpeaker = this.db.prepare(`INSERT OR IGNORE INTO speakers (transcript_id, speaker) VALUES (?, ?)`);
+      for (const s of speakers) insSpeaker.run(transcriptId, s);
+      // The service reports whole seconds: a length measured before upload that agrees within a second is the more precise one.
+      this.db
+        .prepare(
+          `UPDATE recordings SET duration_ms = CASE WHEN duration_ms IS NOT NULL AND abs(duration_ms - @d) < 1000 THEN duration_ms ELSE coalesce(@d, duration_ms) END,
+             updated_at = @now WHERE id = @id`,
+        )
+        .run({ id: recordingId, d: t.durationMs, now });
+    })();
+  }
+
+  get(recordingId: string, transcriptId?: string): Transcript {
+    return readTranscript(this.db, recordingId, transcriptId);
+  }
+
+  words(transcriptId: string): Word[] {
+    return readWords(this.db, transcriptId);
+  }
+
+  /** Transcripts of these recordings that exist on a service: what a remote delete needs. */
+  remoteRefs(recordingIds: string[]): { recordingId: string; region: ServiceRegion; baseUrl: string | null; remoteId: string }[] {
+    const stmt = this.db.prepare(`SELECT recording_id AS recordingId, region, base_url AS baseUrl, remote_id AS remoteId FROM transcripts WHERE recording_id = ? AND remote_id IS NOT NULL`);
+    return recordingIds.flatMap((id) => stmt.all(id) as { recordingId: string; region: ServiceRegion; baseUrl: string | null; remoteId: string }[]);
+  }
+}

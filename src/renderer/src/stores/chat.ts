@@ -1,0 +1,197 @@
+/**
+ * Chats over recordings: the saved list (searchable), the open chat with its
+ * messages, the answer being written (pieces appended as they arrive), what
+ * each chat is doing (thinking, streaming, waiting out a rate limit), the
+ * region's models, and the gateway's rate-limit state.
+ */
+import { create } from 'zustand';
+import type { ChatDetail, ChatMessage, ChatModel, ChatState, ChatSummary } from '../../../shared/chat/schema';
+import type { RateLimit } from '../../../shared/jobs';
+import { api, errorMessage, saveText } from '../bridge';
+import { whenConnected } from './app';
+import { toast } from './toasts';
+
+interface ChatStoreState {
+  chats: ChatSummary[];
+  listLoaded: boolean;
+  query: string;
+  current: ChatDetail | null;
+  loading: boolean;
+  error: string | null;
+  models: ChatModel[];
+  defaultModel: string | null;
+  modelsError: string | null;
+  states: Record<string, ChatState>;
+  rateLimit: RateLimit | null;
+  /** Bumped when a new chat opens: its composer takes focus. */
+  focusKey: number;
+  loadList(): Promise<void>;
+  setQuery(q: string): void;
+  loadModels(fresh?: boolean): Promise<void>;
+  open(id: string): Promise<void>;
+  close(): void;
+  create(input: { scope: 'recordings' | 'library'; recordingIds?: string[] }): Promise<ChatDetail | null>;
+  send(text: string): Promise<boolean>;
+  stop(): Promise<void>;
+  rename(id: string, title: string): Promise<void>;
+  remove(id: string): Promise<boolean>;
+  setModel(model: string): Promise<void>;
+  exportMarkdown(id: string): Promise<void>;
+}
+
+function replaceMessage(messages: ChatMessage[], m: ChatMessage): ChatMessage[] {
+  const i = messages.findIndex((x) => x.id === m.id);
+  if (i < 0) return [...messages, m];
+  const next = messages.slice();
+  next[i] = m;
+  return next;
+}
+
+let listSeq = 0;
+let openSeq = 0;
+
+export const useChat = create<ChatStoreState>((set, get) => ({
+  chats: [],
+  listLoaded: false,
+  query: '',
+  current: null,
+  loading: false,
+  error: null,
+  models: [],
+  defaultModel: null,
+  modelsError: null,
+  states: {},
+  rateLimit: null,
+  focusKey: 0,
+  async loadList() {
+    const mine = ++listSeq;
+    try {
+      const q = get().query.trim();
+      const { chats } = await api.invoke('chat.list', q ? { query: q } : {});
+      if (mine === listSeq) set({ chats, listLoaded: true });
+    } catch (err) {
+      if (mine === listSeq) set({ listLoaded: true, error: errorMessage(err) });
+    }
+  },
+  setQuery(query) {
+    set({ query });
+    void get().loadList();
+  },
+  async loadModels(fresh = false) {
+    try {
+      const r = await api.invoke('chat.models', { fresh });
+      set({ models: r.models, defaultModel: r.defaultModel, modelsError: null });
+    } catch (err) {
+      set({ modelsError: errorMessage(err) });
+    }
+  },
+  async open(id) {
+    const mine = ++openSeq;
+    set({ loading: get().current?.id !== id, error: null });
+    try {
+      const chat = await api.invoke('chat.get', { id });
+      if (mine === openSeq) set({ current: chat, loading: false, focusKey: get().focusKey + 1 });
+    } catch (err) {
+      if (mine === openSeq) set({ loading: false, error: errorMessage(err) });
+    }
+  },
+  close() {
+    openSeq++;
+    set({ current: null, error: null });
+  },
+  async create(input) {
+    try {
+      const chat = await api.invoke('chat.create', input);
+      set((s) => ({ current: chat, error: null, focusKey: s.focusKey + 1, chats: [chat, ...s.chats.filter((c) => c.id !== chat.id)] }));
+      return chat;
+    } catch (err) {
+      toast(errorMessage(err), 'error');
+      return null;
+    }
+  },
+  async send(text) {
+    const chat = get().current;
+    if (!chat) return false;
+    try {
+      const { question, answer } = await api.invoke('chat.send', { id: chat.id, text });
+      const cur = get().current;
+      if (cur?.id === chat.id) set({ current: { ...cur, messages: replaceMessage(replaceMessage(cur.messages, question), answer) } });
+      return true;
+    } catch (err) {
+      toast(errorMessage(err), 'error');
+      return false;
+    }
+  },
+  async stop() {
+    const chat = get().current;
+    if (chat) await api.invoke('chat.stop', { id: chat.id }).catch((err: unknown) => toast(errorMessage(err), 'error'));
+  },
+  async rename(id, title) {
+    try {
+      const s = await api.invoke('chat.rename', { id, title });
+      set((st) => ({ chats: st.chats.map((c) => (c.id === id ? s : c)), current: st.current?.id === id ? { ...st.current, title: s.title } : st.current }));
+    } catch (err) {
+      toast(errorMessage(err), 'error');
+    }
+  },
+  async remove(id) {
+    try {
+      await api.invoke('chat.delete', { id });
+      set((s) => ({ chats: s.chats.filter((c) => c.id !== id), current: s.current?.id === id ? null : s.current }));
+      return true;
+    } catch (err) {
+      toast(errorMessage(err), 'error');
+      return false;
+    }
+  },
+  async setModel(model) {
+    const chat = get().current;
+    if (!chat) return;
+    set({ current: { ...chat, model } });
+    try {
+      await api.invoke('chat.setModel', { id: chat.id, model });
+    } catch (err) {
+      toast(errorMessage(err), 'error');
+    }
+  },
+  async exportMarkdown(id) {
+    try {
+      const out = await api.invoke('chat.export', { id });
+      saveText(out.filename, out.mime, out.content);
+      toast(`Saved ${out.filename} to your downloads.`, 'ok');
+    } catch (err) {
+      toast(errorMessage(err), 'error');
+    }
+  },
+}));
+
+let listTimer: ReturnType<typeof setTimeout> | null = null;
+function refreshListSoon(): void {
+  if (listTimer) return;
+  listTimer = setTimeout(() => {
+    listTimer = null;
+    void useChat.getState().loadList();
+  }, 150);
+}
+
+api.on('chat.delta', ({ chatId, messageId, text }) => {
+  const cur = useChat.getState().current;
+  if (cur?.id !== chatId) return;
+  const m = cur.messages.find((x) => x.id === messageId);
+  const base: ChatMessage = m ?? { id: messageId, role: 'assistant', content: '', createdAt: new Date().toISOString(), status: 'streaming', error: null, model: cur.model, citations: [], sources: [] };
+  useChat.setState({ current: { ...cur, messages: replaceMessage(cur.messages, { ...base, content: base.content + text, status: 'streaming' }) } });
+});
+api.on('chat.message', ({ chatId, message }) => {
+  const cur = useChat.getState().current;
+  if (cur?.id === chatId) useChat.setState({ current: { ...cur, model: message.model ?? cur.model, messages: replaceMessage(cur.messages, message) } });
+});
+api.on('chat.state', (s) => useChat.setState((st) => ({ states: { ...st.states, [s.chatId]: s } })));
+api.on('chat.changed', () => refreshListSoon());
+api.on('gateway.rateLimit', (r) => useChat.setState({ rateLimit: r }));
+// The region decides the models: a switch in Settings lists others.
+api.on('settings.changed', () => void useChat.getState().loadModels(true));
+whenConnected(() => {
+  void useChat.getState().loadList();
+  const cur = useChat.getState().current;
+  if (cur) void useChat.getState().open(cur.id);
+});

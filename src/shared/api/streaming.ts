@@ -1,0 +1,130 @@
+/**
+ * Streaming v3's messages (API.md §8) as zod schemas: the connection's query
+ * and its tunables, the client's control messages and the server's Begin,
+ * Turn and Termination. The engine checks what clients send with them and
+ * types what it sends by them; main's streaming client reads with the loose
+ * variants. Messages name the parameter and what is allowed: the engine
+ * passes the first one on as a close reason (3006).
+ */
+import { z } from 'zod';
+
+export const STREAMING_SPEECH_MODELS = ['universal-streaming-english', 'u3-rt-pro', 'universal-streaming-multilingual'] as const;
+
+const show = (raw: unknown): string => JSON.stringify(raw) ?? String(raw);
+
+/** A number given as a JSON number or a query string. */
+function numberLike(name: string, min: number, max: number, integer = false) {
+  const expected = `expected ${integer ? 'an integer' : 'a number'} from ${min} to ${max}`;
+  return z.union([z.number(), z.string()], { error: (i) => `Invalid ${name}: ${show(i.input)}; ${expected}` }).transform((raw, ctx) => {
+    const n = typeof raw === 'number' ? raw : raw.trim() === '' ? NaN : Number(raw);
+    if (!Number.isFinite(n) || n < min || n > max || (integer && !Number.isInteger(n))) {
+      ctx.addIssue({ code: 'custom', message: `Invalid ${name}: ${show(raw)}; ${expected}` });
+      return z.NEVER;
+    }
+    return n;
+  });
+}
+
+/** A boolean given as JSON or as `true`/`false`/`1`/`0` in a query. */
+function boolLike(name: string) {
+  return z.union([z.boolean(), z.string()], { error: (i) => `Invalid ${name}: ${show(i.input)}; expected true or false` }).transform((raw, ctx) => {
+    if (raw === true || raw === 'true' || raw === '1') return true;
+    if (raw === false || raw === 'false' || raw === '0') return false;
+    ctx.addIssue({ code: 'custom', message: `Invalid ${name}: ${show(raw)}; expected true or false` });
+    return z.NEVER;
+  });
+}
+
+const KEYTERMS_MSG = 'Invalid keyterms_prompt: expected a JSON array of at most 100 strings of at most 50 characters';
+/** keyterms_prompt: a JSON array (or, in a query, its JSON text) of short strings. */
+const keytermsLike = z.union([z.array(z.unknown()), z.string()], { error: KEYTERMS_MSG }).transform((raw, ctx) => {
+  let v: unknown = raw;
+  if (typeof raw === 'string') {
+    try {
+      v = JSON.parse(raw);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'Invalid keyterms_prompt: expected a JSON array of strings' });
+      return z.NEVER;
+    }
+  }
+  if (!Array.isArray(v) || v.length > 100 || !v.every((s) => typeof s === 'string' && s.length <= 50)) {
+    ctx.addIssue({ code: 'custom', message: KEYTERMS_MSG });
+    return z.NEVER;
+  }
+  return v as string[];
+});
+
+/** What a session may change while it runs (UpdateConfiguration) and set when it opens (query). */
+export const StreamingTunablesSchema = z.looseObject({
+  format_turns: boolLike('format_turns').nullish(),
+  end_of_turn_confidence_threshold: numberLike('end_of_turn_confidence_threshold', 0, 1).nullish(),
+  min_turn_silence: numberLike('min_turn_silence', 0, 10_000).nullish(),
+  /** The older name of min_turn_silence. */
+  min_end_of_turn_silence_when_confident: numberLike('min_end_of_turn_silence_when_confident', 0, 10_000).nullish(),
+  max_turn_silence: numberLike('max_turn_silence', 0, 30_000).nullish(),
+  keyterms_prompt: keytermsLike.nullish(),
+  inactivity_timeout: numberLike('inactivity_timeout', 5, 3600).nullish(),
+});
+export type StreamingTunables = z.output<typeof StreamingTunablesSchema>;
+
+/** The `/v3/ws` query (strings), tunables included. Unknown parameters are ignored, as by the cloud. */
+export const StreamingQuerySchema = StreamingTunablesSchema.extend({
+  sample_rate: numberLike('sample_rate', 8000, 48_000, true).optional(),
+  encoding: z.enum(['pcm_s16le', 'pcm_mulaw'], { error: (i) => `Invalid encoding: ${show(i.input)}; expected pcm_s16le or pcm_mulaw` }).optional(),
+  speech_model: z.enum(STREAMING_SPEECH_MODELS, { error: (i) => `Invalid speech_model: ${show(i.input)}; use ${STREAMING_SPEECH_MODELS.join(', ')}` }).optional(),
+  language_detection: boolLike('language_detection').optional(),
+  language_code: z.string().optional(),
+  speaker_labels: boolLike('speaker_labels').optional(),
+  token: z.string().optional(),
+});
+export type StreamingQuery = z.output<typeof StreamingQuerySchema>;
+
+/** GET /v3/token. */
+export const TokenResponseSchema = z.strictObject({ token: z.string(), expires_in_seconds: z.number().int() });
+export type TokenResponse = z.infer<typeof TokenResponseSchema>;
+
+// ---- Client → server text messages ---------------------------------------------------------------
+
+export const StreamingClientMessageSchema = z.discriminatedUnion(
+  'type',
+  [
+    z.looseObject({ type: z.literal('Terminate') }),
+    z.looseObject({ type: z.literal('ForceEndpoint') }),
+    z.looseObject({ type: z.literal('KeepAlive') }),
+    StreamingTunablesSchema.extend({ type: z.literal('UpdateConfiguration') }),
+  ],
+  { error: (i) => `Unknown message type ${show((i.input as { type?: unknown } | null)?.type ?? null)}; expected Terminate, ForceEndpoint, KeepAlive or UpdateConfiguration` },
+);
+export type StreamingClientMessage = z.input<typeof StreamingClientMessageSchema>;
+
+// ---- Server → client messages -------------------------------------------------------------------
+
+export const StreamingWordSchema = z.strictObject({ text: z.string(), start: z.number(), end: z.number(), confidence: z.number(), word_is_final: z.boolean() });
+export type StreamingWord = z.infer<typeof StreamingWordSchema>;
+
+export const BeginSchema = z.strictObject({ type: z.literal('Begin'), id: z.string(), expires_at: z.number() });
+export const TurnSchema = z.strictObject({
+  type: z.literal('Turn'),
+  turn_order: z.number().int(),
+  turn_is_formatted: z.boolean(),
+  end_of_turn: z.boolean(),
+  transcript: z.string(),
+  utterance: z.string(),
+  end_of_turn_confidence: z.number(),
+  words: z.array(StreamingWordSchema),
+});
+export const TerminationSchema = z.strictObject({ type: z.literal('Termination'), audio_duration_seconds: z.number(), session_duration_seconds: z.number() });
+export const StreamingServerMessageSchema = z.discriminatedUnion('type', [BeginSchema, TurnSchema, TerminationSchema]);
+export type StreamingServerMessage = z.infer<typeof StreamingServerMessageSchema>;
+export type BeginMessage = z.infer<typeof BeginSchema>;
+export type TurnMessage = z.infer<typeof TurnSchema>;
+export type TerminationMessage = z.infer<typeof TerminationSchema>;
+
+const LooseStreamingWordSchema = z.looseObject({ ...StreamingWordSchema.shape, confidence: z.number().optional(), word_is_final: z.boolean().optional() });
+/** Server messages as a client reads them: unknown fields pass; `utterance` may be missing. */
+export const StreamingServerMessageLooseSchema = z.discriminatedUnion('type', [
+  z.looseObject(BeginSchema.shape),
+  z.looseObject({ ...TurnSchema.shape, utterance: z.string().optional(), end_of_turn_confidence: z.number().optional(), words: z.array(LooseStreamingWordSchema).optional() }),
+  z.looseObject({ ...TerminationSchema.shape, audio_duration_seconds: z.number().optional(), session_duration_seconds: z.number().optional() }),
+]);
+export type StreamingServerMessageLoose = z.infer<typeof StreamingServerMessageLooseSchema>;
