@@ -7,7 +7,7 @@
  * (a long one is split at its quietest frame).
  */
 import { open } from 'node:fs/promises';
-import { createStreamingVad, type StreamingVad } from './vad';
+import { VadPool, type StreamingVad } from './vad';
 
 export interface SpeechSegment {
   /** Sample offsets [start, end). */
@@ -113,23 +113,21 @@ export function segmentsFromEnergies(energy: Float32Array, opts: SegmentOptions 
   return out;
 }
 
-// Creating a Silero detector loads its ONNX model (~200 ms, synchronous), so
-// detectors are pooled: created once (see prewarmVad) and reset between files.
-const VAD_OPTS = { minSilenceMs: 300, maxSpeechSeconds: 30 };
-const vadPool: StreamingVad[] = [];
-let vadMissing = false;
+// Detectors are pooled (see VadPool): reset between files, freed after a minute unused.
+const vadPool = new VadPool({ minSilenceMs: 300, maxSpeechSeconds: 30 }, 8);
 
-function acquireVad(): StreamingVad | null {
-  if (vadMissing) return null;
-  const v = vadPool.pop() ?? createStreamingVad(VAD_OPTS);
-  if (!v) vadMissing = true;
-  return v;
+/** How long an unused detector is kept (default 60 s). */
+export function setVadIdleMs(ms: number): void {
+  vadPool.idleMs = ms;
 }
 
-function releaseVad(v: StreamingVad): void {
-  v.reset();
-  if (vadPool.length < 8) vadPool.push(v);
+/** Detectors kept in the pool now (for tests and the footprint benchmark). */
+export function pooledVadCount(): number {
+  return vadPool.size;
 }
+
+const acquireVad = (): StreamingVad | null => vadPool.acquire();
+const releaseVad = (v: StreamingVad): void => vadPool.release(v);
 
 /** Loads `n` detectors ahead of time (at engine start) so no job pays the model load on the event loop. */
 export function prewarmVad(n: number): void {

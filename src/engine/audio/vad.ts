@@ -283,3 +283,65 @@ export function energySegments(pcm: Int16Array | Float32Array, opts: VadOptions 
   if (start >= 0 && rms.length - quiet - start >= minSpeech) spans.push({ start: start * 30, end: (rms.length - quiet) * 30 });
   return spans;
 }
+
+/**
+ * Detectors of one configuration, reused: creating one loads the model
+ * synchronously (~150 ms on the event loop). A detector unused for `idleMs`
+ * is dropped (its native memory goes with the object), so an idle engine
+ * gives the memory back; the next user pays one model load.
+ */
+export class VadPool {
+  private idle: { v: StreamingVad; since: number }[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private missing = false;
+
+  constructor(
+    private readonly opts: VadOptions,
+    private readonly max: number,
+    public idleMs = 60_000,
+  ) {}
+
+  get size(): number {
+    return this.idle.length;
+  }
+
+  /** A reset detector, or null when Silero cannot load. */
+  acquire(): StreamingVad | null {
+    if (this.missing) return null;
+    const v = this.idle.pop()?.v ?? createStreamingVad(this.opts);
+    if (!v) this.missing = true;
+    return v;
+  }
+
+  release(v: StreamingVad): void {
+    v.reset();
+    if (this.idle.length < this.max) this.idle.push({ v, since: Date.now() });
+    this.schedule();
+  }
+
+  /** Creates detectors up to `n`, one per event-loop turn. */
+  prewarm(n: number): void {
+    if (this.idle.length >= Math.min(n, this.max) || this.missing) return;
+    setImmediate(() => {
+      const v = createStreamingVad(this.opts);
+      if (!v) {
+        this.missing = true;
+        return;
+      }
+      this.release(v);
+      this.prewarm(n);
+    });
+  }
+
+  private schedule(): void {
+    if (this.timer || !this.idle.length) return;
+    const oldest = Math.min(...this.idle.map((e) => e.since));
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      const now = Date.now();
+      this.idle = this.idle.filter((e) => now - e.since < this.idleMs);
+      this.schedule();
+    }, Math.max(10, oldest + this.idleMs - Date.now()));
+    this.timer.unref();
+  }
+}

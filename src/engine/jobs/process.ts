@@ -11,7 +11,7 @@ import { renderRedactedAudio } from '../audio/redact';
 import { findSpeechSegments } from '../audio/segment';
 import { isLoopbackListen } from '../audio/fetch-guard';
 import { resolveSource, SourceError } from '../audio/source';
-import type { RecognizedWord } from '../recognizer/index';
+import { keytermWarning, type RecognizedWord } from '../recognizer/index';
 import type { JobContext } from '../context';
 import type { TranscriptResult, TranscriptRow } from '../store';
 import { formatTranscript, round3 } from '../text/format';
@@ -62,6 +62,12 @@ export async function processJob(ctx: JobContext, job: TranscriptRow, signal: Ab
     if (durationMs < MIN_AUDIO_MS) throw new JobFailure('Audio duration is too short.');
     if (!ctx.recognizers.available) throw new JobFailure(`The local engine cannot transcribe: ${ctx.recognizers.unavailableReason ?? 'its recognizer is not available'}`);
 
+    const warnings: string[] = [];
+    if (p.keyterms_prompt?.length) {
+      // Readies a decoder with the terms (the segments below reuse it) and says what became of them.
+      const w = keytermWarning(ctx.recognizers.batch.prepareKeyterms ? await ctx.recognizers.batch.prepareKeyterms(p.keyterms_prompt) : null);
+      if (w) warnings.push(w);
+    }
     const segments = await findSpeechSegments(raw, samples, { signal });
     const rawWords: RecognizedWord[] = [];
     const offset = p.audio_start_from ?? 0;
@@ -74,8 +80,6 @@ export async function processJob(ctx: JobContext, job: TranscriptRow, signal: Ab
       for (const w of words) rawWords.push({ ...w, start: w.start + segMs + offset, end: w.end + segMs + offset });
     }
 
-    const warnings: string[] = [];
-    if (p.keyterms_prompt?.length) warnings.push('keyterms_prompt is not used by the local engine\'s recognizer; the terms were ignored.');
     let { words, sentences, text } = formatTranscript(rawWords, { punctuate: p.punctuate, formatText: p.format_text });
     let redactedAudioPath: string | null = null;
     if (p.redact_pii) {

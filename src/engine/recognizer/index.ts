@@ -1,16 +1,64 @@
 /**
- * Recognizer entry point. `createRecognizer()` returns the engine's default
- * recognizer (PocketSphinx); check `available` / `unavailableReason`.
+ * Recognizer entry point: `createRecognizers()` returns the engine's batch
+ * and live recognizers (PocketSphinx, each with decoder settings of its own);
+ * check `available` / `unavailableReason`. Decoder creation is serialized
+ * process-wide inside sphinx.ts: callers need no lock of their own.
  */
-import { SphinxRecognizer, type SphinxOptions } from './sphinx';
+import { LIVE_DECODER_ARGS, SphinxRecognizer, type SphinxOptions } from './sphinx';
 import type { Recognizer } from './types';
 
-export type { PartialResult, RecognizedWord, Recognizer, RecognizerStream } from './types';
+export type { KeytermReport, PartialResult, RecognizedWord, Recognizer, RecognizerStream } from './types';
 export { SAMPLE_RATE } from './types';
-export { SphinxRecognizer, cleanSphinxWord } from './sphinx';
+export { BATCH_DECODER_ARGS, LIVE_DECODER_ARGS, SphinxRecognizer, cleanSphinxWord, keytermWords } from './sphinx';
+export { keytermWarning } from './keyterms';
 
 export type RecognizerFactory = () => Recognizer;
 
+export interface RecognizerSet {
+  /** Whole-clip decoding for jobs: accuracy first (see BATCH_DECODER_ARGS). */
+  batch: Recognizer;
+  /** Streaming decoding: latency first (see LIVE_DECODER_ARGS). */
+  live: Recognizer;
+  /** Frees every pooled decoder of both. */
+  dispose(): void;
+}
+
+export interface RecognizerSetOptions {
+  /** Job workers: batch decoders kept warm. */
+  workers: number;
+  /** Concurrent streaming sessions: live decoders kept warm. */
+  maxSessions: number;
+  /**
+   * Whether streaming has Silero VAD. Without it the decoder's own detector
+   * decides speech vs silence, which needs PocketSphinx's silence removal
+   * (word times after long pauses then come out early).
+   */
+  liveVad: boolean;
+  /** A decoder unused this long is freed (default 60 s). */
+  idleMs?: number;
+  modelDir?: string;
+}
+
+export function createRecognizers(opts: RecognizerSetOptions): RecognizerSet {
+  const batch = new SphinxRecognizer({ poolSize: opts.workers + 2, idleMs: opts.idleMs, modelDir: opts.modelDir });
+  const live = new SphinxRecognizer({
+    poolSize: opts.maxSessions,
+    idleMs: opts.idleMs,
+    modelDir: opts.modelDir,
+    preset: LIVE_DECODER_ARGS,
+    args: opts.liveVad ? {} : { '-remove_silence': 'yes' },
+  });
+  return {
+    batch,
+    live,
+    dispose: () => {
+      batch.dispose();
+      live.dispose();
+    },
+  };
+}
+
+/** The batch recognizer alone (kept for callers that take one recognizer). */
 export function createRecognizer(opts?: SphinxOptions): Recognizer {
   return new SphinxRecognizer(opts);
 }

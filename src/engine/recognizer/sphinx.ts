@@ -1,200 +1,25 @@
 /**
- * PocketSphinx (Debian's libpocketsphinx.so.3, 5prealpha API) through koffi.
- * Every decoder call runs through koffi's async calls on a worker thread, so
- * the event loop never waits on decoding; calls on one decoder are chained.
- * Decoders are pooled: a stream keeps one resident, closing returns it.
+ * The PocketSphinx recognizer: decoder settings, pools of decoders (a stream
+ * keeps one resident, closing returns it; idle ones are freed), keyterms.
+ * The binding and the decoder itself are in ./sphinx-decoder.ts.
  */
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import type * as Koffi from 'koffi';
-import type { PartialResult, RecognizedWord, Recognizer, RecognizerStream } from './types';
+import { DecoderPool } from './decoder-pool';
+import { addWords, keytermWords } from './keyterms';
+import { call, Decoder, INSTALL_HINT, loadApi, oneAtATime, sphinxLoadError, type Ptr } from './sphinx-decoder';
+import type { KeytermReport, PartialResult, RecognizedWord, Recognizer, RecognizerStream } from './types';
 import { SAMPLE_RATE } from './types';
 
-const require = createRequire(import.meta.url);
+export { cleanSphinxWord } from './sphinx-decoder';
+export { keytermWords } from './keyterms';
 
-export const SPHINX_LIB = '/usr/lib/x86_64-linux-gnu/libpocketsphinx.so.3';
-export const SPHINXBASE_LIB = '/usr/lib/x86_64-linux-gnu/libsphinxbase.so.3';
 export const SPHINX_MODEL_DIR = '/usr/share/pocketsphinx/model/en-us';
-const INSTALL_HINT = 'install the Debian packages libpocketsphinx3 and pocketsphinx-en-us (sudo apt-get install libpocketsphinx3 pocketsphinx-en-us), then restart the engine';
-
-/** Frames are 10 ms at the default -frate 100. */
-const FRAME_MS = 10;
-const FILLERS = new Set(['<s>', '</s>', '<sil>', '[NOISE]', '[noise]', '<unk>', '[SPEECH]', '[BREATH]', '[COUGH]', '[UM]', '[UH]', '[SMACK]']);
-
-type Ptr = bigint;
-type AsyncFn = { async: (...args: unknown[]) => void } & ((...args: unknown[]) => unknown);
-
-interface SphinxApi {
-  cmd_ln_parse_r: AsyncFn;
-  ps_args: AsyncFn;
-  ps_init: AsyncFn;
-  ps_free: AsyncFn;
-  ps_start_utt: AsyncFn;
-  ps_process_raw: AsyncFn;
-  ps_end_utt: AsyncFn;
-  ps_get_hyp: AsyncFn;
-  ps_get_in_speech: AsyncFn;
-  ps_get_logmath: AsyncFn;
-  ps_seg_iter: AsyncFn;
-  ps_seg_next: AsyncFn;
-  ps_seg_word: AsyncFn;
-  ps_seg_frames: AsyncFn;
-  ps_seg_prob: AsyncFn;
-  ps_seg_free: AsyncFn;
-  ps_add_word: AsyncFn;
-  logmath_exp: AsyncFn;
-}
-
-function call<T>(fn: AsyncFn, ...args: unknown[]): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    fn.async(...args, (err: unknown, res: T) => (err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve(res)));
-  });
-}
-
-let api: SphinxApi | null = null;
-let loadError: string | null = null;
 
 /**
- * Decoder creation and freeing, one at a time in the whole process: ps_init
- * is not known to be thread-safe, and the batch and live pools (and several
- * engines in one test process) warm up at the same time on koffi's worker
- * threads. A heap corruption ("free(): unaligned chunk") was seen there under
- * CI load. Decoding itself stays parallel.
+ * Batch decoder settings before tuning: phone-loop lookahead and an HMM cap
+ * per frame took the RTF on LibriVox clips from ~0.7 to ~0.22.
  */
-let lifecycle: Promise<unknown> = Promise.resolve();
-function oneAtATime<T>(fn: () => Promise<T>): Promise<T> {
-  const next = lifecycle.then(fn, fn);
-  lifecycle = next.catch(() => undefined);
-  return next;
-}
-
-function loadApi(): SphinxApi | null {
-  if (api || loadError) return api;
-  try {
-    for (const f of [SPHINX_LIB, SPHINXBASE_LIB]) if (!existsSync(f)) throw new Error(`${f} is missing`);
-    const koffi = require('koffi') as typeof Koffi;
-    const base = koffi.load(SPHINXBASE_LIB);
-    const ps = koffi.load(SPHINX_LIB);
-    // Logging off once for the process. A per-decoder -logfn made every ps_init open a new global
-    // log file and fclose the old one, while decoders on other threads could be writing to it.
-    (base.func('void err_set_logfp(void *stream)') as unknown as (s: null) => void)(null);
-    api = {
-      cmd_ln_parse_r: base.func('void *cmd_ln_parse_r(void *inout, void *defn, int argc, const char **argv, int strict)') as AsyncFn,
-      logmath_exp: base.func('double logmath_exp(void *lmath, int logb_p)') as AsyncFn,
-      ps_args: ps.func('void *ps_args()') as AsyncFn,
-      ps_init: ps.func('void *ps_init(void *config)') as AsyncFn,
-      ps_free: ps.func('int ps_free(void *ps)') as AsyncFn,
-      ps_start_utt: ps.func('int ps_start_utt(void *ps)') as AsyncFn,
-      ps_process_raw: ps.func('int ps_process_raw(void *ps, const int16_t *data, size_t n, int no_search, int full_utt)') as AsyncFn,
-      ps_end_utt: ps.func('int ps_end_utt(void *ps)') as AsyncFn,
-      ps_get_hyp: ps.func('const char *ps_get_hyp(void *ps, _Out_ int32_t *score)') as AsyncFn,
-      ps_get_in_speech: ps.func('uint8_t ps_get_in_speech(void *ps)') as AsyncFn,
-      ps_get_logmath: ps.func('void *ps_get_logmath(void *ps)') as AsyncFn,
-      ps_seg_iter: ps.func('void *ps_seg_iter(void *ps)') as AsyncFn,
-      ps_seg_next: ps.func('void *ps_seg_next(void *seg)') as AsyncFn,
-      ps_seg_word: ps.func('const char *ps_seg_word(void *seg)') as AsyncFn,
-      ps_seg_frames: ps.func('void ps_seg_frames(void *seg, _Out_ int *sf, _Out_ int *ef)') as AsyncFn,
-      ps_seg_prob: ps.func('int32_t ps_seg_prob(void *seg, _Out_ int32_t *ascr, _Out_ int32_t *lscr, _Out_ int32_t *lback)') as AsyncFn,
-      ps_seg_free: ps.func('void ps_seg_free(void *seg)') as AsyncFn,
-      ps_add_word: ps.func('int ps_add_word(void *ps, const char *word, const char *phones, int update)') as AsyncFn,
-    };
-  } catch (err) {
-    loadError = `PocketSphinx is not available (${err instanceof Error ? err.message : String(err)}): ${INSTALL_HINT}.`;
-    api = null;
-  }
-  return api;
-}
-
-/** Strips pronunciation variants: "read(2)" → "read". */
-export function cleanSphinxWord(w: string): string | null {
-  if (FILLERS.has(w) || /^\[.*\]$/.test(w) || /^<.*>$/.test(w) || /^\+\+.*\+\+$/.test(w)) return null;
-  return w.replace(/\(\d+\)$/, '');
-}
-
-class Decoder {
-  private chain: Promise<unknown> = Promise.resolve();
-  private inUtt = false;
-  /** Segment frames count from the decoder's creation, not the utterance's start: samples before this utterance. */
-  private samplesBefore = 0;
-  private uttSamples = 0;
-  constructor(readonly a: SphinxApi, readonly ps: Ptr, readonly lmath: Ptr) {}
-
-  /** Runs `fn` after every earlier call on this decoder. */
-  run<T>(fn: () => Promise<T>): Promise<T> {
-    const next = this.chain.then(fn, fn);
-    this.chain = next.catch(() => undefined);
-    return next;
-  }
-
-  async ensureUtt(): Promise<void> {
-    if (this.inUtt) return;
-    const rc = await call<number>(this.a.ps_start_utt, this.ps);
-    if (rc < 0) throw new Error('PocketSphinx could not start an utterance');
-    this.inUtt = true;
-  }
-
-  async process(pcm: Int16Array): Promise<void> {
-    await this.ensureUtt();
-    // Copy: the caller may reuse its buffer while the worker thread reads ours.
-    const copy = new Int16Array(pcm);
-    const rc = await call<number>(this.a.ps_process_raw, this.ps, copy, copy.length, 0, 0);
-    this.uttSamples += copy.length;
-    if (rc < 0) throw new Error('PocketSphinx failed to process audio');
-  }
-
-  /** Decodes one whole utterance in a single call (batch CMN: deterministic and more accurate than live CMN). */
-  async processFull(pcm: Int16Array): Promise<RecognizedWord[]> {
-    if (this.inUtt) await this.end();
-    await this.ensureUtt();
-    const copy = new Int16Array(pcm);
-    const rc = await call<number>(this.a.ps_process_raw, this.ps, copy, copy.length, 0, 1);
-    if (rc < 0) throw new Error('PocketSphinx failed to process audio');
-    return this.end();
-  }
-
-  async hyp(): Promise<string> {
-    if (!this.inUtt) return '';
-    const s = await call<string | null>(this.a.ps_get_hyp, this.ps, [0]);
-    return s ?? '';
-  }
-
-  async inSpeech(): Promise<boolean> {
-    if (!this.inUtt) return false;
-    return (await call<number>(this.a.ps_get_in_speech, this.ps)) !== 0;
-  }
-
-  /** Ends the utterance; returns words with times relative to the utterance start. */
-  async end(): Promise<RecognizedWord[]> {
-    if (!this.inUtt) return [];
-    this.inUtt = false;
-    await call<number>(this.a.ps_end_utt, this.ps);
-    const base = Math.floor(this.samplesBefore / (SAMPLE_RATE / 100));
-    this.samplesBefore += this.uttSamples;
-    this.uttSamples = 0;
-    const words: RecognizedWord[] = [];
-    let seg = await call<Ptr | null>(this.a.ps_seg_iter, this.ps);
-    while (seg) {
-      const raw = await call<string | null>(this.a.ps_seg_word, seg);
-      const sf = [0];
-      const ef = [0];
-      await call<void>(this.a.ps_seg_frames, seg, sf, ef);
-      const prob = await call<number>(this.a.ps_seg_prob, seg, [0], [0], [0]);
-      const word = raw ? cleanSphinxWord(raw) : null;
-      if (word) {
-        let confidence = await call<number>(this.a.logmath_exp, this.lmath, prob);
-        if (!Number.isFinite(confidence)) confidence = 0;
-        confidence = Math.min(1, Math.max(0, confidence));
-        words.push({ text: word, start: ((sf[0] ?? 0) - base) * FRAME_MS, end: ((ef[0] ?? 0) - base + 1) * FRAME_MS, confidence: Math.round(confidence * 1000) / 1000 });
-      }
-      seg = await call<Ptr | null>(this.a.ps_seg_next, seg);
-    }
-    return words;
-  }
-
-  async free(): Promise<void> {
-    await oneAtATime(() => call<number>(this.a.ps_free, this.ps));
-  }
-}
+const BATCH_ARGS: Record<string, string> = { '-pl_window': '5', '-maxhmmpf': '2000' };
 
 /** Why the model in `dir` cannot be used, or null when its files are there. */
 function modelProblem(dir: string): string | null {
@@ -204,45 +29,47 @@ function modelProblem(dir: string): string | null {
   return null;
 }
 
+/**
+ * Batch (whole-utterance) decoding, tuned on the tuning half of the accuracy
+ * corpus (bench/corpus/sweep.ts; held-out figures in bench/accuracy.ts).
+ */
+export const BATCH_DECODER_ARGS: Readonly<Record<string, string>> = BATCH_ARGS;
+
+/**
+ * Live decoding, tuned for latency: no second (flat) pass, so ending a turn
+ * costs ~50 ms instead of ~300, and tighter pruning (about 0.15 of a core per
+ * session instead of 0.25, same words on our clips).
+ */
+export const LIVE_DECODER_ARGS: Readonly<Record<string, string>> = { '-fwdflat': 'no', '-maxhmmpf': '1500', '-pl_window': '10', '-topn': '2', '-maxwpf': '5', '-remove_silence': 'no' };
+
 export interface SphinxOptions {
   /** The model folder (default Debian's /usr/share/pocketsphinx/model/en-us). */
   modelDir?: string;
-  /** Extra decoder arguments, e.g. { '-maxhmmpf': '3000' }. */
+  /** The decoder settings (default BATCH_DECODER_ARGS); the model paths and sample rate are always set. */
+  preset?: Readonly<Record<string, string>>;
+  /** Settings over the preset, e.g. { '-maxhmmpf': '3000' }. */
   args?: Record<string, string>;
   /** Decoders kept for reuse. */
   poolSize?: number;
+  /** A pooled decoder unused this long is freed (default 60 s), so an idle engine gives its memory back. */
+  idleMs?: number;
 }
 
 export class SphinxRecognizer implements Recognizer {
   readonly name = 'pocketsphinx';
-  private batchPool: Decoder[] = [];
-  private livePool: Decoder[] = [];
+  private readonly pool: DecoderPool;
+  /** Decoders whose dictionary has a request's keyterms: by term list, never shared with plain requests. */
+  private readonly termPools = new Map<string, DecoderPool>();
   private readonly poolSize: number;
-  private readonly args: Record<string, string>;
+  private readonly idleMs: number;
+  private readonly argv: string[];
   private readonly modelDir: string;
   private readonly modelError: string | null;
 
   constructor(opts: SphinxOptions = {}) {
     this.poolSize = opts.poolSize ?? 4;
-    this.args = opts.args ?? {};
+    this.idleMs = opts.idleMs ?? 60_000;
     this.modelDir = opts.modelDir ?? SPHINX_MODEL_DIR;
-    loadApi();
-    this.modelError = modelProblem(this.modelDir);
-  }
-
-  get available(): boolean {
-    return loadApi() !== null && this.modelError === null;
-  }
-
-  get unavailableReason(): string | null {
-    loadApi();
-    return loadError ?? this.modelError;
-  }
-
-  private async newDecoder(): Promise<Decoder> {
-    const a = loadApi();
-    if (!a || this.modelError) throw new Error(loadError ?? this.modelError ?? 'PocketSphinx is not available');
-    const argv: string[] = [];
     const all: Record<string, string> = {
       '-hmm': `${this.modelDir}/en-us`,
       '-lm': `${this.modelDir}/en-us.lm.bin`,
@@ -250,14 +77,27 @@ export class SphinxRecognizer implements Recognizer {
       '-samprate': String(SAMPLE_RATE),
       // Its silence removal drops frames from the count, so words after a pause got times too early.
       '-remove_silence': 'no',
-      // Speed: phone-loop lookahead and an HMM cap per frame take the RTF on
-      // LibriVox clips from ~0.7 to ~0.22 (decoder CPU) at about the same WER (bench/engine-rtf.ts).
-      // The flat second pass stays on: without it flite speech loses ~10 points of WER.
-      '-pl_window': '5',
-      '-maxhmmpf': '2000',
-      ...this.args,
+      ...(opts.preset ?? BATCH_DECODER_ARGS),
+      ...opts.args,
     };
-    for (const [k, v] of Object.entries(all)) argv.push(k, v);
+    this.argv = Object.entries(all).flat();
+    loadApi();
+    this.modelError = modelProblem(this.modelDir);
+    this.pool = new DecoderPool(this.poolSize, this.idleMs, () => this.newDecoder());
+  }
+
+  get available(): boolean {
+    return loadApi() !== null && this.modelError === null;
+  }
+
+  get unavailableReason(): string | null {
+    return sphinxLoadError() ?? this.modelError;
+  }
+
+  private async newDecoder(): Promise<Decoder> {
+    const a = loadApi();
+    if (!a || this.modelError) throw new Error(sphinxLoadError() ?? this.modelError ?? 'PocketSphinx is not available');
+    const argv = this.argv;
     return oneAtATime(async () => {
       const defn = await call<Ptr>(a.ps_args);
       const config = await call<Ptr | null>(a.cmd_ln_parse_r, null, defn, argv.length, argv, 1);
@@ -269,48 +109,73 @@ export class SphinxRecognizer implements Recognizer {
     });
   }
 
-  /** Creates decoders up to `n` in the pool ahead of use (model load is slow and partly blocks the loop). */
+  /** Creates decoders up to `n` in the pool ahead of use (model load is slow and partly blocks the loop); they too are freed after the idle time. */
   async prewarm(n: number): Promise<void> {
     if (!this.available) return;
-    const want = Math.min(n, this.poolSize) - this.batchPool.length;
-    for (let i = 0; i < want; i++) this.batchPool.push(await this.newDecoder());
+    await this.pool.fill(Math.min(n, this.poolSize));
+  }
+
+  /** Decoders alive in this recognizer's pools (idle ones only; for tests and the footprint benchmark). */
+  get pooledDecoders(): number {
+    let n = this.pool.size;
+    for (const p of this.termPools.values()) n += p.size;
+    return n;
+  }
+
+  /** The pool for a request: the plain one, or one whose decoders know the request's keyterms. */
+  private poolFor(terms: string[]): DecoderPool {
+    const words = keytermWords(terms);
+    if (!words.length) return this.pool;
+    const key = words.join(' ');
+    let pool = this.termPools.get(key);
+    if (!pool) {
+      pool = new DecoderPool(1, this.idleMs, async () => {
+        const d = await this.newDecoder();
+        await addWords(d, words);
+        return d;
+      });
+      pool.onEmpty = () => {
+        if (this.termPools.get(key) === pool) this.termPools.delete(key);
+      };
+      // A handful of term lists at most: the oldest goes when a new one arrives.
+      if (this.termPools.size >= 4) {
+        const [oldKey, old] = this.termPools.entries().next().value as [string, DecoderPool];
+        this.termPools.delete(oldKey);
+        old.drain();
+      }
+      this.termPools.set(key, pool);
+    }
+    return pool;
   }
 
   /**
-   * Batch (whole-utterance) and live decoders are pooled apart: PocketSphinx
-   * restarts segment frame numbers for a whole-utterance decode but keeps
-   * counting across live utterances, so mixing the two on one decoder would
-   * shift word times.
+   * What the recognizer does with `terms`: words missing from the dictionary
+   * are added (ps_add_word) with phones joined from the dictionary words that
+   * spell them ("zendesk" = "zen" + "desk"); words it knows need nothing and
+   * cannot be weighted further. Uses (and pools) a decoder with those words.
    */
-  private poolOf(kind: 'batch' | 'live'): Decoder[] {
-    return kind === 'batch' ? this.batchPool : this.livePool;
-  }
-
-  private async acquire(kind: 'batch' | 'live'): Promise<Decoder> {
-    return this.poolOf(kind).pop() ?? (await this.newDecoder());
-  }
-
-  private release(d: Decoder, kind: 'batch' | 'live'): void {
-    void d.run(async () => {
-      await d.end().catch(() => []);
-      const pool = this.poolOf(kind);
-      if (pool.length < this.poolSize) pool.push(d);
-      else await d.free();
-    });
-  }
-
-  /** Adds words to a decoder's dictionary when they are missing (keyterm boosting is limited to that). */
-  private static async addKeyterms(_d: Decoder, _terms: string[] | undefined): Promise<void> {
-    // PocketSphinx cannot add a word without its phones; words already in the
-    // dictionary need nothing. The job reports unknown keyterms as a warning.
+  async prepareKeyterms(terms: string[]): Promise<KeytermReport> {
+    const words = keytermWords(terms);
+    const report: KeytermReport = { added: [], known: [], skipped: [] };
+    if (!words.length || !this.available) return report;
+    const pool = this.poolFor(terms);
+    const d = await pool.acquire();
+    try {
+      for (const w of words) {
+        const r = d.keyterms.get(w) ?? 'known';
+        report[r].push(w);
+      }
+    } finally {
+      pool.give(d);
+    }
+    return report;
   }
 
   async openStream(opts: { keyterms?: string[] } = {}): Promise<RecognizerStream> {
-    const d = await this.acquire('live');
-    await SphinxRecognizer.addKeyterms(d, opts.keyterms);
+    const pool = this.poolFor(opts.keyterms ?? []);
+    const d = await pool.acquire();
     let closed = false;
     let samples = 0;
-    const release = () => this.release(d, 'live');
     return {
       get acceptedMs() {
         return Math.round((samples / SAMPLE_RATE) * 1000);
@@ -326,23 +191,32 @@ export class SphinxRecognizer implements Recognizer {
       close: () => {
         if (closed) return;
         closed = true;
-        release();
+        void d.run(async () => {
+          await d.end().catch(() => []);
+          pool.give(d);
+        });
       },
     };
   }
 
   async recognize(pcm: Int16Array, opts: { keyterms?: string[] } = {}): Promise<RecognizedWord[]> {
-    const d = await this.acquire('batch');
+    const pool = this.poolFor(opts.keyterms ?? []);
+    const d = await pool.acquire();
     try {
-      await SphinxRecognizer.addKeyterms(d, opts.keyterms);
       return await d.run(() => d.processFull(pcm));
     } finally {
-      this.release(d, 'batch');
+      void d.run(async () => {
+        await d.end().catch(() => []);
+        pool.give(d);
+      });
     }
   }
 
+  /** Frees every pooled decoder now (decoders in use are freed when they come back). */
   dispose(): void {
-    const all = [...this.batchPool.splice(0), ...this.livePool.splice(0)];
-    for (const d of all) void d.run(() => d.free());
+    this.pool.drain();
+    for (const p of this.termPools.values()) p.drain();
+    this.termPools.clear();
   }
 }
+

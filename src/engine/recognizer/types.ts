@@ -42,6 +42,16 @@ export interface RecognizerStream {
   close(): void;
 }
 
+/** What became of a request's keyterms, word by word. */
+export interface KeytermReport {
+  /** Words the dictionary lacked, added with a pronunciation built from dictionary words. */
+  added: string[];
+  /** Words already in the dictionary and language model (nothing to add; they cannot be weighted further). */
+  known: string[];
+  /** Words no pronunciation could be built for: they cannot be recognized. */
+  skipped: string[];
+}
+
 export interface Recognizer {
   readonly name: string;
   /** False when the library or model is missing; `unavailableReason` then says what to install. */
@@ -51,6 +61,11 @@ export interface Recognizer {
   openStream(opts?: { keyterms?: string[] }): Promise<RecognizerStream>;
   /** Decodes a whole clip as one utterance (batch normalisation; keep clips ≤ ~30 s, e.g. VAD segments); times relative to the clip. */
   recognize(pcm: Int16Array, opts?: { keyterms?: string[] }): Promise<RecognizedWord[]>;
+  /**
+   * Readies decoders for `keyterms` (later `recognize`/`openStream` calls with
+   * the same terms use them) and says what became of each word; see keytermWarning.
+   */
+  prepareKeyterms?(keyterms: string[]): Promise<KeytermReport>;
   /** Loads `n` decoders ahead of use (optional). */
   prewarm?(n: number): Promise<void>;
   /** Frees every pooled decoder. */

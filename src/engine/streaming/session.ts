@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { RecognizedWord, RecognizerStream } from '../recognizer/types';
-import { createStreamingVad, type StreamingVad } from '../audio/vad';
+import { VadPool, type StreamingVad } from '../audio/vad';
 import { decodeMulaw } from './mulaw';
 import { StreamingClientMessageSchema, type StreamingServerMessage } from '../../shared/api/streaming';
 import { applyTunables, CLOSE, frameMs, StreamingClose, type StreamingParams } from './params';
@@ -21,29 +21,15 @@ const PREROLL_MS = 300;
 /** New audio between two partial hypotheses. */
 const PARTIAL_EVERY_MS = 100;
 
-// Creating a Silero detector loads its model synchronously (~150 ms on the
-// event loop), so live detectors are pooled and reset between sessions.
-const LIVE_VAD = { minSilenceMs: 100, minSpeechMs: 64 };
-const vadPool: StreamingVad[] = [];
+// Live detectors are pooled and reset between sessions, and freed after a minute unused (see VadPool).
+const vadPool = new VadPool({ minSilenceMs: 100, minSpeechMs: 64 }, 16);
 
-function acquireVad(): StreamingVad | null {
-  return vadPool.pop() ?? createStreamingVad(LIVE_VAD);
-}
-
-function releaseVad(v: StreamingVad): void {
-  v.reset();
-  if (vadPool.length < 16) vadPool.push(v);
-}
+const acquireVad = (): StreamingVad | null => vadPool.acquire();
+const releaseVad = (v: StreamingVad): void => vadPool.release(v);
 
 /** Creates up to `n` pooled detectors, one per event-loop turn, so the first sessions do not pay the model load. */
 export function prewarmLiveVad(n: number): void {
-  if (vadPool.length >= n) return;
-  setImmediate(() => {
-    const v = createStreamingVad(LIVE_VAD);
-    if (!v) return;
-    vadPool.push(v);
-    prewarmLiveVad(n);
-  });
+  vadPool.prewarm(n);
 }
 
 export interface SessionOptions {

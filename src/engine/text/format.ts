@@ -1,8 +1,8 @@
 /**
  * Text formatting of recognised words (PocketSphinx gives lower-case words
  * with no punctuation): sentence breaks from pauses, capitalised sentence
- * starts and "I", final punctuation, numbers as digits where safe; then
- * sentences and paragraphs.
+ * starts, "I", weekdays and months, final punctuation, numbers and clock
+ * times as digits where safe; then sentences and paragraphs.
  */
 import type { Paragraph, Sentence, Word } from '../../shared/api/transcript';
 
@@ -30,6 +30,83 @@ const TENS: Record<string, number> = { twenty: 20, thirty: 30, forty: 40, fifty:
 const SCALES: Record<string, number> = { hundred: 100, thousand: 1000, million: 1_000_000, billion: 1_000_000_000 };
 const DIGIT_WORDS = new Set(['zero', 'oh', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine']);
 const QUESTION_STARTS = new Set(['what', 'why', 'how', 'who', 'whom', 'whose', 'where', 'when', 'which', 'is', 'are', 'do', 'does', 'did', 'can', 'could', 'would', 'will', 'shall', 'should', 'have', 'has']);
+
+const WEEKDAYS = new Set(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']);
+const MONTHS = new Set(['january', 'february', 'april', 'june', 'july', 'september', 'october', 'november', 'december']);
+/** Months that are also common words ("you may", "a march", "august company"): capitalised only next to a date cue. */
+const AMBIGUOUS_MONTHS = new Set(['march', 'may', 'august']);
+const MONTH_CUES_BEFORE = new Set(['in', 'of', 'since', 'until', 'till', 'during', 'early', 'late', 'mid', 'next', 'last', 'this', 'each', 'every', 'through', 'from', 'before', 'after', 'by']);
+const MAY_CUES_BEFORE = new Set(['in', 'since', 'until', 'till', 'during', 'early', 'late', 'mid', 'next', 'last', 'through']);
+const ORDINALS = new Set(['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth', 'eleventh', 'twelfth', 'thirteenth', 'fourteenth', 'fifteenth', 'sixteenth', 'seventeenth', 'eighteenth', 'nineteenth', 'twentieth', 'thirtieth']);
+const HOURS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12 };
+/** Words after which "seven thirty" is a clock time, not two numbers. */
+const TIME_CUES = new Set(['at', 'by', 'until', 'till', 'from', 'around', 'about', 'before', 'after']);
+
+/** Capitalises weekdays and months (ambiguous months only next to a date cue); `prev`/`next` are the neighbouring words. */
+export function properNoun(word: string, prev: string | undefined, next: string | undefined): string {
+  const w = word.toLowerCase();
+  if (WEEKDAYS.has(w) || MONTHS.has(w)) return capitalise(word);
+  if (AMBIGUOUS_MONTHS.has(w)) {
+    const before = prev?.toLowerCase() ?? '';
+    const after = next?.toLowerCase() ?? '';
+    // "may" is mostly the verb: only the plainest cues count for it.
+    const cues = w === 'may' ? MAY_CUES_BEFORE : MONTH_CUES_BEFORE;
+    if (cues.has(before) || ORDINALS.has(before) || ORDINALS.has(after) || /^\d+$/.test(after)) return capitalise(word);
+  }
+  return word;
+}
+
+/**
+ * Clock times after a time cue: "at seven thirty" → "at 7:30", "by nine
+ * o'clock" → "by 9 o'clock", "at ten oh five" → "at 10:05". A bare "seven
+ * thirty" stays words: it may be two numbers.
+ */
+export function clockTimes(words: RawWord[]): RawWord[] {
+  const out: RawWord[] = [];
+  const t = (i: number): string => (words[i]?.text ?? '').toLowerCase();
+  let i = 0;
+  while (i < words.length) {
+    const w = words[i] as RawWord;
+    const hour = HOURS[t(i)];
+    if (hour !== undefined && i > 0 && TIME_CUES.has(t(i - 1))) {
+      let minutes: number | null = null;
+      let used = 0;
+      if (t(i + 1) === "o'clock") {
+        out.push({ ...w, text: String(hour) });
+        i++;
+        continue;
+      }
+      if (t(i + 1) === 'oh' && (UNITS[t(i + 2)] ?? 0) >= 1 && (UNITS[t(i + 2)] ?? 10) <= 9) {
+        minutes = UNITS[t(i + 2)] as number;
+        used = 2;
+      } else if (t(i + 1) in TENS && (TENS[t(i + 1)] as number) <= 50) {
+        minutes = TENS[t(i + 1)] as number;
+        used = 1;
+        const unit = UNITS[t(i + 2)];
+        if (unit !== undefined && unit >= 1 && unit <= 9 && t(i + 2) !== 'oh') {
+          minutes += unit;
+          used = 2;
+        }
+      } else if ((UNITS[t(i + 1)] ?? 0) >= 10 && t(i + 1) !== 'ten' && t(i + 1) !== 'eleven' && t(i + 1) !== 'twelve') {
+        minutes = UNITS[t(i + 1)] as number;
+        used = 1;
+      }
+      // "at seven twenty people" is not a time: the minutes must end the phrase or be followed by am/pm or a pause-like word.
+      const after = t(i + used + 1);
+      const ends = after === '' || ['a', 'p', 'am', 'pm', 'in', 'on', 'and', 'or', 'tomorrow', 'today', 'tonight', 'sharp', 'then', 'so', 'but', 'please', 'if', 'when', 'we', 'i', 'you', 'they', 'he', 'she', 'for', 'to', 'with'].includes(after) || WEEKDAYS.has(after);
+      if (minutes !== null && ends) {
+        const last = words[i + used] as RawWord;
+        const span = words.slice(i, i + used + 1);
+        out.push({ text: `${hour}:${String(minutes).padStart(2, '0')}`, start: w.start, end: last.end, confidence: Math.min(...span.map((x) => x.confidence)) });
+        i += used + 1;
+        continue;
+      }
+    }
+    out.push(w);
+    i++;
+  }
+  return out;
+}
 
 function isNumberWord(w: string): boolean {
   return w in UNITS || w in TENS || w in SCALES;
@@ -184,7 +261,7 @@ export interface Formatted {
 
 /** Formats recognised words into display words, sentences and text. */
 export function formatTranscript(raw: RawWord[], opts: FormatOptions): Formatted {
-  const base = opts.formatText ? numbersToDigits(raw) : raw.map((w) => ({ ...w }));
+  const base = opts.formatText ? numbersToDigits(clockTimes(raw)) : raw.map((w) => ({ ...w }));
   const groups = splitSentences(base, opts.sentencePauseMs, opts.maxSentenceWords);
   const sentences: Sentence[] = [];
   const words: Word[] = [];
@@ -193,6 +270,7 @@ export function formatTranscript(raw: RawWord[], opts: FormatOptions): Formatted
       let text = w.text;
       if (opts.formatText) {
         if (text === 'i' || text.startsWith("i'")) text = 'I' + text.slice(1);
+        text = properNoun(text, g[idx - 1]?.text, g[idx + 1]?.text);
         if (idx === 0) text = capitalise(text);
       }
       return { ...w, text };

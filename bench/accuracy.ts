@@ -1,0 +1,134 @@
+/**
+ * Word error rate of the local recognizer on the HELD-OUT half of the
+ * accuracy corpus (speakers the tuning never heard: flite rms and slt,
+ * festival slt-hts and ked, the LibriVox reader), per voice and per
+ * condition, before issue 16's changes and now, with real-time factors;
+ * then the effect of keyterms on sentences that contain them.
+ *   npm run bench -- accuracy    (EVERY=n takes every nth synthetic clip; CONDS=clean,mp3-24k limits the conditions)
+ * The corpus is generated on first use (bench/corpus/speech-corpus.ts).
+ */
+import { SphinxRecognizer } from '../src/engine/recognizer/index';
+import { keytermWarning } from '../src/engine/recognizer/keyterms';
+import { normalizeForWer, wordErrorRate } from '../src/engine/text/wer';
+import { BEFORE_ARGS, transcribe } from './corpus/pipeline';
+import { buildCorpus, CONDITIONS, type Item } from './corpus/speech-corpus';
+
+interface Tally {
+  err: number;
+  words: number;
+}
+const add = (m: Map<string, Tally>, k: string, err: number, words: number): void => {
+  const t = m.get(k) ?? { err: 0, words: 0 };
+  t.err += err;
+  t.words += words;
+  m.set(k, t);
+};
+const pct = (t: Tally | undefined): string => (t && t.words ? ((100 * t.err) / t.words).toFixed(1) : '-');
+
+interface Pass {
+  byVoice: Map<string, Tally>;
+  byCond: Map<string, Tally>;
+  byCell: Map<string, Tally>;
+  audio: number;
+  wall: number;
+  cpu: number;
+  texts: Map<Item, string>;
+}
+
+async function run(items: Item[], before: boolean): Promise<Pass> {
+  const rec = new SphinxRecognizer(before ? { preset: BEFORE_ARGS, poolSize: 1 } : { poolSize: 1 });
+  await rec.prewarm(1);
+  const p: Pass = { byVoice: new Map(), byCond: new Map(), byCell: new Map(), audio: 0, wall: 0, cpu: 0, texts: new Map() };
+  for (const it of items) {
+    const t = await transcribe(rec, it.file, { before });
+    const n = normalizeForWer(it.ref).length;
+    const e = wordErrorRate(it.ref, t.text) * n;
+    const group = it.voice === 'librivox' ? 'librivox' : 'synthetic';
+    add(p.byVoice, it.voice, e, n);
+    add(p.byCond, it.condition, e, n);
+    add(p.byCell, `${group}|${it.condition}`, e, n);
+    add(p.byCell, `${group}|all`, e, n);
+    p.audio += t.audioSeconds;
+    p.wall += t.seconds;
+    p.cpu += t.cpuSeconds;
+    p.texts.set(it, t.text);
+  }
+  rec.dispose();
+  return p;
+}
+
+async function main(): Promise<void> {
+  const corpus = buildCorpus((s) => console.log(s));
+  for (const s of corpus.skipped) console.log(`skipped ${s}`);
+  const every = Number(process.env.EVERY ?? '1');
+  const clipKeys = [...new Set(corpus.items.filter((i) => i.split === 'heldout' && !i.keyterms).map((i) => `${i.voice}|${i.ref}`))];
+  const chosen = new Set(clipKeys.filter((_, n) => n % every === 0 || clipKeys[n]?.startsWith('librivox')));
+  const conds = process.env.CONDS ? process.env.CONDS.split(',') : [...CONDITIONS];
+  const items = corpus.items.filter((i) => i.split === 'heldout' && !i.keyterms && chosen.has(`${i.voice}|${i.ref}`) && conds.includes(i.condition));
+  console.log(`held-out half: ${chosen.size} clips × ${conds.length} conditions = ${items.length} transcriptions per pass${every > 1 ? ` (every ${every}th synthetic clip)` : ''}`);
+
+  const before = await run(items, true);
+  const after = await run(items, false);
+
+  const voices = [...new Set(items.map((i) => i.voice))];
+  console.log('\nWER % by voice (held out)        before   after');
+  for (const v of voices) console.log(`  ${v.padEnd(30)}${pct(before.byVoice.get(v)).padStart(7)}${pct(after.byVoice.get(v)).padStart(8)}`);
+  console.log('\nWER % by condition         synthetic before/after   LibriVox before/after');
+  for (const c of CONDITIONS) {
+    console.log(`  ${c.padEnd(26)}${pct(before.byCell.get(`synthetic|${c}`)).padStart(9)} /${pct(after.byCell.get(`synthetic|${c}`)).padStart(6)}${pct(before.byCell.get(`librivox|${c}`)).padStart(14)} /${pct(after.byCell.get(`librivox|${c}`)).padStart(6)}`);
+  }
+  const rel = (k: string): string => {
+    const b = before.byCell.get(k);
+    const a = after.byCell.get(k);
+    return b && a && b.err ? `${(((a.err / a.words - b.err / b.words) / (b.err / b.words)) * 100).toFixed(0)}%` : '-';
+  };
+  console.log(`\nLibriVox held-out WER: ${pct(before.byCell.get('librivox|clean'))}% → ${pct(after.byCell.get('librivox|clean'))}% clean (goal ≤ 22%); all conditions ${pct(before.byCell.get('librivox|all'))}% → ${pct(after.byCell.get('librivox|all'))}%`);
+  console.log(`Synthetic held-out WER: ${pct(before.byCell.get('synthetic|all'))}% → ${pct(after.byCell.get('synthetic|all'))}% (${rel('synthetic|all')} relative; goal ≤ −30%)`);
+  const worse = CONDITIONS.flatMap((c) =>
+    ['synthetic', 'librivox'].filter((g) => {
+      const b = before.byCell.get(`${g}|${c}`);
+      const a = after.byCell.get(`${g}|${c}`);
+      return b && a && a.err / a.words > b.err / b.words + 1e-9;
+    }).map((g) => `${g} ${c}`),
+  );
+  console.log(`Conditions worse than before: ${worse.length ? worse.join(', ') : 'none'}`);
+  console.log(`RTF (one decoder, wall incl. ffmpeg and VAD): before ${(before.wall / before.audio).toFixed(3)}, after ${(after.wall / after.audio).toFixed(3)} (goal ≤ 0.25)`);
+  console.log(`CPU RTF (this process: decoder + VAD; ffmpeg not counted): before ${(before.cpu / before.audio).toFixed(3)}, after ${(after.cpu / after.audio).toFixed(3)}; ratio ${(after.cpu / before.cpu).toFixed(2)}×`);
+
+  const target = 'please call me back when you get this message';
+  console.log(`\n"${target}" as 24 kbps MP3:`);
+  for (const it of items.filter((i) => i.ref === target && i.condition === 'mp3-24k')) {
+    console.log(`  ${it.voice.padEnd(18)} before: ${before.texts.get(it) ?? ''}\n  ${''.padEnd(18)} after:  ${after.texts.get(it) ?? ''}`);
+  }
+
+  const kt = corpus.items.filter((i) => i.keyterms).filter((_, n) => n % every === 0);
+  if (kt.length) {
+    const rec = new SphinxRecognizer({ poolSize: 1 });
+    const plain: Tally = { err: 0, words: 0 };
+    const boosted: Tally = { err: 0, words: 0 };
+    const termHits = { plain: 0, boosted: 0, total: 0 };
+    console.log(`\nKeyterms (${kt.length} held-out sentences naming a rare word):`);
+    for (const it of kt) {
+      const terms = it.keyterms ?? [];
+      const a = await transcribe(rec, it.file);
+      const report = await rec.prepareKeyterms(terms);
+      const b = await transcribe(rec, it.file, { keyterms: terms });
+      const n = normalizeForWer(it.ref).length;
+      plain.err += wordErrorRate(it.ref, a.text) * n;
+      boosted.err += wordErrorRate(it.ref, b.text) * n;
+      plain.words += n;
+      boosted.words += n;
+      for (const t of terms) {
+        termHits.total++;
+        if (normalizeForWer(a.text).includes(t.toLowerCase())) termHits.plain++;
+        if (normalizeForWer(b.text).includes(t.toLowerCase())) termHits.boosted++;
+      }
+      if (it.voice === kt[0]?.voice) console.log(`  ${terms.join(', ')}: ${keytermWarning(report) ?? ''}`);
+    }
+    rec.dispose();
+    console.log(`  WER without keyterms ${pct(plain)}%, with ${pct(boosted)}%; the term itself recognized ${termHits.plain}/${termHits.total} → ${termHits.boosted}/${termHits.total}`);
+  }
+}
+
+await main();
+process.exit(0);

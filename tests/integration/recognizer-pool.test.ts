@@ -1,0 +1,111 @@
+/**
+ * The recognizer's decoders and the segmenter's VAD detectors: created on
+ * demand, shared through pools, and freed after the idle time (issue 12.17);
+ * the factory's batch and live recognizers; keyterms added to the vocabulary.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeToRaw, readSamples } from '../../src/engine/audio/decode';
+import { findSpeechSegments, pooledVadCount, setVadIdleMs } from '../../src/engine/audio/segment';
+import { vadStatus } from '../../src/engine/audio/vad';
+import { createRecognizers, keytermWarning, keytermWords, SphinxRecognizer } from '../../src/engine/recognizer/index';
+import { hasFlite, makeSpeech } from '../fixtures/speech';
+
+let dir: string;
+let pcm: Int16Array;
+const probe = new SphinxRecognizer({ poolSize: 0 });
+const ready = hasFlite() && probe.available;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'recognizer-pool-'));
+  if (!ready) return;
+  const wav = makeSpeech(dir, 'ticket', 'the ticket came in through zendesk this morning');
+  const raw = join(dir, 'ticket.raw');
+  const n = await decodeToRaw(wav, raw);
+  pcm = await readSamples(raw, 0, n);
+});
+
+afterAll(() => {
+  probe.dispose();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe.skipIf(!ready)('recognizer pools', () => {
+  it('frees a pooled decoder once it has been idle for idleMs', async () => {
+    const rec = new SphinxRecognizer({ poolSize: 2, idleMs: 300 });
+    try {
+      const words = await rec.recognize(pcm);
+      expect(words.map((w) => w.text).join(' ')).toMatch(/ticket/);
+      await sleep(50);
+      expect(rec.pooledDecoders).toBe(1);
+      await sleep(600);
+      expect(rec.pooledDecoders).toBe(0);
+      // And a new request simply creates one again.
+      expect((await rec.recognize(pcm)).length).toBeGreaterThan(3);
+    } finally {
+      rec.dispose();
+    }
+  }, 60_000);
+
+  it.skipIf(!vadStatus().available)('frees pooled VAD detectors after the idle time', async () => {
+    setVadIdleMs(300);
+    try {
+      const raw = join(dir, 'ticket.raw');
+      const segs = await findSpeechSegments(raw, pcm.length);
+      expect(segs.length).toBeGreaterThan(0);
+      expect(pooledVadCount()).toBeGreaterThan(0);
+      await sleep(700);
+      expect(pooledVadCount()).toBe(0);
+    } finally {
+      setVadIdleMs(60_000);
+    }
+  });
+
+  it('gives a batch and a live recognizer with settings of their own', async () => {
+    const set = createRecognizers({ workers: 1, maxSessions: 1, liveVad: true, idleMs: 1000 });
+    try {
+      expect(set.batch.available && set.live.available).toBe(true);
+      expect(set.batch).not.toBe(set.live);
+      const s = await set.live.openStream();
+      await s.accept(pcm);
+      const words = await s.finish();
+      s.close();
+      expect(words.map((w) => w.text).join(' ')).toMatch(/ticket/);
+    } finally {
+      set.dispose();
+    }
+  }, 60_000);
+});
+
+describe.skipIf(!ready)('keyterms', () => {
+  it('splits keyterms into dictionary-style words', () => {
+    expect(keytermWords(['Zendesk', 'Acme Corp.', "O'Brien's", '42'])).toEqual(['acme', 'corp', "o'brien's", 'zendesk']);
+  });
+
+  it('adds words missing from the dictionary, leaves known ones, and says which it could not add', async () => {
+    const rec = new SphinxRecognizer({ poolSize: 1, idleMs: 1000 });
+    try {
+      const report = await rec.prepareKeyterms(['Zendesk', 'Siobhan', 'Qxzvkj']);
+      expect(report).toEqual({ added: ['zendesk'], known: ['siobhan'], skipped: ['qxzvkj'] });
+      const warning = keytermWarning(report) ?? '';
+      expect(warning).toMatch(/added "zendesk"/);
+      expect(warning).toMatch(/already knew "siobhan"/);
+      expect(warning).toMatch(/could not add "qxzvkj"/);
+      // The added word can now be recognised; a plain decoder (no keyterms) cannot produce it.
+      const boosted = (await rec.recognize(pcm, { keyterms: ['Zendesk', 'Siobhan', 'Qxzvkj'] })).map((w) => w.text);
+      const plain = (await rec.recognize(pcm)).map((w) => w.text);
+      expect(plain).not.toContain('zendesk');
+      expect(boosted).toContain('zendesk');
+    } finally {
+      rec.dispose();
+    }
+  }, 60_000);
+
+  it('says the terms were ignored when a recognizer cannot use them', () => {
+    expect(keytermWarning(null)).toMatch(/ignored/);
+    expect(keytermWarning({ added: [], known: [], skipped: [] })).toBeNull();
+  });
+});
