@@ -1,16 +1,13 @@
 /**
  * The engine's recognizers, built in one place: a decoder pool for batch jobs
  * and live decoders for streaming sessions. Routes and jobs get them from the
- * context and never construct a recognizer themselves. When
- * recognizer/index.ts exports `createRecognizers`, `buildRecognizers` becomes
- * a call to it.
+ * context and never construct a recognizer themselves. The decoders come
+ * from recognizer/index.ts's `createRecognizers`, which also serializes
+ * decoder creation process-wide.
  */
 import { vadStatus } from './audio/vad';
 import type { Logger } from './logger';
-import { createRecognizer, SphinxRecognizer, type Recognizer, type RecognizerStream } from './recognizer/index';
-
-/** Decoder arguments for live sessions: no second (flat) pass and tighter pruning, for latency. */
-export const LIVE_DECODER_ARGS = { '-fwdflat': 'no', '-maxhmmpf': '1500', '-pl_window': '10', '-topn': '2', '-maxwpf': '5', '-remove_silence': 'no' };
+import { createRecognizers, type Recognizer, type RecognizerStream } from './recognizer/index';
 
 export interface EngineRecognizers {
   /** Decodes job segments; decoders are pooled inside. */
@@ -41,18 +38,10 @@ export function buildRecognizers(o: RecognizerOptions): EngineRecognizers {
   const vad = vadStatus();
   const liveVad = o.useVad && vad.available;
   if (o.useVad && !vad.available) o.logger.warn(`${vad.reason ?? 'Silero VAD is unavailable'}; streaming falls back to the decoder's speech detector`);
-  const batch = o.injected ?? createRecognizer({ poolSize: o.workers + 2 });
-  // Live decoders are tuned for latency: ending a turn costs ~50 ms instead of ~300 and a session
-  // about 0.15 of a core instead of 0.25, same words on our clips. Without Silero the decoder's own
-  // detector needs PocketSphinx's silence removal (which makes times after long pauses early).
-  const live = o.injected ?? new SphinxRecognizer({ poolSize: o.maxSessions, args: liveVad ? LIVE_DECODER_ARGS : { ...LIVE_DECODER_ARGS, '-remove_silence': 'yes' } });
-  /** Decoder openings, chained: loading models concurrently on worker threads is not known to be safe. */
-  let opens: Promise<unknown> = Promise.resolve();
-  const open = (keyterms?: string[]): Promise<RecognizerStream> => {
-    const opening = opens.catch(() => undefined).then(() => live.openStream(keyterms ? { keyterms } : undefined));
-    opens = opening;
-    return opening;
-  };
+  // An injected recognizer serves both and stays the caller's to dispose.
+  const set = o.injected ? { batch: o.injected, live: o.injected, dispose: () => undefined } : createRecognizers({ workers: o.workers, maxSessions: o.maxSessions, liveVad });
+  const { batch, live } = set;
+  const open = (keyterms?: string[]): Promise<RecognizerStream> => live.openStream(keyterms ? { keyterms } : undefined);
   if (live.available) {
     // Load two live decoders now so the first sessions do not wait for the model.
     void open()
@@ -74,9 +63,7 @@ export function buildRecognizers(o: RecognizerOptions): EngineRecognizers {
     },
     liveVad,
     dispose() {
-      if (o.injected) return;
-      live.dispose();
-      batch.dispose();
+      set.dispose();
     },
   };
 }
