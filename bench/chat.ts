@@ -5,8 +5,7 @@
  * extractive model over a two-hour transcript on screen (goal ≤ 300 ms), all
  * on the built renderer in host mode with the real local engine.
  */
-import { launchHost, stopHost } from '../tests/e2e/host';
-import { launchBrowser, ms, quantile, tempDataDir } from '../tests/e2e/bench-kit';
+import { ms, openHostPage, quantile, tempDataDir } from '../tests/e2e/bench-kit';
 import { seedLibrary } from '../tests/e2e/seed';
 import { Library } from '../src/main/services/library/library';
 
@@ -65,10 +64,7 @@ async function uiBench(): Promise<void> {
   }
   lib.chats.create({ scope: 'recordings', recordingIds: [twoHour!], title: 'Ask the board meeting', model: 'verbatim-extractive' });
   lib.close();
-  const { url, child } = await launchHost(dataDir);
-  const browser = await launchBrowser();
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  await page.addInitScript('window.__name = (f) => f;');
+  const { url, page, close } = await openHostPage(dataDir);
   try {
     await page.goto(url);
     await page.getByRole('button', { name: 'Chat', exact: true }).click();
@@ -144,8 +140,7 @@ async function uiBench(): Promise<void> {
       `  first token on screen, extractive model, 2-hour transcript (18,500 words; Enter → answer text painted), ${firsts.length} questions: median ${ms(fm)}, max ${ms(Math.max(...firsts))} (goal ≤ 300 ms; ratio ${(fm / 300).toFixed(2)})`,
     );
   } finally {
-    await browser.close();
-    await stopHost(child);
+    await close();
   }
 }
 

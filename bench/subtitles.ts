@@ -10,8 +10,7 @@ import { join } from 'node:path';
 import { Library } from '../src/main/services/library/library';
 import { SubtitleExporter } from '../src/main/services/library/subtitle-export';
 import { buildCuesWith, builtInProfiles, commands, diffCues, applySplice, invertSplice, toSrt } from '../src/shared/captions/index';
-import { launchBrowser, ms, quantile, tempDataDir } from '../tests/e2e/bench-kit';
-import { launchHost, stopHost } from '../tests/e2e/host';
+import { ms, openHostPage, quantile, tempDataDir } from '../tests/e2e/bench-kit';
 import { makeWords, seedLibrary } from '../tests/e2e/seed';
 
 const WORDS = 30_000;
@@ -73,10 +72,7 @@ async function main(): Promise<void> {
   line('export SRT in main (read words + build + serialize)', srtTimes.slice(1), 100);
   lib.close();
 
-  const { url, child } = await launchHost(dataDir);
-  const browser = await launchBrowser();
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  await page.addInitScript('window.__name = (f) => f;');
+  const { url, page, close } = await openHostPage(dataDir);
   try {
     await page.goto(url);
     await page.getByRole('button', { name: 'Open Three-hour hearing 00001' }).click();
@@ -141,8 +137,7 @@ async function main(): Promise<void> {
     }
     for (const [name, v] of Object.entries(ops)) line(`${name} incl. re-render (${v.length} runs)`, v.slice(1), 16);
   } finally {
-    await browser.close();
-    await stopHost(child);
+    await close();
   }
 }
 

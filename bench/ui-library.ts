@@ -4,8 +4,7 @@
  * itself), remounting the screen, and a fast scroll through the whole list
  * counting frames over 16.7 ms.
  */
-import { launchHost, stopHost } from '../tests/e2e/host';
-import { launchBrowser, ms, quantile, tempDataDir } from '../tests/e2e/bench-kit';
+import { ms, openHostPage, quantile, tempDataDir } from '../tests/e2e/bench-kit';
 import { seedLibrary } from '../tests/e2e/seed';
 
 const N = 10_000;
@@ -15,11 +14,7 @@ async function main(): Promise<void> {
   const seedStart = performance.now();
   seedLibrary(dataDir, { count: N, wordsPer: 40, titlePrefix: 'Meeting', tags: ['weekly', 'clients', 'research'] });
   console.log(`ui-library: seeded ${N} transcripts in ${ms(performance.now() - seedStart)}`);
-  const { url, child } = await launchHost(dataDir);
-  const browser = await launchBrowser();
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  // tsx keeps function names with a __name helper; the functions sent to the page need it too.
-  await page.addInitScript('window.__name = (f) => f;');
+  const { url, page, close } = await openHostPage(dataDir);
   try {
     await page.goto(url);
     // Navigation start → first row painted (bundle, bridge connect, first page of 200 items, render).
@@ -110,8 +105,7 @@ async function main(): Promise<void> {
     );
     console.log(`  jump to 20 random places: rows filled in median ${ms(quantile(jumps, 0.5))}, max ${ms(Math.max(...jumps))}`);
   } finally {
-    await browser.close();
-    await stopHost(child);
+    await close();
   }
 }
 

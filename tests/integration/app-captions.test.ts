@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { hasSpeechTools } from '../fixtures/speech';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeFrame, type LiveSource } from '../../src/shared/audio-frame';
 import type { LiveStatus, LiveTurn } from '../../src/shared/live';
@@ -19,15 +20,7 @@ import { CaptionsService } from '../../src/main/services/captions/service';
 import { StreamingClient } from '../../src/main/services/client/streaming';
 import { waitFinal } from '../support/jobs';
 
-const tools = (() => {
-  try {
-    execFileSync('flite', ['-lv'], { stdio: 'ignore' });
-    execFileSync('ffmpeg', ['-version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+const tools = hasSpeechTools();
 if (!tools) console.log('app-captions test skipped: flite and ffmpeg are needed to make speech');
 
 const dir = mkdtempSync(join(tmpdir(), 'verbatim-app-captions-'));

@@ -7,20 +7,13 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { hasSpeechTools } from '../fixtures/speech';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCore } from '../../src/main/core';
 import { createHostPlatform } from '../../src/main/platform/host';
 import type { Turn } from '../../src/main/services/client/streaming';
 
-const tools = (() => {
-  try {
-    execFileSync('flite', ['-lv'], { stdio: 'ignore' });
-    execFileSync('ffmpeg', ['-version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+const tools = hasSpeechTools();
 if (!tools) console.log('app-streaming test skipped: flite and ffmpeg are needed to make speech');
 
 const dir = mkdtempSync(join(tmpdir(), 'verbatim-app-stream-'));

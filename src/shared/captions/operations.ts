@@ -4,6 +4,7 @@
  * or the same list when there is nothing to do. Times are clamped so cues
  * never start before 0 or end before they start.
  */
+import { firstEndingFrom } from '../timeline';
 import { layoutCue, rebalanceText } from './lines';
 import type { RulesProfile } from './profiles';
 import type { Cue, TimedWord } from './types';
@@ -178,15 +179,7 @@ export function snapTime(ms: number, words: readonly TimedWord[], playheadMs: nu
     best = playheadMs;
     dist = Math.abs(playheadMs - ms);
   }
-  // Binary search for the first word ending after ms - withinMs.
-  let lo = 0;
-  let hi = words.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (words[mid]!.end < ms - withinMs) lo = mid + 1;
-    else hi = mid;
-  }
-  for (let i = lo; i < words.length && words[i]!.start <= ms + withinMs; i++) {
+  for (let i = firstEndingFrom(words, ms - withinMs); i < words.length && words[i]!.start <= ms + withinMs; i++) {
     for (const t of [words[i]!.start, words[i]!.end]) {
       const d = Math.abs(t - ms);
       if (d < dist) {

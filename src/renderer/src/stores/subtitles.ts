@@ -5,6 +5,7 @@
  * undo/redo apply the stored splices, so the history main keeps and this one
  * agree, and survive closing the view.
  */
+import { lastStartingBy } from '../../../shared/timeline';
 import { create } from 'zustand';
 import {
   applySplice,
@@ -234,16 +235,7 @@ export const useSubtitles = create<SubtitlesState>((set, get) => {
 
 /** The cue at a time (binary search over starts), or -1 between cues. */
 export function cueAt(cues: readonly Cue[], ms: number): number {
-  let lo = 0;
-  let hi = cues.length - 1;
-  let found = -1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (cues[mid]!.start <= ms) {
-      found = mid;
-      lo = mid + 1;
-    } else hi = mid - 1;
-  }
+  const found = lastStartingBy(cues, ms);
   return found >= 0 && ms < cues[found]!.end ? found : -1;
 }
 
