@@ -30,7 +30,13 @@ async function main(): Promise<void> {
           tick();
         }),
     );
-    const marks = await page.evaluate(() => performance.getEntriesByType('mark').map((m) => `${m.name}@${m.startTime.toFixed(0)}`).slice(0, 4).join(', '));
+    const marks = await page.evaluate(() =>
+      performance
+        .getEntriesByType('mark')
+        .map((m) => `${m.name}@${m.startTime.toFixed(0)}`)
+        .slice(0, 4)
+        .join(', '),
+    );
     const answered = await page.evaluate(() => performance.getEntriesByName('library:list:0:answered')[0]?.startTime ?? NaN);
     const sent = await page.evaluate(() => performance.getEntriesByName('library:list:0:sent')[0]?.startTime ?? NaN);
     const rowsInDom = await page.getByTestId('library-row').count();
@@ -47,7 +53,10 @@ async function main(): Promise<void> {
             new Promise<number>((resolve) => {
               const t0 = performance.now();
               (Array.from(document.querySelectorAll('button.nav__item')).find((b) => b.textContent === 'Library') as HTMLButtonElement).click();
-              const tick = () => (document.querySelector('[data-testid="library-row"]') ? requestAnimationFrame(() => resolve(performance.now() - t0)) : requestAnimationFrame(tick));
+              const tick = () =>
+                document.querySelector('[data-testid="library-row"]')
+                  ? requestAnimationFrame(() => resolve(performance.now() - t0))
+                  : requestAnimationFrame(tick);
               tick();
             }),
         ),
@@ -67,7 +76,8 @@ async function main(): Promise<void> {
             frames.push(now - last);
             last = now;
             if (document.querySelector('.lrow--loading')) skeletonFrames++;
-            if (el.scrollTop + el.clientHeight >= el.scrollHeight - 2 || frames.length > 900) resolve({ frames: frames.slice(1), skeletonFrames, distance: el.scrollTop });
+            if (el.scrollTop + el.clientHeight >= el.scrollHeight - 2 || frames.length > 900)
+              resolve({ frames: frames.slice(1), skeletonFrames, distance: el.scrollTop });
             else {
               el.scrollTop += step;
               requestAnimationFrame(tick);
@@ -82,7 +92,7 @@ async function main(): Promise<void> {
       const out: number[] = [];
       for (let i = 0; i < 20; i++) {
         const t0 = performance.now();
-        el.scrollTop = ((i * 7919) % 97) / 97 * (el.scrollHeight - el.clientHeight);
+        el.scrollTop = (((i * 7919) % 97) / 97) * (el.scrollHeight - el.clientHeight);
         await new Promise<void>((res) => {
           const tick = () => (document.querySelector('.lrow--loading') ? requestAnimationFrame(tick) : requestAnimationFrame(() => res()));
           requestAnimationFrame(tick);
@@ -96,9 +106,13 @@ async function main(): Promise<void> {
     const over33 = scroll.frames.filter((f) => f > 33.4).length;
     console.log(`  rows in the DOM for ${N} items: ${rowsInDom} (virtualized); total shown: ${total ? 'yes' : 'no'}`);
     console.log(`  navigation → bridge connected: ${ms(firstRow.connected)}`);
-    console.log(`  navigation → first row painted: ${ms(firstRow.row)}; list part (connected → first row) ${ms(firstRow.row - firstRow.connected)} (goal ≤ 200 ms; ratio ${((firstRow.row - firstRow.connected) / 200).toFixed(2)})`);
+    console.log(
+      `  navigation → first row painted: ${ms(firstRow.row)}; list part (connected → first row) ${ms(firstRow.row - firstRow.connected)} (goal ≤ 200 ms; ratio ${((firstRow.row - firstRow.connected) / 200).toFixed(2)})`,
+    );
     console.log(`  first page request (ms since navigation): ${marks}`);
-    console.log(`  split: main answers library.list in ${ms(answered - sent)} (round trip); renderer answer → first row painted ${ms(firstRow.row - answered)} (goal ≤ 200 ms for the list; ratio ${((firstRow.row - answered) / 200).toFixed(2)})`);
+    console.log(
+      `  split: main answers library.list in ${ms(answered - sent)} (round trip); renderer answer → first row painted ${ms(firstRow.row - answered)} (goal ≤ 200 ms for the list; ratio ${((firstRow.row - answered) / 200).toFixed(2)})`,
+    );
     console.log(`  remount Settings → Library with ${N} items: median ${ms(quantile(remount, 0.5))}, max ${ms(Math.max(...remount))}`);
     console.log(
       `  scroll ${Math.round(scroll.distance).toLocaleString('en-US')} px in ${scroll.frames.length} frames: median ${ms(quantile(scroll.frames, 0.5))}, p95 ${ms(quantile(scroll.frames, 0.95))}, max ${ms(Math.max(...scroll.frames))}; frames > 16.7 ms: ${over16} (${((100 * over16) / scroll.frames.length).toFixed(1)}%), > 20 ms (beyond vsync jitter): ${over20} (${((100 * over20) / scroll.frames.length).toFixed(1)}%), > 33.4 ms: ${over33}; frames showing loading rows: ${scroll.skeletonFrames}`,

@@ -23,7 +23,10 @@ async function main(): Promise<void> {
             new Promise<number>((resolve) => {
               const t0 = performance.now();
               (document.querySelectorAll('.lrow__open')[n] as HTMLButtonElement).click();
-              const tick = () => (document.querySelector('[data-testid="transcript-body"] .w') ? requestAnimationFrame(() => resolve(performance.now() - t0)) : requestAnimationFrame(tick));
+              const tick = () =>
+                document.querySelector('[data-testid="transcript-body"] .w')
+                  ? requestAnimationFrame(() => resolve(performance.now() - t0))
+                  : requestAnimationFrame(tick);
               tick();
             }),
           i,
@@ -49,7 +52,9 @@ async function main(): Promise<void> {
       await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
       return { ms: performance.now() - t0, count: document.querySelector('[data-testid="find-count"]')?.textContent ?? '' };
     });
-    console.log(`  open a 2-hour transcript, 5 different ones (click → words painted): median ${ms(quantile(opens, 0.5))}, max ${ms(Math.max(...opens))} (goal ≤ 500 ms; ratio ${(quantile(opens, 0.5) / 500).toFixed(2)})`);
+    console.log(
+      `  open a 2-hour transcript, 5 different ones (click → words painted): median ${ms(quantile(opens, 0.5))}, max ${ms(Math.max(...opens))} (goal ≤ 500 ms; ratio ${(quantile(opens, 0.5) / 500).toFixed(2)})`,
+    );
     console.log(`  word spans in the DOM: ${spans} of ${WORDS} (paragraphs virtualized)`);
     console.log(`  find "budget" over ${WORDS} words: ${ms(find.ms)} → ${find.count}`);
   } finally {

@@ -45,6 +45,8 @@ for (const { graph, ...args } of settings) {
     n += v.n;
     return `${k} ${((100 * v.err) / v.n).toFixed(1)}`;
   });
-  console.log(`${JSON.stringify(args)}${graph !== undefined ? ` graph=${graph}` : ''}  WER ${((100 * e) / n).toFixed(1)}%  [${parts.join(', ')}]  RTF ${(secs / audio).toFixed(3)} CPU-RTF ${(cpu / audio).toFixed(3)}  (${items.length} clips)`);
+  console.log(
+    `${JSON.stringify(args)}${graph !== undefined ? ` graph=${graph}` : ''}  WER ${((100 * e) / n).toFixed(1)}%  [${parts.join(', ')}]  RTF ${(secs / audio).toFixed(3)} CPU-RTF ${(cpu / audio).toFixed(3)}  (${items.length} clips)`,
+  );
 }
 process.exit(0);

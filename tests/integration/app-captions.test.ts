@@ -27,7 +27,22 @@ const dir = mkdtempSync(join(tmpdir(), 'verbatim-app-captions-'));
 
 function speech(name: string, text: string, padSeconds: number): Buffer {
   execFileSync('flite', ['-voice', 'slt', '-t', text, '-o', join(dir, `${name}.wav`)]);
-  execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-i', join(dir, `${name}.wav`), '-af', `apad=pad_dur=${padSeconds}`, '-ar', '16000', '-ac', '1', '-f', 's16le', join(dir, `${name}.raw`)]);
+  execFileSync('ffmpeg', [
+    '-loglevel',
+    'error',
+    '-y',
+    '-i',
+    join(dir, `${name}.wav`),
+    '-af',
+    `apad=pad_dur=${padSeconds}`,
+    '-ar',
+    '16000',
+    '-ac',
+    '1',
+    '-f',
+    's16le',
+    join(dir, `${name}.raw`),
+  ]);
   return readFileSync(join(dir, `${name}.raw`));
 }
 
@@ -78,7 +93,10 @@ describe.skipIf(!tools)('live captions against the local engine', () => {
   let engine: { url: string; key: string };
   beforeAll(async () => {
     delete process.env.ASSEMBLYAI_API_KEY;
-    core = createCore(createHostPlatform({ dataDir: join(dir, 'data'), version: 't', keyFile: join(dir, 'k') }), () => true, { log: process.env.CAP_DEBUG ? (m) => console.log('core', Date.now() % 100000, m) : () => undefined, resume: false });
+    core = createCore(createHostPlatform({ dataDir: join(dir, 'data'), version: 't', keyFile: join(dir, 'k') }), () => true, {
+      log: process.env.CAP_DEBUG ? (m) => console.log('core', Date.now() % 100000, m) : () => undefined,
+      resume: false,
+    });
     engine = await core.engine.ensure();
   }, 60_000);
   afterAll(async () => {
@@ -93,7 +111,11 @@ describe.skipIf(!tools)('live captions against the local engine', () => {
       streaming: async (o, h) => new StreamingClient({ ...o, baseUrl, key: engine.key, maxReconnects: 8 }, h),
       improve: (id, title) => core.jobs.addLiveVersion(id, title),
       log: (m) => process.env.CAP_DEBUG && console.log('LOG', Date.now() % 100000, m),
-      events: { turn: (t) => turns.push(t), status: (s) => (process.env.CAP_DEBUG && console.log('status', Date.now() % 100000, s), statuses.push(s)), run: () => undefined },
+      events: {
+        turn: (t) => turns.push(t),
+        status: (s) => (process.env.CAP_DEBUG && console.log('status', Date.now() % 100000, s), statuses.push(s)),
+        run: () => undefined,
+      },
     });
   }
 

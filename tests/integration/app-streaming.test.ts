@@ -22,7 +22,21 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe.skipIf(!tools)('streaming client against the local engine', () => {
   it('streams speech in 50 ms frames, receives Turns and terminates cleanly', async () => {
     execFileSync('flite', ['-t', 'Good morning everyone. Today we talk about the weather and the river.', '-o', join(dir, 's.wav')]);
-    execFileSync('ffmpeg', ['-loglevel', 'error', '-i', join(dir, 's.wav'), '-af', 'apad=pad_dur=1.5', '-ar', '16000', '-ac', '1', '-f', 's16le', join(dir, 's.raw')]);
+    execFileSync('ffmpeg', [
+      '-loglevel',
+      'error',
+      '-i',
+      join(dir, 's.wav'),
+      '-af',
+      'apad=pad_dur=1.5',
+      '-ar',
+      '16000',
+      '-ac',
+      '1',
+      '-f',
+      's16le',
+      join(dir, 's.raw'),
+    ]);
     const pcm = readFileSync(join(dir, 's.raw'));
     delete process.env.ASSEMBLYAI_API_KEY;
     const core = createCore(createHostPlatform({ dataDir: join(dir, 'data'), version: 't', keyFile: join(dir, 'k') }), () => true, { log: () => undefined });

@@ -78,7 +78,14 @@ export function mergeWithNext(cues: readonly Cue[], index: number, profile?: Rul
   let text: string;
   if (dialogue) {
     const lines = [a.text, b.text].map((t) => t.replace(/\n/g, ' ').replace(/^- /, ''));
-    text = (profile ? layoutCue(lines.map((l) => l.split(' ')), profile.maxCharsPerLine, Math.max(2, profile.maxLines))?.join('\n') : null) ?? lines.map((l) => `- ${l}`).join('\n');
+    text =
+      (profile
+        ? layoutCue(
+            lines.map((l) => l.split(' ')),
+            profile.maxCharsPerLine,
+            Math.max(2, profile.maxLines),
+          )?.join('\n')
+        : null) ?? lines.map((l) => `- ${l}`).join('\n');
   } else text = relayout(`${a.text} ${b.text}`.replace(/\n/g, ' '), profile);
   const words: [number, number] | undefined = a.words && b.words && b.words[0] === a.words[1] + 1 ? [a.words[0], b.words[1]] : undefined;
   const merged: Cue = { ...a, end: Math.max(a.end, b.end), text, words };

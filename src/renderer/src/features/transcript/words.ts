@@ -30,4 +30,3 @@ export function findWords(words: readonly Word[], query: string): { matches: num
   }
   return { matches, length: terms.length };
 }
-
