@@ -49,18 +49,16 @@ describe('gateway client', () => {
       paths.push(req.url ?? '');
       req.resume();
       if (req.url === '/v1/speech-understanding') return void res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"Not found"}');
-      res
-        .writeHead(200, { 'content-type': 'application/json' })
-        .end(
-          JSON.stringify({
-            id: 't1',
-            status: 'completed',
-            text: 'hi',
-            speech_understanding: { request: {}, response: { translation: { status: 'success' } } },
-            translated_texts: { es: 'hola' },
-            a_newer_field: { x: 1 },
-          }),
-        );
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          id: 't1',
+          status: 'completed',
+          text: 'hi',
+          speech_understanding: { request: {}, response: { translation: { status: 'success' } } },
+          translated_texts: { es: 'hola' },
+          a_newer_field: { x: 1 },
+        }),
+      );
     });
     const out = await new GatewayClient(url, 'k').understanding({
       transcript_id: 't1',
