@@ -53,22 +53,59 @@ export function questionWords(question: string): string[] {
   return [...new Set(words)].slice(0, 16);
 }
 
-/** About how many matching rows a whole-library question ranks at most (see rank()). */
+/** Above about this many matching rows, a whole-library question ranks only the newest RANK_CAP of them (see rankMatch()). */
 export const RANK_WINDOW = 5_000;
+/** How many matching rows at most get a BM25 score when the words are common (FTS5 scores row by row, ~10 µs each). */
+export const RANK_CAP = 1_500;
 
 const LATEST = `SELECT id FROM transcripts WHERE recording_id = r.id ORDER BY created_at DESC, rowid DESC LIMIT 1`;
 
 export class RetrievalStore {
   private stemmer: { insert: Statement; read: Statement; clear: Statement } | null = null;
   private readonly df: Statement;
-  private readonly neighbours: Statement;
+  private readonly maxId: Statement;
+  private readonly generation: { data: Statement; changes: Statement };
+  private readonly byIds: Statement;
+  private readonly recordingsOf: Statement;
+  private readonly matchers = new Map<string, Statement>();
+  /** Porter stems of question words (the tokenizer never changes). */
+  private readonly stemCache = new Map<string, string>();
+  /** Sentence counts of stems, valid while the database is unchanged (see fresh()). */
+  private dfCache = new Map<string, number>();
+  private dfGeneration = '';
 
   constructor(
     private readonly db: Database,
     _ctx?: unknown,
   ) {
     this.df = db.prepare(`SELECT doc FROM sentences_vocab WHERE term = ?`);
-    this.neighbours = db.prepare(`SELECT id, start_ms AS startMs, text FROM sentences WHERE transcript_id = ? AND id BETWEEN ? AND ? ORDER BY id`);
+    this.maxId = db.prepare(`SELECT max(id) AS n FROM sentences`);
+    this.generation = { data: db.prepare(`PRAGMA data_version`).pluck(), changes: db.prepare(`SELECT total_changes()`).pluck() };
+    this.byIds = db.prepare(`SELECT id, transcript_id AS transcriptId, start_ms AS startMs, text FROM sentences WHERE id IN (SELECT value FROM json_each(?))`);
+    // One lookup for all of a question's transcripts; chars is not needed for ranked passages and reading every text would cost a page walk each.
+    this.recordingsOf = db.prepare(
+      `SELECT r.id, r.title, t.id AS transcriptId, t.region, t.base_url AS baseUrl, t.remote_id AS remoteId, 0 AS chars
+       FROM transcripts t JOIN recordings r ON r.id = t.recording_id
+       WHERE t.id IN (SELECT value FROM json_each(?)) AND t.status = 'completed' AND t.id = (${LATEST})`,
+    );
+  }
+
+  /** Clears the per-stem counts when anything was written since they were read (this connection: total_changes; others: data_version). */
+  private fresh(): void {
+    const g = `${this.generation.data.get() as number}:${this.generation.changes.get() as number}`;
+    if (g !== this.dfGeneration) {
+      this.dfCache = new Map();
+      this.dfGeneration = g;
+    }
+  }
+
+  private docs(stem: string): number {
+    let n = this.dfCache.get(stem);
+    if (n === undefined) {
+      n = (this.df.get(stem) as { doc: number } | undefined)?.doc ?? 0;
+      this.dfCache.set(stem, n);
+    }
+    return n;
   }
 
   /** The completed recordings among `ids` (all completed ones when null), in the order given. */
@@ -91,6 +128,15 @@ export class RetrievalStore {
 
   /** The porter stems FTS5 gives each word (a throwaway in-memory index: the same tokenizer as sentences_fts). */
   private stems(words: string[]): string[] {
+    const missing = words.filter((w) => !this.stemCache.has(w));
+    if (missing.length) {
+      const stems = this.stemUncached(missing);
+      missing.forEach((w, i) => this.stemCache.set(w, stems[i] as string));
+    }
+    return words.map((w) => this.stemCache.get(w) as string);
+  }
+
+  private stemUncached(words: string[]): string[] {
     if (!this.stemmer) {
       this.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.question_fts USING fts5(text, tokenize = 'porter unicode61 remove_diacritics 2');
                     CREATE VIRTUAL TABLE IF NOT EXISTS temp.question_terms USING fts5vocab(temp, question_fts, 'instance');`);
@@ -118,8 +164,9 @@ export class RetrievalStore {
     const words = questionWords(question);
     if (!words.length) return [];
     const stems = this.stems(words);
-    const counted = words.map((word, i) => ({ word, docs: (this.df.get(stems[i]) as { doc: number } | undefined)?.doc ?? 0 })).filter((t) => t.docs > 0);
-    const total = (this.db.prepare(`SELECT max(id) AS n FROM sentences`).get() as { n: number | null }).n ?? 0;
+    this.fresh();
+    const counted = words.map((word, i) => ({ word, docs: this.docs(stems[i] as string) })).filter((t) => t.docs > 0);
+    const total = (this.maxId.get() as { n: number | null }).n ?? 0;
     const rare = counted.filter((t) => t.docs <= Math.max(50, total * 0.05));
     return rare.length ? rare.sort((a, b) => a.docs - b.docs).slice(0, 8) : counted.sort((a, b) => a.docs - b.docs).slice(0, 3);
   }
@@ -145,29 +192,24 @@ export class RetrievalStore {
   }
 
   private rankMatch(match: string, ids: string[] | null, limit: number, matches: number): (Sentence & { transcriptId: string; score: number })[] {
-    const filter = ids ? `AND rowid IN (SELECT id FROM sentences WHERE transcript_id IN (SELECT value FROM json_each(@ids)))` : '';
-    // Ranking reads every matching row: for words in a large share of a big library, only the newest
-    // part of the index holding about RANK_WINDOW of their rows is ranked (rowid ranges are cheap in FTS5).
-    let minRowid = 0;
-    if (!ids && matches > RANK_WINDOW) {
-      const max = (this.db.prepare(`SELECT max(id) AS n FROM sentences`).get() as { n: number | null }).n ?? 0;
-      minRowid = Math.max(0, Math.floor(max - (max * RANK_WINDOW) / matches));
+    // FTS5 computes BM25 for every matching row before ORDER BY rank can stop, about 10 µs a row: for words in a
+    // large share of a big library, only the newest RANK_CAP matching rows are scored (rowid order lets FTS5 stop early).
+    const capped = !ids && matches > RANK_WINDOW;
+    const sql = ids
+      ? `SELECT rowid AS id, bm25(sentences_fts) AS score FROM sentences_fts WHERE sentences_fts MATCH @match
+           AND rowid IN (SELECT id FROM sentences WHERE transcript_id IN (SELECT value FROM json_each(@ids))) ORDER BY rank LIMIT @limit`
+      : capped
+        ? `SELECT id, score FROM (SELECT rowid AS id, bm25(sentences_fts) AS score FROM sentences_fts WHERE sentences_fts MATCH @match
+             ORDER BY rowid DESC LIMIT ${RANK_CAP}) ORDER BY score LIMIT @limit`
+        : `SELECT rowid AS id, bm25(sentences_fts) AS score FROM sentences_fts WHERE sentences_fts MATCH @match ORDER BY rank LIMIT @limit`;
+    let stmt = this.matchers.get(sql);
+    if (!stmt) {
+      stmt = this.db.prepare(sql);
+      this.matchers.set(sql, stmt);
     }
-    const hits = this.db
-      .prepare(
-        `SELECT rowid AS id, bm25(sentences_fts) AS score FROM sentences_fts WHERE sentences_fts MATCH @match AND rowid >= @minRowid ${filter} ORDER BY rank LIMIT @limit`,
-      )
-      .all({ match, ids: ids ? JSON.stringify(ids) : null, limit, minRowid }) as { id: number; score: number }[];
+    const hits = stmt.all(ids ? { match, ids: JSON.stringify(ids), limit } : { match, limit }) as { id: number; score: number }[];
     if (!hits.length) return [];
-    const rows = new Map(
-      (
-        this.db
-          .prepare(`SELECT id, transcript_id AS transcriptId, start_ms AS startMs, text FROM sentences WHERE id IN (SELECT value FROM json_each(?))`)
-          .all(JSON.stringify(hits.map((h) => h.id))) as (Sentence & {
-          transcriptId: string;
-        })[]
-      ).map((r) => [r.id, r]),
-    );
+    const rows = new Map((this.byIds.all(JSON.stringify(hits.map((h) => h.id))) as (Sentence & { transcriptId: string })[]).map((r) => [r.id, r]));
     return hits.flatMap((h) => {
       const r = rows.get(h.id);
       return r ? [{ ...r, score: -h.score }] : [];
@@ -201,19 +243,26 @@ export class RetrievalStore {
       transcriptIds: opts.recordingIds === null ? null : recs.map((r) => r.transcriptId),
       limit: Math.min(300, Math.ceil(opts.budgetChars / 200) + 10),
     });
+    // The recordings of all hits and their neighbouring sentences, each in one query rather than one a hit.
+    const unlisted = [...new Set(hits.map((h) => h.transcriptId))].filter((t) => !byTranscript.has(t));
+    if (unlisted.length) {
+      // Whole-library hits name transcripts this call has not listed (or an older transcript of a recording, which is left out).
+      for (const r of this.recordingsOf.all(JSON.stringify(unlisted)) as RetrievalRecording[]) byTranscript.set(r.transcriptId, r);
+    }
+    const near = new Map<number, Sentence & { transcriptId: string }>(hits.map((h) => [h.id, h]));
+    const wanted = [...new Set(hits.flatMap((h) => [h.id - 1, h.id + 1]))].filter((id) => !near.has(id));
+    for (const r of this.byIds.all(JSON.stringify(wanted)) as (Sentence & { transcriptId: string })[]) near.set(r.id, r);
     const chosen = new Map<string, Map<number, Sentence>>();
     const order: string[] = [];
     let used = 0;
     for (const h of hits) {
       if (used >= opts.budgetChars) break;
-      let rec = byTranscript.get(h.transcriptId);
-      if (!rec) {
-        // Whole-library hits name transcripts this call has not listed (or an older transcript of a recording).
-        rec = this.recordingOfTranscript(h.transcriptId) ?? undefined;
-        if (!rec) continue;
-        byTranscript.set(h.transcriptId, rec);
+      if (!byTranscript.has(h.transcriptId)) continue;
+      const window: Sentence[] = [];
+      for (const id of [h.id - 1, h.id, h.id + 1]) {
+        const s = near.get(id);
+        if (s && s.transcriptId === h.transcriptId) window.push({ id: s.id, startMs: s.startMs, text: s.text });
       }
-      const window = this.neighbours.all(h.transcriptId, h.id - 1, h.id + 1) as Sentence[];
       let set = chosen.get(h.transcriptId);
       const fresh = window.filter((s) => !set?.has(s.id));
       const cost = fresh.reduce((a, s) => a + s.text.length + perLine, 0);
@@ -234,15 +283,5 @@ export class RetrievalStore {
         return { recording: rec, passages: sentences.map((s) => ({ recordingId: rec.id, title: rec.title, startMs: s.startMs, text: s.text })) };
       }),
     };
-  }
-
-  private recordingOfTranscript(transcriptId: string): RetrievalRecording | null {
-    const r = this.db
-      .prepare(
-        `SELECT r.id, r.title, t.id AS transcriptId, t.region, t.base_url AS baseUrl, t.remote_id AS remoteId, length(coalesce(t.text, '')) AS chars
-         FROM transcripts t JOIN recordings r ON r.id = t.recording_id WHERE t.id = ? AND t.status = 'completed' AND t.id = (${LATEST})`,
-      )
-      .get(transcriptId) as RetrievalRecording | undefined;
-    return r ?? null;
   }
 }
