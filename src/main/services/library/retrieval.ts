@@ -179,8 +179,9 @@ export class RetrievalStore {
     const limit = opts.limit ?? 200;
     const common = terms.every((t) => t.docs > RANK_WINDOW);
     // Only very common words: sentences holding all of them first (a far smaller set to rank), any of them if too few do.
+    // That set is scored whole up to RANK_CAP rows (the capped query is exact below it), so it is always capped.
     if (common && quoted.length > 1) {
-      const all = this.rankMatch(quoted.join(' AND '), opts.transcriptIds ?? null, limit, 0);
+      const all = this.rankMatch(quoted.join(' AND '), opts.transcriptIds ?? null, limit, Number.POSITIVE_INFINITY);
       if (all.length >= Math.min(limit, 20)) return all;
     }
     return this.rankMatch(

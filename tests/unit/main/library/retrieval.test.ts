@@ -129,4 +129,46 @@ describe('retrieval over 1,000 transcripts', () => {
   it('finds nothing for a question of stop words only', () => {
     expect(lib.retrieval.retrieve('what is it about?', { recordingIds: null, budgetChars: 5000 }).recordings).toEqual([]);
   });
+
+  it('answers a question of common words only from passages within the budget, each recording in time order', () => {
+    const r = lib.retrieval.retrieve('What about the market budget and the schedule?', { recordingIds: null, budgetChars: 4000 });
+    expect(r.whole).toBe(false);
+    const passages = r.recordings.flatMap((x) => x.passages);
+    expect(passages.length).toBeGreaterThan(5);
+    expect(passages.reduce((a, p) => a + p.text.length + 24, 0)).toBeLessThanOrEqual(4000);
+    for (const x of r.recordings) {
+      const times = x.passages.map((p) => p.startMs);
+      expect(times).toEqual([...times].sort((a, b) => a - b));
+      expect(x.recording.title).toMatch(/^Recording \d+$/);
+    }
+  });
+
+  it('finds a word first added after an earlier question (cached word counts are re-read after a write)', () => {
+    const question = 'What leaks in the zeppelin hangar?';
+    expect(lib.retrieval.retrieve(question, { recordingIds: null, budgetChars: 5000 }).recordings).toEqual([]);
+    const words = withSentence(makeWords(40), 'The zeppelin hangar roof leaks.', 12);
+    const { recordingId, transcriptId } = lib.recordings.add({
+      title: 'Hangar walk-through',
+      source: 'hangar.wav',
+      sourceKind: 'file',
+      sizeBytes: 1,
+      region: 'local',
+      baseUrl: null,
+      options: {},
+    });
+    lib.transcripts.complete(transcriptId, {
+      remoteId: null,
+      text: words.map((w) => w.text).join(' '),
+      words,
+      sentences: null,
+      paragraphs: null,
+      confidence: 0.9,
+      language: 'en',
+      model: 't',
+      durationMs: null,
+    });
+    const r = lib.retrieval.retrieve(question, { recordingIds: null, budgetChars: 5000 });
+    expect(r.recordings[0]?.recording.id).toBe(recordingId);
+    expect(r.recordings[0]!.passages.map((p) => p.text).join(' ')).toContain('zeppelin hangar roof leaks');
+  });
 });
