@@ -56,7 +56,7 @@ export function questionWords(question: string): string[] {
 /** Above about this many matching rows, a whole-library question ranks only the newest RANK_CAP of them (see rankMatch()). */
 export const RANK_WINDOW = 5_000;
 /** How many matching rows at most get a BM25 score when the words are common (FTS5 scores row by row, ~10 µs each). */
-export const RANK_CAP = 1_500;
+export const RANK_CAP = 1_000;
 
 const LATEST = `SELECT id FROM transcripts WHERE recording_id = r.id ORDER BY created_at DESC, rowid DESC LIMIT 1`;
 
