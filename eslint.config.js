@@ -5,42 +5,70 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'crypto', 'http', 'https', 'net', 'stream', 'url', 'util', 'worker_threads', 'events', 'buffer'];
+const nodeBuiltins = [
+  'node:*',
+  'fs',
+  'path',
+  'os',
+  'child_process',
+  'crypto',
+  'http',
+  'https',
+  'net',
+  'stream',
+  'url',
+  'util',
+  'worker_threads',
+  'events',
+  'buffer',
+];
 const outside = (...dirs) => dirs.map((d) => ({ group: [`**/${d}/*`, `**/${d}`], message: `DESIGN.md §2: this folder may not import from src/${d}.` }));
 
 export const boundaries = [
   {
     files: ['src/shared/**/*.{ts,tsx}'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [
-          ...outside('main', 'renderer', 'engine', 'preload'),
-          { group: ['electron', ...nodeBuiltins], message: 'DESIGN.md §2: src/shared is pure TypeScript (no Node, DOM-free, no electron).' },
-          { regex: '^(?!zod$|zod/|\\.{1,2}/).*', message: 'DESIGN.md §2: src/shared imports nothing outside itself except zod.' },
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...outside('main', 'renderer', 'engine', 'preload'),
+            { group: ['electron', ...nodeBuiltins], message: 'DESIGN.md §2: src/shared is pure TypeScript (no Node, DOM-free, no electron).' },
+            { regex: '^(?!zod$|zod/|\\.{1,2}/).*', message: 'DESIGN.md §2: src/shared imports nothing outside itself except zod.' },
+          ],
+        },
+      ],
     },
   },
   {
     files: ['src/renderer/**/*.{ts,tsx}'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [
-          ...outside('main', 'engine', 'preload'),
-          { group: ['electron', ...nodeBuiltins], message: 'DESIGN.md §2: the renderer never imports Node built-ins or electron; ask main through the bridge.' },
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...outside('main', 'engine', 'preload'),
+            {
+              group: ['electron', ...nodeBuiltins],
+              message: 'DESIGN.md §2: the renderer never imports Node built-ins or electron; ask main through the bridge.',
+            },
+          ],
+        },
+      ],
     },
   },
   {
     files: ['src/main/services/**/*.ts', 'src/main/ipc/**/*.ts', 'src/main/host/**/*.ts', 'src/main/platform/host/**/*.ts', 'src/main/core.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [
-          ...outside('engine', 'renderer', 'preload'),
-          { group: ['electron', 'electron/*'], message: 'DESIGN.md §2: only src/main/index.ts, windows/ and platform/electron/ import electron.' },
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...outside('engine', 'renderer', 'preload'),
+            { group: ['electron', 'electron/*'], message: 'DESIGN.md §2: only src/main/index.ts, windows/ and platform/electron/ import electron.' },
+          ],
+        },
+      ],
     },
   },
   {
@@ -50,12 +78,15 @@ export const boundaries = [
   {
     files: ['src/engine/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [
-          ...outside('main', 'renderer', 'preload'),
-          { group: ['electron', 'electron/*'], message: 'DESIGN.md §2: the engine never imports electron.' },
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...outside('main', 'renderer', 'preload'),
+            { group: ['electron', 'electron/*'], message: 'DESIGN.md §2: the engine never imports electron.' },
+          ],
+        },
+      ],
     },
   },
   {

@@ -68,8 +68,12 @@ async function main(): Promise<void> {
   const conds = process.env.CONDS ? process.env.CONDS.split(',') : [...CONDITIONS];
   const skipLibri = (process.env.SKIP_LIBRI ?? '').split(',').filter(Boolean);
   const tuned = (file: string): boolean => skipLibri.some((id) => file.includes(`librivox-${id}.`));
-  const items = corpus.items.filter((i) => i.split === 'heldout' && !i.keyterms && chosen.has(`${i.voice}|${i.ref}`) && conds.includes(i.condition) && !tuned(i.file));
-  console.log(`held-out half: ${chosen.size} clips × ${conds.length} conditions = ${items.length} transcriptions per pass${every > 1 ? ` (every ${every}th synthetic clip)` : ''}`);
+  const items = corpus.items.filter(
+    (i) => i.split === 'heldout' && !i.keyterms && chosen.has(`${i.voice}|${i.ref}`) && conds.includes(i.condition) && !tuned(i.file),
+  );
+  console.log(
+    `held-out half: ${chosen.size} clips × ${conds.length} conditions = ${items.length} transcriptions per pass${every > 1 ? ` (every ${every}th synthetic clip)` : ''}`,
+  );
 
   const before = await run(items, true);
   const after = await run(items, false);
@@ -79,25 +83,37 @@ async function main(): Promise<void> {
   for (const v of voices) console.log(`  ${v.padEnd(30)}${pct(before.byVoice.get(v)).padStart(7)}${pct(after.byVoice.get(v)).padStart(8)}`);
   console.log('\nWER % by condition         synthetic before/after   LibriVox before/after');
   for (const c of CONDITIONS) {
-    console.log(`  ${c.padEnd(26)}${pct(before.byCell.get(`synthetic|${c}`)).padStart(9)} /${pct(after.byCell.get(`synthetic|${c}`)).padStart(6)}${pct(before.byCell.get(`librivox|${c}`)).padStart(14)} /${pct(after.byCell.get(`librivox|${c}`)).padStart(6)}`);
+    console.log(
+      `  ${c.padEnd(26)}${pct(before.byCell.get(`synthetic|${c}`)).padStart(9)} /${pct(after.byCell.get(`synthetic|${c}`)).padStart(6)}${pct(before.byCell.get(`librivox|${c}`)).padStart(14)} /${pct(after.byCell.get(`librivox|${c}`)).padStart(6)}`,
+    );
   }
   const rel = (k: string): string => {
     const b = before.byCell.get(k);
     const a = after.byCell.get(k);
     return b && a && b.err ? `${(((a.err / a.words - b.err / b.words) / (b.err / b.words)) * 100).toFixed(0)}%` : '-';
   };
-  console.log(`\nLibriVox held-out WER: ${pct(before.byCell.get('librivox|clean'))}% → ${pct(after.byCell.get('librivox|clean'))}% clean (goal ≤ 22%); all conditions ${pct(before.byCell.get('librivox|all'))}% → ${pct(after.byCell.get('librivox|all'))}%`);
-  console.log(`Synthetic held-out WER: ${pct(before.byCell.get('synthetic|all'))}% → ${pct(after.byCell.get('synthetic|all'))}% (${rel('synthetic|all')} relative; goal ≤ −30%)`);
+  console.log(
+    `\nLibriVox held-out WER: ${pct(before.byCell.get('librivox|clean'))}% → ${pct(after.byCell.get('librivox|clean'))}% clean (goal ≤ 22%); all conditions ${pct(before.byCell.get('librivox|all'))}% → ${pct(after.byCell.get('librivox|all'))}%`,
+  );
+  console.log(
+    `Synthetic held-out WER: ${pct(before.byCell.get('synthetic|all'))}% → ${pct(after.byCell.get('synthetic|all'))}% (${rel('synthetic|all')} relative; goal ≤ −30%)`,
+  );
   const worse = CONDITIONS.flatMap((c) =>
-    ['synthetic', 'librivox'].filter((g) => {
-      const b = before.byCell.get(`${g}|${c}`);
-      const a = after.byCell.get(`${g}|${c}`);
-      return b && a && a.err / a.words > b.err / b.words + 1e-9;
-    }).map((g) => `${g} ${c}`),
+    ['synthetic', 'librivox']
+      .filter((g) => {
+        const b = before.byCell.get(`${g}|${c}`);
+        const a = after.byCell.get(`${g}|${c}`);
+        return b && a && a.err / a.words > b.err / b.words + 1e-9;
+      })
+      .map((g) => `${g} ${c}`),
   );
   console.log(`Conditions worse than before: ${worse.length ? worse.join(', ') : 'none'}`);
-  console.log(`RTF (one decoder, wall incl. ffmpeg and VAD): before ${(before.wall / before.audio).toFixed(3)}, after ${(after.wall / after.audio).toFixed(3)} (goal ≤ 0.25)`);
-  console.log(`CPU RTF (this process: decoder + VAD; ffmpeg not counted): before ${(before.cpu / before.audio).toFixed(3)}, after ${(after.cpu / after.audio).toFixed(3)}; ratio ${(after.cpu / before.cpu).toFixed(2)}×`);
+  console.log(
+    `RTF (one decoder, wall incl. ffmpeg and VAD): before ${(before.wall / before.audio).toFixed(3)}, after ${(after.wall / after.audio).toFixed(3)} (goal ≤ 0.25)`,
+  );
+  console.log(
+    `CPU RTF (this process: decoder + VAD; ffmpeg not counted): before ${(before.cpu / before.audio).toFixed(3)}, after ${(after.cpu / after.audio).toFixed(3)}; ratio ${(after.cpu / before.cpu).toFixed(2)}×`,
+  );
 
   const target = 'please call me back when you get this message';
   console.log(`\n"${target}" as 24 kbps MP3:`);
@@ -130,7 +146,9 @@ async function main(): Promise<void> {
       if (it.voice === kt[0]?.voice) console.log(`  ${terms.join(', ')}: ${keytermWarning(report) ?? ''}`);
     }
     rec.dispose();
-    console.log(`  WER without keyterms ${pct(plain)}%, with ${pct(boosted)}%; the term itself recognized ${termHits.plain}/${termHits.total} → ${termHits.boosted}/${termHits.total}`);
+    console.log(
+      `  WER without keyterms ${pct(plain)}%, with ${pct(boosted)}%; the term itself recognized ${termHits.plain}/${termHits.total} → ${termHits.boosted}/${termHits.total}`,
+    );
   }
 }
 

@@ -62,6 +62,8 @@ const poll = await run(false);
 console.log(`app-completion: service 'completed' → library row, ${note(kind)}`);
 console.log(`  webhook + polling fallback: ${stats(hook)} (goal ≤ 300 ms median)`);
 console.log(`  polling only (0.5 → 5 s backoff): ${stats(poll)}`);
-console.log(`  ratio polling / webhook (medians): ${(poll.sort((a, b) => a - b)[Math.floor(poll.length / 2)]! / Math.max(1, hook.sort((a, b) => a - b)[Math.floor(hook.length / 2)]!)).toFixed(1)}×`);
+console.log(
+  `  ratio polling / webhook (medians): ${(poll.sort((a, b) => a - b)[Math.floor(poll.length / 2)]! / Math.max(1, hook.sort((a, b) => a - b)[Math.floor(hook.length / 2)]!)).toFixed(1)}×`,
+);
 rmSync(dir, { recursive: true, force: true });
 process.exit(0);

@@ -32,7 +32,7 @@ for (let i = 0; vocab.length < 20_000; i++) {
 }
 const common = ['the', 'and', 'to', 'of', 'a', 'in', 'is', 'that', 'we', 'it'];
 let seed = 12345;
-const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 const zipf = () => vocab[Math.min(vocab.length - 1, Math.floor(Math.exp(rand() * Math.log(vocab.length))) - 1)]!;
 
 if (fresh) {
@@ -48,8 +48,26 @@ if (fresh) {
           words.push({ text, start: t, end: t + 250, confidence: 0.9, speaker: null });
           t += 320;
         }
-        const { transcriptId } = lib.recordings.add({ title: `Recording ${i}`, source: `r${i}.wav`, sourceKind: 'file', sizeBytes: 1, region: 'local', baseUrl: null, options: {} });
-        lib.transcripts.complete(transcriptId, { remoteId: null, text: words.map((w) => w.text).join(' '), words, sentences: null, paragraphs: null, confidence: 0.9, language: 'en', model: 'bench', durationMs: t });
+        const { transcriptId } = lib.recordings.add({
+          title: `Recording ${i}`,
+          source: `r${i}.wav`,
+          sourceKind: 'file',
+          sizeBytes: 1,
+          region: 'local',
+          baseUrl: null,
+          options: {},
+        });
+        lib.transcripts.complete(transcriptId, {
+          remoteId: null,
+          text: words.map((w) => w.text).join(' '),
+          words,
+          sentences: null,
+          paragraphs: null,
+          confidence: 0.9,
+          language: 'en',
+          model: 'bench',
+          durationMs: t,
+        });
       }
     });
     if ((b / batch) % 10 === 0) process.stderr.write(`\rbuilding: ${b + batch}/${count}`);
@@ -84,7 +102,12 @@ for (const [kind, xs] of by) console.log(`  ${kind.padEnd(12)} p50 ${pct(xs, 50)
 const listTimes: number[] = [];
 for (let i = 0; i < 40; i++) {
   const t0 = performance.now();
-  lib.recordings.list({ sort: (['created', 'title', 'duration', 'updated'] as const)[i % 4], order: i % 2 ? 'asc' : 'desc', offset: (i * 237) % count, limit: 100 });
+  lib.recordings.list({
+    sort: (['created', 'title', 'duration', 'updated'] as const)[i % 4],
+    order: i % 2 ? 'asc' : 'desc',
+    offset: (i * 237) % count,
+    limit: 100,
+  });
   listTimes.push(performance.now() - t0);
 }
 console.log(`  library list page (100 of ${count}, 4 sorts, random offsets): p50 ${pct(listTimes, 50).toFixed(1)} ms, p95 ${pct(listTimes, 95).toFixed(1)} ms`);

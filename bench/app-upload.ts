@@ -26,7 +26,21 @@ try {
   const client = new RestClient(svc.url, svc.key);
   // curl --data-binary @file reads the whole file into memory and gives up at 1 GiB
   // ("out of memory"); --upload-file streams it, so it is the baseline beyond that.
-  const curlArgs = (body: string[]) => ['-s', '-o', '/dev/null', '-w', '%{time_total}', '-H', `authorization: ${svc.key}`, '-H', 'content-type: application/octet-stream', '-H', 'Expect:', ...body, `${svc.url}/v2/upload`];
+  const curlArgs = (body: string[]) => [
+    '-s',
+    '-o',
+    '/dev/null',
+    '-w',
+    '%{time_total}',
+    '-H',
+    `authorization: ${svc.key}`,
+    '-H',
+    'content-type: application/octet-stream',
+    '-H',
+    'Expect:',
+    ...body,
+    `${svc.url}/v2/upload`,
+  ];
   let curlMode = '--data-binary';
   // Async, so this process's event loop keeps running (a blocked loop would keep stale keep-alive sockets around).
   const run = promisify(execFile);

@@ -66,14 +66,25 @@ async function main(): Promise<void> {
   const { url, child } = await launchHost(tempDataDir('captions'));
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', `--use-file-for-fake-audio-capture=${wav}`, '--enable-precise-memory-info', '--autoplay-policy=no-user-gesture-required'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--use-fake-device-for-media-stream',
+      '--use-fake-ui-for-media-stream',
+      `--use-file-for-fake-audio-capture=${wav}`,
+      '--enable-precise-memory-info',
+      '--autoplay-policy=no-user-gesture-required',
+    ],
   });
   const ctx = await browser.newContext({ permissions: ['microphone'] });
   const page = await ctx.newPage();
   // tsx (esbuild keepNames) wraps named functions in __name(): give the page one, or the script below throws.
   await page.addInitScript({ content: 'globalThis.__name = (f) => f;' });
   await page.addInitScript(() => {
-    const w = window as unknown as { __bench: { onsets: number[]; ends: number[]; lines: { at: number; key: string }[]; finals: { at: number; key: string }[] } };
+    const w = window as unknown as {
+      __bench: { onsets: number[]; ends: number[]; lines: { at: number; key: string }[]; finals: { at: number; key: string }[] };
+    };
     w.__bench = { onsets: [], ends: [], lines: [], finals: [] };
     const now = () => performance.timeOrigin + performance.now();
     const original = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
@@ -117,7 +128,8 @@ async function main(): Promise<void> {
           const lines = n.dataset.testid === 'caption-line' ? [n] : [...n.querySelectorAll<HTMLElement>('[data-testid="caption-line"]')];
           for (const l of lines) w.__bench.lines.push({ at: t, key: l.textContent ?? '' });
         }
-        if (r.type === 'attributes' && r.target instanceof HTMLElement && r.target.dataset.final === 'true') w.__bench.finals.push({ at: t, key: r.target.textContent ?? '' });
+        if (r.type === 'attributes' && r.target instanceof HTMLElement && r.target.dataset.final === 'true')
+          w.__bench.finals.push({ at: t, key: r.target.textContent ?? '' });
       }
     }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-final'] });
   });
@@ -141,10 +153,14 @@ async function main(): Promise<void> {
   };
 
   await page.getByTestId('captions-start').click();
-  await page.getByTestId('source-mic').filter({ hasText: 'Live' }).waitFor({ timeout: 180_000 }).catch(async (e: unknown) => {
-    await page.screenshot({ path: join(dir, 'failed.png') });
-    throw new Error(`captions did not go live (screenshot: ${join(dir, 'failed.png')}): ${String(e)}`);
-  });
+  await page
+    .getByTestId('source-mic')
+    .filter({ hasText: 'Live' })
+    .waitFor({ timeout: 180_000 })
+    .catch(async (e: unknown) => {
+      await page.screenshot({ path: join(dir, 'failed.png') });
+      throw new Error(`captions did not go live (screenshot: ${join(dir, 'failed.png')}): ${String(e)}`);
+    });
   const mainPid = child.pid!;
   const enginePid = childrenOf(mainPid)[0];
   // Warm-up: the first sentence loads the engine's decoder.
@@ -158,8 +174,12 @@ async function main(): Promise<void> {
   const cpu1 = { renderer: await rendererCpu(), main: procCpuMs(mainPid), engine: enginePid ? procCpuMs(enginePid) : NaN };
   const mem1 = { main: procRssMiB(mainPid), heap: await heapMiB() };
   await page.screenshot({ path: join(dir, 'end.png') });
-  console.log(`  (screenshot of the screen at the end: ${join(dir, 'end.png')}; mic meter ${await page.getByTestId('meter-mic').getAttribute('aria-valuenow')})`);
-  const b = await page.evaluate(() => (window as unknown as { __bench: { onsets: number[]; ends: number[]; lines: { at: number }[]; finals: { at: number }[] } }).__bench);
+  console.log(
+    `  (screenshot of the screen at the end: ${join(dir, 'end.png')}; mic meter ${await page.getByTestId('meter-mic').getAttribute('aria-valuenow')})`,
+  );
+  const b = await page.evaluate(
+    () => (window as unknown as { __bench: { onsets: number[]; ends: number[]; lines: { at: number }[]; finals: { at: number }[] } }).__bench,
+  );
   await page.getByTestId('captions-stop').click();
   await page.getByTestId('caption-saved').waitFor({ timeout: 30_000 });
 
@@ -180,12 +200,20 @@ async function main(): Promise<void> {
   await stopHost(child);
 
   const pct = (cpuMs: number) => `${((cpuMs / wall) * 100).toFixed(1)} % of one core`;
-  console.log(`captions-latency: host mode + local engine, fake microphone, ${MINUTES} min measured after 15 s warm-up; ${cpus().length} cores, load ${loadavg()[0]!.toFixed(1)}`);
+  console.log(
+    `captions-latency: host mode + local engine, fake microphone, ${MINUTES} min measured after 15 s warm-up; ${cpus().length} cores, load ${loadavg()[0]!.toFixed(1)}`,
+  );
   console.log(`  (${b.lines.length} caption lines appeared, ${b.finals.length} turned final)`);
-  console.log(`  speech onset → first caption on screen   n=${first.length}/${b.onsets.length}  p50 ${quantile(first, 0.5).toFixed(0)} ms  p95 ${quantile(first, 0.95).toFixed(0)} ms  (goals 400 / 800; ratios ${(quantile(first, 0.5) / 400).toFixed(2)} / ${(quantile(first, 0.95) / 800).toFixed(2)})`);
-  console.log(`  end of speech → final turn on screen     n=${final.length}/${b.ends.length}  p50 ${quantile(final, 0.5).toFixed(0)} ms  p95 ${quantile(final, 0.95).toFixed(0)} ms  (goal p50 900; ratio ${(quantile(final, 0.5) / 900).toFixed(2)})`);
+  console.log(
+    `  speech onset → first caption on screen   n=${first.length}/${b.onsets.length}  p50 ${quantile(first, 0.5).toFixed(0)} ms  p95 ${quantile(first, 0.95).toFixed(0)} ms  (goals 400 / 800; ratios ${(quantile(first, 0.5) / 400).toFixed(2)} / ${(quantile(first, 0.95) / 800).toFixed(2)})`,
+  );
+  console.log(
+    `  end of speech → final turn on screen     n=${final.length}/${b.ends.length}  p50 ${quantile(final, 0.5).toFixed(0)} ms  p95 ${quantile(final, 0.95).toFixed(0)} ms  (goal p50 900; ratio ${(quantile(final, 0.5) / 900).toFixed(2)})`,
+  );
   console.log(`  CPU  renderer ${pct(cpu1.renderer - cpu0.renderer)} · main ${pct(cpu1.main - cpu0.main)} · engine ${pct(cpu1.engine - cpu0.engine)}`);
-  console.log(`  memory growth  main RSS ${(mem1.main - mem0.main).toFixed(1)} MiB (${mem0.main.toFixed(0)} → ${mem1.main.toFixed(0)}) · renderer JS heap ${(mem1.heap - mem0.heap).toFixed(1)} MiB (${mem0.heap.toFixed(1)} → ${mem1.heap.toFixed(1)})  (goal ≤ 20 MiB)`);
+  console.log(
+    `  memory growth  main RSS ${(mem1.main - mem0.main).toFixed(1)} MiB (${mem0.main.toFixed(0)} → ${mem1.main.toFixed(0)}) · renderer JS heap ${(mem1.heap - mem0.heap).toFixed(1)} MiB (${mem0.heap.toFixed(1)} → ${mem1.heap.toFixed(1)})  (goal ≤ 20 MiB)`,
+  );
 }
 
 void main().catch((e: unknown) => {

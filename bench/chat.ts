@@ -5,8 +5,7 @@
  * extractive model over a two-hour transcript on screen (goal ≤ 300 ms), all
  * on the built renderer in host mode with the real local engine.
  */
-import { launchHost, stopHost } from '../tests/e2e/host';
-import { launchBrowser, ms, quantile, tempDataDir } from '../tests/e2e/bench-kit';
+import { ms, openHostPage, quantile, tempDataDir } from '../tests/e2e/bench-kit';
 import { seedLibrary } from '../tests/e2e/seed';
 import { Library } from '../src/main/services/library/library';
 
@@ -65,10 +64,7 @@ async function uiBench(): Promise<void> {
   }
   lib.chats.create({ scope: 'recordings', recordingIds: [twoHour!], title: 'Ask the board meeting', model: 'verbatim-extractive' });
   lib.close();
-  const { url, child } = await launchHost(dataDir);
-  const browser = await launchBrowser();
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  await page.addInitScript('window.__name = (f) => f;');
+  const { url, page, close } = await openHostPage(dataDir);
   try {
     await page.goto(url);
     await page.getByRole('button', { name: 'Chat', exact: true }).click();
@@ -87,7 +83,8 @@ async function uiBench(): Promise<void> {
               const button = [...document.querySelectorAll<HTMLButtonElement>('.chatlist__open')].find((b) => b.textContent?.startsWith(title));
               const t0 = performance.now();
               button?.click();
-              const done = () => document.querySelector('#chat-title')?.textContent === title && document.querySelectorAll('.messages > li').length === wantMessages;
+              const done = () =>
+                document.querySelector('#chat-title')?.textContent === title && document.querySelectorAll('.messages > li').length === wantMessages;
               const tick = () => (done() ? requestAnimationFrame(() => resolve(performance.now() - t0)) : requestAnimationFrame(tick));
               tick();
             }),
@@ -102,12 +99,17 @@ async function uiBench(): Promise<void> {
         new Promise<number>((resolve) => {
           const t0 = performance.now();
           document.querySelector<HTMLButtonElement>('.chat__earlier button')?.click();
-          const tick = () => (document.querySelectorAll('.messages > li').length === 120 ? requestAnimationFrame(() => resolve(performance.now() - t0)) : requestAnimationFrame(tick));
+          const tick = () =>
+            document.querySelectorAll('.messages > li').length === 120
+              ? requestAnimationFrame(() => resolve(performance.now() - t0))
+              : requestAnimationFrame(tick);
           tick();
         }),
     );
     console.log(`  then "Show 100 earlier messages" (click → 120 painted): ${ms(earlier)}`);
-    console.log(`  open a 200-message chat (click → latest 20 messages painted, 180 behind "Show earlier"), ${opens.length} opens: median ${ms(med)}, max ${ms(Math.max(...opens))} (goal ≤ 200 ms; ratio ${(med / 200).toFixed(2)})`);
+    console.log(
+      `  open a 200-message chat (click → latest 20 messages painted, 180 behind "Show earlier"), ${opens.length} opens: median ${ms(med)}, max ${ms(Math.max(...opens))} (goal ≤ 200 ms; ratio ${(med / 200).toFixed(2)})`,
+    );
 
     // First token: the engine is started and warmed by one question, then each question is timed from Enter to text in the answer.
     await page.locator('.chatlist__open', { hasText: 'Ask the board meeting' }).click();
@@ -144,8 +146,7 @@ async function uiBench(): Promise<void> {
       `  first token on screen, extractive model, 2-hour transcript (18,500 words; Enter → answer text painted), ${firsts.length} questions: median ${ms(fm)}, max ${ms(Math.max(...firsts))} (goal ≤ 300 ms; ratio ${(fm / 300).toFixed(2)})`,
     );
   } finally {
-    await browser.close();
-    await stopHost(child);
+    await close();
   }
 }
 

@@ -75,8 +75,14 @@ async function main(): Promise<void> {
     console.log(`${JOBS} concurrent jobs, ${WORKERS} worker(s), ${fmt(audio, 1)} s of audio in total`);
     console.log(`  total time ${fmt(total)} s (${fmt(audio / total, 2)}× real time), failed ${failed}`);
     console.log(`  event-loop delay: max ${fmt(h.max / 1e6, 1)} ms (goal ≤ 50), p99 ${fmt(h.percentile(99) / 1e6, 1)} ms, mean ${fmt(h.mean / 1e6, 1)} ms`);
-    console.log(`  longest gap ${fmt(worstGap, 1)} ms with ${fmt(worstGapCpu, 1)} ms of main-thread CPU in it; most main-thread CPU in one gap ${fmt(worstCpu, 1)} ms (= the engine blocking its own loop)`);
-    console.log(`  machine load average at the end: ${loadavg().map((x) => fmt(x, 1)).join(' ')} on ${String((await import('node:os')).cpus().length)} cores`);
+    console.log(
+      `  longest gap ${fmt(worstGap, 1)} ms with ${fmt(worstGapCpu, 1)} ms of main-thread CPU in it; most main-thread CPU in one gap ${fmt(worstCpu, 1)} ms (= the engine blocking its own loop)`,
+    );
+    console.log(
+      `  machine load average at the end: ${loadavg()
+        .map((x) => fmt(x, 1))
+        .join(' ')} on ${String((await import('node:os')).cpus().length)} cores`,
+    );
   } finally {
     await engine.close();
     rmSync(dir, { recursive: true, force: true });

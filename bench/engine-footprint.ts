@@ -32,7 +32,11 @@ async function main(): Promise<void> {
   const parts = Object.entries(CLIPS).map(([k, t]) => makeSpeech(dir, k, t));
   const speech = concatSpeech(dir, 'talk', [...parts, ...parts], 0.6);
   // One process (no tsx wrapper) so /proc/<pid> is the engine itself.
-  const child = spawn(process.execPath, ['--import', require.resolve('tsx'), 'src/engine/index.ts', '--port', '0', '--api-key', KEY, '--data', join(dir, 'data'), '--workers', '2', '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    ['--import', require.resolve('tsx'), 'src/engine/index.ts', '--port', '0', '--api-key', KEY, '--data', join(dir, 'data'), '--workers', '2', '--quiet'],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   try {
     const url = await new Promise<string>((resolve, reject) => {
       let out = '';
@@ -44,7 +48,10 @@ async function main(): Promise<void> {
       child.on('exit', (code) => reject(new Error(`the engine exited (${code})`)));
     });
     const pid = child.pid as number;
-    const call = async (path: string, init: RequestInit = {}) => (await fetch(`${url}${path}`, { ...init, headers: { authorization: KEY, ...(init.headers as Record<string, string>) } })).json() as Promise<Record<string, unknown>>;
+    const call = async (path: string, init: RequestInit = {}) =>
+      (await fetch(`${url}${path}`, { ...init, headers: { authorization: KEY, ...(init.headers as Record<string, string>) } })).json() as Promise<
+        Record<string, unknown>
+      >;
     // Settle: start-up preloads decoders; they are released after the idle time like any other.
     await sleep(3000);
     const atStart = rssMiB(pid);
@@ -52,7 +59,11 @@ async function main(): Promise<void> {
     let peak = rssMiB(pid);
     const ids: string[] = [];
     for (let i = 0; i < 4; i++) {
-      const t = await call('/v2/transcript', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ audio_url: up.upload_url }) });
+      const t = await call('/v2/transcript', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ audio_url: up.upload_url }),
+      });
       ids.push(t.id as string);
     }
     for (;;) {
@@ -67,7 +78,9 @@ async function main(): Promise<void> {
       await sleep(1000);
       settled = rssMiB(pid);
     }
-    console.log(`engine RSS: ${atStart.toFixed(0)} MiB at start (decoders preloaded), peak ${peak.toFixed(0)} MiB during 4 jobs, ${afterJobs.toFixed(0)} MiB when they finished, ${settled.toFixed(0)} MiB 70 s later (goal ≤ 150 MiB idle; ratio peak/idle ${(peak / settled).toFixed(1)}×)`);
+    console.log(
+      `engine RSS: ${atStart.toFixed(0)} MiB at start (decoders preloaded), peak ${peak.toFixed(0)} MiB during 4 jobs, ${afterJobs.toFixed(0)} MiB when they finished, ${settled.toFixed(0)} MiB 70 s later (goal ≤ 150 MiB idle; ratio peak/idle ${(peak / settled).toFixed(1)}×)`,
+    );
   } finally {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));

@@ -48,13 +48,17 @@ async function main(): Promise<void> {
       wall += proc;
       errors += wer * n;
       refWords += n;
-      console.log(`${c.file.split('/').pop()!.padEnd(46)}${fmt(seconds).padStart(7)}${fmt(proc).padStart(8)}${fmt(proc / seconds, 3).padStart(7)}${fmt(wer * 100, 1).padStart(6)}%`);
+      console.log(
+        `${c.file.split('/').pop()!.padEnd(46)}${fmt(seconds).padStart(7)}${fmt(proc).padStart(8)}${fmt(proc / seconds, 3).padStart(7)}${fmt(wer * 100, 1).padStart(6)}%`,
+      );
       if (t.status !== 'completed') console.log(`  error: ${String(t.error)}`);
       else console.log(`  hyp: ${String(t.text)}`);
     }
     const cpu = process.cpuUsage(cpu0);
     const cpuSeconds = (cpu.user + cpu.system) / 1e6;
-    console.log(`\nTOTAL audio ${fmt(audio)} s, wall ${fmt(wall)} s → RTF ${fmt(wall / audio, 3)} (goal ≤ 0.25); engine CPU ${fmt(cpuSeconds)} s (CPU RTF ${fmt(cpuSeconds / audio, 3)}, not counting ffmpeg); corpus WER ${fmt((errors / refWords) * 100, 1)}%`);
+    console.log(
+      `\nTOTAL audio ${fmt(audio)} s, wall ${fmt(wall)} s → RTF ${fmt(wall / audio, 3)} (goal ≤ 0.25); engine CPU ${fmt(cpuSeconds)} s (CPU RTF ${fmt(cpuSeconds / audio, 3)}, not counting ffmpeg); corpus WER ${fmt((errors / refWords) * 100, 1)}%`,
+    );
   } finally {
     await engine.close();
     rmSync(dir, { recursive: true, force: true });

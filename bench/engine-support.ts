@@ -13,7 +13,10 @@ export async function benchEngine(opts: Partial<EngineOptions> = {}): Promise<{ 
 }
 
 export async function call(engine: RunningEngine, path: string, init: RequestInit = {}): Promise<Record<string, unknown>> {
-  const res = await fetch(`${engine.url}${path}`, { ...init, headers: { authorization: KEY, 'content-type': 'application/json', ...(init.headers as Record<string, string>) } });
+  const res = await fetch(`${engine.url}${path}`, {
+    ...init,
+    headers: { authorization: KEY, 'content-type': 'application/json', ...(init.headers as Record<string, string>) },
+  });
   return (await res.json()) as Record<string, unknown>;
 }
 

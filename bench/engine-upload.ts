@@ -29,9 +29,26 @@ async function main(): Promise<void> {
   for (let i = 0; i < block.length; i += 4) block.writeUInt32LE((i * 2654435761) >>> 0, i);
   writeFileSync(file, '');
   for (let i = 0; i < sizeMiB / 16; i++) writeFileSync(file, block, { flag: 'a' });
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/engine/index.ts', '--port', '0', '--api-key', KEY, '--data', join(dir, 'data'), '--quiet', '--max-upload-bytes', String(8 * 1024 * MIB)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'src/engine/index.ts',
+      '--port',
+      '0',
+      '--api-key',
+      KEY,
+      '--data',
+      join(dir, 'data'),
+      '--quiet',
+      '--max-upload-bytes',
+      String(8 * 1024 * MIB),
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const url = await new Promise<string>((resolve) => {
     let out = '';
     child.stdout.on('data', (d: Buffer) => {
@@ -65,7 +82,11 @@ async function main(): Promise<void> {
     if (!body.upload_url) throw new Error(`upload failed: ${JSON.stringify(body)}`);
 
     const t1 = performance.now();
-    const out = execFileSync('curl', ['-s', '-X', 'POST', '-H', `authorization: ${KEY}`, '-H', 'content-type: application/octet-stream', '-H', 'Expect:', '-T', file, `${url}/v2/upload`], { maxBuffer: 1e6 }).toString();
+    const out = execFileSync(
+      'curl',
+      ['-s', '-X', 'POST', '-H', `authorization: ${KEY}`, '-H', 'content-type: application/octet-stream', '-H', 'Expect:', '-T', file, `${url}/v2/upload`],
+      { maxBuffer: 1e6 },
+    ).toString();
     const curlSec = (performance.now() - t1) / 1000;
     if (!out.includes('upload_url')) throw new Error(`curl upload failed: ${out}`);
 

@@ -90,7 +90,8 @@ async function session(url: string, pcm: Buffer, truth: { onset: number; end: nu
   const firstPartial: number[] = [];
   const endOfTurn: number[] = [];
   const turnsSeen = new Set<number>();
-  const overlaps = (words: { start: number; end: number }[] | undefined, u: { onset: number; end: number }) => (words ?? []).some((w) => w.end > u.onset - 300 && w.start < u.end + 300);
+  const overlaps = (words: { start: number; end: number }[] | undefined, u: { onset: number; end: number }) =>
+    (words ?? []).some((w) => w.end > u.onset - 300 && w.start < u.end + 300);
   for (const u of truth) {
     const partial = got.find((g) => g.msg.type === 'Turn' && overlaps(g.msg.words, u));
     const eot = got.find((g) => g.msg.type === 'Turn' && g.msg.end_of_turn && overlaps(g.msg.words, u) && (g.msg.words?.at(-1)?.end ?? 0) >= u.end - 400);
@@ -111,11 +112,17 @@ function pct(xs: number[], p: number): number {
 
 function line(label: string, xs: number[], goal: number): string {
   const p50 = pct(xs, 50);
-  return `${label.padEnd(34)} p50 ${p50.toFixed(0).padStart(5)} ms  p95 ${pct(xs, 95).toFixed(0).padStart(5)} ms  max ${Math.max(...xs).toFixed(0).padStart(5)} ms  (goal p50 ≤ ${goal} ms: ${p50 <= goal ? 'met' : 'MISSED'}, ratio ${(p50 / goal).toFixed(2)})`;
+  return `${label.padEnd(34)} p50 ${p50.toFixed(0).padStart(5)} ms  p95 ${pct(xs, 95).toFixed(0).padStart(5)} ms  max ${Math.max(...xs)
+    .toFixed(0)
+    .padStart(5)} ms  (goal p50 ≤ ${goal} ms: ${p50 <= goal ? 'met' : 'MISSED'}, ratio ${(p50 / goal).toFixed(2)})`;
 }
 
 const { pcm, truth } = buildAudio();
-const engine = spawn(process.execPath, ['--import', 'tsx', resolve('src/engine/index.ts'), '--port', '0', '--api-key', KEY, '--data', join(dir, 'data'), '--quiet', '--workers', '1'], { stdio: ['ignore', 'pipe', 'inherit'] });
+const engine = spawn(
+  process.execPath,
+  ['--import', 'tsx', resolve('src/engine/index.ts'), '--port', '0', '--api-key', KEY, '--data', join(dir, 'data'), '--quiet', '--workers', '1'],
+  { stdio: ['ignore', 'pipe', 'inherit'] },
+);
 const url = await new Promise<string>((res, rej) => {
   let out = '';
   engine.stdout.on('data', (d: Buffer) => {
@@ -138,8 +145,14 @@ function engineCpu(): number {
 
 const audioSeconds = pcm.length / 32000;
 try {
-  console.log(`machine: ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} (other processes compete for the same cores)`);
-  console.log(`streaming latency: ${N} flite sentences, ${(pcm.length / 32000).toFixed(1)} s of audio replayed at real time in 50 ms frames, min_turn_silence ${MIN_TURN_SILENCE} ms`);
+  console.log(
+    `machine: ${cpus().length} cores, load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} (other processes compete for the same cores)`,
+  );
+  console.log(
+    `streaming latency: ${N} flite sentences, ${(pcm.length / 32000).toFixed(1)} s of audio replayed at real time in 50 ms frames, min_turn_silence ${MIN_TURN_SILENCE} ms`,
+  );
   // Warm-up: four sessions load four decoders (kept pooled), not counted.
   await Promise.all([0, 1, 2, 3].map(() => session(url, pcm.subarray(0, 32000 * 2), [], 0)));
   let cpu0 = engineCpu();
@@ -154,11 +167,29 @@ try {
   const four = await Promise.all([0, 1, 2, 3].map((i) => session(url, pcm, truth, i * 170)));
   const fourCpu = engineCpu() - cpu0;
   console.log('\n4 concurrent sessions (2 cores)');
-  console.log(line('first partial after speech onset', four.flatMap((r) => r.firstPartial), 300));
-  console.log(line('end of turn after speech end', four.flatMap((r) => r.endOfTurn), 800 + MIN_TURN_SILENCE));
-  four.forEach((r, i) => console.log(`  session ${i + 1}: turns ended ${r.turns}/${r.expected}, first partial p50 ${pct(r.firstPartial, 50).toFixed(0)} ms, end of turn p50 ${pct(r.endOfTurn, 50).toFixed(0)} ms, max ${Math.max(...r.endOfTurn).toFixed(0)} ms`));
+  console.log(
+    line(
+      'first partial after speech onset',
+      four.flatMap((r) => r.firstPartial),
+      300,
+    ),
+  );
+  console.log(
+    line(
+      'end of turn after speech end',
+      four.flatMap((r) => r.endOfTurn),
+      800 + MIN_TURN_SILENCE,
+    ),
+  );
+  four.forEach((r, i) =>
+    console.log(
+      `  session ${i + 1}: turns ended ${r.turns}/${r.expected}, first partial p50 ${pct(r.firstPartial, 50).toFixed(0)} ms, end of turn p50 ${pct(r.endOfTurn, 50).toFixed(0)} ms, max ${Math.max(...r.endOfTurn).toFixed(0)} ms`,
+    ),
+  );
   const starved = four.filter((r) => r.turns < r.expected || r.firstPartial.length < r.expected);
-  console.log(`starved sessions: ${starved.length}; engine CPU ${(fourCpu / audioSeconds).toFixed(2)} cores while 4 sessions stream (real time needs < ${cpus().length} free cores); load average now ${loadavg()[0]?.toFixed(1)}`);
+  console.log(
+    `starved sessions: ${starved.length}; engine CPU ${(fourCpu / audioSeconds).toFixed(2)} cores while 4 sessions stream (real time needs < ${cpus().length} free cores); load average now ${loadavg()[0]?.toFixed(1)}`,
+  );
 } finally {
   engine.kill('SIGTERM');
   rmSync(dir, { recursive: true, force: true });

@@ -10,8 +10,7 @@ import { join } from 'node:path';
 import { Library } from '../src/main/services/library/library';
 import { SubtitleExporter } from '../src/main/services/library/subtitle-export';
 import { buildCuesWith, builtInProfiles, commands, diffCues, applySplice, invertSplice, toSrt } from '../src/shared/captions/index';
-import { launchBrowser, ms, quantile, tempDataDir } from '../tests/e2e/bench-kit';
-import { launchHost, stopHost } from '../tests/e2e/host';
+import { ms, openHostPage, quantile, tempDataDir } from '../tests/e2e/bench-kit';
 import { makeWords, seedLibrary } from '../tests/e2e/seed';
 
 const WORDS = 30_000;
@@ -29,7 +28,9 @@ function timeIt(n: number, fn: () => void): number[] {
 }
 
 const line = (label: string, values: number[], goal: number) =>
-  console.log(`  ${label}: median ${ms(quantile(values, 0.5))}, p90 ${ms(quantile(values, 0.9))} (goal ≤ ${goal} ms; ratio ${(quantile(values, 0.5) / goal).toFixed(2)})`);
+  console.log(
+    `  ${label}: median ${ms(quantile(values, 0.5))}, p90 ${ms(quantile(values, 0.9))} (goal ≤ ${goal} ms; ratio ${(quantile(values, 0.5) / goal).toFixed(2)})`,
+  );
 
 async function main(): Promise<void> {
   const words = makeWords(WORDS, ['A', 'B']);
@@ -40,29 +41,65 @@ async function main(): Promise<void> {
   console.log(`  build cues, first (cold) run: ${ms(performance.now() - c0)}`);
   for (const p of builtInProfiles) {
     let n = 0;
-    line(`build cues, ${p.name}`, timeIt(15, () => (n = buildCuesWith(words, p).length)), 100);
+    line(
+      `build cues, ${p.name}`,
+      timeIt(15, () => (n = buildCuesWith(words, p).length)),
+      100,
+    );
     console.log(`    → ${n} cues`);
   }
   const cues = buildCuesWith(words, builtInProfiles[1]!);
-  line(`toSrt of ${cues.length} cues`, timeIt(10, () => toSrt(cues)), 100);
+  line(
+    `toSrt of ${cues.length} cues`,
+    timeIt(10, () => toSrt(cues)),
+    100,
+  );
   // Pure operation + diff + undo splice (what the store does before React renders).
   const state = { cues, selection: [2500], caret: 10, playheadMs: 0, words, profile: builtInProfiles[1]! };
-  line('split + diff (pure)', timeIt(50, () => diffCues(cues, commands.split.perform(state, undefined)!.cues)), 16);
+  line(
+    'split + diff (pure)',
+    timeIt(50, () => diffCues(cues, commands.split.perform(state, undefined)!.cues)),
+    16,
+  );
   const splice = diffCues(cues, commands.split.perform(state, undefined)!.cues)!;
-  line('undo splice (pure)', timeIt(50, () => applySplice(applySplice(cues, splice), invertSplice(splice))), 16);
+  line(
+    'undo splice (pure)',
+    timeIt(50, () => applySplice(applySplice(cues, splice), invertSplice(splice))),
+    16,
+  );
 
   // Host mode: a library with this transcript and a 3-hour audio file.
   const dataDir = tempDataDir('subtitles');
   const audio = join(dataDir, '..', 'three-hours.mp3');
   const a0 = performance.now();
-  execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', `sine=frequency=220:duration=${Math.ceil(words[words.length - 1]!.end / 1000) + 2}`, '-af', "volume='0.2+0.8*abs(sin(t*1.3))':eval=frame", '-ac', '1', '-ar', '8000', '-c:a', 'libmp3lame', '-b:a', '8k', audio]);
+  execFileSync('ffmpeg', [
+    '-v',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    `sine=frequency=220:duration=${Math.ceil(words[words.length - 1]!.end / 1000) + 2}`,
+    '-af',
+    "volume='0.2+0.8*abs(sin(t*1.3))':eval=frame",
+    '-ac',
+    '1',
+    '-ar',
+    '8000',
+    '-c:a',
+    'libmp3lame',
+    '-b:a',
+    '8k',
+    audio,
+  ]);
   console.log(`  (a 3-hour MP3 made with ffmpeg in ${ms(performance.now() - a0)})`);
   const [id] = seedLibrary(dataDir, { count: 1, wordsPer: WORDS, titlePrefix: 'Three-hour hearing', speakers: ['A', 'B'], audioFile: audio });
   const lib = new Library(dataDir);
   lib.subtitles.setProfile(id!, 'social');
   const p0 = performance.now();
   const peaks = await lib.subtitles.peaks(id!, lib.subtitles.audioOf(id!));
-  console.log(`  peaks computed once with ffmpeg and stored: ${ms(performance.now() - p0)} (${Buffer.from(peaks.data, 'base64').length} bytes, ${peaks.rate}/s)`);
+  console.log(
+    `  peaks computed once with ffmpeg and stored: ${ms(performance.now() - p0)} (${Buffer.from(peaks.data, 'base64').length} bytes, ${peaks.rate}/s)`,
+  );
   const exporter = new SubtitleExporter(lib, null);
   const srtTimes: number[] = [];
   for (let i = 0; i < 6; i++) {
@@ -73,10 +110,7 @@ async function main(): Promise<void> {
   line('export SRT in main (read words + build + serialize)', srtTimes.slice(1), 100);
   lib.close();
 
-  const { url, child } = await launchHost(dataDir);
-  const browser = await launchBrowser();
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  await page.addInitScript('window.__name = (f) => f;');
+  const { url, page, close } = await openHostPage(dataDir);
   try {
     await page.goto(url);
     await page.getByRole('button', { name: 'Open Three-hour hearing 00001' }).click();
@@ -121,7 +155,9 @@ async function main(): Promise<void> {
         ({ key, mods }) =>
           new Promise<number>((resolve) => {
             const t0 = performance.now();
-            (document.activeElement ?? window).dispatchEvent(new KeyboardEvent('keydown', { key, altKey: !!mods.alt, shiftKey: !!mods.shift, ctrlKey: !!mods.ctrl, bubbles: true, cancelable: true }));
+            (document.activeElement ?? window).dispatchEvent(
+              new KeyboardEvent('keydown', { key, altKey: !!mods.alt, shiftKey: !!mods.shift, ctrlKey: !!mods.ctrl, bubbles: true, cancelable: true }),
+            );
             requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - t0)));
           }),
         { key, mods },
@@ -141,8 +177,7 @@ async function main(): Promise<void> {
     }
     for (const [name, v] of Object.entries(ops)) line(`${name} incl. re-render (${v.length} runs)`, v.slice(1), 16);
   } finally {
-    await browser.close();
-    await stopHost(child);
+    await close();
   }
 }
 

@@ -40,5 +40,7 @@ const node = process.execPath;
 const bare = median(Array.from({ length: RUNS }, () => timeMs(() => spawnSync(node, ['-e', ''], { stdio: 'ignore' }))));
 const cli = median(Array.from({ length: RUNS }, () => timeMs(() => spawnSync(node, [join(root, 'scripts/system-deps.mjs'), 'test'], { stdio: 'ignore' }))));
 console.log(`node -e '' (a bare Node start):             ${bare.toFixed(1)} ms median of ${RUNS}`);
-console.log(`node scripts/system-deps.mjs test (npm test): ${cli.toFixed(1)} ms median of ${RUNS}; ${(cli - bare).toFixed(1)} ms over a bare start (${(cli / bare).toFixed(2)}×)`);
+console.log(
+  `node scripts/system-deps.mjs test (npm test): ${cli.toFixed(1)} ms median of ${RUNS}; ${(cli - bare).toFixed(1)} ms over a bare start (${(cli / bare).toFixed(2)}×)`,
+);
 console.log(`budget: 1000 ms; the npm test check uses ${((cli / 1000) * 100).toFixed(0)}% of it`);

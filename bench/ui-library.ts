@@ -4,8 +4,7 @@
  * itself), remounting the screen, and a fast scroll through the whole list
  * counting frames over 16.7 ms.
  */
-import { launchHost, stopHost } from '../tests/e2e/host';
-import { launchBrowser, ms, quantile, tempDataDir } from '../tests/e2e/bench-kit';
+import { ms, openHostPage, quantile, tempDataDir } from '../tests/e2e/bench-kit';
 import { seedLibrary } from '../tests/e2e/seed';
 
 const N = 10_000;
@@ -15,11 +14,7 @@ async function main(): Promise<void> {
   const seedStart = performance.now();
   seedLibrary(dataDir, { count: N, wordsPer: 40, titlePrefix: 'Meeting', tags: ['weekly', 'clients', 'research'] });
   console.log(`ui-library: seeded ${N} transcripts in ${ms(performance.now() - seedStart)}`);
-  const { url, child } = await launchHost(dataDir);
-  const browser = await launchBrowser();
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  // tsx keeps function names with a __name helper; the functions sent to the page need it too.
-  await page.addInitScript('window.__name = (f) => f;');
+  const { url, page, close } = await openHostPage(dataDir);
   try {
     await page.goto(url);
     // Navigation start → first row painted (bundle, bridge connect, first page of 200 items, render).
@@ -35,7 +30,13 @@ async function main(): Promise<void> {
           tick();
         }),
     );
-    const marks = await page.evaluate(() => performance.getEntriesByType('mark').map((m) => `${m.name}@${m.startTime.toFixed(0)}`).slice(0, 4).join(', '));
+    const marks = await page.evaluate(() =>
+      performance
+        .getEntriesByType('mark')
+        .map((m) => `${m.name}@${m.startTime.toFixed(0)}`)
+        .slice(0, 4)
+        .join(', '),
+    );
     const answered = await page.evaluate(() => performance.getEntriesByName('library:list:0:answered')[0]?.startTime ?? NaN);
     const sent = await page.evaluate(() => performance.getEntriesByName('library:list:0:sent')[0]?.startTime ?? NaN);
     const rowsInDom = await page.getByTestId('library-row').count();
@@ -52,7 +53,10 @@ async function main(): Promise<void> {
             new Promise<number>((resolve) => {
               const t0 = performance.now();
               (Array.from(document.querySelectorAll('button.nav__item')).find((b) => b.textContent === 'Library') as HTMLButtonElement).click();
-              const tick = () => (document.querySelector('[data-testid="library-row"]') ? requestAnimationFrame(() => resolve(performance.now() - t0)) : requestAnimationFrame(tick));
+              const tick = () =>
+                document.querySelector('[data-testid="library-row"]')
+                  ? requestAnimationFrame(() => resolve(performance.now() - t0))
+                  : requestAnimationFrame(tick);
               tick();
             }),
         ),
@@ -72,7 +76,8 @@ async function main(): Promise<void> {
             frames.push(now - last);
             last = now;
             if (document.querySelector('.lrow--loading')) skeletonFrames++;
-            if (el.scrollTop + el.clientHeight >= el.scrollHeight - 2 || frames.length > 900) resolve({ frames: frames.slice(1), skeletonFrames, distance: el.scrollTop });
+            if (el.scrollTop + el.clientHeight >= el.scrollHeight - 2 || frames.length > 900)
+              resolve({ frames: frames.slice(1), skeletonFrames, distance: el.scrollTop });
             else {
               el.scrollTop += step;
               requestAnimationFrame(tick);
@@ -87,7 +92,7 @@ async function main(): Promise<void> {
       const out: number[] = [];
       for (let i = 0; i < 20; i++) {
         const t0 = performance.now();
-        el.scrollTop = ((i * 7919) % 97) / 97 * (el.scrollHeight - el.clientHeight);
+        el.scrollTop = (((i * 7919) % 97) / 97) * (el.scrollHeight - el.clientHeight);
         await new Promise<void>((res) => {
           const tick = () => (document.querySelector('.lrow--loading') ? requestAnimationFrame(tick) : requestAnimationFrame(() => res()));
           requestAnimationFrame(tick);
@@ -101,17 +106,20 @@ async function main(): Promise<void> {
     const over33 = scroll.frames.filter((f) => f > 33.4).length;
     console.log(`  rows in the DOM for ${N} items: ${rowsInDom} (virtualized); total shown: ${total ? 'yes' : 'no'}`);
     console.log(`  navigation → bridge connected: ${ms(firstRow.connected)}`);
-    console.log(`  navigation → first row painted: ${ms(firstRow.row)}; list part (connected → first row) ${ms(firstRow.row - firstRow.connected)} (goal ≤ 200 ms; ratio ${((firstRow.row - firstRow.connected) / 200).toFixed(2)})`);
+    console.log(
+      `  navigation → first row painted: ${ms(firstRow.row)}; list part (connected → first row) ${ms(firstRow.row - firstRow.connected)} (goal ≤ 200 ms; ratio ${((firstRow.row - firstRow.connected) / 200).toFixed(2)})`,
+    );
     console.log(`  first page request (ms since navigation): ${marks}`);
-    console.log(`  split: main answers library.list in ${ms(answered - sent)} (round trip); renderer answer → first row painted ${ms(firstRow.row - answered)} (goal ≤ 200 ms for the list; ratio ${((firstRow.row - answered) / 200).toFixed(2)})`);
+    console.log(
+      `  split: main answers library.list in ${ms(answered - sent)} (round trip); renderer answer → first row painted ${ms(firstRow.row - answered)} (goal ≤ 200 ms for the list; ratio ${((firstRow.row - answered) / 200).toFixed(2)})`,
+    );
     console.log(`  remount Settings → Library with ${N} items: median ${ms(quantile(remount, 0.5))}, max ${ms(Math.max(...remount))}`);
     console.log(
       `  scroll ${Math.round(scroll.distance).toLocaleString('en-US')} px in ${scroll.frames.length} frames: median ${ms(quantile(scroll.frames, 0.5))}, p95 ${ms(quantile(scroll.frames, 0.95))}, max ${ms(Math.max(...scroll.frames))}; frames > 16.7 ms: ${over16} (${((100 * over16) / scroll.frames.length).toFixed(1)}%), > 20 ms (beyond vsync jitter): ${over20} (${((100 * over20) / scroll.frames.length).toFixed(1)}%), > 33.4 ms: ${over33}; frames showing loading rows: ${scroll.skeletonFrames}`,
     );
     console.log(`  jump to 20 random places: rows filled in median ${ms(quantile(jumps, 0.5))}, max ${ms(Math.max(...jumps))}`);
   } finally {
-    await browser.close();
-    await stopHost(child);
+    await close();
   }
 }
 

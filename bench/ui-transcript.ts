@@ -3,8 +3,7 @@
  * Library service): from the click in the library to the first words painted
  * (goal ≤ 500 ms), then how the highlight keeps up when seeking across it.
  */
-import { launchHost, stopHost } from '../tests/e2e/host';
-import { launchBrowser, ms, quantile, tempDataDir } from '../tests/e2e/bench-kit';
+import { ms, openHostPage, quantile, tempDataDir } from '../tests/e2e/bench-kit';
 import { seedLibrary } from '../tests/e2e/seed';
 
 const WORDS = 18_500;
@@ -12,11 +11,7 @@ const WORDS = 18_500;
 async function main(): Promise<void> {
   const dataDir = tempDataDir('transcript');
   seedLibrary(dataDir, { count: 5, wordsPer: WORDS, titlePrefix: 'Two-hour board meeting', speakers: ['A', 'B', 'C'] });
-  const { url, child } = await launchHost(dataDir);
-  const browser = await launchBrowser();
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  // tsx keeps function names with a __name helper; the functions sent to the page need it too.
-  await page.addInitScript('window.__name = (f) => f;');
+  const { url, page, close } = await openHostPage(dataDir);
   try {
     await page.goto(url);
     await page.getByTestId('library-row').first().waitFor();
@@ -28,7 +23,10 @@ async function main(): Promise<void> {
             new Promise<number>((resolve) => {
               const t0 = performance.now();
               (document.querySelectorAll('.lrow__open')[n] as HTMLButtonElement).click();
-              const tick = () => (document.querySelector('[data-testid="transcript-body"] .w') ? requestAnimationFrame(() => resolve(performance.now() - t0)) : requestAnimationFrame(tick));
+              const tick = () =>
+                document.querySelector('[data-testid="transcript-body"] .w')
+                  ? requestAnimationFrame(() => resolve(performance.now() - t0))
+                  : requestAnimationFrame(tick);
               tick();
             }),
           i,
@@ -54,12 +52,13 @@ async function main(): Promise<void> {
       await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
       return { ms: performance.now() - t0, count: document.querySelector('[data-testid="find-count"]')?.textContent ?? '' };
     });
-    console.log(`  open a 2-hour transcript, 5 different ones (click → words painted): median ${ms(quantile(opens, 0.5))}, max ${ms(Math.max(...opens))} (goal ≤ 500 ms; ratio ${(quantile(opens, 0.5) / 500).toFixed(2)})`);
+    console.log(
+      `  open a 2-hour transcript, 5 different ones (click → words painted): median ${ms(quantile(opens, 0.5))}, max ${ms(Math.max(...opens))} (goal ≤ 500 ms; ratio ${(quantile(opens, 0.5) / 500).toFixed(2)})`,
+    );
     console.log(`  word spans in the DOM: ${spans} of ${WORDS} (paragraphs virtualized)`);
     console.log(`  find "budget" over ${WORDS} words: ${ms(find.ms)} → ${find.count}`);
   } finally {
-    await browser.close();
-    await stopHost(child);
+    await close();
   }
 }
 

@@ -45,6 +45,8 @@ if (electron) {
   const child = spawn(electron, [root], { cwd: root, stdio: 'inherit' });
   child.on('exit', (code) => process.exit(code ?? 0));
 } else {
-  process.stderr.write('Electron is not installed here (its binary could not be downloaded), so Verbatim starts in host mode: open the link below in your browser.\n');
+  process.stderr.write(
+    'Electron is not installed here (its binary could not be downloaded), so Verbatim starts in host mode: open the link below in your browser.\n',
+  );
   await runHost(process.argv.slice(2));
 }

@@ -76,7 +76,13 @@ function commandsMissing(sys, list, names) {
   if (sys.platform === 'win32') {
     // `where` prints one path per command it finds; a command it misses prints nothing.
     const r = sys.run('where', cmds);
-    const bases = r.stdout.split(/\r?\n/).map((p) => p.split('\\').pop()?.replace(/\.(exe|cmd|bat)$/i, '').toLowerCase());
+    const bases = r.stdout.split(/\r?\n/).map((p) =>
+      p
+        .split('\\')
+        .pop()
+        ?.replace(/\.(exe|cmd|bat)$/i, '')
+        .toLowerCase(),
+    );
     found = new Set(cmds.filter((c) => bases.includes(c.toLowerCase())));
   } else {
     const r = sys.run('sh', ['-c', 'for c in "$@"; do command -v "$c" >/dev/null 2>&1 && echo "$c"; done', 'sh', ...cmds]);
@@ -89,10 +95,20 @@ function commandsMissing(sys, list, names) {
 function brewMissing(sys, list, names) {
   const withBrew = names.filter((n) => list.packages[n]?.brew);
   const formulae = [...new Set(withBrew.map((n) => list.packages[n].brew).filter((b) => !b.startsWith('--cask ')))];
-  const casks = [...new Set(withBrew.map((n) => list.packages[n].brew).filter((b) => b.startsWith('--cask ')).map((b) => b.slice(7)))];
+  const casks = [
+    ...new Set(
+      withBrew
+        .map((n) => list.packages[n].brew)
+        .filter((b) => b.startsWith('--cask '))
+        .map((b) => b.slice(7)),
+    ),
+  ];
   // `brew list --versions A B` prints one line per installed one ("ffmpeg 7.1"), and nothing for the rest.
   const listed = new Set();
-  for (const [flag, items] of [['--formula', formulae], ['--cask', casks]]) {
+  for (const [flag, items] of [
+    ['--formula', formulae],
+    ['--cask', casks],
+  ]) {
     if (!items.length) continue;
     const r = sys.run('brew', ['list', flag, '--versions', ...items]);
     if (r.error) return null;
@@ -150,14 +166,20 @@ function manualInstall(route, missing) {
   if (route === 'no-sudo') {
     return `Installing needs root, and there is no sudo here. Run this once as root:\n  apt-get update && apt-get install -y --no-install-recommends ${pkgs}`;
   }
-  const reason = route === 'disabled' ? 'VERBATIM_NO_INSTALL=1 is set, so nothing is installed automatically.' : 'Installing needs root, and sudo asks for a password, so Verbatim does not install them itself.';
+  const reason =
+    route === 'disabled'
+      ? 'VERBATIM_NO_INSTALL=1 is set, so nothing is installed automatically.'
+      : 'Installing needs root, and sudo asks for a password, so Verbatim does not install them itself.';
   return `${reason} Run this once:\n  ${aptCommandLine(missing)}`;
 }
 
 function aptInstall(sys, route, missing) {
   const env = { DEBIAN_FRONTEND: 'noninteractive' };
   // sudo resets the environment; it accepts VAR=value before the command instead.
-  const run = (args) => (route === 'root' ? sys.run('apt-get', args, { inherit: true, env }) : sys.run('sudo', ['-n', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', ...args], { inherit: true }));
+  const run = (args) =>
+    route === 'root'
+      ? sys.run('apt-get', args, { inherit: true, env })
+      : sys.run('sudo', ['-n', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', ...args], { inherit: true });
   // Lists first, every time we install: a fresh container has none ("Unable to locate package") and an old
   // machine's may name versions the mirror no longer has (404). Installing is rare (first run), so the few
   // seconds are cheap next to a failed first run.
@@ -201,7 +223,10 @@ export function ensureSystemPackages(group, { strict = false } = {}, sys = realS
 }
 
 function finish(sys, missing, strict, installed, group) {
-  if (strict) sys.print(`Stopping: ${purpose[group] ?? group} cannot run without ${missing.join(', ')}. Install ${missing.length === 1 ? 'it' : 'them'}, then run the same command again.`);
+  if (strict)
+    sys.print(
+      `Stopping: ${purpose[group] ?? group} cannot run without ${missing.join(', ')}. Install ${missing.length === 1 ? 'it' : 'them'}, then run the same command again.`,
+    );
   else if (group === 'app') sys.print('Verbatim starts anyway; until then the local engine cannot transcribe, and the status bar says what is missing.');
   else sys.print(`Going on without ${missing.join(', ')}.`);
   return { ok: !strict, missing, installed };
@@ -224,7 +249,8 @@ function checkElsewhere(sys, list, group, names, strict) {
     const line = wingetCommandLine(list, needed);
     if (line) sys.print(`Install them with winget:\n  ${line}`);
     const none = needed.filter((n) => !list.packages[n]?.winget);
-    if (none.length) sys.print(`These have no winget package: ${none.join(', ')}. The local engine runs in WSL (Debian or Ubuntu), where \`npm start\` installs them.`);
+    if (none.length)
+      sys.print(`These have no winget package: ${none.join(', ')}. The local engine runs in WSL (Debian or Ubuntu), where \`npm start\` installs them.`);
   } else {
     sys.print(`Install the equivalents of these Debian packages with your system's package manager:\n  ${needed.join(' ')}`);
   }

@@ -32,11 +32,37 @@ const scratch = mkdtempSync(join(tmpdir(), 'accuracy-'));
 process.on('exit', () => rmSync(scratch, { recursive: true, force: true }));
 
 function decodeBefore(input: string, output: string): number {
-  execFileSync('ffmpeg', ['-nostdin', '-hide_banner', '-loglevel', 'error', '-y', '-i', input, '-map', '0:a:0?', '-vn', '-sn', '-dn', '-ac', '1', '-ar', '16000', '-f', 's16le', '-acodec', 'pcm_s16le', output]);
+  execFileSync('ffmpeg', [
+    '-nostdin',
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-i',
+    input,
+    '-map',
+    '0:a:0?',
+    '-vn',
+    '-sn',
+    '-dn',
+    '-ac',
+    '1',
+    '-ar',
+    '16000',
+    '-f',
+    's16le',
+    '-acodec',
+    'pcm_s16le',
+    output,
+  ]);
   return Math.floor(statSync(output).size / 2);
 }
 
-export async function transcribe(rec: SphinxRecognizer, file: string, opts: { before?: boolean; keyterms?: string[]; formatText?: boolean; filters?: string } = {}): Promise<Transcribed> {
+export async function transcribe(
+  rec: SphinxRecognizer,
+  file: string,
+  opts: { before?: boolean; keyterms?: string[]; formatText?: boolean; filters?: string } = {},
+): Promise<Transcribed> {
   const raw = join(scratch, 'audio.raw');
   const t0 = performance.now();
   const c0 = process.cpuUsage();

@@ -144,7 +144,9 @@ export function buildCorpus(log: (s: string) => void = console.log): Corpus {
     const m = JSON.parse(readFileSync(manifest, 'utf8')) as Corpus & { version: number };
     if (m.version === VERSION) return m;
   }
-  for (const tool of ['flite', 'sox', 'ffmpeg']) if (!has(tool, tool === 'flite' ? ['-lv'] : tool === 'sox' ? ['--version'] : ['-version'])) throw new Error(`${tool} is missing: install the Debian package ${tool}`);
+  for (const tool of ['flite', 'sox', 'ffmpeg'])
+    if (!has(tool, tool === 'flite' ? ['-lv'] : tool === 'sox' ? ['--version'] : ['-version']))
+      throw new Error(`${tool} is missing: install the Debian package ${tool}`);
   const festival = has('sh', ['-c', 'command -v text2wave']);
   const items: Item[] = [];
   const skipped: string[] = [];
@@ -155,7 +157,10 @@ export function buildCorpus(log: (s: string) => void = console.log): Corpus {
       return;
     }
     log(`corpus: ${v.id}`);
-    const texts = Array.from({ length: PER_VOICE }, (_, k) => ({ text: SENTENCES[(vi * 6 + k) % SENTENCES.length] as string, keyterms: undefined as string[] | undefined }));
+    const texts = Array.from({ length: PER_VOICE }, (_, k) => ({
+      text: SENTENCES[(vi * 6 + k) % SENTENCES.length] as string,
+      keyterms: undefined as string[] | undefined,
+    }));
     // The sentence of the 24 kbps report is read by every voice.
     if (!texts.some((t) => t.text === SENTENCES[0])) texts[0] = { text: SENTENCES[0] as string, keyterms: undefined };
     const withTerms = v.split === 'heldout' ? KEYTERM_SENTENCES.map((k) => ({ text: k.text, keyterms: k.keyterms })) : [];
@@ -169,14 +174,24 @@ export function buildCorpus(log: (s: string) => void = console.log): Corpus {
         return;
       }
       const conds: readonly Condition[] = t.keyterms ? ['clean'] : CONDITIONS;
-      for (const c of conds) items.push({ voice: v.id, speaker: v.speaker, split: v.split, condition: c, file: degrade(clean, c, `${base}.${c}`), ref: t.text, ...(t.keyterms ? { keyterms: t.keyterms } : {}) });
+      for (const c of conds)
+        items.push({
+          voice: v.id,
+          speaker: v.speaker,
+          split: v.split,
+          condition: c,
+          file: degrade(clean, c, `${base}.${c}`),
+          ref: t.text,
+          ...(t.keyterms ? { keyterms: t.keyterms } : {}),
+        });
     });
   });
   for (const clip of librivoxClips()) {
     const base = join(CORPUS_DIR, `librivox-${clip.id.slice(-4)}`);
     const clean = `${base}.clean.wav`;
     sh('sox', [clip.file, '-r', '16000', '-c', '1', '-b', '16', clean]);
-    for (const c of CONDITIONS) items.push({ voice: 'librivox', speaker: 'librivox', split: 'heldout', condition: c, file: degrade(clean, c, `${base}.${c}`), ref: clip.ref });
+    for (const c of CONDITIONS)
+      items.push({ voice: 'librivox', speaker: 'librivox', split: 'heldout', condition: c, file: degrade(clean, c, `${base}.${c}`), ref: clip.ref });
   }
   if (!librivoxClips().length) skipped.push('librivox: the clips are missing (install the Debian package pocketsphinx-testdata)');
   const corpus: Corpus = { items, skipped };

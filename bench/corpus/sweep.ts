@@ -18,7 +18,12 @@ const corpus = buildCorpus();
 const clips = [...new Set(corpus.items.filter((i) => i.split === split && !i.keyterms).map((i) => `${i.voice}|${i.ref}`))].filter((_, n) => n % every === 0);
 const libri = (process.env.LIBRI ?? '').split(',').filter(Boolean);
 const tunedLibri = (file: string): boolean => libri.some((id) => file.includes(`librivox-${id}.`));
-const items = corpus.items.filter((i) => !i.keyterms && conds.includes(i.condition) && ((i.split === split && clips.includes(`${i.voice}|${i.ref}`)) || (i.voice === 'librivox' && tunedLibri(i.file))));
+const items = corpus.items.filter(
+  (i) =>
+    !i.keyterms &&
+    conds.includes(i.condition) &&
+    ((i.split === split && clips.includes(`${i.voice}|${i.ref}`)) || (i.voice === 'librivox' && tunedLibri(i.file))),
+);
 const settings = process.argv.slice(2).map((a) => (a === 'before' ? BEFORE_ARGS : (JSON.parse(a) as Record<string, string>)));
 if (!settings.length) settings.push({});
 for (const { graph, ...args } of settings) {
@@ -48,6 +53,8 @@ for (const { graph, ...args } of settings) {
     n += v.n;
     return `${k} ${((100 * v.err) / v.n).toFixed(1)}`;
   });
-  console.log(`${JSON.stringify(args)}${graph !== undefined ? ` graph=${graph}` : ''}  WER ${((100 * e) / n).toFixed(1)}%  [${parts.join(', ')}]  RTF ${(secs / audio).toFixed(3)} CPU-RTF ${(cpu / audio).toFixed(3)}  (${items.length} clips)`);
+  console.log(
+    `${JSON.stringify(args)}${graph !== undefined ? ` graph=${graph}` : ''}  WER ${((100 * e) / n).toFixed(1)}%  [${parts.join(', ')}]  RTF ${(secs / audio).toFixed(3)} CPU-RTF ${(cpu / audio).toFixed(3)}  (${items.length} clips)`,
+  );
 }
 process.exit(0);

@@ -55,7 +55,9 @@ export interface EngineOptions {
   retention?: Partial<RetentionPolicy>;
 }
 
-export type ResolvedOptions = Required<Pick<EngineOptions, 'host' | 'apiKey' | 'dataDir' | 'workers' | 'allowFileUrls' | 'maxUploadBytes' | 'maxFetchBytes' | 'fetchTimeoutMs' | 'drainTimeoutMs'>> &
+export type ResolvedOptions = Required<
+  Pick<EngineOptions, 'host' | 'apiKey' | 'dataDir' | 'workers' | 'allowFileUrls' | 'maxUploadBytes' | 'maxFetchBytes' | 'fetchTimeoutMs' | 'drainTimeoutMs'>
+> &
   EngineOptions & { streaming: StreamingEngineOptions };
 
 /** What routes ask of the job runner. */

@@ -36,11 +36,17 @@ async function main(): Promise<void> {
   const maxStreams = values['max-streams'] === undefined ? undefined : Number(values['max-streams']);
   if (maxStreams !== undefined && (!Number.isInteger(maxStreams) || maxStreams < 1)) throw new Error('--max-streams must be a positive integer');
   const rateLimit = values['llm-rate-limit'] === undefined ? undefined : Number(values['llm-rate-limit']);
-  if (rateLimit !== undefined && (!Number.isInteger(rateLimit) || rateLimit < 0)) throw new Error('--llm-rate-limit must be a whole number of requests per minute');
-  const llmModels = (values['llm-models'] ?? '').split(',').map((m) => m.trim()).filter(Boolean);
+  if (rateLimit !== undefined && (!Number.isInteger(rateLimit) || rateLimit < 0))
+    throw new Error('--llm-rate-limit must be a whole number of requests per minute');
+  const llmModels = (values['llm-models'] ?? '')
+    .split(',')
+    .map((m) => m.trim())
+    .filter(Boolean);
   if (values['llm-base-url'] && llmModels.length === 0) throw new Error('--llm-base-url needs --llm-models NAME[,NAME] (the models the upstream serves)');
   const gateway = {
-    upstreams: values['llm-base-url'] ? [{ baseUrl: values['llm-base-url'], apiKey: values['llm-api-key'] ?? process.env.VERBATIM_LLM_API_KEY ?? null, models: llmModels }] : [],
+    upstreams: values['llm-base-url']
+      ? [{ baseUrl: values['llm-base-url'], apiKey: values['llm-api-key'] ?? process.env.VERBATIM_LLM_API_KEY ?? null, models: llmModels }]
+      : [],
     ...(rateLimit === undefined ? {} : { defaultLimit: rateLimit }),
   };
   const apiKey = values['api-key'] ?? process.env.VERBATIM_ENGINE_KEY;
@@ -54,12 +60,27 @@ async function main(): Promise<void> {
   if (workers !== undefined && (!Number.isInteger(workers) || workers < 1)) throw new Error('--workers must be a positive integer');
   const maxUpload = values['max-upload-bytes'] === undefined ? undefined : Number(values['max-upload-bytes']);
   const dataDir = resolve(values.data ?? join(process.env.XDG_DATA_HOME ?? join(homedir(), '.local', 'share'), 'verbatim-engine'));
-  const engine = await startEngine({ host: values.host, port, apiKey, dataDir, workers, allowFileUrls: values['allow-file-urls'], allowPrivateUrls: values['allow-private-urls'] || undefined, maxUploadBytes: maxUpload, quiet: values.quiet, tls, gateway, streaming: maxStreams === undefined ? {} : { maxSessions: maxStreams } });
+  const engine = await startEngine({
+    host: values.host,
+    port,
+    apiKey,
+    dataDir,
+    workers,
+    allowFileUrls: values['allow-file-urls'],
+    allowPrivateUrls: values['allow-private-urls'] || undefined,
+    maxUploadBytes: maxUpload,
+    quiet: values.quiet,
+    tls,
+    gateway,
+    streaming: maxStreams === undefined ? {} : { maxSessions: maxStreams },
+  });
   process.stdout.write(`listening on ${engine.url}\n`);
   // The last line of defence: every listener handles its own errors, but one missed case must
   // cost one request, not every job and session of the engine. Jobs are durable either way.
   process.on('uncaughtException', (err) => process.stderr.write(`[engine] error: uncaught ${err.stack ?? err.message}; still serving\n`));
-  process.on('unhandledRejection', (err) => process.stderr.write(`[engine] error: unhandled rejection ${err instanceof Error ? (err.stack ?? err.message) : String(err)}; still serving\n`));
+  process.on('unhandledRejection', (err) =>
+    process.stderr.write(`[engine] error: unhandled rejection ${err instanceof Error ? (err.stack ?? err.message) : String(err)}; still serving\n`),
+  );
   let stopping = false;
   const stop = () => {
     if (stopping) return;

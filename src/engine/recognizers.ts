@@ -39,7 +39,9 @@ export function buildRecognizers(o: RecognizerOptions): EngineRecognizers {
   const liveVad = o.useVad && vad.available;
   if (o.useVad && !vad.available) o.logger.warn(`${vad.reason ?? 'Silero VAD is unavailable'}; streaming falls back to the decoder's speech detector`);
   // An injected recognizer serves both and stays the caller's to dispose.
-  const set = o.injected ? { batch: o.injected, live: o.injected, dispose: () => undefined } : createRecognizers({ workers: o.workers, maxSessions: o.maxSessions, liveVad });
+  const set = o.injected
+    ? { batch: o.injected, live: o.injected, dispose: () => undefined }
+    : createRecognizers({ workers: o.workers, maxSessions: o.maxSessions, liveVad });
   const { batch, live } = set;
   const open = (keyterms?: string[]): Promise<RecognizerStream> => live.openStream(keyterms ? { keyterms } : undefined);
   if (live.available) {

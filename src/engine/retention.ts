@@ -104,11 +104,18 @@ export function sweepDisk(store: Store, policy: RetentionPolicy = RETENTION_DEFA
 }
 
 /** Sweeps now and every `intervalMs`; answers the function that stops it. */
-export function startRetention(store: Store, logger: { info(m: string): void; warn(m: string): void }, policy: RetentionPolicy = RETENTION_DEFAULTS): () => void {
+export function startRetention(
+  store: Store,
+  logger: { info(m: string): void; warn(m: string): void },
+  policy: RetentionPolicy = RETENTION_DEFAULTS,
+): () => void {
   const run = () => {
     try {
       const r = sweepDisk(store, policy);
-      if (r.parts || r.uploads || r.folders) logger.info(`disk sweep: removed ${r.uploads} unused upload(s), ${r.parts} partial file(s), ${r.folders} work folder(s), ${(r.bytes / 1024 / 1024).toFixed(1)} MiB`);
+      if (r.parts || r.uploads || r.folders)
+        logger.info(
+          `disk sweep: removed ${r.uploads} unused upload(s), ${r.parts} partial file(s), ${r.folders} work folder(s), ${(r.bytes / 1024 / 1024).toFixed(1)} MiB`,
+        );
     } catch (err) {
       logger.warn(`disk sweep failed: ${err instanceof Error ? err.message : String(err)}`);
     }

@@ -72,7 +72,13 @@ export async function startEngine(opts: EngineOptions): Promise<RunningEngine> {
     logger.error(`LLM gateway configuration: ${err instanceof Error ? err.message : String(err)}`);
     throw err;
   }
-  const recognizers = buildRecognizers({ workers: resolved.workers, maxSessions: resolved.streaming.maxSessions, useVad: resolved.streaming.useVad, injected: opts.recognizer, logger });
+  const recognizers = buildRecognizers({
+    workers: resolved.workers,
+    maxSessions: resolved.streaming.maxSessions,
+    useVad: resolved.streaming.useVad,
+    injected: opts.recognizer,
+    logger,
+  });
   if (!recognizers.available) logger.warn(recognizers.unavailableReason ?? 'the recognizer is not available');
   const closers: (() => void | Promise<void>)[] = [];
   let baseUrl = '';
@@ -92,7 +98,11 @@ export async function startEngine(opts: EngineOptions): Promise<RunningEngine> {
   const ctx: EngineContext = { ...base, jobs };
 
   const router = new Router();
-  router.get('/health', ({ res }) => sendJson(res, 200, { status: 'ok', uptime_ms: Date.now() - started, recognizer: recognizers.available ? recognizers.batch.name : null }), { public: true });
+  router.get(
+    '/health',
+    ({ res }) => sendJson(res, 200, { status: 'ok', uptime_ms: Date.now() - started, recognizer: recognizers.available ? recognizers.batch.name : null }),
+    { public: true },
+  );
   registerUpload(ctx, router);
   registerTranscripts(ctx, router);
   registerViews(ctx, router);

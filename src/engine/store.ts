@@ -11,7 +11,10 @@ import { join } from 'node:path';
 import type { PiiPolicy, Sentence, Transcript, TranscriptStatus, Word } from '../shared/api/transcript';
 
 /** A create request as stored: the validated request with its defaults, without the webhook secret. */
-export type TranscriptParams = Pick<Transcript, 'audio_url' | 'keyterms_prompt' | 'audio_start_from' | 'audio_end_at' | 'webhook_url' | 'webhook_auth_header_name'> & {
+export type TranscriptParams = Pick<
+  Transcript,
+  'audio_url' | 'keyterms_prompt' | 'audio_start_from' | 'audio_end_at' | 'webhook_url' | 'webhook_auth_header_name'
+> & {
   /** Null when the request named the older single `speech_model`. */
   speech_models: string[] | null;
   /** The older single-model field, when the request used it (rows stored before it existed lack it). */
@@ -217,10 +220,12 @@ export class Store {
    */
   requeueInterrupted(maxAttempts = 3): number {
     this.db
-      .prepare(
-        "UPDATE transcripts SET status = 'error', completed = ?, error = ? WHERE status = 'processing' AND attempts >= ?",
-      )
-      .run(serviceTime(), `The local engine stopped ${maxAttempts} times while transcribing this file. This is a fault of the engine, not necessarily of the file: it may be submitted again.`, maxAttempts);
+      .prepare("UPDATE transcripts SET status = 'error', completed = ?, error = ? WHERE status = 'processing' AND attempts >= ?")
+      .run(
+        serviceTime(),
+        `The local engine stopped ${maxAttempts} times while transcribing this file. This is a fault of the engine, not necessarily of the file: it may be submitted again.`,
+        maxAttempts,
+      );
     return this.db.prepare("UPDATE transcripts SET status = 'queued' WHERE status = 'processing'").run().changes;
   }
 
@@ -265,7 +270,9 @@ export class Store {
     if (!t) return null;
     const params: TranscriptParams = { ...t.params, audio_url: 'http://deleted_by_user', webhook_url: t.params.webhook_url ? 'http://deleted_by_user' : null };
     this.db
-      .prepare("UPDATE transcripts SET deleted = 1, params = ?, result = NULL, webhook_auth_value = NULL, redacted_audio_path = NULL, status = CASE WHEN status IN ('queued','processing') THEN 'error' ELSE status END, error = CASE WHEN status IN ('queued','processing') THEN 'Deleted by user.' ELSE error END WHERE id = ?")
+      .prepare(
+        "UPDATE transcripts SET deleted = 1, params = ?, result = NULL, webhook_auth_value = NULL, redacted_audio_path = NULL, status = CASE WHEN status IN ('queued','processing') THEN 'error' ELSE status END, error = CASE WHEN status IN ('queued','processing') THEN 'Deleted by user.' ELSE error END WHERE id = ?",
+      )
       .run(JSON.stringify(params), id);
     this.db.prepare('DELETE FROM webhooks WHERE transcript_id = ?').run(id);
     return this.getTranscript(id);
@@ -324,7 +331,9 @@ export class Store {
   unreferencedUploads(before: string): string[] {
     return (
       this.db
-        .prepare("SELECT id FROM uploads u WHERE created < ? AND NOT EXISTS (SELECT 1 FROM transcripts t WHERE t.deleted = 0 AND instr(t.params, '/v2/files/' || u.id) > 0)")
+        .prepare(
+          "SELECT id FROM uploads u WHERE created < ? AND NOT EXISTS (SELECT 1 FROM transcripts t WHERE t.deleted = 0 AND instr(t.params, '/v2/files/' || u.id) > 0)",
+        )
         .all(before) as { id: string }[]
     ).map((r) => r.id);
   }
@@ -342,11 +351,13 @@ export class Store {
   // ---- webhooks ----------------------------------------------------------
 
   enqueueWebhook(transcriptId: string, url: string, body: string, nextAt: number): number {
-    return Number(this.db.prepare('INSERT INTO webhooks (transcript_id, url, body, next_at) VALUES (?, ?, ?, ?)').run(transcriptId, url, body, nextAt).lastInsertRowid);
+    return Number(
+      this.db.prepare('INSERT INTO webhooks (transcript_id, url, body, next_at) VALUES (?, ?, ?, ?)').run(transcriptId, url, body, nextAt).lastInsertRowid,
+    );
   }
 
   pendingWebhooks(): WebhookRow[] {
-    return (this.db.prepare('SELECT id, transcript_id AS transcriptId, url, body, attempts, next_at AS nextAt FROM webhooks ORDER BY id').all() as WebhookRow[]);
+    return this.db.prepare('SELECT id, transcript_id AS transcriptId, url, body, attempts, next_at AS nextAt FROM webhooks ORDER BY id').all() as WebhookRow[];
   }
 
   updateWebhook(id: number, attempts: number, nextAt: number): void {

@@ -21,7 +21,9 @@ export function createEngineServer(tls: TlsFiles | undefined, handler: (req: Inc
     cert = readFileSync(tls.cert);
     key = readFileSync(tls.key);
   } catch (err) {
-    throw new Error(`cannot read the TLS certificate or key (${err instanceof Error ? err.message : String(err)}); check --tls-cert and --tls-key`, { cause: err });
+    throw new Error(`cannot read the TLS certificate or key (${err instanceof Error ? err.message : String(err)}); check --tls-cert and --tls-key`, {
+      cause: err,
+    });
   }
   // https.Server has the http.Server API the engine uses (listen, close, closeAllConnections, upgrade events).
   return createHttpsServer({ cert, key }, handler) as unknown as Server;

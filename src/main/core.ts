@@ -68,7 +68,11 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
   const router = new Router(isTrustedSender);
   const settings = new SettingsService(
     platform.settings,
-    new SealedFile(platform.secrets, join(platform.dataDir, 'secrets', 'webhook-auth.bin'), 'This system offers no encrypted storage (no keyring), so Verbatim cannot keep the webhook secret.'),
+    new SealedFile(
+      platform.secrets,
+      join(platform.dataDir, 'secrets', 'webhook-auth.bin'),
+      'This system offers no encrypted storage (no keyring), so Verbatim cannot keep the webhook secret.',
+    ),
   );
   const library = new Library(platform.dataDir);
   const vault = new KeyVault(platform.secrets, platform.dataDir);

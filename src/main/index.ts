@@ -23,87 +23,90 @@ if (!app.requestSingleInstanceLock()) app.quit();
 // The library's audio reaches <audio> through our own scheme (streamed, seekable).
 protocol.registerSchemesAsPrivileged([{ scheme: 'verbatim-media', privileges: { standard: true, secure: true, stream: true, supportFetchAPI: true } }]);
 
-app.whenReady().then(() => {
-  const platform = createElectronPlatform(app.getPath('userData'));
-  core = createCore(platform, (s) => s.kind === 'electron' && isOwnUrl(s.frameUrl));
-  const lib = core.library;
-  protocol.handle('verbatim-media', (request) => {
-    const url = new URL(request.url);
-    const path = lib.audio.path(url.hostname, url.searchParams.get('redacted') === '1' ? 'redacted' : 'original');
-    if (!path) return new Response('No audio for this recording', { status: 404 });
-    return net.fetch(pathToFileURL(path).toString(), { headers: request.headers });
-  });
-  core.setMediaUrl((id, redacted) => `verbatim-media://${id}/${redacted ? '?redacted=1' : ''}`);
-
-  // Strict CSP on every response of our own pages.
-  session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
-    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] } });
-  });
-  // Only the microphone (and system audio for live captions), only for our own page.
-  session.defaultSession.setPermissionRequestHandler((wc, permission, callback, details) => {
-    const types = (details as { mediaTypes?: string[] }).mediaTypes ?? [];
-    callback(permission === 'media' && isOwnUrl(wc.getURL()) && types.every((t) => t === 'audio'));
-  });
-  // System audio for live captions: getDisplayMedia answered with the screen's loopback audio (Windows, macOS).
-  session.defaultSession.setDisplayMediaRequestHandler((request, callback) => {
-    if (!isOwnUrl(request.frame?.url ?? '')) return callback({});
-    void desktopCapturer.getSources({ types: ['screen'] }).then((sources) => {
-      const first = sources[0];
-      if (!first || process.platform === 'linux') return callback({});
-      callback({ video: first, audio: 'loopback' });
+app
+  .whenReady()
+  .then(() => {
+    const platform = createElectronPlatform(app.getPath('userData'));
+    core = createCore(platform, (s) => s.kind === 'electron' && isOwnUrl(s.frameUrl));
+    const lib = core.library;
+    protocol.handle('verbatim-media', (request) => {
+      const url = new URL(request.url);
+      const path = lib.audio.path(url.hostname, url.searchParams.get('redacted') === '1' ? 'redacted' : 'original');
+      if (!path) return new Response('No audio for this recording', { status: 404 });
+      return net.fetch(pathToFileURL(path).toString(), { headers: request.headers });
     });
-  });
-  session.defaultSession.setPermissionCheckHandler((wc, permission) => permission === 'media' && wc !== null && isOwnUrl(wc.getURL()));
+    core.setMediaUrl((id, redacted) => `verbatim-media://${id}/${redacted ? '?redacted=1' : ''}`);
 
-  ipcMain.handle('verbatim:invoke', async (event, channel: unknown, input: unknown) => {
-    const frameUrl = event.senderFrame?.url ?? '';
-    return core?.router.dispatch(isChannel(channel) ? channel : String(channel), input, { sender: { kind: 'electron', frameUrl } });
-  });
-  ipcMain.on('verbatim:binary', (event, data: unknown) => {
-    if (!isOwnUrl(event.senderFrame?.url ?? '')) return;
-    if (data instanceof Uint8Array) core?.captions.frame(data);
-    else if (data instanceof ArrayBuffer) core?.captions.frame(new Uint8Array(data));
-  });
-  // The preload reports each file the user dropped or picked (webUtils.getPathForFile); only our own page may.
-  ipcMain.on('verbatim:picked', (event, path: unknown) => {
-    if (isOwnUrl(event.senderFrame?.url ?? '') && typeof path === 'string') core?.picked.add(path);
-  });
-  const targets = new Set<WebContents>();
-  core.router.subscribe((name, payload) => {
-    for (const wc of targets) if (!wc.isDestroyed()) wc.send('verbatim:event', name, payload);
-  });
+    // Strict CSP on every response of our own pages.
+    session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
+      callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] } });
+    });
+    // Only the microphone (and system audio for live captions), only for our own page.
+    session.defaultSession.setPermissionRequestHandler((wc, permission, callback, details) => {
+      const types = (details as { mediaTypes?: string[] }).mediaTypes ?? [];
+      callback(permission === 'media' && isOwnUrl(wc.getURL()) && types.every((t) => t === 'audio'));
+    });
+    // System audio for live captions: getDisplayMedia answered with the screen's loopback audio (Windows, macOS).
+    session.defaultSession.setDisplayMediaRequestHandler((request, callback) => {
+      if (!isOwnUrl(request.frame?.url ?? '')) return callback({});
+      void desktopCapturer.getSources({ types: ['screen'] }).then((sources) => {
+        const first = sources[0];
+        if (!first || process.platform === 'linux') return callback({});
+        callback({ video: first, audio: 'loopback' });
+      });
+    });
+    session.defaultSession.setPermissionCheckHandler((wc, permission) => permission === 'media' && wc !== null && isOwnUrl(wc.getURL()));
 
-  const win = createLibraryWindow();
-  targets.add(win.webContents);
-  win.on('closed', () => targets.delete(win.webContents));
+    ipcMain.handle('verbatim:invoke', async (event, channel: unknown, input: unknown) => {
+      const frameUrl = event.senderFrame?.url ?? '';
+      return core?.router.dispatch(isChannel(channel) ? channel : String(channel), input, { sender: { kind: 'electron', frameUrl } });
+    });
+    ipcMain.on('verbatim:binary', (event, data: unknown) => {
+      if (!isOwnUrl(event.senderFrame?.url ?? '')) return;
+      if (data instanceof Uint8Array) core?.captions.frame(data);
+      else if (data instanceof ArrayBuffer) core?.captions.frame(new Uint8Array(data));
+    });
+    // The preload reports each file the user dropped or picked (webUtils.getPathForFile); only our own page may.
+    ipcMain.on('verbatim:picked', (event, path: unknown) => {
+      if (isOwnUrl(event.senderFrame?.url ?? '') && typeof path === 'string') core?.picked.add(path);
+    });
+    const targets = new Set<WebContents>();
+    core.router.subscribe((name, payload) => {
+      for (const wc of targets) if (!wc.isDestroyed()) wc.send('verbatim:event', name, payload);
+    });
 
-  const overlay = new OverlayWindow(join(app.getPath('userData'), 'overlay-bounds.json'), (w) => {
-    const wc = w.webContents;
-    targets.add(wc);
-    w.on('closed', () => targets.delete(wc));
+    const win = createLibraryWindow();
+    targets.add(win.webContents);
+    win.on('closed', () => targets.delete(win.webContents));
+
+    const overlay = new OverlayWindow(join(app.getPath('userData'), 'overlay-bounds.json'), (w) => {
+      const wc = w.webContents;
+      targets.add(wc);
+      w.on('closed', () => targets.delete(wc));
+    });
+    const setOverlay = (show?: boolean) => {
+      const visible = overlay.toggle(show);
+      overlay.setClickThrough(core?.settings.get().captions.overlay.clickThrough ?? false);
+      return visible;
+    };
+    core.captions.setOverlayController(setOverlay);
+    core.settings.onChange((s) => overlay.setClickThrough(s.captions.overlay.clickThrough));
+    globalShortcut.register(OVERLAY_SHORTCUT, () => setOverlay());
+    tray = new Tray(nativeImage.createFromPath(join(import.meta.dirname, '../../resources/tray.png')));
+    tray.setToolTip('Verbatim');
+    tray.setContextMenu(
+      Menu.buildFromTemplate([
+        { label: 'Show or hide captions overlay', accelerator: OVERLAY_SHORTCUT, click: () => setOverlay() },
+        { label: 'Open Verbatim', click: () => win.show() },
+        { type: 'separator' },
+        { label: 'Quit', role: 'quit' },
+      ]),
+    );
+  })
+  .catch((err: unknown) => {
+    console.error('Verbatim failed to start', err);
+    app.exit(1);
   });
-  const setOverlay = (show?: boolean) => {
-    const visible = overlay.toggle(show);
-    overlay.setClickThrough(core?.settings.get().captions.overlay.clickThrough ?? false);
-    return visible;
-  };
-  core.captions.setOverlayController(setOverlay);
-  core.settings.onChange((s) => overlay.setClickThrough(s.captions.overlay.clickThrough));
-  globalShortcut.register(OVERLAY_SHORTCUT, () => setOverlay());
-  tray = new Tray(nativeImage.createFromPath(join(import.meta.dirname, '../../resources/tray.png')));
-  tray.setToolTip('Verbatim');
-  tray.setContextMenu(
-    Menu.buildFromTemplate([
-      { label: 'Show or hide captions overlay', accelerator: OVERLAY_SHORTCUT, click: () => setOverlay() },
-      { label: 'Open Verbatim', click: () => win.show() },
-      { type: 'separator' },
-      { label: 'Quit', role: 'quit' },
-    ]),
-  );
-}).catch((err: unknown) => {
-  console.error('Verbatim failed to start', err);
-  app.exit(1);
-});
 
 app.on('web-contents-created', (_e, contents) => {
   contents.on('will-attach-webview', (event) => event.preventDefault());

@@ -59,4 +59,3 @@ export function decodeFrame(bytes: Uint8Array): AudioFrame | string {
   if (kind === 'pcm' && (payload.byteLength === 0 || payload.byteLength % 2 !== 0)) return 'PCM frame must hold whole 16-bit samples';
   return { kind, source, run, capturedAt, payload };
 }
-

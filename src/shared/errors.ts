@@ -47,9 +47,7 @@ export class AppError extends Error {
   }
 
   toInfo(): ErrorInfo {
-    return this.retryAfter === undefined
-      ? { code: this.code, message: this.message }
-      : { code: this.code, message: this.message, retryAfter: this.retryAfter };
+    return this.retryAfter === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, retryAfter: this.retryAfter };
   }
 
   static from(info: ErrorInfo): AppError {

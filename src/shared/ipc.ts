@@ -7,15 +7,7 @@
  */
 import { z } from 'zod';
 import { errorCodes, type ErrorInfo } from './errors';
-import {
-  engineStatusSchema,
-  jobChangedSchema,
-  jobProgressSchema,
-  jobSchema,
-  rateLimitSchema,
-  serviceRegionSchema,
-  transcriptionOptionsSchema,
-} from './jobs';
+import { engineStatusSchema, jobChangedSchema, jobProgressSchema, jobSchema, rateLimitSchema, serviceRegionSchema, transcriptionOptionsSchema } from './jobs';
 import {
   cueSchema,
   exportFormatSchema,
@@ -156,7 +148,10 @@ export const channels = {
   },
   /** Jobs, newest first: every unfinished one and the latest finished ones. */
   'jobs.list': {
-    input: z.object({ includeFinished: z.boolean().default(true), limit: z.number().int().min(1).max(1000).default(200) }).strict().optional(),
+    input: z
+      .object({ includeFinished: z.boolean().default(true), limit: z.number().int().min(1).max(1000).default(200) })
+      .strict()
+      .optional(),
     output: z.object({ jobs: z.array(jobSchema) }),
   },
   /** Stop a job (abort the upload, stop polling; deletes the remote transcript if one exists). Final jobs: `conflict`. */
@@ -190,7 +185,13 @@ export const channels = {
   /** Correct words (by index into `words`); the text, sentences and search index follow. */
   'library.correctWords': {
     input: z
-      .object({ id: z.string().min(1), edits: z.array(z.object({ index: z.number().int().nonnegative(), text: z.string().min(1).max(200) })).min(1).max(5000) })
+      .object({
+        id: z.string().min(1),
+        edits: z
+          .array(z.object({ index: z.number().int().nonnegative(), text: z.string().min(1).max(200) }))
+          .min(1)
+          .max(5000),
+      })
       .strict(),
     output: transcriptSchema,
   },
@@ -311,7 +312,10 @@ export const channels = {
   'subtitles.setProfile': { input: z.object({ id: z.string().min(1), profileId: z.string().min(1).max(80) }).strict(), output: okOutput },
   /** Save a user's own profile (built-in ones cannot be replaced); answers every profile. */
   'subtitles.saveProfile': { input: z.object({ profile: rulesProfileSchema }).strict(), output: z.object({ profiles: z.array(rulesProfileSchema) }) },
-  'subtitles.deleteProfile': { input: z.object({ profileId: z.string().min(1).max(80) }).strict(), output: z.object({ profiles: z.array(rulesProfileSchema) }) },
+  'subtitles.deleteProfile': {
+    input: z.object({ profileId: z.string().min(1).max(80) }).strict(),
+    output: z.object({ profiles: z.array(rulesProfileSchema) }),
+  },
   /** Waveform peaks of the recording's audio, computed once with ffmpeg and stored. `not_found` without audio. */
   'subtitles.peaks': { input: idInput, output: peaksSchema },
   /** An export of the edited model; DOCX comes as base64. `voices`: VTT `<v Name>` tags. */
@@ -339,7 +343,10 @@ export const channels = {
   /** Stop the run: Terminate each session, save the turns and the recording; answers what was saved. */
   'captions.stop': { input: z.object({ run: z.number().int().positive() }).strict(), output: captionsStoppedSchema },
   /** The run going on now (another window, the overlay, a reload), or null. */
-  'captions.current': { input: none, output: z.object({ run: captionsRunSchema.nullable(), turns: z.array(liveTurnSchema), status: z.array(liveStatusSchema) }) },
+  'captions.current': {
+    input: none,
+    output: z.object({ run: captionsRunSchema.nullable(), turns: z.array(liveTurnSchema), status: z.array(liveStatusSchema) }),
+  },
   /**
    * Improve accuracy: submit a live session's recording as a pre-recorded job
    * (cloud or local). Both versions are kept; the improved one is shown by default.
@@ -349,7 +356,9 @@ export const channels = {
   'captions.versions': {
     input: idInput,
     output: z.object({
-      versions: z.array(z.object({ transcriptId: z.string(), kind: z.enum(['live', 'improved']), status: z.string(), createdAt: z.string(), wordCount: z.number().int() })),
+      versions: z.array(
+        z.object({ transcriptId: z.string(), kind: z.enum(['live', 'improved']), status: z.string(), createdAt: z.string(), wordCount: z.number().int() }),
+      ),
     }),
   },
   /** One version of a live session (by transcript id), as library.get answers the latest. */
@@ -359,11 +368,20 @@ export const channels = {
   // ── chat over recordings ────────────────────────────────────────────────
   /** The current region's gateway models (`GET /v1/models`) and the one a new chat uses. `fresh` skips the one-minute cache. */
   'chat.models': {
-    input: z.object({ fresh: z.boolean().default(false) }).strict().optional(),
+    input: z
+      .object({ fresh: z.boolean().default(false) })
+      .strict()
+      .optional(),
     output: z.object({ region: z.string(), models: z.array(chatModelSchema), defaultModel: z.string().nullable() }),
   },
   /** Saved chats, newest first; `query` searches titles and messages with the library's search syntax. */
-  'chat.list': { input: z.object({ query: z.string().trim().max(500).optional() }).strict().optional(), output: z.object({ chats: z.array(chatSummarySchema) }) },
+  'chat.list': {
+    input: z
+      .object({ query: z.string().trim().max(500).optional() })
+      .strict()
+      .optional(),
+    output: z.object({ chats: z.array(chatSummarySchema) }),
+  },
   /** One chat with all its messages. */
   'chat.get': { input: idInput, output: chatDetailSchema },
   /** A new chat over recordings (a transcript's "Ask", a library selection) or over the whole library (retrieval picks the passages). */
@@ -506,7 +524,4 @@ export const bridgeRequestSchema = z.object({
 });
 export type BridgeRequest = z.infer<typeof bridgeRequestSchema>;
 
-export type BridgeResponse =
-  | { id: number; output: unknown }
-  | { id: number; error: ErrorInfo }
-  | { event: string; payload: unknown };
+export type BridgeResponse = { id: number; output: unknown } | { id: number; error: ErrorInfo } | { event: string; payload: unknown };

@@ -31,7 +31,10 @@ export const captionsStartInputSchema = z
     /** A label for the microphone and system inputs, kept with the session. */
     deviceLabels: z.partialRecord(liveSourceSchema, z.string().max(200)).optional(),
     /** The recording's container, e.g. "audio/webm;codecs=opus". */
-    recordingMime: z.string().max(100).regex(/^audio\/[a-z0-9.+-]+(;\s*codecs=[a-z0-9.,-]+)?$/i),
+    recordingMime: z
+      .string()
+      .max(100)
+      .regex(/^audio\/[a-z0-9.+-]+(;\s*codecs=[a-z0-9.,-]+)?$/i),
   })
   .strict();
 export type CaptionsStartInput = z.input<typeof captionsStartInputSchema>;
@@ -107,7 +110,10 @@ export const captionsSettingsSchema = z.object({
   sources: z.enum(['mic', 'system', 'both']).default(captionDefaults.sources),
   endOfTurn: endOfTurnSchema.default(captionDefaults.endOfTurn),
   formatTurns: z.boolean().default(captionDefaults.formatTurns),
-  keyterms: z.array(z.string().trim().min(1).max(50)).max(100).default(() => [...captionDefaults.keyterms]),
+  keyterms: z
+    .array(z.string().trim().min(1).max(50))
+    .max(100)
+    .default(() => [...captionDefaults.keyterms]),
   recordOnly: z.boolean().default(captionDefaults.recordOnly),
   overlay: z
     .object({
@@ -115,8 +121,14 @@ export const captionsSettingsSchema = z.object({
       lines: z.number().int().min(1).max(3).default(captionDefaults.overlay.lines),
       /** Background opacity, 0.3–1. */
       opacity: z.number().min(0.3).max(1).default(captionDefaults.overlay.opacity),
-      textColor: z.string().regex(/^#[0-9a-f]{6}$/i).default(captionDefaults.overlay.textColor),
-      backgroundColor: z.string().regex(/^#[0-9a-f]{6}$/i).default(captionDefaults.overlay.backgroundColor),
+      textColor: z
+        .string()
+        .regex(/^#[0-9a-f]{6}$/i)
+        .default(captionDefaults.overlay.textColor),
+      backgroundColor: z
+        .string()
+        .regex(/^#[0-9a-f]{6}$/i)
+        .default(captionDefaults.overlay.backgroundColor),
       clickThrough: z.boolean().default(captionDefaults.overlay.clickThrough),
     })
     .default(() => ({ ...captionDefaults.overlay })),

@@ -1,5 +1,6 @@
 /** Shared by bench/ui-*.ts: a Chromium like the e2e one, host mode on a data folder, and small statistics. */
-import { chromium, type Browser } from '@playwright/test';
+import { chromium, type Browser, type Page } from '@playwright/test';
+import { launchHost, stopHost } from './host';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +8,15 @@ import { join } from 'node:path';
 export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-quic',
+      '--no-first-run',
+    ],
   });
 }
 
@@ -22,3 +31,20 @@ export function quantile(values: number[], q: number): number {
 }
 
 export const ms = (v: number) => `${v.toFixed(1)} ms`;
+
+/** Host mode on `dataDir` and a 1280×800 page ready to open its address; `close()` ends both. */
+export async function openHostPage(dataDir: string): Promise<{ url: string; page: Page; close(): Promise<void> }> {
+  const { url, child } = await launchHost(dataDir);
+  const browser = await launchBrowser();
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  // tsx keeps function names with a __name helper; the functions sent to the page need it too.
+  await page.addInitScript('window.__name = (f) => f;');
+  return {
+    url,
+    page,
+    async close() {
+      await browser.close();
+      await stopHost(child);
+    },
+  };
+}

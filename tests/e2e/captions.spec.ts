@@ -85,7 +85,10 @@ test.describe('live captions', () => {
     } else {
       // No pop-out: Chromium opened Document Picture-in-Picture, rendered from this page.
       const pipText = () =>
-        page.evaluate(() => (window as unknown as { documentPictureInPicture?: { window: Window | null } }).documentPictureInPicture?.window?.document.body.textContent ?? '');
+        page.evaluate(
+          () =>
+            (window as unknown as { documentPictureInPicture?: { window: Window | null } }).documentPictureInPicture?.window?.document.body.textContent ?? '',
+        );
       await expect.poll(pipText, { timeout: 20_000 }).toMatch(/morning|budget|meeting|nine|everyone/i);
     }
     await snap(page, 'captions-running-light');

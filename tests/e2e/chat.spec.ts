@@ -48,9 +48,29 @@ function seedTranscripts(dataDir: string, items: { title: string; sentences: [nu
   mkdirSync(dataDir, { recursive: true });
   const lib = new Library(dataDir);
   const ids = items.map(({ title, sentences }) => {
-    const { recordingId, transcriptId } = lib.recordings.add({ title, source: `${title}.wav`, sourceKind: 'file', sizeBytes: 1, region: 'local', baseUrl: null, options: {} });
-    const words: Word[] = sentences.flatMap(([start, text]) => text.split(' ').map((w, i) => ({ text: w, start: start + i * 300, end: start + i * 300 + 250, confidence: 0.9, speaker: null })));
-    lib.transcripts.complete(transcriptId, { remoteId: null, text: sentences.map((s) => s[1]).join(' '), words, sentences: null, paragraphs: null, confidence: 0.9, language: 'en_us', model: 'test', durationMs: (words.at(-1)?.end ?? 0) + 500 });
+    const { recordingId, transcriptId } = lib.recordings.add({
+      title,
+      source: `${title}.wav`,
+      sourceKind: 'file',
+      sizeBytes: 1,
+      region: 'local',
+      baseUrl: null,
+      options: {},
+    });
+    const words: Word[] = sentences.flatMap(([start, text]) =>
+      text.split(' ').map((w, i) => ({ text: w, start: start + i * 300, end: start + i * 300 + 250, confidence: 0.9, speaker: null })),
+    );
+    lib.transcripts.complete(transcriptId, {
+      remoteId: null,
+      text: sentences.map((s) => s[1]).join(' '),
+      words,
+      sentences: null,
+      paragraphs: null,
+      confidence: 0.9,
+      language: 'en_us',
+      model: 'test',
+      durationMs: (words.at(-1)?.end ?? 0) + 500,
+    });
     return recordingId;
   });
   lib.close();
@@ -90,7 +110,10 @@ test.describe('chat over recordings', () => {
     await expect(answer).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
     await expect(answer).toContainText(/weather today is sunny/i);
     await expect(answer).toContainText('extractive');
-    const cite = answer.locator('a.cite').filter({ hasText: /@ 00:0\d/ }).first();
+    const cite = answer
+      .locator('a.cite')
+      .filter({ hasText: /@ 00:0\d/ })
+      .first();
     await expect(cite).toBeVisible();
     await expect(answer.getByText('From')).toBeVisible();
     const citeText = (await cite.textContent()) ?? '';
@@ -110,7 +133,13 @@ test.describe('chat over recordings', () => {
     // The word being spoken is in the cited sentence.
     const active = page.getByTestId('transcript-body').locator('.w--active');
     await expect(active).toBeVisible();
-    await expect.poll(async () => (await active.evaluate((el) => `${el.textContent} ${el.nextElementSibling?.textContent} ${el.nextElementSibling?.nextElementSibling?.textContent}`)).toLowerCase()).toMatch(/weather|today|sunny|warm/);
+    await expect
+      .poll(async () =>
+        (
+          await active.evaluate((el) => `${el.textContent} ${el.nextElementSibling?.textContent} ${el.nextElementSibling?.nextElementSibling?.textContent}`)
+        ).toLowerCase(),
+      )
+      .toMatch(/weather|today|sunny|warm/);
     await snap(page, 'chat-citation-opened');
 
     // The chat is saved: listed, searchable, exported.
@@ -127,10 +156,29 @@ test.describe('chat over recordings', () => {
       upstream = await startUpstream({ pieceDelayMs: 60, fillerWords: 60 });
       mkdirSync(join(host.dataDir, 'engine'), { recursive: true });
       // Three requests a minute: the stream, the stopped stream, the action items; the fourth is refused.
-      writeFileSync(join(host.dataDir, 'engine', 'gateway.json'), JSON.stringify({ upstreams: [{ baseUrl: upstream.baseUrl, models: [{ id: 'test-llm', name: 'Test LLM', context_length: 16000 }] }], limits: { 'test-llm': 3 } }));
+      writeFileSync(
+        join(host.dataDir, 'engine', 'gateway.json'),
+        JSON.stringify({
+          upstreams: [{ baseUrl: upstream.baseUrl, models: [{ id: 'test-llm', name: 'Test LLM', context_length: 16000 }] }],
+          limits: { 'test-llm': 3 },
+        }),
+      );
       seedTranscripts(host.dataDir, [
-        { title: 'Monday standup', sentences: [[0, 'Good morning everyone.'], [4000, 'The river project is two weeks late.'], [9000, 'Dana will send the revised budget on Friday.']] },
-        { title: 'Quarterly review', sentences: [[0, 'Welcome to the review.'], [65_000, 'Revenue grew eleven percent this quarter.']] },
+        {
+          title: 'Monday standup',
+          sentences: [
+            [0, 'Good morning everyone.'],
+            [4000, 'The river project is two weeks late.'],
+            [9000, 'Dana will send the revised budget on Friday.'],
+          ],
+        },
+        {
+          title: 'Quarterly review',
+          sentences: [
+            [0, 'Welcome to the review.'],
+            [65_000, 'Revenue grew eleven percent this quarter.'],
+          ],
+        },
       ]);
       await host.restart();
       await page.goto(host.url);

@@ -27,10 +27,14 @@ async function freePort(): Promise<number> {
 
 async function startEngine(key: string): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(join(root, 'node_modules/.bin/tsx'), [join(root, 'src/engine/index.ts'), '--port', String(port), '--api-key', key, '--data', mkdtempSync(join(tmpdir(), 'verbatim-engine-'))], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    join(root, 'node_modules/.bin/tsx'),
+    [join(root, 'src/engine/index.ts'), '--port', String(port), '--api-key', key, '--data', mkdtempSync(join(tmpdir(), 'verbatim-engine-'))],
+    {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('engine did not start in 30 s')), 30_000);
     child.stdout?.on('data', (d: Buffer) => {
@@ -152,7 +156,11 @@ test.describe('settings', () => {
       await section.getByLabel('Your AssemblyAI API key').fill('team-key-0123456789');
       await section.getByRole('button', { name: 'Save and verify' }).click();
       await expect(section.getByText('Verified', { exact: true })).toBeVisible();
-      for (const [label, value] of [['Webhook URL', `${hookUrl}?team=7`], ['Auth header name', 'X-Team-Secret'], ['Auth header value', 'shh']] as const) {
+      for (const [label, value] of [
+        ['Webhook URL', `${hookUrl}?team=7`],
+        ['Auth header name', 'X-Team-Secret'],
+        ['Auth header value', 'shh'],
+      ] as const) {
         await page.getByLabel(label).fill(value);
         await page.getByLabel(label).blur();
       }

@@ -109,7 +109,10 @@ test.describe('subtitle editor', () => {
 });
 
 test.describe('subtitle import', () => {
-  test('imports an SRT with a broken cue onto a recording: the problem is named by line, the rest replaces the cues, undo brings them back', async ({ page, host }) => {
+  test('imports an SRT with a broken cue onto a recording: the problem is named by line, the rest replaces the cues, undo brings them back', async ({
+    page,
+    host,
+  }) => {
     seedLibrary(host.dataDir, { count: 1, wordsPer: 40, titlePrefix: 'Imported onto' });
     await page.goto(host.url);
     await page.getByRole('button', { name: 'Open Imported onto 00001' }).click();

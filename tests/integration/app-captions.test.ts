@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { hasSpeechTools } from '../fixtures/speech';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeFrame, type LiveSource } from '../../src/shared/audio-frame';
 import type { LiveStatus, LiveTurn } from '../../src/shared/live';
@@ -19,22 +20,29 @@ import { CaptionsService } from '../../src/main/services/captions/service';
 import { StreamingClient } from '../../src/main/services/client/streaming';
 import { waitFinal } from '../support/jobs';
 
-const tools = (() => {
-  try {
-    execFileSync('flite', ['-lv'], { stdio: 'ignore' });
-    execFileSync('ffmpeg', ['-version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+const tools = hasSpeechTools();
 if (!tools) console.log('app-captions test skipped: flite and ffmpeg are needed to make speech');
 
 const dir = mkdtempSync(join(tmpdir(), 'verbatim-app-captions-'));
 
 function speech(name: string, text: string, padSeconds: number): Buffer {
   execFileSync('flite', ['-voice', 'slt', '-t', text, '-o', join(dir, `${name}.wav`)]);
-  execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-i', join(dir, `${name}.wav`), '-af', `apad=pad_dur=${padSeconds}`, '-ar', '16000', '-ac', '1', '-f', 's16le', join(dir, `${name}.raw`)]);
+  execFileSync('ffmpeg', [
+    '-loglevel',
+    'error',
+    '-y',
+    '-i',
+    join(dir, `${name}.wav`),
+    '-af',
+    `apad=pad_dur=${padSeconds}`,
+    '-ar',
+    '16000',
+    '-ac',
+    '1',
+    '-f',
+    's16le',
+    join(dir, `${name}.raw`),
+  ]);
   return readFileSync(join(dir, `${name}.raw`));
 }
 
@@ -85,7 +93,10 @@ describe.skipIf(!tools)('live captions against the local engine', () => {
   let engine: { url: string; key: string };
   beforeAll(async () => {
     delete process.env.ASSEMBLYAI_API_KEY;
-    core = createCore(createHostPlatform({ dataDir: join(dir, 'data'), version: 't', keyFile: join(dir, 'k') }), () => true, { log: process.env.CAP_DEBUG ? (m) => console.log('core', Date.now() % 100000, m) : () => undefined, resume: false });
+    core = createCore(createHostPlatform({ dataDir: join(dir, 'data'), version: 't', keyFile: join(dir, 'k') }), () => true, {
+      log: process.env.CAP_DEBUG ? (m) => console.log('core', Date.now() % 100000, m) : () => undefined,
+      resume: false,
+    });
     engine = await core.engine.ensure();
   }, 60_000);
   afterAll(async () => {
@@ -100,7 +111,11 @@ describe.skipIf(!tools)('live captions against the local engine', () => {
       streaming: async (o, h) => new StreamingClient({ ...o, baseUrl, key: engine.key, maxReconnects: 8 }, h),
       improve: (id, title) => core.jobs.addLiveVersion(id, title),
       log: (m) => process.env.CAP_DEBUG && console.log('LOG', Date.now() % 100000, m),
-      events: { turn: (t) => turns.push(t), status: (s) => (process.env.CAP_DEBUG && console.log('status', Date.now() % 100000, s), statuses.push(s)), run: () => undefined },
+      events: {
+        turn: (t) => turns.push(t),
+        status: (s) => (process.env.CAP_DEBUG && console.log('status', Date.now() % 100000, s), statuses.push(s)),
+        run: () => undefined,
+      },
     });
   }
 

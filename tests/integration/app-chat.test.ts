@@ -30,7 +30,15 @@ function wordsOf(sentences: [number, string][]): Word[] {
 }
 
 function addTranscript(title: string, sentences: [number, string][]): string {
-  const { recordingId, transcriptId } = core.library.recordings.add({ title, source: `${title}.wav`, sourceKind: 'file', sizeBytes: 1, region: 'local', baseUrl: null, options: {} });
+  const { recordingId, transcriptId } = core.library.recordings.add({
+    title,
+    source: `${title}.wav`,
+    sourceKind: 'file',
+    sizeBytes: 1,
+    region: 'local',
+    baseUrl: null,
+    options: {},
+  });
   const words = wordsOf(sentences);
   core.library.transcripts.complete(transcriptId, {
     remoteId: null,
@@ -58,7 +66,12 @@ async function until<T>(fn: () => T | undefined, ms = 20_000): Promise<T> {
 
 function finished(chatId: string, messageId: number) {
   return until(() => {
-    const e = events.find((x) => x.event === 'chat.message' && (x.payload as { chatId: string; message: { id: number } }).message.id === messageId && (x.payload as { chatId: string }).chatId === chatId);
+    const e = events.find(
+      (x) =>
+        x.event === 'chat.message' &&
+        (x.payload as { chatId: string; message: { id: number } }).message.id === messageId &&
+        (x.payload as { chatId: string }).chatId === chatId,
+    );
     return e ? (e.payload as { message: ChatMessage }).message : undefined;
   }, 60_000);
 }
@@ -70,7 +83,10 @@ beforeAll(async () => {
   upstream = await startUpstream({ pieceDelayMs: 15 });
   const dataDir = join(dir, 'data');
   mkdirSync(join(dataDir, 'engine'), { recursive: true });
-  writeFileSync(join(dataDir, 'engine', 'gateway.json'), JSON.stringify({ upstreams: [{ baseUrl: upstream.baseUrl, models: [{ id: 'test-llm', context_length: 32000 }] }], limits: { 'test-llm': 100 } }));
+  writeFileSync(
+    join(dataDir, 'engine', 'gateway.json'),
+    JSON.stringify({ upstreams: [{ baseUrl: upstream.baseUrl, models: [{ id: 'test-llm', context_length: 32000 }] }], limits: { 'test-llm': 100 } }),
+  );
   delete process.env.ASSEMBLYAI_API_KEY;
   core = createCore(createHostPlatform({ dataDir, version: 't', keyFile: join(dir, 'k') }), () => true, { log: () => undefined });
   core.router.subscribe((event, payload) => events.push({ event, payload }));
@@ -132,7 +148,13 @@ describe('chat over recordings', () => {
 
   it('runs action items and summary as JSON-schema answers and saves them with the transcript', async () => {
     const items = await call(core.router, 'insights.run', { id: standup, kind: 'action_items', model: 'test-llm' });
-    expect(items.result).toEqual({ kind: 'action_items', items: [{ owner: 'Dana', task: 'Send the revised budget', due: 'Friday' }, { owner: null, task: 'Book the venue', due: null }] });
+    expect(items.result).toEqual({
+      kind: 'action_items',
+      items: [
+        { owner: 'Dana', task: 'Send the revised budget', due: 'Friday' },
+        { owner: null, task: 'Book the venue', due: null },
+      ],
+    });
     const fr = await call(core.router, 'insights.run', { id: standup, kind: 'translation', language: 'French', model: 'test-llm' });
     expect(fr.result.kind === 'translation' && fr.result.paragraphs[0]?.translated.startsWith('[FR] ')).toBe(true);
     const { insights } = await call(core.router, 'insights.list', { id: standup });
@@ -142,7 +164,9 @@ describe('chat over recordings', () => {
   }, 60_000);
 
   it('says what translation needs when only the extractive model is chosen', async () => {
-    await expect(call(core.router, 'insights.run', { id: standup, kind: 'translation', language: 'German', model: 'verbatim-extractive' })).rejects.toMatchObject({
+    await expect(
+      call(core.router, 'insights.run', { id: standup, kind: 'translation', language: 'German', model: 'verbatim-extractive' }),
+    ).rejects.toMatchObject({
       code: 'unavailable',
       message: expect.stringMatching(/needs a language model/i),
     });

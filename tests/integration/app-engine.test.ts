@@ -94,7 +94,12 @@ describe.skipIf(!hasFlite)('app core against the real local engine', () => {
 
   it('downloads the redacted audio into the library when asked', async () => {
     core = makeCore();
-    const options = { redactPii: true, redactPiiPolicies: ['person_name' as const, 'phone_number' as const], redactPiiAudio: true, redactPiiAudioQuality: 'wav' as const };
+    const options = {
+      redactPii: true,
+      redactPiiPolicies: ['person_name' as const, 'phone_number' as const],
+      redactPiiAudio: true,
+      redactPiiAudioQuality: 'wav' as const,
+    };
     const { jobs } = await call(core.router, 'jobs.addFiles', { paths: [speech], options });
     const done = await waitFinal(core.jobs, jobs[0]!.id, 90_000);
     expect(done.status, JSON.stringify({ error: done.error, logs })).toBe('completed');
@@ -143,7 +148,13 @@ describe.skipIf(!hasFlite)('app core against the real local engine', () => {
       const owner = makeCore();
       const h = await owner.engine.ensure();
       core = makeCore({ env: h.key });
-      core.settings.set({ region: 'custom', customRestUrl: h.url, webhookUrl: `${hookUrl}/ok?team=1`, webhookAuthHeaderName: 'X-Team-Secret', webhookAuthHeaderValue: 'shh' });
+      core.settings.set({
+        region: 'custom',
+        customRestUrl: h.url,
+        webhookUrl: `${hookUrl}/ok?team=1`,
+        webhookAuthHeaderName: 'X-Team-Secret',
+        webhookAuthHeaderValue: 'shh',
+      });
       const ok = (await call(core.router, 'jobs.addFiles', { paths: [speech] })).jobs[0]!;
       expect((await waitFinal(core.jobs, ok.id, 90_000)).status).toBe('completed');
       for (let i = 0; i < 300 && core.library.webhooks.status(ok.recordingId)?.state !== 'delivered'; i++) await new Promise((r) => setTimeout(r, 50));

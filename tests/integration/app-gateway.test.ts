@@ -34,7 +34,11 @@ describe.skipIf(!hasFlite)('gateway client against the local engine', () => {
       const gw = await core.clients.gateway();
       const models = await gw.models();
       expect(models.map((m) => m.id)).toContain('verbatim-extractive');
-      const request = { model: 'verbatim-extractive', transcript_id: job.remoteId!, messages: [{ role: 'user' as const, content: 'What is said here? {{ transcript }}' }] };
+      const request = {
+        model: 'verbatim-extractive',
+        transcript_id: job.remoteId!,
+        messages: [{ role: 'user' as const, content: 'What is said here? {{ transcript }}' }],
+      };
       const answer = await gw.chat(request);
       expect(answer.choices[0]!.message.content ?? '').not.toBe('');
       const deltas: string[] = [];

@@ -93,7 +93,8 @@ describe('jobs against the local engine process', () => {
       core = makeCore({ webhooks: false });
       const { jobs } = await call(core.router, 'jobs.addFiles', { paths: [audioFile()] });
       const id = jobs[0]!.id;
-      for (let i = 0; i < 200 && core.jobs.get(id).status !== 'submitted' && core.jobs.get(id).status !== 'processing'; i++) await new Promise((r) => setTimeout(r, 20));
+      for (let i = 0; i < 200 && core.jobs.get(id).status !== 'submitted' && core.jobs.get(id).status !== 'processing'; i++)
+        await new Promise((r) => setTimeout(r, 20));
       const before = core.engine.status();
       expect(before.state).toBe('running');
       const pid = findEnginePid(before.url!);
@@ -191,7 +192,11 @@ describe('jobs against a faulty cloud service', () => {
     core.settings.set({ region: 'local' });
     const done = await waitFinal(core.jobs, job.id, 20_000);
     expect(done).toMatchObject({ status: 'completed', region: 'custom', bytesSent: 0 });
-    expect(svc.transcripts()[0]!.params).toMatchObject({ audio_url: 'https://example.org/talk.mp3', speech_models: ['universal-3-pro', 'universal-2'], language_code: 'en_us' });
+    expect(svc.transcripts()[0]!.params).toMatchObject({
+      audio_url: 'https://example.org/talk.mp3',
+      speech_models: ['universal-3-pro', 'universal-2'],
+      language_code: 'en_us',
+    });
     const item = (await call(core.router, 'library.get', { id: job.recordingId })).item;
     expect(item).toMatchObject({ region: 'custom', remoteId: done.remoteId, source: 'https://example.org/talk.mp3', hasAudio: false });
     expect(core.engine.status().state).toBe('stopped');
@@ -200,7 +205,11 @@ describe('jobs against a faulty cloud service', () => {
   it('a URL job whose create answer was lost adopts the transcript instead of creating another', async () => {
     svc = await startFakeService({ apiKey: KEY, dataDir: join(dir, 'svc'), processMs: 100 });
     // An older, unrelated transcript of the same URL must not be adopted.
-    await fetch(`${svc.url}/v2/transcript`, { method: 'POST', headers: { authorization: KEY }, body: JSON.stringify({ audio_url: 'https://example.org/a.mp3' }) });
+    await fetch(`${svc.url}/v2/transcript`, {
+      method: 'POST',
+      headers: { authorization: KEY },
+      body: JSON.stringify({ audio_url: 'https://example.org/a.mp3' }),
+    });
     svc.transcripts()[0]!.created = '2020-01-01T00:00:00.000000';
     proxy = await startFaultProxy(svc.url, [{ method: 'POST', path: /^\/v2\/transcript$/, faults: [{ dropAfterForward: true }] }]);
     core = makeCore({ env: KEY });
@@ -267,7 +276,10 @@ describe('jobs against a faulty cloud service', () => {
     svc = await startFakeService({ apiKey: KEY, dataDir: join(dir, 'svc') });
     core = makeCore();
     core.settings.set({ region: 'custom', customRestUrl: svc.url });
-    await expect(call(core.router, 'keys.set', { key: 'sk-not-the-right-one' })).rejects.toMatchObject({ code: 'invalid_key', message: expect.stringContaining('401') });
+    await expect(call(core.router, 'keys.set', { key: 'sk-not-the-right-one' })).rejects.toMatchObject({
+      code: 'invalid_key',
+      message: expect.stringContaining('401'),
+    });
     expect(await call(core.router, 'keys.status', undefined)).toMatchObject({ present: false, masked: null });
   });
 });

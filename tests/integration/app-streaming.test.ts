@@ -7,20 +7,13 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { hasSpeechTools } from '../fixtures/speech';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCore } from '../../src/main/core';
 import { createHostPlatform } from '../../src/main/platform/host';
 import type { Turn } from '../../src/main/services/client/streaming';
 
-const tools = (() => {
-  try {
-    execFileSync('flite', ['-lv'], { stdio: 'ignore' });
-    execFileSync('ffmpeg', ['-version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+const tools = hasSpeechTools();
 if (!tools) console.log('app-streaming test skipped: flite and ffmpeg are needed to make speech');
 
 const dir = mkdtempSync(join(tmpdir(), 'verbatim-app-stream-'));
@@ -29,7 +22,21 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe.skipIf(!tools)('streaming client against the local engine', () => {
   it('streams speech in 50 ms frames, receives Turns and terminates cleanly', async () => {
     execFileSync('flite', ['-t', 'Good morning everyone. Today we talk about the weather and the river.', '-o', join(dir, 's.wav')]);
-    execFileSync('ffmpeg', ['-loglevel', 'error', '-i', join(dir, 's.wav'), '-af', 'apad=pad_dur=1.5', '-ar', '16000', '-ac', '1', '-f', 's16le', join(dir, 's.raw')]);
+    execFileSync('ffmpeg', [
+      '-loglevel',
+      'error',
+      '-i',
+      join(dir, 's.wav'),
+      '-af',
+      'apad=pad_dur=1.5',
+      '-ar',
+      '16000',
+      '-ac',
+      '1',
+      '-f',
+      's16le',
+      join(dir, 's.raw'),
+    ]);
     const pcm = readFileSync(join(dir, 's.raw'));
     delete process.env.ASSEMBLYAI_API_KEY;
     const core = createCore(createHostPlatform({ dataDir: join(dir, 'data'), version: 't', keyFile: join(dir, 'k') }), () => true, { log: () => undefined });

@@ -31,7 +31,15 @@ async function serve(handler: (req: IncomingMessage, res: ServerResponse) => voi
   return `http://${host}:${(s.address() as AddressInfo).port}`;
 }
 
-const LIMITS: DownloadLimits = { maxBytes: 10 * 1024 * 1024, idleTimeoutMs: 5000, deadlineMs: 20_000, minBytesPerSecond: 1024, rateWindowMs: 600, maxRedirects: 5, allowPrivate: false };
+const LIMITS: DownloadLimits = {
+  maxBytes: 10 * 1024 * 1024,
+  idleTimeoutMs: 5000,
+  deadlineMs: 20_000,
+  minBytesPerSecond: 1024,
+  rateWindowMs: 600,
+  maxRedirects: 5,
+  allowPrivate: false,
+};
 
 async function failure(url: string, limits: Partial<DownloadLimits> = {}): Promise<DownloadError> {
   const err = await download(url, join(dir, 'out.bin'), { ...LIMITS, ...limits }).then(
@@ -62,9 +70,33 @@ afterAll(async () => {
 
 describe('the address policy', () => {
   it('counts loopback, private, link-local, CGNAT, multicast and unspecified addresses as private, in IPv4 and IPv6 forms', () => {
-    for (const ip of ['127.0.0.1', '127.8.9.10', '10.0.0.3', '172.16.0.1', '172.31.255.255', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '224.0.0.1', '255.255.255.255', '::1', '[::1]', '::', 'fe80::1', 'fc00::1', 'fd12:3456::1', 'ff02::1', '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:10.0.0.3', '::127.0.0.1'])
+    for (const ip of [
+      '127.0.0.1',
+      '127.8.9.10',
+      '10.0.0.3',
+      '172.16.0.1',
+      '172.31.255.255',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '224.0.0.1',
+      '255.255.255.255',
+      '::1',
+      '[::1]',
+      '::',
+      'fe80::1',
+      'fc00::1',
+      'fd12:3456::1',
+      'ff02::1',
+      '::ffff:127.0.0.1',
+      '::ffff:7f00:1',
+      '::ffff:10.0.0.3',
+      '::127.0.0.1',
+    ])
       expect(isPrivateAddress(ip), ip).toBe(true);
-    for (const ip of ['8.8.8.8', '93.184.216.34', '172.32.0.1', '192.169.0.1', '2001:4860:4860::8888', '::ffff:8.8.8.8']) expect(isPrivateAddress(ip), ip).toBe(false);
+    for (const ip of ['8.8.8.8', '93.184.216.34', '172.32.0.1', '192.169.0.1', '2001:4860:4860::8888', '::ffff:8.8.8.8'])
+      expect(isPrivateAddress(ip), ip).toBe(false);
   });
 
   it('knows which listening addresses are loopback', () => {
@@ -74,7 +106,16 @@ describe('the address policy', () => {
 
   it('refuses loopback targets in every spelling, before connecting', async () => {
     hits = 0;
-    for (const url of [`${audio}/a.wav`, `http://0x7f000001:${port}/a.wav`, `http://2130706433:${port}/a.wav`, `http://0177.0.0.1:${port}/a.wav`, `http://127.1:${port}/a.wav`, `http://[::ffff:127.0.0.1]:${port}/a.wav`, `http://[::1]:${port}/a.wav`, `http://localhost:${port}/a.wav`]) {
+    for (const url of [
+      `${audio}/a.wav`,
+      `http://0x7f000001:${port}/a.wav`,
+      `http://2130706433:${port}/a.wav`,
+      `http://0177.0.0.1:${port}/a.wav`,
+      `http://127.1:${port}/a.wav`,
+      `http://[::ffff:127.0.0.1]:${port}/a.wav`,
+      `http://[::1]:${port}/a.wav`,
+      `http://localhost:${port}/a.wav`,
+    ]) {
       const err = await failure(url);
       expect(err.kind, url).toBe('blocked');
       expect(err.message).toMatch(/--allow-private-urls/);
@@ -154,7 +195,11 @@ describe('an engine that listens on a network interface', () => {
 
   it('ends a job on a private audio_url with status error and a message naming the way out', async () => {
     hits = 0;
-    const create = await fetch(`${engine.url}/v2/transcript`, { method: 'POST', headers: { authorization: KEY, 'content-type': 'application/json' }, body: JSON.stringify({ audio_url: `http://0x7f000001:${port}/a.wav` }) });
+    const create = await fetch(`${engine.url}/v2/transcript`, {
+      method: 'POST',
+      headers: { authorization: KEY, 'content-type': 'application/json' },
+      body: JSON.stringify({ audio_url: `http://0x7f000001:${port}/a.wav` }),
+    });
     expect(create.status).toBe(200);
     const { id } = (await create.json()) as { id: string };
     let t: { status: string; error?: string };
@@ -163,7 +208,9 @@ describe('an engine that listens on a network interface', () => {
       t = (await (await fetch(`${engine.url}/v2/transcript/${id}`, { headers: { authorization: KEY } })).json()) as typeof t;
     } while (t.status !== 'completed' && t.status !== 'error');
     expect(t.status).toBe('error');
-    expect(t.error).toMatch(/^Download error, unable to download http:\/\/0x7f000001:\d+\/a\.wav\. It points at a loopback, private or link-local network address/);
+    expect(t.error).toMatch(
+      /^Download error, unable to download http:\/\/0x7f000001:\d+\/a\.wav\. It points at a loopback, private or link-local network address/,
+    );
     expect(t.error).toMatch(/POST \/v2\/upload/);
     expect(hits).toBe(0);
   });

@@ -20,7 +20,12 @@ let dir: string;
 let engine: RunningEngine;
 
 function storeTranscript(id: string, sentences: string[]): void {
-  const params = { audio_url: 'http://example.invalid/a.wav', speech_models: ['universal-2'], punctuate: true, format_text: true } as unknown as TranscriptParams;
+  const params = {
+    audio_url: 'http://example.invalid/a.wav',
+    speech_models: ['universal-2'],
+    punctuate: true,
+    format_text: true,
+  } as unknown as TranscriptParams;
   const result = {
     text: sentences.join(' '),
     words: [],
@@ -35,7 +40,11 @@ function storeTranscript(id: string, sentences: string[]): void {
 }
 
 async function chat(body: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
-  const res = await fetch(`${engine.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: KEY, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${engine.url}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: KEY, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, json: (await res.json()) as Record<string, unknown> };
 }
 
@@ -74,21 +83,33 @@ describe('gateway request bodies', () => {
         }
       })(),
     );
-    const res = await fetch(`${engine.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: KEY, 'content-type': 'application/json' }, body: Readable.toWeb(body) as ReadableStream, duplex: 'half' } as RequestInit);
+    const res = await fetch(`${engine.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: KEY, 'content-type': 'application/json' },
+      body: Readable.toWeb(body) as ReadableStream,
+      duplex: 'half',
+    } as RequestInit);
     expect(res.status).toBe(413);
     expect(sent).toBeGreaterThan(GATEWAY_BODY_LIMIT);
     expect(((await res.json()) as { error: string }).error).toMatch(/larger than 2 MB/);
   });
 
   it('answers 413 on /v1/understanding too, and keeps serving', async () => {
-    const res = await fetch(`${engine.url}/v1/understanding`, { method: 'POST', headers: { authorization: KEY, 'content-type': 'application/json' }, body: JSON.stringify({ transcript_id: 'x', pad: 'y'.repeat(GATEWAY_BODY_LIMIT) }) });
+    const res = await fetch(`${engine.url}/v1/understanding`, {
+      method: 'POST',
+      headers: { authorization: KEY, 'content-type': 'application/json' },
+      body: JSON.stringify({ transcript_id: 'x', pad: 'y'.repeat(GATEWAY_BODY_LIMIT) }),
+    });
     expect(res.status).toBe(413);
     expect((await fetch(`${engine.url}/health`)).status).toBe(200);
   });
 
   it('still answers a pasted text just under the limit', async () => {
     const filler = 'Nothing in particular happened that afternoon. '.repeat(Math.floor((GATEWAY_BODY_LIMIT - 4096) / 48));
-    const r = await chat({ model: 'verbatim-extractive', messages: [{ role: 'user', content: `${filler} The harbour master rang the brass bell at noon. When did the harbour master ring the bell?` }] });
+    const r = await chat({
+      model: 'verbatim-extractive',
+      messages: [{ role: 'user', content: `${filler} The harbour master rang the brass bell at noon. When did the harbour master ring the bell?` }],
+    });
     expect(r.status).toBe(200);
     expect(answer(r)).toMatch(/harbour master rang the brass bell/);
   });
@@ -97,7 +118,11 @@ describe('gateway request bodies', () => {
 describe('extractive work is bounded', () => {
   it('searches a transcript named 20,000 times once', async () => {
     const started = Date.now();
-    const r = await chat({ model: 'verbatim-extractive', transcript_ids: Array.from({ length: 20_000 }, () => LONG_ID), messages: [{ role: 'user', content: 'When did the lighthouse keeper sign the contract?' }] });
+    const r = await chat({
+      model: 'verbatim-extractive',
+      transcript_ids: Array.from({ length: 20_000 }, () => LONG_ID),
+      messages: [{ role: 'user', content: 'When did the lighthouse keeper sign the contract?' }],
+    });
     expect(r.status).toBe(200);
     expect(answer(r)).toMatch(/lighthouse keeper signed the contract/);
     expect(answer(r).match(/lighthouse keeper/g)).toHaveLength(1);

@@ -19,10 +19,14 @@ let longText: string;
 const children: ChildProcess[] = [];
 
 function startChild(data: string, extra: string[] = []): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/engine/index.ts'), '--port', '0', '--api-key', KEY, '--data', data, '--workers', '1', '--quiet', ...extra], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(ROOT, 'src/engine/index.ts'), '--port', '0', '--api-key', KEY, '--data', data, '--workers', '1', '--quiet', ...extra],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   children.push(child);
   return new Promise((resolve, reject) => {
     let out = '';
@@ -54,7 +58,11 @@ async function waitStatus(url: string, id: string, want: string[], timeoutMs = 1
 
 async function submitLong(url: string): Promise<string> {
   const up = await api(url, '/v2/upload', { method: 'POST', body: readFileSync(longClip) });
-  const t = await api(url, '/v2/transcript', { method: 'POST', body: JSON.stringify({ audio_url: up.upload_url }), headers: { 'content-type': 'application/json' } });
+  const t = await api(url, '/v2/transcript', {
+    method: 'POST',
+    body: JSON.stringify({ audio_url: up.upload_url }),
+    headers: { 'content-type': 'application/json' },
+  });
   return t.id as string;
 }
 
@@ -111,7 +119,11 @@ describe('engine durability', () => {
     await waitStatus(first.url, id, ['processing']);
     first.child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 200));
-    const refused = await fetch(`${first.url}/v2/transcript`, { method: 'POST', headers: { authorization: KEY }, body: JSON.stringify({ audio_url: 'http://127.0.0.1:9/a.wav' }) }).catch(() => null);
+    const refused = await fetch(`${first.url}/v2/transcript`, {
+      method: 'POST',
+      headers: { authorization: KEY },
+      body: JSON.stringify({ audio_url: 'http://127.0.0.1:9/a.wav' }),
+    }).catch(() => null);
     if (refused) expect(refused.status).toBe(503);
     expect(await exited(first.child)).toBe(0);
     const second = await startChild(data);

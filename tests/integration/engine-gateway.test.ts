@@ -24,13 +24,44 @@ const SENTENCES = [
   { text: 'Good morning and welcome to the planning meeting.', start: 400, end: 3100 },
   { text: 'The budget for the new warehouse is four million dollars.', start: 3500, end: 7200 },
   { text: 'Construction starts in the spring after the permits arrive.', start: 7600, end: 11_300 },
-  { text: 'Call me at five five five one two three four five six seven on march fifth two thousand twenty four or email jane at example dot com.', start: 11_800, end: 19_000 },
+  {
+    text: 'Call me at five five five one two three four five six seven on march fifth two thousand twenty four or email jane at example dot com.',
+    start: 11_800,
+    end: 19_000,
+  },
 ];
 
 function storeTranscript(e: RunningEngine, id: string): void {
-  const params = { audio_url: 'http://example.invalid/a.wav', speech_models: ['universal-2'], language_code: 'en_us', punctuate: true, format_text: true, disfluencies: false, filter_profanity: false, keyterms_prompt: null, audio_start_from: null, audio_end_at: null, redact_pii: false, redact_pii_policies: null, redact_pii_sub: null, redact_pii_audio: false, redact_pii_audio_quality: null, webhook_url: null, webhook_auth_header_name: null, speech_understanding: null } as TranscriptParams;
+  const params = {
+    audio_url: 'http://example.invalid/a.wav',
+    speech_models: ['universal-2'],
+    language_code: 'en_us',
+    punctuate: true,
+    format_text: true,
+    disfluencies: false,
+    filter_profanity: false,
+    keyterms_prompt: null,
+    audio_start_from: null,
+    audio_end_at: null,
+    redact_pii: false,
+    redact_pii_policies: null,
+    redact_pii_sub: null,
+    redact_pii_audio: false,
+    redact_pii_audio_quality: null,
+    webhook_url: null,
+    webhook_auth_header_name: null,
+    speech_understanding: null,
+  } as TranscriptParams;
   const sentences = SENTENCES.map((s) => ({ ...s, confidence: 0.9, words: [], speaker: null, channel: null }));
-  const result = { text: SENTENCES.map((s) => s.text).join(' '), words: [], sentences, confidence: 0.9, audio_duration: 19, speech_model_used: 'universal-2', warnings: [] } as unknown as TranscriptResult;
+  const result = {
+    text: SENTENCES.map((s) => s.text).join(' '),
+    words: [],
+    sentences,
+    confidence: 0.9,
+    audio_duration: 19,
+    speech_model_used: 'universal-2',
+    warnings: [],
+  } as unknown as TranscriptResult;
   // Insert and complete in one tick, before the job runner can claim the row.
   e.ctx.store.insertTranscript(id, params, null);
   e.ctx.store.complete(id, result, null);
@@ -57,7 +88,8 @@ beforeAll(async () => {
       const last = messages[messages.length - 1]?.content ?? '';
       if (body.stream) {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
-        for (const piece of ['Hel', 'lo ', 'there']) res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] })}\n\n`);
+        for (const piece of ['Hel', 'lo ', 'there'])
+          res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] })}\n\n`);
         res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\n`);
         res.end('data: [DONE]\n\n');
         return;
@@ -65,7 +97,11 @@ beforeAll(async () => {
       let message: Record<string, unknown> = { role: 'assistant', content: `echo: ${last.slice(0, 4000)}` };
       let finish = 'stop';
       if (Array.isArray(body.tools) && body.tools.length) {
-        message = { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] };
+        message = {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }],
+        };
         finish = 'tool_calls';
       } else if (body.response_format) {
         schemaAttempts++;
@@ -73,7 +109,14 @@ beforeAll(async () => {
       } else if (String(messages[0]?.content).startsWith('You translate')) {
         message = { role: 'assistant', content: `[${/"(\w+)"/.exec(last)?.[1]}] Buenos dias` };
       }
-      const out = JSON.stringify({ id: 'up-1', object: 'chat.completion', created: 1, model: body.model, choices: [{ index: 0, message, finish_reason: finish }], usage: { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 } });
+      const out = JSON.stringify({
+        id: 'up-1',
+        object: 'chat.completion',
+        created: 1,
+        model: body.model,
+        choices: [{ index: 0, message, finish_reason: finish }],
+        usage: { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 },
+      });
       res.writeHead(200, { 'content-type': 'application/json' }).end(out);
     });
   });
@@ -117,7 +160,11 @@ describe('LLM gateway', () => {
   });
 
   it('routes a chat to the OpenAI-compatible upstream with its key and injects the transcript', async () => {
-    const r = await post('/v1/chat/completions', { model: 'up-small', transcript_id: TID, messages: [{ role: 'user', content: 'Summarize: {{ transcript }}' }] });
+    const r = await post('/v1/chat/completions', {
+      model: 'up-small',
+      transcript_id: TID,
+      messages: [{ role: 'user', content: 'Summarize: {{ transcript }}' }],
+    });
     expect(r.status).toBe(200);
     const a = (await r.json()) as ChatAnswer;
     expect(a.object).toBe('chat.completion');
@@ -138,9 +185,14 @@ describe('LLM gateway', () => {
     expect(r.status).toBe(200);
     expect(r.headers.get('content-type')).toMatch(/text\/event-stream/);
     const text = await r.text();
-    const events = text.split('\n\n').filter(Boolean).map((e) => e.replace(/^data: /, ''));
+    const events = text
+      .split('\n\n')
+      .filter(Boolean)
+      .map((e) => e.replace(/^data: /, ''));
     expect(events.at(-1)).toBe('[DONE]');
-    const chunks = events.slice(0, -1).map((e) => JSON.parse(e) as { object: string; choices: { delta: { content?: string }; finish_reason: string | null }[] });
+    const chunks = events
+      .slice(0, -1)
+      .map((e) => JSON.parse(e) as { object: string; choices: { delta: { content?: string }; finish_reason: string | null }[] });
     expect(chunks.every((c) => c.object === 'chat.completion.chunk')).toBe(true);
     expect(chunks.map((c) => c.choices[0]?.delta.content ?? '').join('')).toBe('Hello there');
     expect(chunks.at(-1)?.choices[0]?.finish_reason).toBe('stop');
@@ -159,7 +211,11 @@ describe('LLM gateway', () => {
   it('validates a json_schema answer and repairs it once', async () => {
     const before = seen.length;
     const schema = { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer' } }, required: ['city'], additionalProperties: false };
-    const r = await post('/v1/chat/completions', { model: 'up-small', response_format: { type: 'json_schema', json_schema: { name: 'trip', schema } }, messages: [{ role: 'user', content: 'Plan a trip' }] });
+    const r = await post('/v1/chat/completions', {
+      model: 'up-small',
+      response_format: { type: 'json_schema', json_schema: { name: 'trip', schema } },
+      messages: [{ role: 'user', content: 'Plan a trip' }],
+    });
     expect(r.status).toBe(200);
     const a = (await r.json()) as ChatAnswer;
     expect(seen.length - before).toBe(2);
@@ -176,19 +232,34 @@ describe('LLM gateway', () => {
   });
 
   it('verbatim-extractive quotes the right sentence with its start time and says it is extractive', async () => {
-    const r = await post('/v1/chat/completions', { model: 'verbatim-extractive', transcript_id: TID, messages: [{ role: 'user', content: 'How much is the budget for the warehouse?' }] }, bare);
+    const r = await post(
+      '/v1/chat/completions',
+      { model: 'verbatim-extractive', transcript_id: TID, messages: [{ role: 'user', content: 'How much is the budget for the warehouse?' }] },
+      bare,
+    );
     expect(r.status).toBe(200);
     const content = ((await r.json()) as ChatAnswer).choices[0]?.message.content ?? '';
     expect(content).toMatch(/extractive/i);
     expect(content).toContain('[00:03] "The budget for the new warehouse is four million dollars."');
     expect(content.split('\n').filter((l) => l.startsWith('- '))[0]).toContain('budget');
     // Pasted text works too, without times.
-    const r2 = await post('/v1/chat/completions', { model: 'verbatim-extractive', messages: [{ role: 'system', content: 'Notes: The cat sleeps all day. The dog guards the house at night.' }, { role: 'user', content: 'Who guards the house?' }] }, bare);
+    const r2 = await post(
+      '/v1/chat/completions',
+      {
+        model: 'verbatim-extractive',
+        messages: [
+          { role: 'system', content: 'Notes: The cat sleeps all day. The dog guards the house at night.' },
+          { role: 'user', content: 'Who guards the house?' },
+        ],
+      },
+      bare,
+    );
     expect(((await r2.json()) as ChatAnswer).choices[0]?.message.content).toContain('"The dog guards the house at night."');
   });
 
   it('limits requests per model in a 60 s window with all five headers, then 429 with Retry-After', async () => {
-    const ask = () => post('/v1/chat/completions', { model: 'verbatim-extractive', messages: [{ role: 'user', content: 'Text: The sky is blue. What color is the sky?' }] });
+    const ask = () =>
+      post('/v1/chat/completions', { model: 'verbatim-extractive', messages: [{ role: 'user', content: 'Text: The sky is blue. What color is the sky?' }] });
     for (let i = 0; i < 5; i++) {
       const r = await ask();
       expect(r.status).toBe(200);
@@ -214,10 +285,21 @@ describe('LLM gateway', () => {
 
 describe('speech understanding', () => {
   it('formats dates, phone numbers and emails with local rules', async () => {
-    const r = await post('/v1/understanding', { transcript_id: TID, speech_understanding: { request: { custom_formatting: { date: 'mm/dd/yyyy', phone_number: '(xxx)xxx-xxxx', email: 'username@domain.com' } } } }, bare);
+    const r = await post(
+      '/v1/understanding',
+      {
+        transcript_id: TID,
+        speech_understanding: { request: { custom_formatting: { date: 'mm/dd/yyyy', phone_number: '(xxx)xxx-xxxx', email: 'username@domain.com' } } },
+      },
+      bare,
+    );
     expect(r.status).toBe(200);
     expect(r.headers.get('x-ratelimit-service')).toBe('speech-understanding');
-    const t = (await r.json()) as { id: string; status: string; speech_understanding: { response: { custom_formatting: { formatted_text: string; mapping: Record<string, string>; status: string } } } };
+    const t = (await r.json()) as {
+      id: string;
+      status: string;
+      speech_understanding: { response: { custom_formatting: { formatted_text: string; mapping: Record<string, string>; status: string } } };
+    };
     expect(t.id).toBe(TID);
     expect(t.status).toBe('completed');
     const cf = t.speech_understanding.response.custom_formatting;
@@ -226,7 +308,7 @@ describe('speech understanding', () => {
     expect(Object.values(cf.mapping)).toEqual(expect.arrayContaining(['(555)123-4567', '03/05/2024', 'jane@example.com']));
   });
 
-  it('answers the same at /v1/speech-understanding (the seed\'s path) as at /v1/understanding, and 400 naming a missing transcript_id', async () => {
+  it("answers the same at /v1/speech-understanding (the seed's path) as at /v1/understanding, and 400 naming a missing transcript_id", async () => {
     const body = { transcript_id: TID, speech_understanding: { request: { custom_formatting: { date: 'mm/dd/yyyy' } } } };
     const [a, b] = [await post('/v1/speech-understanding', body, bare), await post('/v1/understanding', body, bare)];
     expect([a.status, b.status]).toEqual([200, 200]);
@@ -239,7 +321,10 @@ describe('speech understanding', () => {
   });
 
   it('translates through the configured provider', async () => {
-    const r = await post('/v1/understanding', { transcript_id: TID, speech_understanding: { request: { translation: { target_languages: ['es', 'de'], formal: true } } } });
+    const r = await post('/v1/understanding', {
+      transcript_id: TID,
+      speech_understanding: { request: { translation: { target_languages: ['es', 'de'], formal: true } } },
+    });
     expect(r.status).toBe(200);
     const t = (await r.json()) as { translated_texts: Record<string, string>; speech_understanding: { response: { translation: { status: string } } } };
     expect(t.translated_texts).toEqual({ es: '[es] Buenos dias', de: '[de] Buenos dias' });
@@ -250,10 +335,18 @@ describe('speech understanding', () => {
     const tr = await post('/v1/understanding', { transcript_id: TID, speech_understanding: { request: { translation: { target_languages: ['es'] } } } }, bare);
     expect(tr.status).toBe(400);
     expect(((await tr.json()) as { error: string }).error).toMatch(/translation needs an LLM provider/);
-    const si = await post('/v1/understanding', { transcript_id: TID, speech_understanding: { request: { speaker_identification: { speaker_type: 'name' } } } }, bare);
+    const si = await post(
+      '/v1/understanding',
+      { transcript_id: TID, speech_understanding: { request: { speaker_identification: { speaker_type: 'name' } } } },
+      bare,
+    );
     expect(si.status).toBe(400);
     expect(((await si.json()) as { error: string }).error).toMatch(/no diarisation/);
-    const missing = await post('/v1/understanding', { transcript_id: 'nope', speech_understanding: { request: { custom_formatting: { date: 'mm/dd/yyyy' } } } }, bare);
+    const missing = await post(
+      '/v1/understanding',
+      { transcript_id: 'nope', speech_understanding: { request: { custom_formatting: { date: 'mm/dd/yyyy' } } } },
+      bare,
+    );
     expect(missing.status).toBe(404);
   });
 });

@@ -64,8 +64,17 @@ function maskedBigFrame(size: number): Buffer {
 }
 
 function upgrade(path: string, headers: Record<string, string> = {}): string {
-  const h = { Host: '127.0.0.1', Upgrade: 'websocket', Connection: 'Upgrade', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==', ...headers };
-  return `GET ${path} HTTP/1.1\r\n${Object.entries(h).map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\n\r\n`;
+  const h = {
+    Host: '127.0.0.1',
+    Upgrade: 'websocket',
+    Connection: 'Upgrade',
+    'Sec-WebSocket-Version': '13',
+    'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==',
+    ...headers,
+  };
+  return `GET ${path} HTTP/1.1\r\n${Object.entries(h)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join('\r\n')}\r\n\r\n`;
 }
 
 beforeAll(async () => {
@@ -117,7 +126,9 @@ describe('WebSockets refused before a session starts', () => {
   });
 
   it('survives protocol errors after a refusal for bad parameters', async () => {
-    const answer = await raw(Buffer.concat([Buffer.from(upgrade('/v3/ws?sample_rate=abc', { Authorization: KEY })), unmaskedFrame('x'), maskedBigFrame(600 * 1024)]));
+    const answer = await raw(
+      Buffer.concat([Buffer.from(upgrade('/v3/ws?sample_rate=abc', { Authorization: KEY })), unmaskedFrame('x'), maskedBigFrame(600 * 1024)]),
+    );
     expect(answer).toMatch(/^HTTP\/1\.1 101 /);
     await healthy();
   });
@@ -157,7 +168,11 @@ describe('close reasons are at most 123 bytes of UTF-8', () => {
 
 describe('transcript windows and encoded paths', () => {
   async function create(body: Record<string, unknown>): Promise<{ status: number; error?: string }> {
-    const res = await fetch(`${engine.url}/v2/transcript`, { method: 'POST', headers: { authorization: KEY, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${engine.url}/v2/transcript`, {
+      method: 'POST',
+      headers: { authorization: KEY, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     return { status: res.status, error: ((await res.json()) as { error?: string }).error };
   }
 

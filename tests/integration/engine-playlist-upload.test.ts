@@ -18,12 +18,19 @@ let engine: RunningEngine;
 let secret: string;
 
 async function api(path: string, init: RequestInit = {}): Promise<Record<string, unknown>> {
-  const res = await fetch(`${engine.url}${path}`, { ...init, headers: { authorization: KEY, 'content-type': 'application/json', ...(init.headers as Record<string, string>) } });
+  const res = await fetch(`${engine.url}${path}`, {
+    ...init,
+    headers: { authorization: KEY, 'content-type': 'application/json', ...(init.headers as Record<string, string>) },
+  });
   return (await res.json()) as Record<string, unknown>;
 }
 
 async function transcribeUpload(body: Buffer | string): Promise<Record<string, unknown>> {
-  const up = await api('/v2/upload', { method: 'POST', body: typeof body === 'string' ? body : new Uint8Array(body), headers: { 'content-type': 'application/octet-stream' } });
+  const up = await api('/v2/upload', {
+    method: 'POST',
+    body: typeof body === 'string' ? body : new Uint8Array(body),
+    headers: { 'content-type': 'application/octet-stream' },
+  });
   const t = await api('/v2/transcript', { method: 'POST', body: JSON.stringify({ audio_url: up.upload_url }) });
   for (;;) {
     const s = await api(`/v2/transcript/${String(t.id)}`);

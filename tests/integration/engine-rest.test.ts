@@ -12,7 +12,13 @@ import { pathToFileURL } from 'node:url';
 import { AssemblyAI } from 'assemblyai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEngine } from '../../src/engine/server';
-import { ParagraphsResponseSchema, SentencesResponseSchema, TranscriptListSchema, TranscriptSchema, WordSearchResponseSchema } from '../../src/shared/api/transcript';
+import {
+  ParagraphsResponseSchema,
+  SentencesResponseSchema,
+  TranscriptListSchema,
+  TranscriptSchema,
+  WordSearchResponseSchema,
+} from '../../src/shared/api/transcript';
 import { wordErrorRate } from '../../src/engine/text/wer';
 import { CLIPS, concatSpeech, makeSpeech, makeTone } from '../fixtures/speech';
 import { engineSandbox, type EngineSandbox } from '../support/engine';
@@ -25,7 +31,10 @@ let client: AssemblyAI;
 const clips: Record<string, string> = {};
 
 async function api(path: string, init: RequestInit = {}): Promise<{ status: number; body: Record<string, unknown> }> {
-  const res = await fetch(`${engine.url}${path}`, { ...init, headers: { authorization: KEY, 'content-type': 'application/json', ...(init.headers as Record<string, string>) } });
+  const res = await fetch(`${engine.url}${path}`, {
+    ...init,
+    headers: { authorization: KEY, 'content-type': 'application/json', ...(init.headers as Record<string, string>) },
+  });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
@@ -149,7 +158,14 @@ describe('engine REST through the official SDK', () => {
 
   it('redacts PII in text and renders redacted audio', async () => {
     const t = await client.transcripts.transcribe(
-      { audio: clips.phone as string, redact_pii: true, redact_pii_policies: ['phone_number', 'person_name'], redact_pii_sub: 'entity_name', redact_pii_audio: true, redact_pii_audio_quality: 'wav' },
+      {
+        audio: clips.phone as string,
+        redact_pii: true,
+        redact_pii_policies: ['phone_number', 'person_name'],
+        redact_pii_sub: 'entity_name',
+        redact_pii_audio: true,
+        redact_pii_audio_quality: 'wav',
+      },
       { pollingInterval: 200 },
     );
     expect(t.status).toBe('completed');
@@ -170,11 +186,17 @@ describe('engine REST through the official SDK', () => {
   it('runs inline speech understanding on POST /v2/transcript, and refuses what needs an LLM', async () => {
     const upload = await fetch(`${engine.url}/v2/upload`, { method: 'POST', headers: { authorization: KEY }, body: readFileSync(clips.phone as string) });
     const { upload_url } = (await upload.json()) as { upload_url: string };
-    const refused = await api('/v2/transcript', { method: 'POST', body: JSON.stringify({ audio_url: upload_url, speech_understanding: { request: { translation: { target_languages: ['de'] } } } }) });
+    const refused = await api('/v2/transcript', {
+      method: 'POST',
+      body: JSON.stringify({ audio_url: upload_url, speech_understanding: { request: { translation: { target_languages: ['de'] } } } }),
+    });
     expect(refused.status).toBe(400);
     expect(String(refused.body.error)).toMatch(/provider|LLM|configured/i);
 
-    const created = await api('/v2/transcript', { method: 'POST', body: JSON.stringify({ audio_url: upload_url, speech_understanding: { request: { custom_formatting: { phone_number: '(xxx)xxx-xxxx' } } } }) });
+    const created = await api('/v2/transcript', {
+      method: 'POST',
+      body: JSON.stringify({ audio_url: upload_url, speech_understanding: { request: { custom_formatting: { phone_number: '(xxx)xxx-xxxx' } } } }),
+    });
     expect(created.status).toBe(200);
     const done = await waitFinal(String(created.body.id));
     expect(done.status).toBe('completed');
@@ -220,7 +242,12 @@ describe('engine REST through the official SDK', () => {
 
 describe('engine REST error shapes (plain fetch)', () => {
   it('401 without or with a wrong key, on every kind of route', async () => {
-    for (const [path, method] of [['/v2/transcript', 'GET'], ['/v2/upload', 'POST'], ['/v2/transcript/x', 'GET'], ['/nowhere', 'GET']] as const) {
+    for (const [path, method] of [
+      ['/v2/transcript', 'GET'],
+      ['/v2/upload', 'POST'],
+      ['/v2/transcript/x', 'GET'],
+      ['/nowhere', 'GET'],
+    ] as const) {
       const res = await fetch(`${engine.url}${path}`, { method, headers: { authorization: 'wrong' } });
       expect(res.status).toBe(401);
       expect(await res.json()).toEqual({ error: 'Authentication error, API token missing/invalid' });
@@ -265,7 +292,11 @@ describe('engine REST error shapes (plain fetch)', () => {
 
   it('413 for an upload over the limit, and views of an unfinished transcript are 400', async () => {
     const big = Buffer.alloc(9 * 1024 * 1024, 1);
-    const res = await fetch(`${engine.url}/v2/upload`, { method: 'POST', headers: { authorization: KEY, 'content-type': 'application/octet-stream' }, body: big });
+    const res = await fetch(`${engine.url}/v2/upload`, {
+      method: 'POST',
+      headers: { authorization: KEY, 'content-type': 'application/octet-stream' },
+      body: big,
+    });
     expect(res.status).toBe(413);
     expect(((await res.json()) as { error: string }).error).toMatch(/limit/);
     const created = await api('/v2/transcript', { method: 'POST', body: JSON.stringify({ audio_url: 'http://127.0.0.1:9/x.wav' }) });
@@ -337,7 +368,10 @@ describe('engine failure causes end as status error with a clear message', () =>
     const pair = concatSpeech(dir, 'pair', [clips.fox as string, clips.weather as string], 1.5);
     const foxMs = Math.round(Number(execFileSync('soxi', ['-D', clips.fox as string]).toString()) * 1000);
     const from = foxMs + 750;
-    const t = await client.transcripts.transcribe({ audio: pair, audio_start_from: from, format_text: false, punctuate: false, keyterms_prompt: ['wind'] }, { pollingInterval: 200 });
+    const t = await client.transcripts.transcribe(
+      { audio: pair, audio_start_from: from, format_text: false, punctuate: false, keyterms_prompt: ['wind'] },
+      { pollingInterval: 200 },
+    );
     expect(t.status).toBe('completed');
     expect(wordErrorRate(CLIPS.weather, t.text ?? '')).toBeLessThanOrEqual(0.25);
     expect(t.text).not.toMatch(/fox/i);

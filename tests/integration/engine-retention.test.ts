@@ -43,7 +43,11 @@ describe('engine data is private to its user', () => {
 
   it('makes the data, uploads and audio folders 0700 and the database with its WAL files 0600', async () => {
     // A write makes sure the WAL exists.
-    engine.ctx.store.insertTranscript('c0000000-0000-4000-8000-000000000001', { audio_url: 'http://example.invalid/a.wav' } as unknown as TranscriptParams, 'secret-auth-value');
+    engine.ctx.store.insertTranscript(
+      'c0000000-0000-4000-8000-000000000001',
+      { audio_url: 'http://example.invalid/a.wav' } as unknown as TranscriptParams,
+      'secret-auth-value',
+    );
     for (const d of [data(), join(data(), 'uploads'), join(data(), 'audio')]) expect(mode(d), d).toBe(0o700);
     for (const f of ['engine.db', 'engine.db-wal', 'engine.db-shm']) expect(mode(join(data(), f)), f).toBe(0o600);
   });
@@ -116,7 +120,13 @@ describe('disk retention', () => {
     const data = join(dir, 'killed');
     const first = await launchEngine(data, KEY);
     // Start an upload that never finishes, then kill the engine hard.
-    const req = request({ host: '127.0.0.1', port: first.port, method: 'POST', path: '/v2/upload', headers: { authorization: KEY, 'content-length': 10_000_000 } });
+    const req = request({
+      host: '127.0.0.1',
+      port: first.port,
+      method: 'POST',
+      path: '/v2/upload',
+      headers: { authorization: KEY, 'content-length': 10_000_000 },
+    });
     req.on('error', () => undefined);
     req.write(Buffer.alloc(256 * 1024));
     const uploads = join(data, 'uploads');

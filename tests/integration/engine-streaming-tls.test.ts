@@ -21,7 +21,27 @@ let savedCAs: string[] = [];
 beforeAll(async () => {
   sandbox = engineSandbox('verbatim-tls-');
   dir = sandbox.dir;
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost'], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      join(dir, 'key.pem'),
+      '-out',
+      join(dir, 'cert.pem'),
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1,DNS:localhost',
+    ],
+    { stdio: 'ignore' },
+  );
   // The SDK opens its socket with `ws` and no CA option: trust our certificate process-wide for this test file.
   savedCAs = tls.getCACertificates('default');
   tls.setDefaultCACertificates([...savedCAs, readFileSync(join(dir, 'cert.pem'), 'utf8')]);

@@ -38,7 +38,11 @@ function pcmOf(file: string): Buffer {
   return readFileSync(raw);
 }
 
-function connect(query = '', headers: Record<string, string> = { Authorization: KEY }, base = wsBase): { ws: WebSocket; messages: Msg[]; closed: Promise<{ code: number; reason: string }>; next: (type: string, timeoutMs?: number) => Promise<Msg> } {
+function connect(
+  query = '',
+  headers: Record<string, string> = { Authorization: KEY },
+  base = wsBase,
+): { ws: WebSocket; messages: Msg[]; closed: Promise<{ code: number; reason: string }>; next: (type: string, timeoutMs?: number) => Promise<Msg> } {
   const ws = new WebSocket(`${base}/v3/ws${query}`, { headers });
   const messages: Msg[] = [];
   const waiters: { type: string; resolve: (m: Msg) => void }[] = [];
@@ -193,7 +197,10 @@ describe('streaming v3 session', () => {
       c.ws.send(JSON.stringify({ type: 'Terminate' }));
       await c.next('Termination');
       expect((await c.closed).code).toBe(1000);
-      return c.messages.filter((m) => m.type === 'Turn' && m.end_of_turn === true).map((m) => m.transcript as string).join(' ');
+      return c.messages
+        .filter((m) => m.type === 'Turn' && m.end_of_turn === true)
+        .map((m) => m.transcript as string)
+        .join(' ');
     };
     // 100 ms frames: 1,600 bytes of 16 kHz μ-law; 9,600 bytes of 48 kHz s16le; a second of silence ends the turn.
     const [mu, hi] = await Promise.all([
@@ -223,10 +230,14 @@ describe('streaming v3 without the neural VAD', () => {
 });
 
 describe('streaming v3 auth and errors', () => {
-  const closeOf = async (query: string, headers?: Record<string, string>) => (await connect(query, headers).closed);
+  const closeOf = async (query: string, headers?: Record<string, string>) => await connect(query, headers).closed;
 
   it('closes 1008 without a key, with a wrong key, and with an unknown token', async () => {
-    for (const [q, h] of [['', {}], ['', { Authorization: 'wrong' }], ['?token=nope', {}]] as const) {
+    for (const [q, h] of [
+      ['', {}],
+      ['', { Authorization: 'wrong' }],
+      ['?token=nope', {}],
+    ] as const) {
       const { code, reason } = await closeOf(q, h);
       expect(code).toBe(1008);
       expect(reason).toMatch(/^Unauthorized Connection: /);
@@ -315,7 +326,9 @@ describe('streaming v3 auth and errors', () => {
       // Seen once under heavy load: a 30 s test timeout with no trace. Name the step that hangs if it happens again.
       const { code, reason } = await Promise.race([
         c.closed,
-        new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no close within 15 s of Begin; got ${c.messages.map((m) => m.type).join(',')}`)), 15_000)),
+        new Promise<never>((_, reject) =>
+          setTimeout(() => reject(new Error(`no close within 15 s of Begin; got ${c.messages.map((m) => m.type).join(',')}`)), 15_000),
+        ),
       ]);
       expect(code).toBe(3008);
       expect(reason).toMatch(/maximum session duration/);

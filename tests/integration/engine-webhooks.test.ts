@@ -62,7 +62,11 @@ afterAll(async () => {
 });
 
 async function submit(body: Record<string, unknown>): Promise<string> {
-  const res = await fetch(`${engine.url}/v2/transcript`, { method: 'POST', headers: { authorization: KEY, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${engine.url}/v2/transcript`, {
+    method: 'POST',
+    headers: { authorization: KEY, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const t = (await res.json()) as Record<string, unknown>;
   expect(res.status).toBe(200);
   return t.id as string;
@@ -84,7 +88,12 @@ const FAILING_AUDIO = 'http://127.0.0.1:9/a.wav';
 
 describe('engine webhooks', () => {
   it('500 then 200 → two attempts, auth header on both, query kept, secret never echoed', async () => {
-    const id = await submit({ audio_url: FAILING_AUDIO, webhook_url: `${receiverUrl}/flaky?client=abc&n=1`, webhook_auth_header_name: 'X-Hook-Secret', webhook_auth_header_value: 's3cret' });
+    const id = await submit({
+      audio_url: FAILING_AUDIO,
+      webhook_url: `${receiverUrl}/flaky?client=abc&n=1`,
+      webhook_auth_header_name: 'X-Hook-Secret',
+      webhook_auth_header_value: 's3cret',
+    });
     const list = await settle('/flaky', 2);
     expect(list).toHaveLength(2);
     for (const h of list) {
@@ -118,7 +127,9 @@ describe('engine webhooks', () => {
 
   it('completed transcripts notify with status completed', async () => {
     const wav = makeSpeech(dir, 'fox', CLIPS.fox);
-    const up = (await (await fetch(`${engine.url}/v2/upload`, { method: 'POST', headers: { authorization: KEY }, body: (await import('node:fs')).readFileSync(wav) })).json()) as { upload_url: string };
+    const up = (await (
+      await fetch(`${engine.url}/v2/upload`, { method: 'POST', headers: { authorization: KEY }, body: (await import('node:fs')).readFileSync(wav) })
+    ).json()) as { upload_url: string };
     const id = await submit({ audio_url: up.upload_url, webhook_url: `${receiverUrl}/ok` });
     const list = await settle('/ok', 1);
     expect(list[0]!.body).toEqual({ transcript_id: id, status: 'completed' });
@@ -134,8 +145,14 @@ describe('engine without its recognizer model', () => {
     const bare = await sandbox.start(KEY, { data: 'data-nomodel', workers: 1, recognizer });
     try {
       const wav = makeSpeech(dir, 'fox2', CLIPS.fox);
-      const up = (await (await fetch(`${bare.url}/v2/upload`, { method: 'POST', headers: { authorization: KEY }, body: (await import('node:fs')).readFileSync(wav) })).json()) as { upload_url: string };
-      const res = await fetch(`${bare.url}/v2/transcript`, { method: 'POST', headers: { authorization: KEY }, body: JSON.stringify({ audio_url: up.upload_url }) });
+      const up = (await (
+        await fetch(`${bare.url}/v2/upload`, { method: 'POST', headers: { authorization: KEY }, body: (await import('node:fs')).readFileSync(wav) })
+      ).json()) as { upload_url: string };
+      const res = await fetch(`${bare.url}/v2/transcript`, {
+        method: 'POST',
+        headers: { authorization: KEY },
+        body: JSON.stringify({ audio_url: up.upload_url }),
+      });
       const id = ((await res.json()) as { id: string }).id;
       let t: Record<string, unknown> = {};
       for (let i = 0; i < 200; i++) {

@@ -90,14 +90,20 @@ describe('host-mode contract of the app core', () => {
     await expect(call('jobs.addFiles', { paths: [] })).rejects.toMatchObject({ code: 'bad_request' });
     await expect(call('jobs.addUrl', { url: 'file:///etc/passwd' })).rejects.toMatchObject({ code: 'bad_request' });
     await expect(call('library.list', { limit: 100000 })).rejects.toMatchObject({ code: 'bad_request' });
-    await expect(call('jobs.addFiles', { paths: [join(dir, 'missing.wav')] })).rejects.toMatchObject({ code: 'file_unreadable', message: expect.stringContaining('missing.wav') });
+    await expect(call('jobs.addFiles', { paths: [join(dir, 'missing.wav')] })).rejects.toMatchObject({
+      code: 'file_unreadable',
+      message: expect.stringContaining('missing.wav'),
+    });
     await expect(call('library.get', { id: 'nope' })).rejects.toMatchObject({ code: 'not_found' });
   });
 
   it('runs a job and serves the library: list, get, rename, tags, corrections, speakers, cues, export, search, delete', async () => {
     const file = join(dir, 'Weekly sync.wav');
     writeFileSync(file, Buffer.alloc(4096, 1));
-    const { jobs } = await call<{ jobs: { id: string; recordingId: string; durationMs: number | null }[] }>('jobs.addFiles', { paths: [file], durationsMs: [2480] });
+    const { jobs } = await call<{ jobs: { id: string; recordingId: string; durationMs: number | null }[] }>('jobs.addFiles', {
+      paths: [file],
+      durationsMs: [2480],
+    });
     const { id: jobId, recordingId: rid } = jobs[0]!;
     // The length the renderer measured shows in the queue at once, before the service has said anything.
     expect(jobs[0]!.durationMs).toBe(2480);
@@ -112,7 +118,12 @@ describe('host-mode contract of the app core', () => {
     expect(t.words.length).toBe(15);
     expect(await call('library.rename', { id: rid, title: 'Sync #12' })).toMatchObject({ title: 'Sync #12' });
     expect(await call('library.setTags', { id: rid, tags: ['team', 'team', ' weekly '] })).toMatchObject({ tags: ['team', 'weekly'] });
-    expect(await call('library.tags')).toEqual({ tags: [{ name: 'team', count: 1 }, { name: 'weekly', count: 1 }] });
+    expect(await call('library.tags')).toEqual({
+      tags: [
+        { name: 'team', count: 1 },
+        { name: 'weekly', count: 1 },
+      ],
+    });
     const fixed = await call<{ text: string }>('library.correctWords', { id: rid, edits: [{ index: 0, text: 'Hullo' }] });
     expect(fixed.text.startsWith('Hullo world.')).toBe(true);
     await expect(call('library.correctWords', { id: rid, edits: [{ index: 999, text: 'x' }] })).rejects.toMatchObject({ code: 'bad_request' });
@@ -123,7 +134,9 @@ describe('host-mode contract of the app core', () => {
       mime: 'application/x-subrip; charset=utf-8',
       content: '1\n00:00:00,000 --> 00:00:00,900\nHullo world.\n\n',
     });
-    const search = await call<{ hits: { recordingId: string; startMs: number; snippet: { text: string; match: boolean }[] }[] }>('search.query', { query: 'transcription' });
+    const search = await call<{ hits: { recordingId: string; startMs: number; snippet: { text: string; match: boolean }[] }[] }>('search.query', {
+      query: 'transcription',
+    });
     expect(search.hits[0]).toMatchObject({ recordingId: rid, startMs: 900 });
     expect(search.hits[0]!.snippet.find((p) => p.match)?.text).toBe('transcription');
     const media = await call<{ url: string | null }>('library.mediaUrl', { id: rid });

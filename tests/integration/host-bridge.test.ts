@@ -72,10 +72,12 @@ describe('host-mode bridge', () => {
     const bad = await request(ws, { id: 2, channel: 'settings.set', input: { theme: 'neon' } });
     expect(bad).toMatchObject({ id: 2, error: { code: 'bad_request' } });
 
-    const event = new Promise<unknown>((resolve) => ws.on('message', (d) => {
-      const m = JSON.parse(d.toString()) as { event?: string };
-      if (m.event) resolve(m);
-    }));
+    const event = new Promise<unknown>((resolve) =>
+      ws.on('message', (d) => {
+        const m = JSON.parse(d.toString()) as { event?: string };
+        if (m.event) resolve(m);
+      }),
+    );
     const set = await request(ws, { id: 3, channel: 'settings.set', input: { theme: 'dark' } });
     const want = { ...defaultSettings, theme: 'dark', region: 'local' };
     const seen = { ...want, webhookAuthHeaderSaved: false };

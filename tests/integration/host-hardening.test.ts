@@ -28,7 +28,10 @@ afterAll(async () => {
 
 function bridge(opts: { host?: string; maxPayload?: number } = {}): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`ws://127.0.0.1:${host.port}/bridge?token=${host.token}`, { headers: opts.host ? { host: opts.host } : {}, maxPayload: opts.maxPayload });
+    const ws = new WebSocket(`ws://127.0.0.1:${host.port}/bridge?token=${host.token}`, {
+      headers: opts.host ? { host: opts.host } : {},
+      maxPayload: opts.maxPayload,
+    });
     ws.once('open', () => resolve(ws));
     ws.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
     ws.once('error', reject);
@@ -116,7 +119,19 @@ describe('host mode under hostile requests', () => {
 describe('host mode and DNS rebinding (Host header)', () => {
   it('accepts 127.0.0.1, localhost and [::1] with or without the port', () => {
     for (const h of ['127.0.0.1', '127.0.0.1:5180', 'localhost', 'LOCALHOST:5180', '[::1]', '[::1]:5180']) expect(isLoopbackHost(h), h).toBe(true);
-    for (const h of [undefined, '', 'evil.example', 'evil.example:5180', '127.0.0.1.nip.io', '127.0.0.2', '0.0.0.0', 'localhost.evil', '[::1]x', '127.0.0.1:99999', '::1'])
+    for (const h of [
+      undefined,
+      '',
+      'evil.example',
+      'evil.example:5180',
+      '127.0.0.1.nip.io',
+      '127.0.0.2',
+      '0.0.0.0',
+      'localhost.evil',
+      '[::1]x',
+      '127.0.0.1:99999',
+      '::1',
+    ])
       expect(isLoopbackHost(h), String(h)).toBe(false);
   });
 
@@ -155,7 +170,11 @@ describe('request targets', () => {
       const port = Number(new URL(p.webhook_url as string).port);
       expect((await rawRequest(port, 'POST //a:b/ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n')).status).toBe(400);
       const w = receiver.wait('t-1');
-      const res = await fetch(p.webhook_url as string, { method: 'POST', headers: { [p.webhook_auth_header_name as string]: p.webhook_auth_header_value as string }, body: JSON.stringify({ transcript_id: 't-1' }) });
+      const res = await fetch(p.webhook_url as string, {
+        method: 'POST',
+        headers: { [p.webhook_auth_header_name as string]: p.webhook_auth_header_value as string },
+        body: JSON.stringify({ transcript_id: 't-1' }),
+      });
       expect(res.status).toBe(200);
       await w.promise;
     } finally {

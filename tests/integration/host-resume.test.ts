@@ -155,16 +155,21 @@ describe('host mode: the app killed mid-job resumes on restart', () => {
     let app = await launch({ FAKE_PROCESS_MS: '3000' });
     const added = (await app.call('jobs.addFiles', { paths: [file] })) as { output: { jobs: { id: string }[] } };
     const id = added.output.jobs[0]!.id;
-    await until(() =>
-      app.events.some((e) => e.event === 'jobs.changed' && (e.payload.job as { status?: string } | null)?.status === 'submitted'),
-    );
+    await until(() => app.events.some((e) => e.event === 'jobs.changed' && (e.payload.job as { status?: string } | null)?.status === 'submitted'));
     const engineUrl = await until(async () => {
       const s = (await app.call('engine.status')) as { output: { url: string | null } };
       return s.output.url;
     });
     await kill(app);
     // The engine must not outlive the app that started it.
-    await until(async () => fetch(`${engineUrl}/health`).then(() => false, () => true), 5000);
+    await until(
+      async () =>
+        fetch(`${engineUrl}/health`).then(
+          () => false,
+          () => true,
+        ),
+      5000,
+    );
 
     app = await launch({ FAKE_PROCESS_MS: '3000' });
     await until(async () => (await jobStatus(app, id)) === 'completed', 30_000);

@@ -40,7 +40,13 @@ async function http(label: string, bytes: string | Buffer): Promise<number> {
 }
 
 /** One hostile WebSocket input. */
-async function ws(label: string, path: string, headers: Record<string, string>, frames: Buffer[], opts: { sameWrite?: boolean; ms?: number; sentClose?: number } = {}) {
+async function ws(
+  label: string,
+  path: string,
+  headers: Record<string, string>,
+  frames: Buffer[],
+  opts: { sameWrite?: boolean; ms?: number; sentClose?: number } = {},
+) {
   figures.inputs++;
   const r = await wsRaw(engine.port, path, headers, frames, { ms: 1000, ...opts });
   if (r.status >= 500) figures.serverErrors.push(`${label} → HTTP ${r.status}`);
@@ -57,12 +63,24 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'hostile-engine-'));
   engine = await launchEngine(join(dir, 'data'), KEY);
   // Warm what the inputs will use (a streaming session's decoder, the REST routes) so the figure compares like with like.
-  await wsRaw(engine.port, '/v3/ws?sample_rate=16000', { Authorization: KEY }, [...Array.from({ length: 20 }, () => frame(0x2, Buffer.alloc(1600))), frame(0x1, '{"type":"Terminate"}')], { ms: 5000, sameWrite: false });
+  await wsRaw(
+    engine.port,
+    '/v3/ws?sample_rate=16000',
+    { Authorization: KEY },
+    [...Array.from({ length: 20 }, () => frame(0x2, Buffer.alloc(1600))), frame(0x1, '{"type":"Terminate"}')],
+    { ms: 5000, sameWrite: false },
+  );
   const base = `http://127.0.0.1:${engine.port}`;
-  const post = (path: string, body: unknown) => fetch(`${base}${path}`, { method: 'POST', headers: { authorization: KEY, 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.text());
+  const post = (path: string, body: unknown) =>
+    fetch(`${base}${path}`, { method: 'POST', headers: { authorization: KEY, 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) =>
+      r.text(),
+    );
   await fetch(`${base}/v2/transcript`, { headers: { authorization: KEY } }).then((r) => r.text());
   await post('/v2/transcript', { audio_url: 'http://warm-up.invalid/a.wav' });
-  await post('/v1/chat/completions', { model: 'verbatim-extractive', messages: [{ role: 'user', content: 'One sentence here. Another one there. Which one is here?' }] });
+  await post('/v1/chat/completions', {
+    model: 'verbatim-extractive',
+    messages: [{ role: 'user', content: 'One sentence here. Another one there. Which one is here?' }],
+  });
   await post('/v1/understanding', { transcript_id: 'none' });
   figures.rssBefore = await settledRssMiB(engine.proc.pid as number);
 });
@@ -79,12 +97,47 @@ afterAll(async () => {
 describe('the engine under hostile input', { timeout: 90_000 }, () => {
   it('REST: every method × path × auth answers a status below 500', async () => {
     const methods = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD', 'FOO'];
-    const paths = ['/', '/health', '/v2/upload', '/v2/transcript', '/v2/transcript/nope', '/v2/transcript/..%2f..%2fengine.db', '/v2/files/..%2f..%2fengine.db', '/v2/files/%00', '/v3/token?expires_in_seconds=abc', '/v1/chat/completions', '/v1/understanding', '/v1/models', '/%E0', '/v2/transcript/x/srt?chars_per_caption=-1'];
-    for (const m of methods) for (const p of paths) for (const auth of [[], [`Authorization: ${KEY}`]]) await http(`${m} ${p}${auth.length ? ' (key)' : ''}`, req(m, p, auth));
+    const paths = [
+      '/',
+      '/health',
+      '/v2/upload',
+      '/v2/transcript',
+      '/v2/transcript/nope',
+      '/v2/transcript/..%2f..%2fengine.db',
+      '/v2/files/..%2f..%2fengine.db',
+      '/v2/files/%00',
+      '/v3/token?expires_in_seconds=abc',
+      '/v1/chat/completions',
+      '/v1/understanding',
+      '/v1/models',
+      '/%E0',
+      '/v2/transcript/x/srt?chars_per_caption=-1',
+    ];
+    for (const m of methods)
+      for (const p of paths) for (const auth of [[], [`Authorization: ${KEY}`]]) await http(`${m} ${p}${auth.length ? ' (key)' : ''}`, req(m, p, auth));
   });
 
   it('REST: bad bodies on every JSON endpoint answer 4xx', async () => {
-    const bodies = ['', '{', 'null', '[]', '"x"', '1e999', '{"audio_url":1}', '{"audio_url":"javascript:alert(1)"}', '{"audio_url":"http://[::1"}', '{"audio_url":"http://x.invalid/a","audio_end_at":0}', '{"audio_url":"http://x.invalid/a","audio_start_from":1e300}', '{"__proto__":{"polluted":1},"audio_url":"http://x.invalid/a"}', '{"audio_url":"file:///etc/passwd"}', '{"audio_url":"http://x.invalid/a","speech_models":["nope"]}', '['.repeat(50_000), `{"model":"verbatim-extractive","messages":[{"role":"user","content":"${'é'.repeat(1000)}"}],"transcript_ids":[{"$gt":""}]}`, '{"model":"verbatim-extractive","messages":"x"}', '\u0000\u0001\u0002'];
+    const bodies = [
+      '',
+      '{',
+      'null',
+      '[]',
+      '"x"',
+      '1e999',
+      '{"audio_url":1}',
+      '{"audio_url":"javascript:alert(1)"}',
+      '{"audio_url":"http://[::1"}',
+      '{"audio_url":"http://x.invalid/a","audio_end_at":0}',
+      '{"audio_url":"http://x.invalid/a","audio_start_from":1e300}',
+      '{"__proto__":{"polluted":1},"audio_url":"http://x.invalid/a"}',
+      '{"audio_url":"file:///etc/passwd"}',
+      '{"audio_url":"http://x.invalid/a","speech_models":["nope"]}',
+      '['.repeat(50_000),
+      `{"model":"verbatim-extractive","messages":[{"role":"user","content":"${'é'.repeat(1000)}"}],"transcript_ids":[{"$gt":""}]}`,
+      '{"model":"verbatim-extractive","messages":"x"}',
+      '\u0000\u0001\u0002',
+    ];
     for (const path of ['/v2/transcript', '/v1/chat/completions', '/v1/understanding']) {
       for (const [i, b] of bodies.entries()) {
         const status = await http(`POST ${path} body #${i}`, req('POST', path, [`Authorization: ${KEY}`, 'Content-Type: application/json'], b));
@@ -92,14 +145,23 @@ describe('the engine under hostile input', { timeout: 90_000 }, () => {
       }
     }
     // Invalid UTF-8 and a body that claims more than it sends.
-    await http('invalid UTF-8 JSON', Buffer.concat([Buffer.from(req('POST', '/v2/transcript', [`Authorization: ${KEY}`], '').replace('Content-Length: 0', 'Content-Length: 4')), Buffer.from([0xc3, 0x28, 0xff, 0xfe])]));
+    await http(
+      'invalid UTF-8 JSON',
+      Buffer.concat([
+        Buffer.from(req('POST', '/v2/transcript', [`Authorization: ${KEY}`], '').replace('Content-Length: 0', 'Content-Length: 4')),
+        Buffer.from([0xc3, 0x28, 0xff, 0xfe]),
+      ]),
+    );
   });
 
   it('REST: malformed headers and request lines never stop the engine', async () => {
     const inputs: [string, string | Buffer][] = [
       ['GET //a:b/', 'GET //a:b/ HTTP/1.1\r\nHost: x\r\n\r\n'],
       ['GET http://[', 'GET http://[ HTTP/1.1\r\nHost: x\r\n\r\n'],
-      ['upgrade //a:b/v3/ws', 'GET //a:b/v3/ws HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n'],
+      [
+        'upgrade //a:b/v3/ws',
+        'GET //a:b/v3/ws HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n',
+      ],
       ['absolute-form', 'GET http://127.0.0.1/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'],
       ['asterisk', 'OPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'],
       ['HTTP/9.9', 'GET / HTTP/9.9\r\nHost: x\r\n\r\n'],
@@ -132,7 +194,16 @@ describe('the engine under hostile input', { timeout: 90_000 }, () => {
     await ws('bogus token + 600 KB frame', `${ok}&token=bogus`, {}, [frame(0x2, Buffer.alloc(600 * 1024))]);
     await ws('no key + 600 KB frame', ok, {}, [frame(0x2, Buffer.alloc(600 * 1024))]);
     await ws('sample_rate é×60', `/v3/ws?sample_rate=${encodeURIComponent('é'.repeat(60))}`, auth, [pcm(50)]);
-    for (const q of ['sample_rate=-1', 'sample_rate=abc', 'sample_rate=16000&encoding=bogus', 'sample_rate=16000&token=', 'sample_rate=1e9', '%E0=1', 'sample_rate=16000&keyterms_prompt=%5B', 'sample_rate=16000&format_turns=maybe'])
+    for (const q of [
+      'sample_rate=-1',
+      'sample_rate=abc',
+      'sample_rate=16000&encoding=bogus',
+      'sample_rate=16000&token=',
+      'sample_rate=1e9',
+      '%E0=1',
+      'sample_rate=16000&keyterms_prompt=%5B',
+      'sample_rate=16000&format_turns=maybe',
+    ])
       await ws(`params ${q}`, `/v3/ws?${q}`, auth, [pcm(50), ...end]);
     // In a session.
     const inSession: [string, Buffer[]][] = [
@@ -157,7 +228,8 @@ describe('the engine under hostile input', { timeout: 90_000 }, () => {
       ['close with 1 byte', [frame(0x8, Buffer.from([3]))]],
     ];
     for (const [label, frames] of inSession) await ws(`session: ${label}`, ok, auth, [pcm(50), ...frames, ...end], { sameWrite: false });
-    for (const code of [0, 999, 1004, 1005, 1006, 1015, 2999, 3005, 4999, 5000, 65535]) await ws(`session: close ${code}`, ok, auth, [pcm(50), closeFrame(code)], { sameWrite: false, sentClose: code });
+    for (const code of [0, 999, 1004, 1005, 1006, 1015, 2999, 3005, 4999, 5000, 65535])
+      await ws(`session: close ${code}`, ok, auth, [pcm(50), closeFrame(code)], { sameWrite: false, sentClose: code });
   });
 
   it('ends alive, with no crash, no 5xx and memory within 100 MiB of the start', async () => {

@@ -20,7 +20,16 @@ import { frame, wsRaw } from './support/ws-raw';
 
 let dir: string;
 let host: Child & { token: string };
-const figures = { inputs: 0, crashes: [] as string[], serverErrors: [] as string[], internal: [] as string[], confinement: [] as string[], rssBefore: 0, rssAfter: 0, restarts: 0 };
+const figures = {
+  inputs: 0,
+  crashes: [] as string[],
+  serverErrors: [] as string[],
+  internal: [] as string[],
+  confinement: [] as string[],
+  rssBefore: 0,
+  rssAfter: 0,
+  restarts: 0,
+};
 
 /** After each input: a /health-style probe tells at once whether this input stopped the process (then it is counted and restarted). */
 async function relaunchIfDead(label: string): Promise<void> {
@@ -103,17 +112,45 @@ afterAll(async () => {
 describe('host mode under hostile input', { timeout: 90_000 }, () => {
   it('HTTP: every method × path × token, and foreign Host headers, answer below 500', async () => {
     const methods = ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'HEAD'];
-    const paths = ['/', '/index.html', '/upload', '/upload?name=..%2f..%2fx', '/media/x', '/media/%E0', '/media/00000000-0000-4000-8000-000000000000', '/bridge', '//a:b/', '/../../etc/passwd', '/%2e%2e/%2e%2e/etc/passwd', '/assets/..%2f..%2fpackage.json'];
+    const paths = [
+      '/',
+      '/index.html',
+      '/upload',
+      '/upload?name=..%2f..%2fx',
+      '/media/x',
+      '/media/%E0',
+      '/media/00000000-0000-4000-8000-000000000000',
+      '/bridge',
+      '//a:b/',
+      '/../../etc/passwd',
+      '/%2e%2e/%2e%2e/etc/passwd',
+      '/assets/..%2f..%2fpackage.json',
+    ];
     for (const m of methods)
       for (const p of paths)
         for (const withToken of [false, true]) {
           const path = withToken ? `${p}${p.includes('?') ? '&' : '?'}token=${host.token}` : p;
-          await http(`${m} ${p}${withToken ? ' (token)' : ''}`, `${m} ${path} HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+          await http(
+            `${m} ${p}${withToken ? ' (token)' : ''}`,
+            `${m} ${path} HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`,
+          );
         }
     // Uploads cut off mid-body, with and without the token.
     for (const withToken of [false, true])
-      await http(`POST /upload cut off${withToken ? ' (token)' : ''}`, `POST /upload${withToken ? `?token=${host.token}` : ''} HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\nContent-Length: 100000\r\n\r\n${'x'.repeat(100)}`);
-    for (const h of ['evil.example', `evil.example:${host.port}`, `127.0.0.1.nip.io:${host.port}`, '', '127.0.0.2', `localhost:${host.port}`, `[::1]:${host.port}`, 'a'.repeat(5000)]) {
+      await http(
+        `POST /upload cut off${withToken ? ' (token)' : ''}`,
+        `POST /upload${withToken ? `?token=${host.token}` : ''} HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\nContent-Length: 100000\r\n\r\n${'x'.repeat(100)}`,
+      );
+    for (const h of [
+      'evil.example',
+      `evil.example:${host.port}`,
+      `127.0.0.1.nip.io:${host.port}`,
+      '',
+      '127.0.0.2',
+      `localhost:${host.port}`,
+      `[::1]:${host.port}`,
+      'a'.repeat(5000),
+    ]) {
       const status = await http(`Host: ${h.slice(0, 40)}`, `GET /?token=${host.token} HTTP/1.1\r\nHost: ${h}\r\nConnection: close\r\n\r\n`);
       if (!/^(localhost|\[::1\]):/.test(h)) expect(status, `Host ${h.slice(0, 40)}`).toBeGreaterThanOrEqual(400);
     }
@@ -151,7 +188,19 @@ describe('host mode under hostile input', { timeout: 90_000 }, () => {
 
   it('bridge: malformed messages, binary, oversized and broken frames close that socket only', async () => {
     const url = `/bridge?token=${host.token}`;
-    const messages = ['{"id":"1","channel":"app.info"}', '{"id":-1,"channel":"app.info"}', '{"id":1e400,"channel":"app.info"}', '{"channel":"app.info"}', '[]', 'null', '1', '"x"', '{"id":1,"channel":5}', '{', ''];
+    const messages = [
+      '{"id":"1","channel":"app.info"}',
+      '{"id":-1,"channel":"app.info"}',
+      '{"id":1e400,"channel":"app.info"}',
+      '{"channel":"app.info"}',
+      '[]',
+      'null',
+      '1',
+      '"x"',
+      '{"id":1,"channel":5}',
+      '{',
+      '',
+    ];
     for (const m of messages) await raw(`message ${m || '(empty)'}`, url, {}, [frame(0x1, m)]);
     const frames: [string, Buffer][] = [
       ['binary 32 KB', frame(0x2, Buffer.alloc(32_000))],
@@ -170,7 +219,18 @@ describe('host mode under hostile input', { timeout: 90_000 }, () => {
   it('backup import: crafted folders are refused or imported without reaching outside the library', async () => {
     const backups = join(dir, 'backups');
     const now = new Date().toISOString();
-    const rec = (id: string, extra: Record<string, unknown> = {}) => ({ id, title: 'Hostile', source: 'x.wav', source_kind: 'upload', audio_file: null, duration_ms: 1000, size_bytes: 10, created_at: now, updated_at: now, ...extra });
+    const rec = (id: string, extra: Record<string, unknown> = {}) => ({
+      id,
+      title: 'Hostile',
+      source: 'x.wav',
+      source_kind: 'upload',
+      audio_file: null,
+      duration_ms: 1000,
+      size_bytes: 10,
+      created_at: now,
+      updated_at: now,
+      ...extra,
+    });
     const backup = (name: string, content: string | object | null, files: Record<string, string> = {}) => {
       const b = join(backups, name);
       mkdirSync(join(b, 'audio'), { recursive: true });
@@ -192,9 +252,18 @@ describe('host mode under hostile input', { timeout: 90_000 }, () => {
       ['tables not an object', backup('tables', { format: 'verbatim-library', tables: 5 })],
       ['recordings not an array', backup('recs', lib({ recordings: {} }))],
       ['rows of wrong types', backup('types', lib({ recordings: [null, 5, 'x', [], { id: { nested: true } }] }))],
-      ['injected column name', backup('inject', lib({ recordings: [{ ...rec('10000000-0000-4000-8000-000000000001'), "title) VALUES ('x','x','x','x','x','x'); DROP TABLE tags; --": 1 }] }))],
+      [
+        'injected column name',
+        backup(
+          'inject',
+          lib({ recordings: [{ ...rec('10000000-0000-4000-8000-000000000001'), "title) VALUES ('x','x','x','x','x','x'); DROP TABLE tags; --": 1 }] }),
+        ),
+      ],
       ['extra column', backup('extra', lib({ recordings: [rec('10000000-0000-4000-8000-000000000002', { bogus_column: 1 })] }))],
-      ['audio_file traversal', backup('traverse', lib({ recordings: [rec('10000000-0000-4000-8000-000000000003', { audio_file: '../../hostile-escape.bin' })] }))],
+      [
+        'audio_file traversal',
+        backup('traverse', lib({ recordings: [rec('10000000-0000-4000-8000-000000000003', { audio_file: '../../hostile-escape.bin' })] })),
+      ],
       ['absolute audio_file', backup('absolute', lib({ recordings: [rec('10000000-0000-4000-8000-000000000004', { audio_file: '/etc/hostname' })] }))],
       ['original_path', backup('original', lib({ recordings: [rec('10000000-0000-4000-8000-000000000005', { original_path: '/etc/passwd' })] }))],
       ['unknown table', backup('table', lib({ 'sqlite_master; --': [{ a: 1 }], recordings: [] }))],

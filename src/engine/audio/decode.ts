@@ -16,7 +16,12 @@ export async function looksLikeHtml(path: string): Promise<boolean> {
   try {
     const buf = Buffer.alloc(1024);
     const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
-    const head = buf.subarray(0, bytesRead).toString('utf8').replace(/^\uFEFF/, '').trimStart().toLowerCase();
+    const head = buf
+      .subarray(0, bytesRead)
+      .toString('utf8')
+      .replace(/^\uFEFF/, '')
+      .trimStart()
+      .toLowerCase();
     return /^(<!doctype html|<html|<head|<body|<!--|<meta|<title)/.test(head) || (head.startsWith('<?xml') && head.includes('<html'));
   } finally {
     await fh.close();
@@ -30,8 +35,55 @@ export async function looksLikeHtml(path: string): Promise<boolean> {
  * uploaded .m3u8 could make ffmpeg read local files (file://) or the network.
  */
 export const INPUT_FORMATS = [
-  'mov,mp4,m4a,3gp,3g2,mj2', 'matroska,webm', 'mp3', 'wav', 'w64', 'ogg', 'flac', 'aac', 'loas', 'avi', 'asf', 'xwma', 'amr', 'amrnb', 'amrwb',
-  'aiff', 'au', 'caf', 'mpegts', 'mpeg', 'flv', 'ac3', 'eac3', 'dts', 'truehd', 'mlp', 'wv', 'ape', 'tta', 'mpc', 'mpc8', 'gsm', 'voc', 'dsf', 'rm', 'nut', 'mp2', 'mpegvideo', 'm4v', 'h264', 'hevc', 'ivf', 'sox', 'vqf', 'shn', 'tak', 'aa', 'wsaud', 'smjpeg',
+  'mov,mp4,m4a,3gp,3g2,mj2',
+  'matroska,webm',
+  'mp3',
+  'wav',
+  'w64',
+  'ogg',
+  'flac',
+  'aac',
+  'loas',
+  'avi',
+  'asf',
+  'xwma',
+  'amr',
+  'amrnb',
+  'amrwb',
+  'aiff',
+  'au',
+  'caf',
+  'mpegts',
+  'mpeg',
+  'flv',
+  'ac3',
+  'eac3',
+  'dts',
+  'truehd',
+  'mlp',
+  'wv',
+  'ape',
+  'tta',
+  'mpc',
+  'mpc8',
+  'gsm',
+  'voc',
+  'dsf',
+  'rm',
+  'nut',
+  'mp2',
+  'mpegvideo',
+  'm4v',
+  'h264',
+  'hevc',
+  'ivf',
+  'sox',
+  'vqf',
+  'shn',
+  'tak',
+  'aa',
+  'wsaud',
+  'smjpeg',
 ].join(',');
 
 /**
@@ -83,7 +135,14 @@ export async function decodeToRaw(input: string, output: string, opts: DecodeOpt
   }
   const code = result.code;
   const stderr = [result.stderr];
-  const detail = stderr.join('').trim().split('\n').filter(Boolean).slice(-2).join(' ').replace(new RegExp(input.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'g'), 'the file');
+  const detail = stderr
+    .join('')
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .slice(-2)
+    .join(' ')
+    .replace(new RegExp(input.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'g'), 'the file');
   const refused = code !== 0 ? refusedFormat(result.stderr) : null;
   if (refused) {
     throw new DecodeError(
@@ -91,7 +150,9 @@ export async function decodeToRaw(input: string, output: string, opts: DecodeOpt
     );
   }
   if (code !== 0) {
-    throw new DecodeError(`The file could not be decoded: it is corrupted or in a format that is not audio or video${detail ? ` (ffmpeg: ${detail.slice(0, 300)})` : ''}. Check the file plays in a media player, then submit it again.`);
+    throw new DecodeError(
+      `The file could not be decoded: it is corrupted or in a format that is not audio or video${detail ? ` (ffmpeg: ${detail.slice(0, 300)})` : ''}. Check the file plays in a media player, then submit it again.`,
+    );
   }
   const size = (await stat(output).catch(() => ({ size: 0 }))).size;
   if (size === 0 && detail) throw new DecodeError(`The file contains no audio that could be decoded (ffmpeg: ${detail.slice(0, 300)}).`);

@@ -54,10 +54,13 @@ function seconds(ms: number): string {
 
 /** What went wrong in words a user can act on; the error's own text (addresses, ports, codes) is never shown. */
 function describeNetworkError(err: unknown): DownloadError {
-  if (err instanceof BlockedAddressError || (err as { cause?: unknown }).cause instanceof BlockedAddressError) return new DownloadError(BLOCKED_MESSAGE, 'blocked');
+  if (err instanceof BlockedAddressError || (err as { cause?: unknown }).cause instanceof BlockedAddressError)
+    return new DownloadError(BLOCKED_MESSAGE, 'blocked');
   const code = (err as NodeJS.ErrnoException).code ?? '';
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NODATA') return new DownloadError('Its host name does not resolve. Check the spelling of the URL.');
-  if (/^ERR_TLS|CERT|SSL|^EPROTO$/.test(code)) return new DownloadError('The secure connection to the server failed (its certificate or TLS setup was refused). Use a URL with a valid certificate.');
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NODATA')
+    return new DownloadError('Its host name does not resolve. Check the spelling of the URL.');
+  if (/^ERR_TLS|CERT|SSL|^EPROTO$/.test(code))
+    return new DownloadError('The secure connection to the server failed (its certificate or TLS setup was refused). Use a URL with a valid certificate.');
   return new DownloadError('The server could not be reached. Check that the URL is correct and reachable from the engine.');
 }
 
@@ -72,11 +75,25 @@ export async function download(url: string, dest: string, limits: DownloadLimits
   };
   const onOuterAbort = () => ac.abort(signal?.reason);
   signal?.addEventListener('abort', onOuterAbort, { once: true });
-  const deadline = setTimeout(() => stop(new DownloadError(`The download did not finish within ${seconds(limits.deadlineMs)}. Use a faster source, or upload the file with POST /v2/upload.`)), limits.deadlineMs);
+  const deadline = setTimeout(
+    () =>
+      stop(
+        new DownloadError(`The download did not finish within ${seconds(limits.deadlineMs)}. Use a faster source, or upload the file with POST /v2/upload.`),
+      ),
+    limits.deadlineMs,
+  );
   let idle: NodeJS.Timeout | undefined;
   const touch = () => {
     clearTimeout(idle);
-    idle = setTimeout(() => stop(new DownloadError(`The server sent nothing for ${seconds(limits.idleTimeoutMs)}. Check that the URL is reachable from the engine, or upload the file.`)), limits.idleTimeoutMs);
+    idle = setTimeout(
+      () =>
+        stop(
+          new DownloadError(
+            `The server sent nothing for ${seconds(limits.idleTimeoutMs)}. Check that the URL is reachable from the engine, or upload the file.`,
+          ),
+        ),
+      limits.idleTimeoutMs,
+    );
   };
   let bytes = 0;
   let windowStart = 0;
@@ -102,7 +119,11 @@ export async function download(url: string, dest: string, limits: DownloadLimits
       if (blocked?.(current.hostname)) throw new DownloadError(BLOCKED_MESSAGE, 'blocked');
       const getter = current.protocol === 'https:' ? httpsGet : httpGet;
       res = await new Promise<IncomingMessage>((resolve, reject) => {
-        const req = getter(current, { lookup: guardedLookup(blocked), signal: ac.signal, headers: { 'user-agent': 'verbatim-engine', accept: '*/*' } }, resolve);
+        const req = getter(
+          current,
+          { lookup: guardedLookup(blocked), signal: ac.signal, headers: { 'user-agent': 'verbatim-engine', accept: '*/*' } },
+          resolve,
+        );
         req.on('error', reject);
       }).catch(fail);
       touch();
@@ -135,7 +156,12 @@ export async function download(url: string, dest: string, limits: DownloadLimits
       throw new DownloadError(tooLarge);
     }
     rateTimer = setInterval(() => {
-      if (bytes - windowStart < minPerWindow) stop(new DownloadError(`The server sent less than ${Math.max(1, Math.round(limits.minBytesPerSecond / 1024))} KB/s over ${seconds(limits.rateWindowMs)}, too slow to transcribe from. Use a faster source, or upload the file with POST /v2/upload.`));
+      if (bytes - windowStart < minPerWindow)
+        stop(
+          new DownloadError(
+            `The server sent less than ${Math.max(1, Math.round(limits.minBytesPerSecond / 1024))} KB/s over ${seconds(limits.rateWindowMs)}, too slow to transcribe from. Use a faster source, or upload the file with POST /v2/upload.`,
+          ),
+        );
       windowStart = bytes;
     }, limits.rateWindowMs);
     const out = createWriteStream(dest, { mode: 0o600 });

@@ -203,7 +203,11 @@ async function runVad(vad: StreamingVad, path: string, totalSamples: number, opt
 }
 
 /** Speech segments of a raw file: Silero VAD when available, else energy-based. */
-export async function findSpeechSegments(path: string, totalSamples: number, opts: SegmentOptions & { signal?: AbortSignal; useVad?: boolean } = {}): Promise<SpeechSegment[]> {
+export async function findSpeechSegments(
+  path: string,
+  totalSamples: number,
+  opts: SegmentOptions & { signal?: AbortSignal; useVad?: boolean } = {},
+): Promise<SpeechSegment[]> {
   if (opts.useVad !== false) {
     const viaVad = await vadSegments(path, totalSamples, opts);
     if (viaVad) return viaVad;

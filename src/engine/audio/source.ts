@@ -57,7 +57,9 @@ export async function resolveSource(audioUrl: string, dest: string, o: SourceOpt
   if (uploadId && (known || new URL(audioUrl).host === new URL(o.baseUrl).host)) {
     const up = known;
     if (!up || !(await stat(up.path).catch(() => null))) {
-      throw new SourceError(`The uploaded file ${audioUrl} no longer exists on this engine (it was deleted or never finished uploading). Upload the file again.`);
+      throw new SourceError(
+        `The uploaded file ${audioUrl} no longer exists on this engine (it was deleted or never finished uploading). Upload the file again.`,
+      );
     }
     return { path: up.path, temporary: false };
   }
@@ -70,17 +72,25 @@ export async function resolveSource(audioUrl: string, dest: string, o: SourceOpt
     return { path, temporary: false };
   }
   try {
-    await download(audioUrl, dest, {
-      maxBytes: o.maxFetchBytes,
-      idleTimeoutMs: o.fetchTimeoutMs,
-      allowPrivate: o.allowPrivateUrls,
-      ...DOWNLOAD_DEFAULTS,
-      ...o.limits,
-    }, o.signal);
+    await download(
+      audioUrl,
+      dest,
+      {
+        maxBytes: o.maxFetchBytes,
+        idleTimeoutMs: o.fetchTimeoutMs,
+        allowPrivate: o.allowPrivateUrls,
+        ...DOWNLOAD_DEFAULTS,
+        ...o.limits,
+      },
+      o.signal,
+    );
   } catch (err) {
     await rm(dest, { force: true });
     if (!(err instanceof DownloadError)) throw err;
-    if (err.kind === 'html') throw new SourceError(`The URL ${audioUrl} answered a web page (HTML) instead of audio or video. Use a direct link to the media file, not to a page that shows it.`);
+    if (err.kind === 'html')
+      throw new SourceError(
+        `The URL ${audioUrl} answered a web page (HTML) instead of audio or video. Use a direct link to the media file, not to a page that shows it.`,
+      );
     throw downloadError(audioUrl, err.message);
   }
   return { path: dest, temporary: true };

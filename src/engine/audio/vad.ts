@@ -336,12 +336,15 @@ export class VadPool {
   private schedule(): void {
     if (this.timer || !this.idle.length) return;
     const oldest = Math.min(...this.idle.map((e) => e.since));
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      const now = Date.now();
-      this.idle = this.idle.filter((e) => now - e.since < this.idleMs);
-      this.schedule();
-    }, Math.max(10, oldest + this.idleMs - Date.now()));
+    this.timer = setTimeout(
+      () => {
+        this.timer = null;
+        const now = Date.now();
+        this.idle = this.idle.filter((e) => now - e.since < this.idleMs);
+        this.schedule();
+      },
+      Math.max(10, oldest + this.idleMs - Date.now()),
+    );
     this.timer.unref();
   }
 }

@@ -13,7 +13,19 @@ import { z } from 'zod';
 const upstreamSchema = z.object({
   baseUrl: z.string().url(),
   apiKey: z.string().nullable().optional(),
-  models: z.array(z.union([z.string().min(1), z.object({ id: z.string().min(1), name: z.string().optional(), description: z.string().optional(), context_length: z.number().int().positive().optional() })])).min(1),
+  models: z
+    .array(
+      z.union([
+        z.string().min(1),
+        z.object({
+          id: z.string().min(1),
+          name: z.string().optional(),
+          description: z.string().optional(),
+          context_length: z.number().int().positive().optional(),
+        }),
+      ]),
+    )
+    .min(1),
   tools: z.boolean().optional(),
   timeoutMs: z.number().int().positive().optional(),
 });
@@ -42,7 +54,8 @@ export function loadGatewayConfig(dataDir: string, opts: GatewayOptions = {}): G
     }
   }
   const base = gatewayConfigSchema.safeParse(fromFile);
-  if (!base.success) throw new Error(`${file} is not a valid gateway configuration: ${base.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!base.success)
+    throw new Error(`${file} is not a valid gateway configuration: ${base.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   const cli = gatewayConfigSchema.partial().safeParse(opts);
   if (!cli.success) throw new Error(`invalid gateway options: ${cli.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   const o = cli.data;

@@ -6,10 +6,67 @@
  */
 
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
-const UNITS: Record<string, number> = { zero: 0, oh: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19 };
+const UNITS: Record<string, number> = {
+  zero: 0,
+  oh: 0,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  thirteen: 13,
+  fourteen: 14,
+  fifteen: 15,
+  sixteen: 16,
+  seventeen: 17,
+  eighteen: 18,
+  nineteen: 19,
+};
 const TENS: Record<string, number> = { twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90 };
-const ORD: Record<string, number> = { first: 1, second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6, seventh: 7, eighth: 8, ninth: 9, tenth: 10, eleventh: 11, twelfth: 12, thirteenth: 13, fourteenth: 14, fifteenth: 15, sixteenth: 16, seventeenth: 17, eighteenth: 18, nineteenth: 19, twentieth: 20, thirtieth: 30 };
-const DIGIT: Record<string, string> = { zero: '0', oh: '0', o: '0', one: '1', two: '2', three: '3', four: '4', five: '5', six: '6', seven: '7', eight: '8', nine: '9' };
+const ORD: Record<string, number> = {
+  first: 1,
+  second: 2,
+  third: 3,
+  fourth: 4,
+  fifth: 5,
+  sixth: 6,
+  seventh: 7,
+  eighth: 8,
+  ninth: 9,
+  tenth: 10,
+  eleventh: 11,
+  twelfth: 12,
+  thirteenth: 13,
+  fourteenth: 14,
+  fifteenth: 15,
+  sixteenth: 16,
+  seventeenth: 17,
+  eighteenth: 18,
+  nineteenth: 19,
+  twentieth: 20,
+  thirtieth: 30,
+};
+const DIGIT: Record<string, string> = {
+  zero: '0',
+  oh: '0',
+  o: '0',
+  one: '1',
+  two: '2',
+  three: '3',
+  four: '4',
+  five: '5',
+  six: '6',
+  seven: '7',
+  eight: '8',
+  nine: '9',
+};
 
 export interface CustomFormattingRequest {
   date?: string;
@@ -130,9 +187,14 @@ function findPhones(text: string, pattern: string, mapping: Record<string, strin
 
 function findEmails(text: string, pattern: string, mapping: Record<string, string>): string {
   const upper = /^[A-Z]/.test(pattern.split('@')[0] ?? '');
-  const spoken = /\b([a-z0-9]+(?:(?: dot | underscore |[._])[a-z0-9]+)*) at ([a-z0-9-]+(?:(?: dot |\.)[a-z0-9-]+)*(?: dot |\.)(?:com|org|net|edu|gov|io|co|uk|de|fr|ai|dev|app))\b/gi;
+  const spoken =
+    /\b([a-z0-9]+(?:(?: dot | underscore |[._])[a-z0-9]+)*) at ([a-z0-9-]+(?:(?: dot |\.)[a-z0-9-]+)*(?: dot |\.)(?:com|org|net|edu|gov|io|co|uk|de|fr|ai|dev|app))\b/gi;
   return text.replace(spoken, (all, user: string, domain: string) => {
-    const clean = (s: string) => s.replace(/ dot /gi, '.').replace(/ underscore /gi, '_').replace(/\s+/g, '');
+    const clean = (s: string) =>
+      s
+        .replace(/ dot /gi, '.')
+        .replace(/ underscore /gi, '_')
+        .replace(/\s+/g, '');
     let f = `${clean(user)}@${clean(domain)}`.toLowerCase();
     if (upper) f = f.charAt(0).toUpperCase() + f.slice(1);
     mapping[all] = f;

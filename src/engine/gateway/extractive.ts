@@ -19,7 +19,9 @@ export const MAX_QUESTION_CHARS = 2000;
 const SLICE = 500;
 
 const STOP = new Set(
-  'a an the and or but if of to in on at by for with from as is are was were be been being do does did what which who whom whose when where why how this that these those it its i you he she we they me him her us them my your our their there here about into over than then so not no yes can could would should will shall may might must have has had just also very too any some all each every tell please say said according transcript recording speaker'.split(' '),
+  'a an the and or but if of to in on at by for with from as is are was were be been being do does did what which who whom whose when where why how this that these those it its i you he she we they me him her us them my your our their there here about into over than then so not no yes can could would should will shall may might must have has had just also very too any some all each every tell please say said according transcript recording speaker'.split(
+    ' ',
+  ),
 );
 
 export function tokenize(s: string): string[] {
@@ -143,7 +145,8 @@ export function gather(req: ChatRequest): { question: string; passages: Passage[
 
 /** The answer text, from the request and the passages' scores. */
 function compose(question: string, passages: Passage[], truncated: boolean, scores: number[]): string {
-  const notice = 'This answer is extractive: verbatim-extractive, the local engine\'s offline model, quotes the sentences that best match your question and does not write new text.';
+  const notice =
+    "This answer is extractive: verbatim-extractive, the local engine's offline model, quotes the sentences that best match your question and does not write new text.";
   if (passages.length === 0) {
     return `${notice}\n\nThere is nothing to quote: name a transcript with transcript_id or paste the text into the messages. For written answers, configure an OpenAI-compatible model (for example Ollama) in the engine.`;
   }
@@ -153,7 +156,9 @@ function compose(question: string, passages: Passage[], truncated: boolean, scor
     .sort((a, b) => b.score - a.score || a.i - b.i)
     .slice(0, TOP)
     .sort((a, b) => a.i - b.i);
-  const partial = truncated ? `\n\nOnly the first ${MAX_PASSAGES.toLocaleString('en-US')} sentences were searched; ask about fewer transcripts to search all of them.` : '';
+  const partial = truncated
+    ? `\n\nOnly the first ${MAX_PASSAGES.toLocaleString('en-US')} sentences were searched; ask about fewer transcripts to search all of them.`
+    : '';
   if (ranked.length === 0) {
     return `${notice}\n\nNo sentence matches the words of your question ("${question.slice(0, 200)}"). Try other words from the recording.${partial}`;
   }
@@ -187,7 +192,8 @@ export class ExtractiveProvider implements ChatProvider {
       {
         id: EXTRACTIVE_MODEL,
         name: 'Verbatim extractive (offline)',
-        description: 'Built into the local engine, no network: quotes the transcript sentences that best answer the question (BM25 retrieval), with their start times. It does not generate text.',
+        description:
+          'Built into the local engine, no network: quotes the transcript sentences that best answer the question (BM25 retrieval), with their start times. It does not generate text.',
         context_length: 1_000_000,
       },
     ];

@@ -12,7 +12,18 @@ import { OpenAICompatibleProvider } from './openai-compatible';
 import { RateLimiter, type RateService } from './rate-limit';
 import { ChatCompletionRequestSchema, type ChatCompletion, type ChatCompletionChunk, type UnderstandingResult } from '../../shared/api/gateway';
 import { firstIssue, SpeechUnderstandingRequestSchema } from '../../shared/api/transcript';
-import { contentText, GatewayError, roughTokens, type ProviderMessage, type ChatProvider, type ChatRequest, type Completion, type CompletionDelta, type ModelInfo, type TranscriptSource } from './provider';
+import {
+  contentText,
+  GatewayError,
+  roughTokens,
+  type ProviderMessage,
+  type ChatProvider,
+  type ChatRequest,
+  type Completion,
+  type CompletionDelta,
+  type ModelInfo,
+  type TranscriptSource,
+} from './provider';
 
 /** Transcripts one chat request may name (transcript_id plus transcript_ids). */
 export const MAX_TRANSCRIPTS_PER_REQUEST = 100;
@@ -55,7 +66,11 @@ export class Gateway {
 
   provider(model: string): ChatProvider {
     const p = this.byModel.get(model);
-    if (!p) throw new GatewayError(400, `Unknown model ${JSON.stringify(model)}; GET /v1/models lists the models of this engine (${[...this.byModel.keys()].join(', ')}).`);
+    if (!p)
+      throw new GatewayError(
+        400,
+        `Unknown model ${JSON.stringify(model)}; GET /v1/models lists the models of this engine (${[...this.byModel.keys()].join(', ')}).`,
+      );
     return p;
   }
 
@@ -94,7 +109,8 @@ export class Gateway {
     const ids = [...(b.transcript_id === undefined ? [] : [b.transcript_id]), ...(b.transcript_ids ?? [])];
     // Each named transcript is loaded whole: a repeated id is loaded once, and the count is capped (a 2 MB body fits 50,000 ids).
     const unique = [...new Set(ids)];
-    if (unique.length > MAX_TRANSCRIPTS_PER_REQUEST) throw new GatewayError(400, `A request can name at most ${MAX_TRANSCRIPTS_PER_REQUEST} transcripts; it named ${unique.length}.`);
+    if (unique.length > MAX_TRANSCRIPTS_PER_REQUEST)
+      throw new GatewayError(400, `A request can name at most ${MAX_TRANSCRIPTS_PER_REQUEST} transcripts; it named ${unique.length}.`);
     for (const id of unique) {
       const t = this.transcripts.getCompletedTranscript(id);
       if (!t) throw new GatewayError(404, `Transcript ${id} was not found or is not completed.`);
@@ -107,7 +123,10 @@ export class Gateway {
       if (target?.content) target.content = target.content.replace('{{ transcript }}', () => first.text);
     }
     if (rf?.type === 'json_schema' && !provider.generative) {
-      throw new GatewayError(400, `${b.model} cannot answer in a JSON schema: it only quotes transcripts. Configure an OpenAI-compatible model (for example Ollama) for structured answers.`);
+      throw new GatewayError(
+        400,
+        `${b.model} cannot answer in a JSON schema: it only quotes transcripts. Configure an OpenAI-compatible model (for example Ollama) for structured answers.`,
+      );
     }
     const req: ChatRequest = { model: b.model, messages, max_tokens: maxTokens, transcripts };
     if (b.temperature !== undefined) req.temperature = b.temperature;
@@ -129,7 +148,10 @@ export class Gateway {
           messages: [
             ...req.messages,
             { role: 'assistant', content: result.content ?? '' },
-            { role: 'user', content: `Your answer does not match the required JSON schema (${problems}). Answer again with only a JSON value that matches this schema: ${JSON.stringify(schema)}` },
+            {
+              role: 'user',
+              content: `Your answer does not match the required JSON schema (${problems}). Answer again with only a JSON value that matches this schema: ${JSON.stringify(schema)}`,
+            },
           ],
         };
         result = await provider.complete(repair, signal);
@@ -177,14 +199,25 @@ export class Gateway {
     const r: Record<string, unknown> = parsed.data.request;
     const known = ['translation', 'speaker_identification', 'custom_formatting'];
     const unknown = Object.keys(r).filter((k) => !known.includes(k));
-    if (unknown.length) throw new GatewayError(400, `speech_understanding.request.${unknown[0]} is not supported by the local engine (supported: ${known.join(', ')}).`);
-    if (Object.keys(r).length === 0) throw new GatewayError(400, 'speech_understanding.request names no feature (translation, speaker_identification or custom_formatting).');
+    if (unknown.length)
+      throw new GatewayError(400, `speech_understanding.request.${unknown[0]} is not supported by the local engine (supported: ${known.join(', ')}).`);
+    if (Object.keys(r).length === 0)
+      throw new GatewayError(400, 'speech_understanding.request names no feature (translation, speaker_identification or custom_formatting).');
     const llm = this.understandingModel();
     const { translation, speaker_identification: who } = parsed.data.request;
-    if (translation && !llm) throw new GatewayError(400, 'translation needs an LLM provider and none is configured on the local engine: start it with --llm-base-url and --llm-models (for example a local Ollama) or add gateway.json to its data folder.');
+    if (translation && !llm)
+      throw new GatewayError(
+        400,
+        'translation needs an LLM provider and none is configured on the local engine: start it with --llm-base-url and --llm-models (for example a local Ollama) or add gateway.json to its data folder.',
+      );
     if (who) {
-      if (who.speaker_type === 'role' && !who.known_values?.length) throw new GatewayError(400, 'speaker_identification with speaker_type "role" needs known_values.');
-      if (!llm) throw new GatewayError(400, 'speaker_identification is not available on the local engine: it has no diarisation and no LLM provider is configured (start it with --llm-base-url and --llm-models).');
+      if (who.speaker_type === 'role' && !who.known_values?.length)
+        throw new GatewayError(400, 'speaker_identification with speaker_type "role" needs known_values.');
+      if (!llm)
+        throw new GatewayError(
+          400,
+          'speaker_identification is not available on the local engine: it has no diarisation and no LLM provider is configured (start it with --llm-base-url and --llm-models).',
+        );
     }
     return r;
   }
@@ -208,7 +241,10 @@ export class Gateway {
             max_tokens: Math.max(1000, roughTokens(text) * 2),
             transcripts: [],
             messages: [
-              { role: 'system', content: `You translate transcripts. Answer with the translation only, no notes.${tr.formal ? ' Use a formal register.' : ''}` },
+              {
+                role: 'system',
+                content: `You translate transcripts. Answer with the translation only, no notes.${tr.formal ? ' Use a formal register.' : ''}`,
+              },
               { role: 'user', content: `Translate into the language with code "${lang}":\n\n${text}` },
             ],
           },
@@ -231,8 +267,17 @@ export class Gateway {
           max_tokens: 300,
           transcripts: [],
           messages: [
-            { role: 'system', content: 'You identify speakers in transcripts. Answer with only a JSON object mapping each speaker label to a ' + (si.speaker_type === 'role' ? 'role' : 'name') + '.' },
-            { role: 'user', content: `Speaker labels: ${labels.join(', ')}.${si.known_values?.length ? ` Choose from: ${si.known_values.join(', ')}.` : ''}\n\n${sample.slice(0, 20_000)}` },
+            {
+              role: 'system',
+              content:
+                'You identify speakers in transcripts. Answer with only a JSON object mapping each speaker label to a ' +
+                (si.speaker_type === 'role' ? 'role' : 'name') +
+                '.',
+            },
+            {
+              role: 'user',
+              content: `Speaker labels: ${labels.join(', ')}.${si.known_values?.length ? ` Choose from: ${si.known_values.join(', ')}.` : ''}\n\n${sample.slice(0, 20_000)}`,
+            },
           ],
         },
         signal,

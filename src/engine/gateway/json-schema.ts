@@ -29,7 +29,8 @@ export function validateSchema(schema: Schema, value: unknown, path = '$'): stri
     const types = Array.isArray(s.type) ? (s.type as string[]) : [s.type as string];
     if (!types.some((t) => typeMatches(t, value))) return [`${path} should be ${types.join(' or ')}, not ${typeOf(value)}`];
   }
-  if (Array.isArray(s.enum) && !s.enum.some((e) => JSON.stringify(e) === JSON.stringify(value))) errs.push(`${path} should be one of ${JSON.stringify(s.enum)}`);
+  if (Array.isArray(s.enum) && !s.enum.some((e) => JSON.stringify(e) === JSON.stringify(value)))
+    errs.push(`${path} should be one of ${JSON.stringify(s.enum)}`);
   if ('const' in s && JSON.stringify(s.const) !== JSON.stringify(value)) errs.push(`${path} should be ${JSON.stringify(s.const)}`);
   if (typeof value === 'string') {
     if (typeof s.minLength === 'number' && value.length < s.minLength) errs.push(`${path} is shorter than ${s.minLength}`);
@@ -52,18 +53,23 @@ export function validateSchema(schema: Schema, value: unknown, path = '$'): stri
     for (const [k, v] of Object.entries(obj)) {
       if (k in props) errs.push(...validateSchema(props[k] as Schema, v, `${path}.${k}`));
       else if (s.additionalProperties === false) errs.push(`${path}.${k} is not allowed`);
-      else if (s.additionalProperties && typeof s.additionalProperties === 'object') errs.push(...validateSchema(s.additionalProperties as Schema, v, `${path}.${k}`));
+      else if (s.additionalProperties && typeof s.additionalProperties === 'object')
+        errs.push(...validateSchema(s.additionalProperties as Schema, v, `${path}.${k}`));
     }
   }
   if (Array.isArray(s.allOf)) for (const sub of s.allOf as Schema[]) errs.push(...validateSchema(sub, value, path));
   if (Array.isArray(s.anyOf) && !(s.anyOf as Schema[]).some((sub) => validateSchema(sub, value, path).length === 0)) errs.push(`${path} matches none of anyOf`);
-  if (Array.isArray(s.oneOf) && (s.oneOf as Schema[]).filter((sub) => validateSchema(sub, value, path).length === 0).length !== 1) errs.push(`${path} should match exactly one of oneOf`);
+  if (Array.isArray(s.oneOf) && (s.oneOf as Schema[]).filter((sub) => validateSchema(sub, value, path).length === 0).length !== 1)
+    errs.push(`${path} should match exactly one of oneOf`);
   return errs;
 }
 
 /** Parses a model's JSON answer, tolerating a ```json fence around it. */
 export function parseModelJson(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
-  const t = text.trim().replace(/^```(?:json)?\s*/i, '').replace(/\s*```$/, '');
+  const t = text
+    .trim()
+    .replace(/^```(?:json)?\s*/i, '')
+    .replace(/\s*```$/, '');
   try {
     return { ok: true, value: JSON.parse(t) };
   } catch (err) {

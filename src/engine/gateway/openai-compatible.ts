@@ -10,7 +10,7 @@ export interface UpstreamConfig {
   baseUrl: string;
   apiKey?: string | null;
   /** Model names served by this upstream, as clients will name them. */
-  models: (string | Partial<ModelInfo> & { id: string })[];
+  models: (string | (Partial<ModelInfo> & { id: string }))[];
   /** Whether the upstream accepts `tools` (default true). */
   tools?: boolean;
   /** Request timeout in ms (default 120 s). */
@@ -58,7 +58,10 @@ export class OpenAICompatibleProvider implements ChatProvider {
     try {
       res = await fetch(this.url, { method: 'POST', headers, body: this.body(req, stream), signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
     } catch (err) {
-      throw new GatewayError(502, `The LLM upstream at ${this.cfg.baseUrl} could not be reached (${err instanceof Error ? err.message : String(err)}); check that it is running and the base URL is right.`);
+      throw new GatewayError(
+        502,
+        `The LLM upstream at ${this.cfg.baseUrl} could not be reached (${err instanceof Error ? err.message : String(err)}); check that it is running and the base URL is right.`,
+      );
     }
     if (!res.ok) {
       const text = (await res.text().catch(() => '')).slice(0, 300);

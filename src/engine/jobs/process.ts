@@ -60,7 +60,8 @@ export async function processJob(ctx: JobContext, job: TranscriptRow, signal: Ab
     }
     const durationMs = (samples / BYTES_PER_SECOND) * 2 * 1000;
     if (durationMs < MIN_AUDIO_MS) throw new JobFailure('Audio duration is too short.');
-    if (!ctx.recognizers.available) throw new JobFailure(`The local engine cannot transcribe: ${ctx.recognizers.unavailableReason ?? 'its recognizer is not available'}`);
+    if (!ctx.recognizers.available)
+      throw new JobFailure(`The local engine cannot transcribe: ${ctx.recognizers.unavailableReason ?? 'its recognizer is not available'}`);
 
     const warnings: string[] = [];
     if (p.keyterms_prompt?.length) {
@@ -89,7 +90,12 @@ export async function processJob(ctx: JobContext, job: TranscriptRow, signal: Ab
       if (p.redact_pii_audio) {
         const quality = p.redact_pii_audio_quality ?? 'mp3';
         redactedAudioPath = join(dir, `redacted.${quality}`);
-        await renderRedactedAudio(raw, r.spans.map((s) => ({ start: s.start - offset, end: s.end - offset })), redactedAudioPath, quality);
+        await renderRedactedAudio(
+          raw,
+          r.spans.map((s) => ({ start: s.start - offset, end: s.end - offset })),
+          redactedAudioPath,
+          quality,
+        );
       }
     }
     const confidence = words.length ? round3(words.reduce((a, w) => a + w.confidence, 0) / words.length) : null;

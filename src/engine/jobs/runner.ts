@@ -24,7 +24,10 @@ export class JobRunner implements JobQueue {
     if (n) this.ctx.logger.info(`re-queued ${n} job(s) interrupted by the last shutdown`);
     startSpawner();
     prewarmVad(this.ctx.opts.workers);
-    this.warm = this.ctx.recognizers.batch.prewarm?.(this.ctx.opts.workers).catch((err: unknown) => this.ctx.logger.warn(`could not preload the recognizer: ${String(err)}`)) ?? Promise.resolve();
+    this.warm =
+      this.ctx.recognizers.batch
+        .prewarm?.(this.ctx.opts.workers)
+        .catch((err: unknown) => this.ctx.logger.warn(`could not preload the recognizer: ${String(err)}`)) ?? Promise.resolve();
     for (let i = 0; i < this.ctx.opts.workers; i++) this.loops.push(this.loop());
   }
 

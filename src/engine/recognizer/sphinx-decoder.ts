@@ -15,7 +15,8 @@ const require = createRequire(import.meta.url);
 export const SPHINX_LIB = '/usr/lib/x86_64-linux-gnu/libpocketsphinx.so.3';
 export const SPHINXBASE_LIB = '/usr/lib/x86_64-linux-gnu/libsphinxbase.so.3';
 export const SPHINX_MODEL_DIR = '/usr/share/pocketsphinx/model/en-us';
-export const INSTALL_HINT = 'install the Debian packages libpocketsphinx3 and pocketsphinx-en-us (sudo apt-get install libpocketsphinx3 pocketsphinx-en-us), then restart the engine';
+export const INSTALL_HINT =
+  'install the Debian packages libpocketsphinx3 and pocketsphinx-en-us (sudo apt-get install libpocketsphinx3 pocketsphinx-en-us), then restart the engine';
 
 /** Frames are 10 ms at the default -frate 100. */
 const FRAME_MS = 10;
@@ -151,7 +152,11 @@ export class Decoder {
   /** Segment frames count from the decoder's creation, not the utterance's start: samples before this utterance. */
   private samplesBefore = 0;
   private uttSamples = 0;
-  constructor(readonly a: SphinxApi, readonly ps: Ptr, readonly lmath: Ptr) {}
+  constructor(
+    readonly a: SphinxApi,
+    readonly ps: Ptr,
+    readonly lmath: Ptr,
+  ) {}
 
   /** Runs `fn` after every earlier call on this decoder. */
   run<T>(fn: () => Promise<T>): Promise<T> {
@@ -218,7 +223,12 @@ export class Decoder {
         let confidence = await call<number>(this.a.logmath_exp, this.lmath, prob);
         if (!Number.isFinite(confidence)) confidence = 0;
         confidence = Math.min(1, Math.max(0, confidence));
-        words.push({ text: word, start: ((sf[0] ?? 0) - base) * FRAME_MS, end: ((ef[0] ?? 0) - base + 1) * FRAME_MS, confidence: Math.round(confidence * 1000) / 1000 });
+        words.push({
+          text: word,
+          start: ((sf[0] ?? 0) - base) * FRAME_MS,
+          end: ((ef[0] ?? 0) - base + 1) * FRAME_MS,
+          confidence: Math.round(confidence * 1000) / 1000,
+        });
       }
       seg = await call<Ptr | null>(this.a.ps_seg_next, seg);
     }

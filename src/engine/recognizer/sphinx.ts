@@ -40,7 +40,14 @@ export const BATCH_DECODER_ARGS: Readonly<Record<string, string>> = BATCH_ARGS;
  * costs ~50 ms instead of ~300, and tighter pruning (about 0.15 of a core per
  * session instead of 0.25, same words on our clips).
  */
-export const LIVE_DECODER_ARGS: Readonly<Record<string, string>> = { '-fwdflat': 'no', '-maxhmmpf': '1500', '-pl_window': '10', '-topn': '2', '-maxwpf': '5', '-remove_silence': 'no' };
+export const LIVE_DECODER_ARGS: Readonly<Record<string, string>> = {
+  '-fwdflat': 'no',
+  '-maxhmmpf': '1500',
+  '-pl_window': '10',
+  '-topn': '2',
+  '-maxwpf': '5',
+  '-remove_silence': 'no',
+};
 
 export interface SphinxOptions {
   /** The model folder (default Debian's /usr/share/pocketsphinx/model/en-us). */
@@ -219,4 +226,3 @@ export class SphinxRecognizer implements Recognizer {
     this.termPools.clear();
   }
 }
-

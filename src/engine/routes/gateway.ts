@@ -22,7 +22,11 @@ function asHttp(err: unknown, headers: Record<string, string> = {}): unknown {
 }
 
 function refuse(model: string, d: RateDecision): HttpError {
-  return new HttpError(429, `Rate limit reached for model ${model}: ${d.headers['X-RateLimit-Limit']} requests per minute. Retry in ${d.resetSeconds} s.`, d.headers);
+  return new HttpError(
+    429,
+    `Rate limit reached for model ${model}: ${d.headers['X-RateLimit-Limit']} requests per minute. Retry in ${d.resetSeconds} s.`,
+    d.headers,
+  );
 }
 
 /** Chat bodies beyond this answer 413: a transcript is named by transcript_id, not pasted, so real requests stay far below it. */
@@ -35,7 +39,10 @@ export function registerGateway(ctx: EngineContext, router: Router): void {
   if (upstreams.length) ctx.logger.info(`LLM gateway upstreams: ${upstreams.join('; ')}`);
 
   router.get('/v1/models', ({ res }) => {
-    const list: ModelList = { object: 'list', data: gateway.models().map((m) => ({ ...m, object: 'model', owned_by: m.id === 'verbatim-extractive' ? 'verbatim' : 'upstream' })) };
+    const list: ModelList = {
+      object: 'list',
+      data: gateway.models().map((m) => ({ ...m, object: 'model', owned_by: m.id === 'verbatim-extractive' ? 'verbatim' : 'upstream' })),
+    };
     sendJson(res, 200, list);
   });
 
@@ -65,7 +72,8 @@ export function registerGateway(ctx: EngineContext, router: Router): void {
   // The seed's path and the cloud's current one: real clients send either.
   const understanding = async ({ req, res }: RouteRequest): Promise<void> => {
     const body = await readJson(req, GATEWAY_BODY_LIMIT, BODY_HINT);
-    if (!body || typeof body !== 'object' || Array.isArray(body)) throw new HttpError(400, 'The body must be a JSON object with transcript_id and speech_understanding.');
+    if (!body || typeof body !== 'object' || Array.isArray(body))
+      throw new HttpError(400, 'The body must be a JSON object with transcript_id and speech_understanding.');
     const model = gateway.understandingModel() ?? 'verbatim-local-rules';
     const decision = gateway.rate(model, 'speech-understanding');
     if (!decision.allowed) throw refuse(model, decision);

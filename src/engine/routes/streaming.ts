@@ -26,7 +26,8 @@ function intParam(url: URL, name: string, min: number, max: number, required: bo
     return null;
   }
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < min || n > max) throw new HttpError(400, `Invalid ${name}: ${JSON.stringify(raw.slice(0, 40))}; expected an integer from ${min} to ${max}`);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new HttpError(400, `Invalid ${name}: ${JSON.stringify(raw.slice(0, 40))}; expected an integer from ${min} to ${max}`);
   return n;
 }
 

@@ -38,7 +38,10 @@ export function validateCreate(body: unknown, ctx: { baseUrl: string; allowFileU
   const b = parsed.data;
   for (const k of OPTIONAL_FEATURE_PARAMS) {
     if (!asksFor(b[k])) continue;
-    if (k.startsWith('speaker')) throw bad('speaker_labels is not supported by the local engine (no speaker diarization); remove speaker_labels, speakers_expected and speaker_options, or use a cloud region.');
+    if (k.startsWith('speaker'))
+      throw bad(
+        'speaker_labels is not supported by the local engine (no speaker diarization); remove speaker_labels, speakers_expected and speaker_options, or use a cloud region.',
+      );
     throw bad(`${k} is not supported by the local engine; remove it or use a cloud region.`);
   }
   let u: URL;
@@ -47,10 +50,15 @@ export function validateCreate(body: unknown, ctx: { baseUrl: string; allowFileU
   } catch {
     throw bad(`audio_url is not a valid URL: ${b.audio_url.slice(0, 200)}`);
   }
-  if (u.protocol === 'file:' && !ctx.allowFileUrls) throw bad('audio_url: file:// URLs are disabled on this engine; start it with --allow-file-urls, or upload the file with POST /v2/upload.');
-  if (!['http:', 'https:', 'file:'].includes(u.protocol)) throw bad(`audio_url must be an http(s) URL (or file:// when allowed); got ${u.protocol.slice(0, 20)}`);
+  if (u.protocol === 'file:' && !ctx.allowFileUrls)
+    throw bad('audio_url: file:// URLs are disabled on this engine; start it with --allow-file-urls, or upload the file with POST /v2/upload.');
+  if (!['http:', 'https:', 'file:'].includes(u.protocol))
+    throw bad(`audio_url must be an http(s) URL (or file:// when allowed); got ${u.protocol.slice(0, 20)}`);
   const language = (b.language_code ?? 'en_us').toLowerCase();
-  if (!ENGLISH.has(language)) throw bad(`language_code ${JSON.stringify(language.slice(0, 40))} is not supported by the local engine, which transcribes English only (en, en_us, en_uk, en_au).`);
+  if (!ENGLISH.has(language))
+    throw bad(
+      `language_code ${JSON.stringify(language.slice(0, 40))} is not supported by the local engine, which transcribes English only (en, en_us, en_uk, en_au).`,
+    );
   if (b.language_detection) throw bad('language_detection is not supported by the local engine, which transcribes English only; set language_code instead.');
   // The older single speech_model is honoured as the cloud does, when speech_models is not given.
   const legacy = !b.speech_models && b.speech_model ? b.speech_model : null;
@@ -90,7 +98,8 @@ const STATUSES = new Set(['queued', 'processing', 'completed', 'error']);
 
 export function registerTranscripts(ctx: EngineContext, router: Router): void {
   router.post('/v2/transcript', async ({ req, res }) => {
-    if (!ctx.jobs.accepting) throw new HttpError(503, 'The engine is shutting down and takes no new jobs; submit again once it is back.', { 'retry-after': '5' });
+    if (!ctx.jobs.accepting)
+      throw new HttpError(503, 'The engine is shutting down and takes no new jobs; submit again once it is back.', { 'retry-after': '5' });
     const body = await readJson(req);
     const { params, webhookAuthValue } = validateCreate(body, { baseUrl: ctx.baseUrl(), allowFileUrls: ctx.opts.allowFileUrls });
     if (params.speech_understanding) {

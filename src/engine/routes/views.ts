@@ -39,7 +39,12 @@ export function registerViews(ctx: EngineContext, router: Router): void {
   });
   router.get('/v2/transcript/:id/paragraphs', ({ res, params }) => {
     const { t, r } = completed(ctx, params.id ?? '');
-    sendJson(res, 200, { id: t.id, confidence: r.confidence, audio_duration: r.audio_duration, paragraphs: paragraphsFrom(r.sentences) } satisfies ParagraphsResponse);
+    sendJson(res, 200, {
+      id: t.id,
+      confidence: r.confidence,
+      audio_duration: r.audio_duration,
+      paragraphs: paragraphsFrom(r.sentences),
+    } satisfies ParagraphsResponse);
   });
   router.get('/v2/transcript/:id/srt', ({ res, params, url }) => {
     const { r } = completed(ctx, params.id ?? '');
@@ -53,16 +58,24 @@ export function registerViews(ctx: EngineContext, router: Router): void {
     const { t, r } = completed(ctx, params.id ?? '');
     const raw = url.searchParams.get('words');
     if (!raw?.trim()) throw new HttpError(400, 'words is required: a comma-separated list of words or phrases.');
-    const items = raw.split(',').map((s) => s.trim()).filter(Boolean);
+    const items = raw
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     for (const it of items) if (it.split(/\s+/).length > 5) throw new HttpError(400, `words: "${it}" has more than 5 words.`);
     const matches = wordSearch(r.words, items);
     sendJson(res, 200, { id: t.id, total_count: matches.reduce((a, m) => a + m.count, 0), matches } satisfies WordSearchResponse);
   });
   router.get('/v2/transcript/:id/redacted-audio', ({ res, params }) => {
     const t = getTranscriptOr404(ctx, params.id ?? '');
-    if (!t.params.redact_pii_audio) throw new HttpError(400, 'Redacted audio was not requested for this transcript (create it with redact_pii: true and redact_pii_audio: true).');
-    if (t.status !== 'completed' || !t.redactedAudioPath) throw new HttpError(400, 'Redacted audio is not ready yet; try again when the transcript is completed.');
-    sendJson(res, 200, { status: 'redacted_audio_ready', redacted_audio_url: `${ctx.baseUrl()}/v2/transcript/${t.id}/redacted-audio/file` } satisfies RedactedAudioResponse);
+    if (!t.params.redact_pii_audio)
+      throw new HttpError(400, 'Redacted audio was not requested for this transcript (create it with redact_pii: true and redact_pii_audio: true).');
+    if (t.status !== 'completed' || !t.redactedAudioPath)
+      throw new HttpError(400, 'Redacted audio is not ready yet; try again when the transcript is completed.');
+    sendJson(res, 200, {
+      status: 'redacted_audio_ready',
+      redacted_audio_url: `${ctx.baseUrl()}/v2/transcript/${t.id}/redacted-audio/file`,
+    } satisfies RedactedAudioResponse);
   });
   router.get('/v2/transcript/:id/redacted-audio/file', async ({ res, params }) => {
     const t = getTranscriptOr404(ctx, params.id ?? '');

@@ -7,7 +7,6 @@
 import type { z } from 'zod';
 import { StreamingQuerySchema, StreamingTunablesSchema, type StreamingTunables } from '../../shared/api/streaming';
 
-
 export const CLOSE = {
   normal: 1000,
   unauthorized: 1008,
@@ -113,7 +112,8 @@ export function parseParams(query: URLSearchParams): StreamingParams {
   if (q.sample_rate !== undefined) p.sampleRate = q.sample_rate;
   if (q.encoding !== undefined) p.encoding = q.encoding;
   if (q.speech_model !== undefined) {
-    if (!ENGLISH_MODELS.has(q.speech_model)) bad(`Invalid speech_model: ${JSON.stringify(q.speech_model)}; the local engine supports universal-streaming-english and u3-rt-pro`);
+    if (!ENGLISH_MODELS.has(q.speech_model))
+      bad(`Invalid speech_model: ${JSON.stringify(q.speech_model)}; the local engine supports universal-streaming-english and u3-rt-pro`);
     p.speechModel = q.speech_model;
   }
   if (q.language_detection) bad('language_detection is not supported by the local engine (English only)');

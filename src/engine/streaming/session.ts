@@ -103,7 +103,13 @@ export class StreamingSession {
   begin(): void {
     this.io.send({ type: 'Begin', id: this.id, expires_at: Math.floor(this.expiresAt / 1000) });
     this.timers.push(
-      setTimeout(() => this.fail(new StreamingClose(CLOSE.expired, `Session expired: the maximum session duration of ${Math.round(this.opts.maxSessionMs / 1000)} s was reached`)), this.opts.maxSessionMs),
+      setTimeout(
+        () =>
+          this.fail(
+            new StreamingClose(CLOSE.expired, `Session expired: the maximum session duration of ${Math.round(this.opts.maxSessionMs / 1000)} s was reached`),
+          ),
+        this.opts.maxSessionMs,
+      ),
     );
     this.touch();
   }
@@ -171,13 +177,19 @@ export class StreamingSession {
   private onAudio(data: Buffer): void {
     const ms = frameMs(data.length, this.params);
     if (ms === null || ms < 50 - 1e-6 || ms > 1000 + 1e-6) {
-      throw new StreamingClose(CLOSE.badAudio, `Input duration violation: ${ms === null ? 'a partial sample' : `${ms.toFixed(1)} ms`}; send audio frames of 50 to 1000 ms`);
+      throw new StreamingClose(
+        CLOSE.badAudio,
+        `Input duration violation: ${ms === null ? 'a partial sample' : `${ms.toFixed(1)} ms`}; send audio frames of 50 to 1000 ms`,
+      );
     }
     const now = Date.now();
     if (this.firstAudioAt === 0) this.firstAudioAt = now;
     this.inputMs += ms;
     if (this.inputMs - (now - this.firstAudioAt) > this.opts.burstMs) {
-      throw new StreamingClose(CLOSE.badAudio, `Audio sent faster than real time (${Math.round(this.inputMs)} ms of audio in ${now - this.firstAudioAt} ms); send it at its natural pace`);
+      throw new StreamingClose(
+        CLOSE.badAudio,
+        `Audio sent faster than real time (${Math.round(this.inputMs)} ms of audio in ${now - this.firstAudioAt} ms); send it at its natural pace`,
+      );
     }
     const pcm = this.params.encoding === 'pcm_mulaw' ? decodeMulaw(data) : new Int16Array(data.buffer.slice(data.byteOffset, data.byteOffset + data.length));
     this.ingest(this.resampler.process(pcm));
@@ -223,7 +235,15 @@ export class StreamingSession {
     }
     this.preroll = [];
     this.prerollSamples = 0;
-    this.turn = { order: null, uttStart: from, speechStartMs: onsetSample / SPM, tracker: new PartialTracker(), lastWords: [], lastPartialAt: this.samples, emitted: false };
+    this.turn = {
+      order: null,
+      uttStart: from,
+      speechStartMs: onsetSample / SPM,
+      tracker: new PartialTracker(),
+      lastWords: [],
+      lastPartialAt: this.samples,
+      emitted: false,
+    };
     this.feed(all.subarray(from - heldFrom));
   }
 
@@ -232,7 +252,8 @@ export class StreamingSession {
   }
 
   private silenceMs(): number {
-    if (this.vad) return this.vad.isSpeech ? 0 : Math.max(0, (this.samples - Math.max(this.vad.lastSpeechAt, this.turn ? this.turn.speechStartMs * SPM : 0)) / SPM);
+    if (this.vad)
+      return this.vad.isSpeech ? 0 : Math.max(0, (this.samples - Math.max(this.vad.lastSpeechAt, this.turn ? this.turn.speechStartMs * SPM : 0)) / SPM);
     return this.decoderSpeech ? 0 : Math.max(0, (this.samples - this.decoderLastSpeech) / SPM);
   }
 
@@ -247,7 +268,15 @@ export class StreamingSession {
         if (speech) this.decoderLastSpeech = at;
         if (speech && !this.decoderSpeech && !this.turn && !this.done) {
           this.decoderSpeech = true;
-          this.turn = { order: null, uttStart: this.decoderUttStart, speechStartMs: before / SPM, tracker: new PartialTracker(), lastWords: [], lastPartialAt: this.samples, emitted: false };
+          this.turn = {
+            order: null,
+            uttStart: this.decoderUttStart,
+            speechStartMs: before / SPM,
+            tracker: new PartialTracker(),
+            lastWords: [],
+            lastPartialAt: this.samples,
+            emitted: false,
+          };
         }
         this.decoderSpeech = speech;
       })
@@ -264,7 +293,10 @@ export class StreamingSession {
     const silence = this.silenceMs();
     const conf = endOfTurnConfidence(silence, this.lastWordText(), this.params.minTurnSilence, this.params.maxTurnSilence);
     const heard = turn.lastWords.length > 0;
-    if ((heard || silence >= this.params.maxTurnSilence) && (silence >= this.params.maxTurnSilence || (silence >= this.params.minTurnSilence && conf >= this.params.endOfTurnConfidenceThreshold))) {
+    if (
+      (heard || silence >= this.params.maxTurnSilence) &&
+      (silence >= this.params.maxTurnSilence || (silence >= this.params.minTurnSilence && conf >= this.params.endOfTurnConfidenceThreshold))
+    ) {
       this.endTurn();
       return;
     }
@@ -278,7 +310,9 @@ export class StreamingSession {
           this.partialBusy = false;
           if (this.done || this.turn !== turn) return;
           const words = turn.tracker.update(p.text, turn.speechStartMs, spanEnd, silence > 0);
-          const same = words.length === turn.lastWords.length && words.every((w, i) => w.text === turn.lastWords[i]?.text && w.word_is_final === turn.lastWords[i]?.word_is_final);
+          const same =
+            words.length === turn.lastWords.length &&
+            words.every((w, i) => w.text === turn.lastWords[i]?.text && w.word_is_final === turn.lastWords[i]?.word_is_final);
           turn.lastWords = words;
           if (same || words.length === 0) return;
           const c = endOfTurnConfidence(this.silenceMs(), this.lastWordText(), this.params.minTurnSilence, this.params.maxTurnSilence);
@@ -310,12 +344,23 @@ export class StreamingSession {
     if (!turn) return this.ending;
     this.turn = null;
     this.partialBusy = false;
-    const confidence = endOfTurnConfidence(Math.max(this.silenceMs(), this.params.minTurnSilence), this.lastWordText() ?? 'end', this.params.minTurnSilence, this.params.maxTurnSilence);
+    const confidence = endOfTurnConfidence(
+      Math.max(this.silenceMs(), this.params.minTurnSilence),
+      this.lastWordText() ?? 'end',
+      this.params.minTurnSilence,
+      this.params.maxTurnSilence,
+    );
     const format = this.params.formatTurns;
     const offset = turn.uttStart / SPM;
     const finished = this.decoder.finish().then((raw: RecognizedWord[]) => {
       if (this.done && !this.terminating) return;
-      const words: StreamWord[] = raw.map((w) => ({ text: w.text, start: Math.round(w.start + offset), end: Math.round(w.end + offset), confidence: w.confidence, word_is_final: true }));
+      const words: StreamWord[] = raw.map((w) => ({
+        text: w.text,
+        start: Math.round(w.start + offset),
+        end: Math.round(w.end + offset),
+        confidence: w.confidence,
+        word_is_final: true,
+      }));
       if (words.length === 0 && !turn.emitted) return;
       this.sendTurn(turn, words, true, false, Math.max(confidence, 0.5));
       if (format) this.sendTurn(turn, formatWords(words), true, true, Math.max(confidence, 0.5));

@@ -23,21 +23,105 @@ export interface FormatOptions {
 }
 
 const UNITS: Record<string, number> = {
-  zero: 0, oh: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
-  eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19,
+  zero: 0,
+  oh: 0,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  thirteen: 13,
+  fourteen: 14,
+  fifteen: 15,
+  sixteen: 16,
+  seventeen: 17,
+  eighteen: 18,
+  nineteen: 19,
 };
 const TENS: Record<string, number> = { twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90 };
 const SCALES: Record<string, number> = { hundred: 100, thousand: 1000, million: 1_000_000, billion: 1_000_000_000 };
 const DIGIT_WORDS = new Set(['zero', 'oh', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine']);
-const QUESTION_STARTS = new Set(['what', 'why', 'how', 'who', 'whom', 'whose', 'where', 'when', 'which', 'is', 'are', 'do', 'does', 'did', 'can', 'could', 'would', 'will', 'shall', 'should', 'have', 'has']);
+const QUESTION_STARTS = new Set([
+  'what',
+  'why',
+  'how',
+  'who',
+  'whom',
+  'whose',
+  'where',
+  'when',
+  'which',
+  'is',
+  'are',
+  'do',
+  'does',
+  'did',
+  'can',
+  'could',
+  'would',
+  'will',
+  'shall',
+  'should',
+  'have',
+  'has',
+]);
 
 const WEEKDAYS = new Set(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']);
 const MONTHS = new Set(['january', 'february', 'april', 'june', 'july', 'september', 'october', 'november', 'december']);
 /** Months that are also common words ("you may", "a march", "august company"): capitalised only next to a date cue. */
 const AMBIGUOUS_MONTHS = new Set(['march', 'may', 'august']);
-const MONTH_CUES_BEFORE = new Set(['in', 'of', 'since', 'until', 'till', 'during', 'early', 'late', 'mid', 'next', 'last', 'this', 'each', 'every', 'through', 'from', 'before', 'after', 'by']);
+const MONTH_CUES_BEFORE = new Set([
+  'in',
+  'of',
+  'since',
+  'until',
+  'till',
+  'during',
+  'early',
+  'late',
+  'mid',
+  'next',
+  'last',
+  'this',
+  'each',
+  'every',
+  'through',
+  'from',
+  'before',
+  'after',
+  'by',
+]);
 const MAY_CUES_BEFORE = new Set(['in', 'since', 'until', 'till', 'during', 'early', 'late', 'mid', 'next', 'last', 'through']);
-const ORDINALS = new Set(['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth', 'eleventh', 'twelfth', 'thirteenth', 'fourteenth', 'fifteenth', 'sixteenth', 'seventeenth', 'eighteenth', 'nineteenth', 'twentieth', 'thirtieth']);
+const ORDINALS = new Set([
+  'first',
+  'second',
+  'third',
+  'fourth',
+  'fifth',
+  'sixth',
+  'seventh',
+  'eighth',
+  'ninth',
+  'tenth',
+  'eleventh',
+  'twelfth',
+  'thirteenth',
+  'fourteenth',
+  'fifteenth',
+  'sixteenth',
+  'seventeenth',
+  'eighteenth',
+  'nineteenth',
+  'twentieth',
+  'thirtieth',
+]);
 const HOURS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12 };
 /** Words after which "seven thirty" is a clock time, not two numbers. */
 const TIME_CUES = new Set(['at', 'by', 'until', 'till', 'from', 'around', 'about', 'before', 'after']);
@@ -93,11 +177,47 @@ export function clockTimes(words: RawWord[]): RawWord[] {
       }
       // "at seven twenty people" is not a time: the minutes must end the phrase or be followed by am/pm or a pause-like word.
       const after = t(i + used + 1);
-      const ends = after === '' || ['a', 'p', 'am', 'pm', 'in', 'on', 'and', 'or', 'tomorrow', 'today', 'tonight', 'sharp', 'then', 'so', 'but', 'please', 'if', 'when', 'we', 'i', 'you', 'they', 'he', 'she', 'for', 'to', 'with'].includes(after) || WEEKDAYS.has(after);
+      const ends =
+        after === '' ||
+        [
+          'a',
+          'p',
+          'am',
+          'pm',
+          'in',
+          'on',
+          'and',
+          'or',
+          'tomorrow',
+          'today',
+          'tonight',
+          'sharp',
+          'then',
+          'so',
+          'but',
+          'please',
+          'if',
+          'when',
+          'we',
+          'i',
+          'you',
+          'they',
+          'he',
+          'she',
+          'for',
+          'to',
+          'with',
+        ].includes(after) ||
+        WEEKDAYS.has(after);
       if (minutes !== null && ends) {
         const last = words[i + used] as RawWord;
         const span = words.slice(i, i + used + 1);
-        out.push({ text: `${hour}:${String(minutes).padStart(2, '0')}`, start: w.start, end: last.end, confidence: Math.min(...span.map((x) => x.confidence)) });
+        out.push({
+          text: `${hour}:${String(minutes).padStart(2, '0')}`,
+          start: w.start,
+          end: last.end,
+          confidence: Math.min(...span.map((x) => x.confidence)),
+        });
         i += used + 1;
         continue;
       }
@@ -175,7 +295,13 @@ export function numbersToDigits(words: RawWord[]): RawWord[] {
     let bestVal = 0;
     while (j < words.length) {
       const t = (words[j] as RawWord).text.toLowerCase();
-      if (t === 'and' && run.length && (run[run.length - 1] as string) in SCALES && j + 1 < words.length && isNumberWord((words[j + 1] as RawWord).text.toLowerCase())) {
+      if (
+        t === 'and' &&
+        run.length &&
+        (run[run.length - 1] as string) in SCALES &&
+        j + 1 < words.length &&
+        isNumberWord((words[j + 1] as RawWord).text.toLowerCase())
+      ) {
         j++;
         continue;
       }

@@ -8,7 +8,15 @@ import type { PiiPolicy, Sentence, Word } from '../../shared/api/transcript';
 import { round3 } from './format';
 import { PERSON_NAMES } from './names';
 
-export const SUPPORTED_PII_POLICIES: readonly PiiPolicy[] = ['person_name', 'phone_number', 'email_address', 'credit_card_number', 'us_social_security_number', 'number_sequence', 'banking_information'];
+export const SUPPORTED_PII_POLICIES: readonly PiiPolicy[] = [
+  'person_name',
+  'phone_number',
+  'email_address',
+  'credit_card_number',
+  'us_social_security_number',
+  'number_sequence',
+  'banking_information',
+];
 
 export interface PiiSpan {
   policy: PiiPolicy;
@@ -19,7 +27,20 @@ export interface PiiSpan {
   end: number;
 }
 
-const SPOKEN_DIGITS: Record<string, string> = { zero: '0', oh: '0', o: '0', one: '1', two: '2', three: '3', four: '4', five: '5', six: '6', seven: '7', eight: '8', nine: '9' };
+const SPOKEN_DIGITS: Record<string, string> = {
+  zero: '0',
+  oh: '0',
+  o: '0',
+  one: '1',
+  two: '2',
+  three: '3',
+  four: '4',
+  five: '5',
+  six: '6',
+  seven: '7',
+  eight: '8',
+  nine: '9',
+};
 
 function bare(w: string): string {
   return w.toLowerCase().replace(/[.,?!;:]+$/, '');
@@ -60,7 +81,12 @@ export function detectPii(words: Word[], policies: readonly PiiPolicy[]): PiiSpa
       continue;
     }
     // Spoken email: <name> at <host> dot <tld>.
-    if (i + 4 < words.length && bare((words[i + 1] as Word).text) === 'at' && bare((words[i + 3] as Word).text) === 'dot' && /^(com|org|net|edu|gov|io|co|uk|de)$/.test(bare((words[i + 4] as Word).text))) {
+    if (
+      i + 4 < words.length &&
+      bare((words[i + 1] as Word).text) === 'at' &&
+      bare((words[i + 3] as Word).text) === 'dot' &&
+      /^(com|org|net|edu|gov|io|co|uk|de)$/.test(bare((words[i + 4] as Word).text))
+    ) {
       push('email_address', i, i + 4);
       i += 5;
       continue;

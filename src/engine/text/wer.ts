@@ -2,13 +2,17 @@
 const DIGITS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'];
 
 export function normalizeForWer(text: string): string[] {
-  return text
-    .toLowerCase()
-    .replace(/[^a-z0-9' ]+/g, ' ')
-    .split(/\s+/)
-    .filter(Boolean)
-    // Digit strings: up to 4 digits read as a number ("2026", "10"), longer ones digit by digit (phone numbers, codes).
-    .flatMap((w) => (/^\d+$/.test(w) ? (w.length <= 4 && !w.startsWith('0') ? numberWords(Number(w)) : w.split('').map((d) => DIGITS[Number(d)] as string)) : [w]));
+  return (
+    text
+      .toLowerCase()
+      .replace(/[^a-z0-9' ]+/g, ' ')
+      .split(/\s+/)
+      .filter(Boolean)
+      // Digit strings: up to 4 digits read as a number ("2026", "10"), longer ones digit by digit (phone numbers, codes).
+      .flatMap((w) =>
+        /^\d+$/.test(w) ? (w.length <= 4 && !w.startsWith('0') ? numberWords(Number(w)) : w.split('').map((d) => DIGITS[Number(d)] as string)) : [w],
+      )
+  );
 }
 
 function numberWords(n: number): string[] {
@@ -18,7 +22,9 @@ function numberWords(n: number): string[] {
   if (n < 100) return [tens[Math.floor(n / 10)] as string, ...(n % 10 ? [small[n % 10] as string] : [])];
   if (n < 1000) return [small[Math.floor(n / 100)] as string, 'hundred', ...(n % 100 ? numberWords(n % 100) : [])];
   if (n < 1_000_000) return [...numberWords(Math.floor(n / 1000)), 'thousand', ...(n % 1000 ? numberWords(n % 1000) : [])];
-  return String(n).split('').map((d) => DIGITS[Number(d)] as string);
+  return String(n)
+    .split('')
+    .map((d) => DIGITS[Number(d)] as string);
 }
 
 export function wordErrorRate(reference: string, hypothesis: string): number {

@@ -61,7 +61,8 @@ export async function handleUpload(core: Core, req: IncomingMessage, res: Server
     json(res, 200, { uploadId: id, bytes });
   } catch {
     await rm(part, { force: true });
-    if (!res.headersSent && !res.destroyed) json(res, tooLarge ? 413 : 400, { error: tooLarge ? 'The file is larger than 5 GiB.' : 'The upload was interrupted.' });
+    if (!res.headersSent && !res.destroyed)
+      json(res, tooLarge ? 413 : 400, { error: tooLarge ? 'The file is larger than 5 GiB.' : 'The upload was interrupted.' });
   }
 }
 
@@ -84,7 +85,12 @@ export function handleMedia(core: Core, req: IncomingMessage, res: ServerRespons
   }
   const size = statSync(path).size;
   const type = AUDIO_MIME[extname(path).toLowerCase()] ?? 'application/octet-stream';
-  const headers: Record<string, string | number> = { 'content-type': type, 'accept-ranges': 'bytes', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
+  const headers: Record<string, string | number> = {
+    'content-type': type,
+    'accept-ranges': 'bytes',
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+  };
   const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? '');
   if (range && (range[1] || range[2])) {
     let start = range[1] ? Number(range[1]) : size - Number(range[2]);

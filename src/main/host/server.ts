@@ -118,7 +118,9 @@ export async function startHostServer(opts: HostServerOptions): Promise<HostServ
   async function handleHttp(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!isLoopbackHost(req.headers.host)) {
       req.resume();
-      res.writeHead(421, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' }).end('Verbatim answers only to 127.0.0.1, localhost or [::1]. Open the address `npm run serve` printed.');
+      res
+        .writeHead(421, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' })
+        .end('Verbatim answers only to 127.0.0.1, localhost or [::1]. Open the address `npm run serve` printed.');
       return;
     }
     const url = parseTarget(req.url);
@@ -205,7 +207,8 @@ export async function startHostServer(opts: HostServerOptions): Promise<HostServ
     if (url.pathname !== '/bridge') return reject(404, 'Not Found');
     if (!tokenMatches(opts.token, url.searchParams.get('token'))) return reject(401, 'Unauthorized');
     const reqOrigin = req.headers.origin;
-    if (reqOrigin !== undefined && reqOrigin !== origin && reqOrigin !== `http://localhost:${port}` && reqOrigin !== `http://[::1]:${port}`) return reject(403, 'Forbidden');
+    if (reqOrigin !== undefined && reqOrigin !== origin && reqOrigin !== `http://localhost:${port}` && reqOrigin !== `http://[::1]:${port}`)
+      return reject(403, 'Forbidden');
     wss.handleUpgrade(req, socket, head, (ws) => attach(ws));
   });
 

@@ -6,21 +6,10 @@
  */
 import type { z } from 'zod';
 import { AppError } from '../../shared/errors';
-import {
-  channels,
-  events,
-  isChannel,
-  type Channel,
-  type EventName,
-  type Output,
-  type Payload,
-  type Reply,
-} from '../../shared/ipc';
+import { channels, events, isChannel, type Channel, type EventName, type Output, type Payload, type Reply } from '../../shared/ipc';
 
 /** Who sent a request: an Electron frame (by URL) or a host-mode socket. */
-export type Sender =
-  | { kind: 'electron'; frameUrl: string }
-  | { kind: 'host'; tokenValid: boolean };
+export type Sender = { kind: 'electron'; frameUrl: string } | { kind: 'host'; tokenValid: boolean };
 
 export interface HandlerContext {
   sender: Sender;

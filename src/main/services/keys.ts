@@ -45,7 +45,11 @@ export class KeyVault {
     dataDir: string,
     private readonly env: string | undefined = process.env.ASSEMBLYAI_API_KEY,
   ) {
-    this.sealed = new SealedFile(box, join(dataDir, 'secrets', 'api-key.bin'), 'This system offers no encrypted storage for the key (no keyring). Set ASSEMBLYAI_API_KEY in the environment instead.');
+    this.sealed = new SealedFile(
+      box,
+      join(dataDir, 'secrets', 'api-key.bin'),
+      'This system offers no encrypted storage for the key (no keyring). Set ASSEMBLYAI_API_KEY in the environment instead.',
+    );
     this.metaFile = join(dataDir, 'secrets', 'api-key.json');
   }
 
@@ -193,7 +197,10 @@ export class KeyService {
       return { verifiedAt: new Date().toISOString(), lastError: null };
     } catch (e) {
       if (e instanceof AppError && e.code === 'invalid_key')
-        throw new AppError('invalid_key', `The ${region.toUpperCase()} service refused this API key (401). Check that you copied the whole key from your AssemblyAI dashboard, and that it belongs to this region.`);
+        throw new AppError(
+          'invalid_key',
+          `The ${region.toUpperCase()} service refused this API key (401). Check that you copied the whole key from your AssemblyAI dashboard, and that it belongs to this region.`,
+        );
       if (e instanceof AppError && (e.code === 'network' || e.code === 'canceled' || e.code === 'server_error_retryable' || e.code === 'rate_limited'))
         return { verifiedAt: null, lastError: { code: e.code === 'canceled' ? 'network' : e.code, message: `Saved, but not verified: ${e.message}` } };
       throw e;

@@ -79,12 +79,17 @@ export class EngineManager {
   private launchOn(port: number): Promise<EngineHandle> {
     // The key goes by environment: not visible in the process list, and a random key may start with '-',
     // which an argument parser would take for an option.
-    const proc = this.launcher.launch(['--host', '127.0.0.1', '--port', String(port), '--data', join(this.dataDir, 'engine')], { VERBATIM_ENGINE_KEY: this.key });
+    const proc = this.launcher.launch(['--host', '127.0.0.1', '--port', String(port), '--data', join(this.dataDir, 'engine')], {
+      VERBATIM_ENGINE_KEY: this.key,
+    });
     this.proc = proc;
     const stderr: string[] = [];
     return new Promise<EngineHandle>((resolve, reject) => {
       let settled = false;
-      const timer = setTimeout(() => fail(`it did not say where it listens within ${Math.round((this.opts.startTimeoutMs ?? 30_000) / 1000)} s`), this.opts.startTimeoutMs ?? 30_000);
+      const timer = setTimeout(
+        () => fail(`it did not say where it listens within ${Math.round((this.opts.startTimeoutMs ?? 30_000) / 1000)} s`),
+        this.opts.startTimeoutMs ?? 30_000,
+      );
       const fail = (why: string) => {
         if (settled) return;
         settled = true;
@@ -137,7 +142,11 @@ export class EngineManager {
     const now = Date.now();
     this.crashTimes = [...this.crashTimes.filter((t) => now - t < 60_000), now];
     if (this.crashTimes.length > 5) {
-      this.set({ state: 'failed', url: null, message: 'The local engine keeps stopping (6 times in a minute). Restart Verbatim; if it persists, check the engine log.' });
+      this.set({
+        state: 'failed',
+        url: null,
+        message: 'The local engine keeps stopping (6 times in a minute). Restart Verbatim; if it persists, check the engine log.',
+      });
       return;
     }
     this.set({ state: 'restarting', url: null, restarts: this.state.restarts + 1, message: `The local engine stopped (code ${code}); restarting it.` });

@@ -37,7 +37,12 @@ export class OverlayWindow {
   private create(): BrowserWindow {
     const display = screen.getDisplayNearestPoint(screen.getCursorScreenPoint());
     const area = display.workArea;
-    const fallback = { width: Math.min(900, area.width - 40), height: 160, x: area.x + Math.round((area.width - Math.min(900, area.width - 40)) / 2), y: area.y + area.height - 200 };
+    const fallback = {
+      width: Math.min(900, area.width - 40),
+      height: 160,
+      x: area.x + Math.round((area.width - Math.min(900, area.width - 40)) / 2),
+      y: area.y + area.height - 200,
+    };
     const bounds = this.saved()[String(display.id)] ?? fallback;
     const win = new BrowserWindow({
       ...bounds,
@@ -51,7 +56,13 @@ export class OverlayWindow {
       hasShadow: false,
       focusable: true,
       title: 'Verbatim captions',
-      webPreferences: { preload: join(import.meta.dirname, '../preload/index.cjs'), contextIsolation: true, sandbox: true, nodeIntegration: false, spellcheck: false },
+      webPreferences: {
+        preload: join(import.meta.dirname, '../preload/index.cjs'),
+        contextIsolation: true,
+        sandbox: true,
+        nodeIntegration: false,
+        spellcheck: false,
+      },
     });
     win.setAlwaysOnTop(true, 'screen-saver');
     win.setVisibleOnAllWorkspaces(true, { visibleOnFullScreen: true });

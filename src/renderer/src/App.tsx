@@ -112,7 +112,8 @@ function EngineStatus() {
 }
 
 function JobSummary() {
-  const running = useJobs((s) => Object.values(s.jobs).filter((j) => !isFinal(j)).length) + useIntake((s) => s.items.filter((i) => i.state !== 'failed').length);
+  const running =
+    useJobs((s) => Object.values(s.jobs).filter((j) => !isFinal(j)).length) + useIntake((s) => s.items.filter((i) => i.state !== 'failed').length);
   const failed = useJobs((s) => Object.values(s.jobs).filter((j) => j.status === 'error').length);
   if (!running && !failed) return null;
   return (
@@ -135,13 +136,7 @@ function StatusBar() {
     <footer className="statusbar">
       <span className={`pill pill--${connection}`} data-testid="connection">
         <span className="pill__dot" aria-hidden="true" />
-        {connection === 'open'
-          ? 'Connected'
-          : connection === 'closed'
-            ? notConnectedShort
-            : connection === 'reconnecting'
-              ? 'Reconnecting…'
-              : 'Connecting…'}
+        {connection === 'open' ? 'Connected' : connection === 'closed' ? notConnectedShort : connection === 'reconnecting' ? 'Reconnecting…' : 'Connecting…'}
       </span>
       {mode && <span data-testid="mode">{mode}</span>}
       <span data-testid="region">Region: {regionLabels[region]}</span>

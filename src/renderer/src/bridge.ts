@@ -200,7 +200,10 @@ export function uploadFile(file: File, onProgress: (p: UploadProgress) => void, 
   if (path) return Promise.resolve({ kind: 'path', path });
   if (window.verbatim) {
     return Promise.reject(
-      new AppError('unavailable', `This build of the desktop app cannot see where “${file.name}” is on disk, so it cannot add it. Run Verbatim in host mode (npm run serve) to add files until an update fixes this.`),
+      new AppError(
+        'unavailable',
+        `This build of the desktop app cannot see where “${file.name}” is on disk, so it cannot add it. Run Verbatim in host mode (npm run serve) to add files until an update fixes this.`,
+      ),
     );
   }
   const token = hostToken() ?? '';
@@ -219,9 +222,22 @@ export function uploadFile(file: File, onProgress: (p: UploadProgress) => void, 
     xhr.onload = () => {
       const body = xhr.response as { uploadId?: string; error?: string } | null;
       if (xhr.status === 200 && body?.uploadId) resolve({ kind: 'upload', uploadId: body.uploadId });
-      else if (xhr.status === 401) reject(new AppError('forbidden', 'Verbatim refused the upload: this page was not opened from the link `npm run serve` printed. Open that link and try again.'));
-      else if (xhr.status === 413) reject(new AppError('file_too_large', `“${file.name}” is larger than 5 GB, the most Verbatim accepts. Pick a smaller file or trim it first.`));
-      else reject(new AppError('network', `The upload of “${file.name}” failed${body?.error ? `: ${body.error}` : ''}. Check that Verbatim is still running, then retry.`));
+      else if (xhr.status === 401)
+        reject(
+          new AppError(
+            'forbidden',
+            'Verbatim refused the upload: this page was not opened from the link `npm run serve` printed. Open that link and try again.',
+          ),
+        );
+      else if (xhr.status === 413)
+        reject(new AppError('file_too_large', `“${file.name}” is larger than 5 GB, the most Verbatim accepts. Pick a smaller file or trim it first.`));
+      else
+        reject(
+          new AppError(
+            'network',
+            `The upload of “${file.name}” failed${body?.error ? `: ${body.error}` : ''}. Check that Verbatim is still running, then retry.`,
+          ),
+        );
     };
     xhr.onerror = () => reject(new AppError('network', `The upload of “${file.name}” was interrupted. Check that Verbatim is still running, then retry.`));
     xhr.onabort = () => reject(new AppError('canceled', `The upload of “${file.name}” was canceled.`));

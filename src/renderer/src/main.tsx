@@ -9,8 +9,4 @@ import './styles.css';
 applyCachedTheme();
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root');
-createRoot(root).render(
-  <StrictMode>
-    {window.location.hash === '#overlay' ? <OverlayApp /> : <App />}
-  </StrictMode>,
-);
+createRoot(root).render(<StrictMode>{window.location.hash === '#overlay' ? <OverlayApp /> : <App />}</StrictMode>);

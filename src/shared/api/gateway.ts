@@ -22,7 +22,12 @@ export type ChatMessage = z.infer<typeof ChatMessageSchema>;
 
 export const ResponseFormatSchema = z.looseObject({
   type: z.enum(['json_schema', 'json_object', 'text'], { error: 'response_format.type must be json_schema, json_object or text.' }),
-  json_schema: z.looseObject({ name: z.string().optional(), schema: z.record(z.string(), z.unknown()), strict: z.boolean().optional() }, { error: 'response_format.json_schema.schema must be a JSON schema object.' }).optional(),
+  json_schema: z
+    .looseObject(
+      { name: z.string().optional(), schema: z.record(z.string(), z.unknown()), strict: z.boolean().optional() },
+      { error: 'response_format.json_schema.schema must be a JSON schema object.' },
+    )
+    .optional(),
 });
 
 /**
@@ -33,9 +38,19 @@ export const ResponseFormatSchema = z.looseObject({
 export const ChatCompletionRequestSchema = z
   .looseObject({
     model: z.string({ error: 'model is required (a string; see GET /v1/models).' }).min(1, { error: 'model is required (a string; see GET /v1/models).' }),
-    messages: z.array(ChatMessageSchema, { error: 'messages must be a non-empty array of {role, content}.' }).min(1, { error: 'messages must be a non-empty array of {role, content}.' }),
-    max_tokens: z.number({ error: 'max_tokens must be a positive integer.' }).int({ error: 'max_tokens must be a positive integer.' }).min(1, { error: 'max_tokens must be a positive integer.' }).optional(),
-    temperature: z.number({ error: 'temperature must be a number from 0 to 2.' }).min(0, { error: 'temperature must be a number from 0 to 2.' }).max(2, { error: 'temperature must be a number from 0 to 2.' }).optional(),
+    messages: z
+      .array(ChatMessageSchema, { error: 'messages must be a non-empty array of {role, content}.' })
+      .min(1, { error: 'messages must be a non-empty array of {role, content}.' }),
+    max_tokens: z
+      .number({ error: 'max_tokens must be a positive integer.' })
+      .int({ error: 'max_tokens must be a positive integer.' })
+      .min(1, { error: 'max_tokens must be a positive integer.' })
+      .optional(),
+    temperature: z
+      .number({ error: 'temperature must be a number from 0 to 2.' })
+      .min(0, { error: 'temperature must be a number from 0 to 2.' })
+      .max(2, { error: 'temperature must be a number from 0 to 2.' })
+      .optional(),
     stream: z.boolean({ error: 'stream must be true or false.' }).optional(),
     tools: z.array(z.unknown(), { error: 'tools must be an array.' }).optional(),
     tool_choice: z.unknown().optional(),
@@ -44,11 +59,18 @@ export const ChatCompletionRequestSchema = z
     transcript_ids: z.array(z.string().min(1), { error: 'transcript_ids must be an array of transcript ids.' }).optional(),
   })
   .superRefine((b, ctx) => {
-    if (b.response_format?.type === 'json_schema' && !b.response_format.json_schema) ctx.addIssue({ code: 'custom', path: ['response_format'], message: 'response_format.json_schema.schema must be a JSON schema object.' });
+    if (b.response_format?.type === 'json_schema' && !b.response_format.json_schema)
+      ctx.addIssue({ code: 'custom', path: ['response_format'], message: 'response_format.json_schema.schema must be a JSON schema object.' });
   });
 export type ChatCompletionRequest = z.input<typeof ChatCompletionRequestSchema>;
 
-const UsageSchema = z.strictObject({ prompt_tokens: z.number(), completion_tokens: z.number(), total_tokens: z.number(), input_tokens: z.number(), output_tokens: z.number() });
+const UsageSchema = z.strictObject({
+  prompt_tokens: z.number(),
+  completion_tokens: z.number(),
+  total_tokens: z.number(),
+  input_tokens: z.number(),
+  output_tokens: z.number(),
+});
 
 export const ChatCompletionSchema = z.strictObject({
   request_id: z.string(),
@@ -56,7 +78,13 @@ export const ChatCompletionSchema = z.strictObject({
   object: z.literal('chat.completion'),
   created: z.number(),
   model: z.string(),
-  choices: z.array(z.strictObject({ index: z.number(), message: z.strictObject({ role: z.literal('assistant'), content: z.string().nullable(), tool_calls: z.array(z.unknown()).optional() }), finish_reason: z.string() })),
+  choices: z.array(
+    z.strictObject({
+      index: z.number(),
+      message: z.strictObject({ role: z.literal('assistant'), content: z.string().nullable(), tool_calls: z.array(z.unknown()).optional() }),
+      finish_reason: z.string(),
+    }),
+  ),
   usage: UsageSchema,
 });
 export type ChatCompletion = z.infer<typeof ChatCompletionSchema>;
@@ -65,12 +93,24 @@ export type ChatCompletion = z.infer<typeof ChatCompletionSchema>;
 export const ChatCompletionLooseSchema = z.looseObject({
   id: z.string().optional(),
   model: z.string().optional(),
-  choices: z.array(z.looseObject({ index: z.number().optional(), message: z.looseObject({ role: z.string().optional(), content: z.string().nullable().optional(), tool_calls: z.array(z.unknown()).optional() }), finish_reason: z.string().nullable().optional() })).min(1),
+  choices: z
+    .array(
+      z.looseObject({
+        index: z.number().optional(),
+        message: z.looseObject({ role: z.string().optional(), content: z.string().nullable().optional(), tool_calls: z.array(z.unknown()).optional() }),
+        finish_reason: z.string().nullable().optional(),
+      }),
+    )
+    .min(1),
   usage: z.record(z.string(), z.unknown()).optional(),
 });
 export type ChatCompletionLoose = z.infer<typeof ChatCompletionLooseSchema>;
 
-export const ChatDeltaSchema = z.strictObject({ role: z.literal('assistant').optional(), content: z.string().optional(), tool_calls: z.array(z.unknown()).optional() });
+export const ChatDeltaSchema = z.strictObject({
+  role: z.literal('assistant').optional(),
+  content: z.string().optional(),
+  tool_calls: z.array(z.unknown()).optional(),
+});
 export type ChatDelta = z.infer<typeof ChatDeltaSchema>;
 
 export const ChatCompletionChunkSchema = z.strictObject({
@@ -81,17 +121,30 @@ export const ChatCompletionChunkSchema = z.strictObject({
   choices: z.array(z.strictObject({ index: z.number(), delta: ChatDeltaSchema, finish_reason: z.string().nullable() })),
 });
 export type ChatCompletionChunk = z.infer<typeof ChatCompletionChunkSchema>;
-export const ChatCompletionChunkLooseSchema = z.looseObject({ choices: z.array(z.looseObject({ delta: z.looseObject({ content: z.string().nullish() }).optional() })).optional() });
+export const ChatCompletionChunkLooseSchema = z.looseObject({
+  choices: z.array(z.looseObject({ delta: z.looseObject({ content: z.string().nullish() }).optional() })).optional(),
+});
 
-export const ModelInfoSchema = z.strictObject({ id: z.string(), name: z.string(), description: z.string(), context_length: z.number(), object: z.literal('model'), owned_by: z.string() });
+export const ModelInfoSchema = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  context_length: z.number(),
+  object: z.literal('model'),
+  owned_by: z.string(),
+});
 export const ModelListSchema = z.strictObject({ object: z.literal('list'), data: z.array(ModelInfoSchema) });
-export const ModelListLooseSchema = z.looseObject({ data: z.array(z.looseObject({ id: z.string(), name: z.string().optional(), description: z.string().optional() })) });
+export const ModelListLooseSchema = z.looseObject({
+  data: z.array(z.looseObject({ id: z.string(), name: z.string().optional(), description: z.string().optional() })),
+});
 export type ModelInfo = z.infer<typeof ModelInfoSchema>;
 export type ModelList = z.infer<typeof ModelListSchema>;
 
 /** POST /v1/speech-understanding (also /v1/understanding): run features on a completed transcript. */
 export const UnderstandingRequestSchema = z.looseObject({
-  transcript_id: z.string({ error: 'transcript_id is required (the id of a completed transcript).' }).min(1, { error: 'transcript_id is required (the id of a completed transcript).' }),
+  transcript_id: z
+    .string({ error: 'transcript_id is required (the id of a completed transcript).' })
+    .min(1, { error: 'transcript_id is required (the id of a completed transcript).' }),
   speech_understanding: SpeechUnderstandingRequestSchema,
 });
 export type UnderstandingRequest = z.input<typeof UnderstandingRequestSchema>;
@@ -104,7 +157,9 @@ export type UnderstandingResult = z.infer<typeof UnderstandingResultSchema>;
 
 /** The answer as a client reads it: the transcript with the understanding merged in. */
 export const UnderstandingResponseLooseSchema = TranscriptResponseSchema.extend({
-  speech_understanding: z.looseObject({ request: z.record(z.string(), z.unknown()).optional(), response: z.record(z.string(), z.unknown()).optional() }).nullish(),
+  speech_understanding: z
+    .looseObject({ request: z.record(z.string(), z.unknown()).optional(), response: z.record(z.string(), z.unknown()).optional() })
+    .nullish(),
   translated_texts: z.record(z.string(), z.string()).optional(),
 });
 export type UnderstandingResponse = z.infer<typeof UnderstandingResponseLooseSchema>;

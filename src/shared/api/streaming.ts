@@ -71,7 +71,9 @@ export type StreamingTunables = z.output<typeof StreamingTunablesSchema>;
 export const StreamingQuerySchema = StreamingTunablesSchema.extend({
   sample_rate: numberLike('sample_rate', 8000, 48_000, true).optional(),
   encoding: z.enum(['pcm_s16le', 'pcm_mulaw'], { error: (i) => `Invalid encoding: ${show(i.input)}; expected pcm_s16le or pcm_mulaw` }).optional(),
-  speech_model: z.enum(STREAMING_SPEECH_MODELS, { error: (i) => `Invalid speech_model: ${show(i.input)}; use ${STREAMING_SPEECH_MODELS.join(', ')}` }).optional(),
+  speech_model: z
+    .enum(STREAMING_SPEECH_MODELS, { error: (i) => `Invalid speech_model: ${show(i.input)}; use ${STREAMING_SPEECH_MODELS.join(', ')}` })
+    .optional(),
   language_detection: boolLike('language_detection').optional(),
   language_code: z.string().optional(),
   speaker_labels: boolLike('speaker_labels').optional(),
@@ -93,7 +95,10 @@ export const StreamingClientMessageSchema = z.discriminatedUnion(
     z.looseObject({ type: z.literal('KeepAlive') }),
     StreamingTunablesSchema.extend({ type: z.literal('UpdateConfiguration') }),
   ],
-  { error: (i) => `Unknown message type ${show((i.input as { type?: unknown } | null)?.type ?? null)}; expected Terminate, ForceEndpoint, KeepAlive or UpdateConfiguration` },
+  {
+    error: (i) =>
+      `Unknown message type ${show((i.input as { type?: unknown } | null)?.type ?? null)}; expected Terminate, ForceEndpoint, KeepAlive or UpdateConfiguration`,
+  },
 );
 export type StreamingClientMessage = z.input<typeof StreamingClientMessageSchema>;
 
@@ -124,7 +129,12 @@ const LooseStreamingWordSchema = z.looseObject({ ...StreamingWordSchema.shape, c
 /** Server messages as a client reads them: unknown fields pass; `utterance` may be missing. */
 export const StreamingServerMessageLooseSchema = z.discriminatedUnion('type', [
   z.looseObject(BeginSchema.shape),
-  z.looseObject({ ...TurnSchema.shape, utterance: z.string().optional(), end_of_turn_confidence: z.number().optional(), words: z.array(LooseStreamingWordSchema).optional() }),
+  z.looseObject({
+    ...TurnSchema.shape,
+    utterance: z.string().optional(),
+    end_of_turn_confidence: z.number().optional(),
+    words: z.array(LooseStreamingWordSchema).optional(),
+  }),
   z.looseObject({ ...TerminationSchema.shape, audio_duration_seconds: z.number().optional(), session_duration_seconds: z.number().optional() }),
 ]);
 export type StreamingServerMessageLoose = z.infer<typeof StreamingServerMessageLooseSchema>;

@@ -107,12 +107,24 @@ export const SpeechUnderstandingRequestSchema = z.looseObject(
   {
     request: z.looseObject(
       {
-        translation: z.looseObject({ target_languages: z.array(z.string({ error: TARGETS }).min(1, { error: TARGETS }), { error: TARGETS }).min(1, { error: TARGETS }), formal: z.boolean({ error: 'translation.formal must be a boolean.' }).nullish() }, { error: TARGETS }).optional(),
+        translation: z
+          .looseObject(
+            {
+              target_languages: z.array(z.string({ error: TARGETS }).min(1, { error: TARGETS }), { error: TARGETS }).min(1, { error: TARGETS }),
+              formal: z.boolean({ error: 'translation.formal must be a boolean.' }).nullish(),
+            },
+            { error: TARGETS },
+          )
+          .optional(),
         speaker_identification: z
           .looseObject(
             {
               speaker_type: z.enum(['name', 'role'], { error: 'speaker_identification.speaker_type must be "name" or "role".' }),
-              known_values: z.array(z.string({ error: 'speaker_identification.known_values must be an array of strings.' }), { error: 'speaker_identification.known_values must be an array of strings.' }).nullish(),
+              known_values: z
+                .array(z.string({ error: 'speaker_identification.known_values must be an array of strings.' }), {
+                  error: 'speaker_identification.known_values must be an array of strings.',
+                })
+                .nullish(),
             },
             { error: 'speaker_identification.speaker_type must be "name" or "role".' },
           )
@@ -131,21 +143,59 @@ export type SpeechUnderstandingRequest = z.infer<typeof SpeechUnderstandingReque
 
 /** Documented parameters of features a service may not implement (the local engine refuses them when set). */
 export const OPTIONAL_FEATURE_PARAMS = [
-  'speaker_labels', 'speakers_expected', 'speaker_options', 'sentiment_analysis', 'entity_detection', 'auto_highlights', 'auto_chapters',
-  'summarization', 'summary_model', 'summary_type', 'content_safety', 'content_safety_confidence', 'iab_categories', 'multichannel',
-  'custom_spelling', 'prompt', 'temperature', 'language_confidence_threshold', 'dual_channel', 'word_boost', 'boost_param', 'custom_topics', 'topics',
-  'speech_threshold', 'language_detection_options', 'redact_pii_return_unredacted', 'domain', 'remove_audio_tags',
+  'speaker_labels',
+  'speakers_expected',
+  'speaker_options',
+  'sentiment_analysis',
+  'entity_detection',
+  'auto_highlights',
+  'auto_chapters',
+  'summarization',
+  'summary_model',
+  'summary_type',
+  'content_safety',
+  'content_safety_confidence',
+  'iab_categories',
+  'multichannel',
+  'custom_spelling',
+  'prompt',
+  'temperature',
+  'language_confidence_threshold',
+  'dual_channel',
+  'word_boost',
+  'boost_param',
+  'custom_topics',
+  'topics',
+  'speech_threshold',
+  'language_detection_options',
+  'redact_pii_return_unredacted',
+  'domain',
+  'remove_audio_tags',
 ] as const;
 
 export const TranscriptRequestSchema = z
   .strictObject(
     {
-      audio_url: z.string({ error: (i) => (i.input === undefined || i.input === null ? 'audio_url is required: the URL of the audio, or the upload_url from POST /v2/upload.' : 'audio_url must be a string.') }).min(1, { error: 'audio_url is required: the URL of the audio, or the upload_url from POST /v2/upload.' }),
+      audio_url: z
+        .string({
+          error: (i) =>
+            i.input === undefined || i.input === null
+              ? 'audio_url is required: the URL of the audio, or the upload_url from POST /v2/upload.'
+              : 'audio_url must be a string.',
+        })
+        .min(1, { error: 'audio_url is required: the URL of the audio, or the upload_url from POST /v2/upload.' }),
       speech_models: z
-        .array(z.enum(SPEECH_MODELS, { error: (i) => `speech_models: unknown model ${JSON.stringify(i.input)}; use ${SPEECH_MODELS.join(', ')}.` }), { error: 'speech_models must be an array of model names.' })
+        .array(z.enum(SPEECH_MODELS, { error: (i) => `speech_models: unknown model ${JSON.stringify(i.input)}; use ${SPEECH_MODELS.join(', ')}.` }), {
+          error: 'speech_models must be an array of model names.',
+        })
         .min(1, { error: 'speech_models must list at least one model.' })
         .nullish(),
-      speech_model: z.enum([...LEGACY_SPEECH_MODELS, ...SPEECH_MODELS], { error: (i) => `speech_model: unknown model ${JSON.stringify(i.input)}; use ${[...LEGACY_SPEECH_MODELS, ...SPEECH_MODELS].join(', ')}, or speech_models.` }).nullish(),
+      speech_model: z
+        .enum([...LEGACY_SPEECH_MODELS, ...SPEECH_MODELS], {
+          error: (i) =>
+            `speech_model: unknown model ${JSON.stringify(i.input)}; use ${[...LEGACY_SPEECH_MODELS, ...SPEECH_MODELS].join(', ')}, or speech_models.`,
+        })
+        .nullish(),
       language_code: str('language_code'),
       language_detection: bool('language_detection'),
       punctuate: bool('punctuate'),
@@ -157,12 +207,19 @@ export const TranscriptRequestSchema = z
       audio_start_from: ms('audio_start_from', 0),
       audio_end_at: ms('audio_end_at', 1),
       redact_pii: bool('redact_pii'),
-      redact_pii_policies: z.array(z.enum(PII_POLICIES, { error: (i) => `redact_pii_policies: unknown policy ${JSON.stringify(i.input)}; use ${PII_POLICIES.join(', ')}.` }), { error: 'redact_pii_policies must be an array of policy names.' }).nullish(),
+      redact_pii_policies: z
+        .array(z.enum(PII_POLICIES, { error: (i) => `redact_pii_policies: unknown policy ${JSON.stringify(i.input)}; use ${PII_POLICIES.join(', ')}.` }), {
+          error: 'redact_pii_policies must be an array of policy names.',
+        })
+        .nullish(),
       redact_pii_sub: z.enum(['hash', 'entity_name'], { error: 'redact_pii_sub must be "hash" or "entity_name".' }).nullish(),
       redact_pii_audio: bool('redact_pii_audio'),
       redact_pii_audio_quality: z.enum(['mp3', 'wav'], { error: 'redact_pii_audio_quality must be "mp3" or "wav".' }).nullish(),
       webhook_url: z.string({ error: 'webhook_url must be an http(s) URL.' }).refine(isHttpUrl, { error: 'webhook_url must be an http(s) URL.' }).nullish(),
-      webhook_auth_header_name: z.string({ error: 'webhook_auth_header_name must be a string.' }).regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, { error: 'webhook_auth_header_name is not a valid HTTP header name.' }).nullish(),
+      webhook_auth_header_name: z
+        .string({ error: 'webhook_auth_header_name must be a string.' })
+        .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, { error: 'webhook_auth_header_name is not a valid HTTP header name.' })
+        .nullish(),
       webhook_auth_header_value: str('webhook_auth_header_value'),
       speech_understanding: z.record(z.string(), z.unknown(), { error: 'speech_understanding must be an object.' }).nullish(),
       // Documented features (OPTIONAL_FEATURE_PARAMS), typed loosely: a service says itself what it cannot do.
@@ -198,8 +255,14 @@ export const TranscriptRequestSchema = z
     { error: (i) => (i.code === 'unrecognized_keys' ? `Unknown parameter ${i.keys.join(', ')}.` : 'The request body must be a JSON object.') },
   )
   .superRefine((b, ctx) => {
-    if (b.audio_start_from != null && b.audio_end_at != null && b.audio_end_at <= b.audio_start_from) ctx.addIssue({ code: 'custom', path: ['audio_end_at'], message: 'audio_end_at must be greater than audio_start_from.' });
-    if ((b.webhook_auth_header_name == null) !== (b.webhook_auth_header_value == null)) ctx.addIssue({ code: 'custom', path: ['webhook_auth_header_name'], message: 'webhook_auth_header_name and webhook_auth_header_value must be given together.' });
+    if (b.audio_start_from != null && b.audio_end_at != null && b.audio_end_at <= b.audio_start_from)
+      ctx.addIssue({ code: 'custom', path: ['audio_end_at'], message: 'audio_end_at must be greater than audio_start_from.' });
+    if ((b.webhook_auth_header_name == null) !== (b.webhook_auth_header_value == null))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['webhook_auth_header_name'],
+        message: 'webhook_auth_header_name and webhook_auth_header_value must be given together.',
+      });
     if (b.redact_pii_audio && !b.redact_pii) ctx.addIssue({ code: 'custom', path: ['redact_pii_audio'], message: 'redact_pii_audio needs redact_pii: true.' });
   });
 /** What a client sends to POST /v2/transcript. */
@@ -316,12 +379,16 @@ export type SpansResponse = z.infer<typeof SpansResponseSchema>;
 export const WordSearchResponseSchema = z.strictObject({
   id: z.string(),
   total_count: z.number().int(),
-  matches: z.array(z.strictObject({ text: z.string(), count: z.number().int(), timestamps: z.array(z.tuple([z.number(), z.number()])), indexes: z.array(z.number().int()) })),
+  matches: z.array(
+    z.strictObject({ text: z.string(), count: z.number().int(), timestamps: z.array(z.tuple([z.number(), z.number()])), indexes: z.array(z.number().int()) }),
+  ),
 });
 export type WordSearchResponse = z.infer<typeof WordSearchResponseSchema>;
 export const WordSearchLooseSchema = z.looseObject({
   total_count: z.number(),
-  matches: z.array(z.looseObject({ text: z.string(), count: z.number(), timestamps: z.array(z.tuple([z.number(), z.number()])), indexes: z.array(z.number()) })),
+  matches: z.array(
+    z.looseObject({ text: z.string(), count: z.number(), timestamps: z.array(z.tuple([z.number(), z.number()])), indexes: z.array(z.number()) }),
+  ),
 });
 
 export const RedactedAudioResponseSchema = z.strictObject({ status: z.literal('redacted_audio_ready'), redacted_audio_url: z.string() });
@@ -353,7 +420,9 @@ export type TranscriptList = z.infer<typeof TranscriptListSchema>;
 /** A list page as a client reads it. */
 export const TranscriptListLooseSchema = z.looseObject({
   page_details: z.looseObject({ limit: z.number(), result_count: z.number(), prev_url: z.string().nullable(), next_url: z.string().nullable() }).partial(),
-  transcripts: z.array(z.looseObject({ ...TranscriptListItemSchema.shape, resource_url: z.string().optional(), completed: z.string().nullish(), error: z.string().nullish() })),
+  transcripts: z.array(
+    z.looseObject({ ...TranscriptListItemSchema.shape, resource_url: z.string().optional(), completed: z.string().nullish(), error: z.string().nullish() }),
+  ),
 });
 export type TranscriptListLoose = z.infer<typeof TranscriptListLooseSchema>;
 

@@ -64,7 +64,8 @@ function group(words: readonly TimedWord[], p: RulesProfile, speakers: boolean):
       const prev = words[i - 1]!;
       const turn = speakers && speakerOf(i) !== speakerOf(i - 1);
       // A short single turn may be answered in the same cue as dialogue.
-      const dialogue = turn && words[i - 1]!.end - words[first]!.start < p.minDurationMs && SENTENCE_END.test(prev.text) && speakerOf(first) === speakerOf(i - 1);
+      const dialogue =
+        turn && words[i - 1]!.end - words[first]!.start < p.minDurationMs && SENTENCE_END.test(prev.text) && speakerOf(first) === speakerOf(i - 1);
       const added = chars + 1 + w.text.length;
       const pause = w.start - prev.end >= p.pauseMs;
       const tooLong = w.end - words[first]!.start > p.maxDurationMs;

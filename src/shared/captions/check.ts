@@ -54,11 +54,29 @@ export function checkCue(cues: readonly Cue[], i: number, p: RulesProfile): Issu
   const speed = cps(c);
   const canExtend = room(cues, i, p) > c.end;
   if (speed > p.maxCps)
-    out.push({ cue: i, rule: 'cps', severity: 'error', message: `Reads at ${speed.toFixed(1)} characters a second; at most ${p.maxCps}.`, fix: canExtend ? 'extend' : cues[i + 1] ? 'merge' : null });
+    out.push({
+      cue: i,
+      rule: 'cps',
+      severity: 'error',
+      message: `Reads at ${speed.toFixed(1)} characters a second; at most ${p.maxCps}.`,
+      fix: canExtend ? 'extend' : cues[i + 1] ? 'merge' : null,
+    });
   else if (p.warnCps !== null && speed > p.warnCps)
-    out.push({ cue: i, rule: 'cps', severity: 'warning', message: `Reads at ${speed.toFixed(1)} characters a second (comfortable up to ${p.warnCps}).`, fix: canExtend ? 'extend' : null });
+    out.push({
+      cue: i,
+      rule: 'cps',
+      severity: 'warning',
+      message: `Reads at ${speed.toFixed(1)} characters a second (comfortable up to ${p.warnCps}).`,
+      fix: canExtend ? 'extend' : null,
+    });
   if (dur < p.minDurationMs)
-    out.push({ cue: i, rule: 'too-short', severity: 'error', message: `Shown for ${sec(dur)}; at least ${sec(p.minDurationMs)}.`, fix: canExtend ? 'extend' : cues[i + 1] ? 'merge' : null });
+    out.push({
+      cue: i,
+      rule: 'too-short',
+      severity: 'error',
+      message: `Shown for ${sec(dur)}; at least ${sec(p.minDurationMs)}.`,
+      fix: canExtend ? 'extend' : cues[i + 1] ? 'merge' : null,
+    });
   if (dur > p.maxDurationMs)
     out.push({ cue: i, rule: 'too-long', severity: 'error', message: `Shown for ${sec(dur)}; at most ${sec(p.maxDurationMs)}.`, fix: 'split' });
   const next = cues[i + 1];

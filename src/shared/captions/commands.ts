@@ -43,7 +43,10 @@ export interface Command<A = undefined> {
   perform(s: EditorState, arg: A): CommandResult | null;
 }
 
-const alt = (key: string, shift = false) => (e: KeyLike) => e.altKey && !e.ctrlKey && !e.metaKey && e.shiftKey === shift && e.key.toLowerCase() === key.toLowerCase();
+const alt =
+  (key: string, shift = false) =>
+  (e: KeyLike) =>
+    e.altKey && !e.ctrlKey && !e.metaKey && e.shiftKey === shift && e.key.toLowerCase() === key.toLowerCase();
 const changed = (before: Cue[], after: Cue[], selection?: number[]): CommandResult | null => (after === before ? null : { cues: after, selection });
 /** Indexes of the cues an edit made (new objects), i.e. where the edited cues are now. */
 const fresh = (before: readonly Cue[], after: readonly Cue[]): number[] => {

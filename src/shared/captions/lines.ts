@@ -6,9 +6,13 @@
  */
 
 const ARTICLES = new Set('a an the this that these those my your his her its our their some any no every each another such'.split(' '));
-const CONJUNCTIONS = new Set('and but or nor so yet because although though while whereas if unless until since when where which who whom whose that than as'.split(' '));
+const CONJUNCTIONS = new Set(
+  'and but or nor so yet because although though while whereas if unless until since when where which who whom whose that than as'.split(' '),
+);
 const PREPOSITIONS = new Set(
-  'in on at to for with from of by about into onto over after before under between through during without across against around toward towards upon within like near behind beyond along among'.split(' '),
+  'in on at to for with from of by about into onto over after before under between through during without across against around toward towards upon within like near behind beyond along among'.split(
+    ' ',
+  ),
 );
 const ADJECTIVES = new Set(
   'new old good great big small little long short high low first last next other same own right young important different early late large whole real best better free full sure open hard easy strong clear true main local public private major general special human social national political economic final common simple single certain recent huge tiny quick slow lazy brown red blue green black white dark bright'.split(
@@ -42,7 +46,6 @@ export function breakPenalty(tokens: readonly string[], i: number): number {
   else if (PREPOSITIONS.has(n)) cost -= 10;
   return cost;
 }
-
 
 /**
  * The best way to lay `tokens` out in at most `maxLines` lines of at most
@@ -156,7 +159,14 @@ export function visibleLines(text: string): string[] {
 /** Re-lays a cue's text out by the rules, keeping dialogue lines as they are. */
 export function rebalanceText(text: string, maxChars: number, maxLines: number): string | null {
   const lines = text.split('\n');
-  if (lines.length > 1 && lines.every((l) => l.startsWith('- '))) return layoutCue(lines.map((l) => l.slice(2).split(/\s+/)), maxChars, maxLines)?.join('\n') ?? null;
+  if (lines.length > 1 && lines.every((l) => l.startsWith('- ')))
+    return (
+      layoutCue(
+        lines.map((l) => l.slice(2).split(/\s+/)),
+        maxChars,
+        maxLines,
+      )?.join('\n') ?? null
+    );
   const tokens = text.split(/\s+/).filter(Boolean);
   return breakLines(tokens, maxChars, maxLines)?.join('\n') ?? null;
 }

@@ -4,6 +4,7 @@
  * or the same list when there is nothing to do. Times are clamped so cues
  * never start before 0 or end before they start.
  */
+import { firstEndingFrom } from '../timeline';
 import { layoutCue, rebalanceText } from './lines';
 import type { RulesProfile } from './profiles';
 import type { Cue, TimedWord } from './types';
@@ -77,7 +78,14 @@ export function mergeWithNext(cues: readonly Cue[], index: number, profile?: Rul
   let text: string;
   if (dialogue) {
     const lines = [a.text, b.text].map((t) => t.replace(/\n/g, ' ').replace(/^- /, ''));
-    text = (profile ? layoutCue(lines.map((l) => l.split(' ')), profile.maxCharsPerLine, Math.max(2, profile.maxLines))?.join('\n') : null) ?? lines.map((l) => `- ${l}`).join('\n');
+    text =
+      (profile
+        ? layoutCue(
+            lines.map((l) => l.split(' ')),
+            profile.maxCharsPerLine,
+            Math.max(2, profile.maxLines),
+          )?.join('\n')
+        : null) ?? lines.map((l) => `- ${l}`).join('\n');
   } else text = relayout(`${a.text} ${b.text}`.replace(/\n/g, ' '), profile);
   const words: [number, number] | undefined = a.words && b.words && b.words[0] === a.words[1] + 1 ? [a.words[0], b.words[1]] : undefined;
   const merged: Cue = { ...a, end: Math.max(a.end, b.end), text, words };
@@ -178,15 +186,7 @@ export function snapTime(ms: number, words: readonly TimedWord[], playheadMs: nu
     best = playheadMs;
     dist = Math.abs(playheadMs - ms);
   }
-  // Binary search for the first word ending after ms - withinMs.
-  let lo = 0;
-  let hi = words.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (words[mid]!.end < ms - withinMs) lo = mid + 1;
-    else hi = mid;
-  }
-  for (let i = lo; i < words.length && words[i]!.start <= ms + withinMs; i++) {
+  for (let i = firstEndingFrom(words, ms - withinMs); i < words.length && words[i]!.start <= ms + withinMs; i++) {
     for (const t of [words[i]!.start, words[i]!.end]) {
       const d = Math.abs(t - ms);
       if (d < dist) {

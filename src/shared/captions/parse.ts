@@ -30,7 +30,10 @@ interface Block {
 }
 
 function blocksOf(text: string): Block[] {
-  const lines = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n').split('\n');
+  const lines = text
+    .replace(/^\uFEFF/, '')
+    .replace(/\r\n?/g, '\n')
+    .split('\n');
   const blocks: Block[] = [];
   let cur: Block | null = null;
   lines.forEach((l, i) => {
@@ -71,7 +74,11 @@ export function parseSubtitles(text: string): ParsedSubtitles {
       }
       if (/^(STYLE|REGION)\s*$/.test(b.lines[0]!)) {
         if (doc.cues.length === 0) doc.header.push(raw);
-        else problems.push({ line: b.line, message: `Line ${b.line}: a ${b.lines[0]!.trim()} block after the first cue is not allowed in WebVTT; it was kept before the cues.` });
+        else
+          problems.push({
+            line: b.line,
+            message: `Line ${b.line}: a ${b.lines[0]!.trim()} block after the first cue is not allowed in WebVTT; it was kept before the cues.`,
+          });
         if (doc.cues.length) doc.header.push(raw);
         return;
       }

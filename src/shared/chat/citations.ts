@@ -43,7 +43,12 @@ export function parseClock(text: string): number | null {
  * at . ! ?), at most 80 characters.
  */
 export function labelOf(title: string): string {
-  const clean = title.replace(/[[\]@.!?\n\r\t]+/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 80).trim();
+  const clean = title
+    .replace(/[[\]@.!?\n\r\t]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 80)
+    .trim();
   return clean || 'Recording';
 }
 
@@ -62,7 +67,10 @@ export function labelSources(recordings: { id: string; title: string }[]): Citat
 const CITATION = /\[(?:([^[\]@\n]{1,120}?)\s*@\s*)?(\d{1,3}:\d{2}(?::\d{2})?)(?:\s+in\s+[^[\]\n]{1,120})?\]/g;
 
 function norm(s: string): string {
-  return s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  return s
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 }
 
 /**

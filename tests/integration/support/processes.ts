@@ -66,7 +66,10 @@ function start(args: string[], env: NodeJS.ProcessEnv): { proc: ChildProcess; er
 
 /** `npm run engine` on a random port. */
 export async function launchEngine(dataDir: string, apiKey: string, extra: string[] = []): Promise<Child> {
-  const { proc, err } = start([join(ROOT, 'src/engine/index.ts'), '--port', '0', '--api-key', apiKey, '--data', dataDir, '--workers', '1', '--quiet', ...extra], {});
+  const { proc, err } = start(
+    [join(ROOT, 'src/engine/index.ts'), '--port', '0', '--api-key', apiKey, '--data', dataDir, '--workers', '1', '--quiet', ...extra],
+    {},
+  );
   const m = await waitForLine(proc, /listening on https?:\/\/[^:]+:(\d+)/, 'the engine', () => err.text);
   return wrap(proc, Number(m[1]), err);
 }

@@ -46,7 +46,13 @@ export interface WsOutcome {
 }
 
 /** Upgrades `path` with `headers`, writes `frames` (in the same write as the request when `sameWrite`), and collects the answer for up to `ms`. */
-export function wsRaw(port: number, path: string, headers: Record<string, string>, frames: Buffer[], opts: { ms?: number; sameWrite?: boolean } = {}): Promise<WsOutcome> {
+export function wsRaw(
+  port: number,
+  path: string,
+  headers: Record<string, string>,
+  frames: Buffer[],
+  opts: { ms?: number; sameWrite?: boolean } = {},
+): Promise<WsOutcome> {
   return new Promise((resolve) => {
     const sock = connect(port, '127.0.0.1');
     let buf = Buffer.alloc(0);
@@ -100,7 +106,17 @@ export function wsRaw(port: number, path: string, headers: Record<string, string
     sock.on('close', finish);
     sock.on('connect', () => {
       const hasHost = Object.keys(headers).some((k) => k.toLowerCase() === 'host');
-      const head = [`GET ${path} HTTP/1.1`, ...(hasHost ? [] : [`Host: 127.0.0.1:${port}`]), 'Connection: Upgrade', 'Upgrade: websocket', 'Sec-WebSocket-Version: 13', `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`), '', ''].join('\r\n');
+      const head = [
+        `GET ${path} HTTP/1.1`,
+        ...(hasHost ? [] : [`Host: 127.0.0.1:${port}`]),
+        'Connection: Upgrade',
+        'Upgrade: websocket',
+        'Sec-WebSocket-Version: 13',
+        `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}`,
+        ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+        '',
+        '',
+      ].join('\r\n');
       if (opts.sameWrite ?? true) sock.write(Buffer.concat([Buffer.from(head, 'latin1'), ...frames]));
       else {
         sock.write(head, 'latin1');

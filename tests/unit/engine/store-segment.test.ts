@@ -10,9 +10,24 @@ const dir = mkdtempSync(join(tmpdir(), 'engine-unit-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const params: TranscriptParams = {
-  audio_url: 'http://x/a.wav', speech_models: ['universal-2'], language_code: 'en_us', punctuate: true, format_text: true, disfluencies: false,
-  filter_profanity: false, keyterms_prompt: null, audio_start_from: null, audio_end_at: null, redact_pii: false, redact_pii_policies: null,
-  redact_pii_sub: null, redact_pii_audio: false, redact_pii_audio_quality: null, webhook_url: null, webhook_auth_header_name: null, speech_understanding: null,
+  audio_url: 'http://x/a.wav',
+  speech_models: ['universal-2'],
+  language_code: 'en_us',
+  punctuate: true,
+  format_text: true,
+  disfluencies: false,
+  filter_profanity: false,
+  keyterms_prompt: null,
+  audio_start_from: null,
+  audio_end_at: null,
+  redact_pii: false,
+  redact_pii_policies: null,
+  redact_pii_sub: null,
+  redact_pii_audio: false,
+  redact_pii_audio_quality: null,
+  webhook_url: null,
+  webhook_auth_header_name: null,
+  speech_understanding: null,
 };
 
 describe('store', () => {

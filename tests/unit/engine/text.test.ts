@@ -24,10 +24,26 @@ describe('text formatting', () => {
   });
 
   it('writes numbers as digits where safe', () => {
-    expect(numbersToDigits(raw('i have two cats and twenty three dogs')).map((w) => w.text).join(' ')).toBe('i have two cats and 23 dogs');
-    expect(numbersToDigits(raw('go forward ten meters')).map((w) => w.text).join(' ')).toBe('go forward 10 meters');
-    expect(numbersToDigits(raw('call five five five one two three four now')).map((w) => w.text).join(' ')).toBe('call 5551234 now');
-    expect(numbersToDigits(raw('one two')).map((w) => w.text).join(' ')).toBe('one two');
+    expect(
+      numbersToDigits(raw('i have two cats and twenty three dogs'))
+        .map((w) => w.text)
+        .join(' '),
+    ).toBe('i have two cats and 23 dogs');
+    expect(
+      numbersToDigits(raw('go forward ten meters'))
+        .map((w) => w.text)
+        .join(' '),
+    ).toBe('go forward 10 meters');
+    expect(
+      numbersToDigits(raw('call five five five one two three four now'))
+        .map((w) => w.text)
+        .join(' '),
+    ).toBe('call 5551234 now');
+    expect(
+      numbersToDigits(raw('one two'))
+        .map((w) => w.text)
+        .join(' '),
+    ).toBe('one two');
     const merged = numbersToDigits(raw('one hundred and five'));
     expect(merged).toHaveLength(1);
     expect(merged[0]!.text).toBe('105');
@@ -50,7 +66,10 @@ describe('text formatting', () => {
 });
 
 describe('PII', () => {
-  const f = formatTranscript(raw('call sarah at five five five one two three four or mail bob at example dot com card 4111 1111 1111 1111'), { punctuate: true, formatText: true });
+  const f = formatTranscript(raw('call sarah at five five five one two three four or mail bob at example dot com card 4111 1111 1111 1111'), {
+    punctuate: true,
+    formatText: true,
+  });
 
   it('detects phone numbers, names, spoken emails and card numbers', () => {
     const spans = detectPii(f.words, ['phone_number', 'person_name', 'email_address', 'credit_card_number']);

@@ -53,7 +53,9 @@ async function keyService(accept: string): Promise<{ url: string; seen: (string 
   const server = createServer((req, res) => {
     seen.push(req.headers.authorization);
     const ok = req.headers.authorization === accept;
-    res.writeHead(ok ? 200 : 401, { 'content-type': 'application/json' }).end(JSON.stringify(ok ? { transcripts: [], page_details: {} } : { error: 'Invalid API key' }));
+    res
+      .writeHead(ok ? 200 : 401, { 'content-type': 'application/json' })
+      .end(JSON.stringify(ok ? { transcripts: [], page_details: {} } : { error: 'Invalid API key' }));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, server };

@@ -18,7 +18,13 @@ const silent = { error: vi.fn() };
 
 function memoryBackend(initial: unknown = {}) {
   let stored: unknown = initial;
-  return { read: () => stored, write: (v: Settings) => void (stored = v), get stored() { return stored; } };
+  return {
+    read: () => stored,
+    write: (v: Settings) => void (stored = v),
+    get stored() {
+      return stored;
+    },
+  };
 }
 
 describe('Router (typed handle)', () => {

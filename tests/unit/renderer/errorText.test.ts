@@ -6,7 +6,8 @@ describe('queue error messages', () => {
     expect(splitMessage('The key was refused.')).toEqual({ summary: 'The key was refused.', detail: null });
   });
   it('shows the first sentence and puts the rest behind Details', () => {
-    const msg = 'The file could not be read as audio or video. Pick another file, or convert it first. (ffmpeg: the file: Invalid data found when processing input)';
+    const msg =
+      'The file could not be read as audio or video. Pick another file, or convert it first. (ffmpeg: the file: Invalid data found when processing input)';
     expect(splitMessage(msg)).toEqual({
       summary: 'The file could not be read as audio or video.',
       detail: 'Pick another file, or convert it first. (ffmpeg: the file: Invalid data found when processing input)',

@@ -43,9 +43,20 @@ describe('transcript word lookups', () => {
     expect(findWords(words, '  ')).toEqual({ matches: [], length: 0 });
   });
   it('falls back from paragraphs to sentences to runs of words', () => {
-    const t = { words, paragraphs: [], sentences: [{ text: '', start: 0, end: 700, firstWord: 0, lastWord: 1, speaker: null }, { text: '', start: 900, end: 2000, firstWord: 2, lastWord: 4, speaker: null }], speakers: [] } as unknown as Transcript;
+    const t = {
+      words,
+      paragraphs: [],
+      sentences: [
+        { text: '', start: 0, end: 700, firstWord: 0, lastWord: 1, speaker: null },
+        { text: '', start: 900, end: 2000, firstWord: 2, lastWord: 4, speaker: null },
+      ],
+      speakers: [],
+    } as unknown as Transcript;
     const blocks = blocksOf(t);
-    expect(blocks.map((b) => [b.first, b.last])).toEqual([[0, 1], [2, 4]]);
+    expect(blocks.map((b) => [b.first, b.last])).toEqual([
+      [0, 1],
+      [2, 4],
+    ]);
     expect(blockOf(blocks, 3)).toBe(1);
     expect(blocksOf({ ...t, sentences: [] }).map((b) => [b.first, b.last])).toEqual([[0, 4]]);
   });

@@ -80,13 +80,28 @@ function fakeSystem(o: FakeOptions = {}) {
         case 'apt-get':
           return apt(args);
         case 'sh':
-          return ok(`${args.slice(3).filter((c) => o.onPath?.includes(c)).join('\n')}\n`);
+          return ok(
+            `${args
+              .slice(3)
+              .filter((c) => o.onPath?.includes(c))
+              .join('\n')}\n`,
+          );
         case 'where':
-          return ok(args.filter((c) => o.onPath?.includes(c)).map((c) => `C:\\Tools\\${c}.exe`).join('\r\n'));
+          return ok(
+            args
+              .filter((c) => o.onPath?.includes(c))
+              .map((c) => `C:\\Tools\\${c}.exe`)
+              .join('\r\n'),
+          );
         case 'brew': {
           if (!o.brew) return enoent;
           const items = args.slice(3);
-          return ok(items.filter((i) => o.brew?.has(i)).map((i) => `${i} 1.0`).join('\n'));
+          return ok(
+            items
+              .filter((i) => o.brew?.has(i))
+              .map((i) => `${i} 1.0`)
+              .join('\n'),
+          );
         }
         default:
           throw new Error(`unexpected command ${cmd}`);
@@ -158,7 +173,9 @@ describe('on Debian or Ubuntu', () => {
     const r = ensureSystemPackages('test', { strict: true }, f.sys, list);
     expect(r).toEqual({ ok: false, missing: ['chromium', 'flite'], installed: [] });
     expect(f.calls.map((c) => c.cmd)).toEqual(['dpkg-query', 'sudo']);
-    expect(f.printed).toContain('Installing needs root, and sudo asks for a password, so Verbatim does not install them itself. Run this once:\n  sudo apt-get update && sudo apt-get install -y --no-install-recommends chromium flite');
+    expect(f.printed).toContain(
+      'Installing needs root, and sudo asks for a password, so Verbatim does not install them itself. Run this once:\n  sudo apt-get update && sudo apt-get install -y --no-install-recommends chromium flite',
+    );
     expect(f.text()).toContain('Stopping: the test suite cannot run without chromium, flite. Install them, then run the same command again.');
   });
 
@@ -167,7 +184,9 @@ describe('on Debian or Ubuntu', () => {
     const r = ensureSystemPackages('app', { strict: false }, f.sys, list);
     expect(r).toEqual({ ok: true, missing: ['pocketsphinx-en-us'], installed: [] });
     expect(f.calls.some((c) => c.cmd === 'apt-get')).toBe(false);
-    expect(f.printed).toContain('Installing needs root, and there is no sudo here. Run this once as root:\n  apt-get update && apt-get install -y --no-install-recommends pocketsphinx-en-us');
+    expect(f.printed).toContain(
+      'Installing needs root, and there is no sudo here. Run this once as root:\n  apt-get update && apt-get install -y --no-install-recommends pocketsphinx-en-us',
+    );
     expect(f.text()).toContain('Verbatim starts anyway');
   });
 
@@ -205,7 +224,12 @@ describe('on other systems it prints the install line and never installs', () =>
   });
 
   it('macOS: the test group adds casks to the same line, and stops npm test', () => {
-    const f = fakeSystem({ platform: 'darwin', uid: 501, installed: null, brew: new Set(['ffmpeg', 'cmu-pocketsphinx', 'flite', 'openssl@3', 'curl', 'ca-certificates']) });
+    const f = fakeSystem({
+      platform: 'darwin',
+      uid: 501,
+      installed: null,
+      brew: new Set(['ffmpeg', 'cmu-pocketsphinx', 'flite', 'openssl@3', 'curl', 'ca-certificates']),
+    });
     const r = ensureSystemPackages('test', { strict: true }, f.sys, list);
     expect(r.ok).toBe(false);
     expect(r.missing).toEqual(['chromium', 'sox']);

@@ -19,7 +19,15 @@ describe('the create request (strict)', () => {
 
   it('accepts every parameter the official SDK can send, including the older single speech_model', () => {
     for (const m of ['best', 'nano', 'slam-1', 'universal', 'universal-2']) expect(reason({ audio_url: 'http://x/a.wav', speech_model: m })).toBeNull();
-    expect(reason({ audio_url: 'http://x/a.wav', keyterms_prompt_options: { keyterms_match_strength: 'high' }, remove_audio_tags: null, domain: null, redact_pii_return_unredacted: false })).toBeNull();
+    expect(
+      reason({
+        audio_url: 'http://x/a.wav',
+        keyterms_prompt_options: { keyterms_match_strength: 'high' },
+        remove_audio_tags: null,
+        domain: null,
+        redact_pii_return_unredacted: false,
+      }),
+    ).toBeNull();
   });
 
   it('refuses windows that cannot be: audio_end_at 0, audio_start_from 1e300, end before start', () => {
@@ -40,14 +48,29 @@ describe('the create request (strict)', () => {
 
 describe('answers as a client reads them (loose)', () => {
   it('keeps unknown fields and needs only id and status', () => {
-    const t = TranscriptResponseSchema.parse({ id: 'a', status: 'completed', text: 'hi', words: [{ text: 'hi', start: 0, end: 10, confidence: 0.9, a_new_word_field: 1 }], a_new_field: { x: 1 } });
+    const t = TranscriptResponseSchema.parse({
+      id: 'a',
+      status: 'completed',
+      text: 'hi',
+      words: [{ text: 'hi', start: 0, end: 10, confidence: 0.9, a_new_word_field: 1 }],
+      a_new_field: { x: 1 },
+    });
     expect((t as Record<string, unknown>).a_new_field).toEqual({ x: 1 });
     expect(t.words?.[0]?.speaker).toBeUndefined();
     expect(TranscriptResponseSchema.safeParse({ id: 'a' }).success).toBe(false);
   });
 
   it('reads streaming messages with fields it does not know', () => {
-    const m = StreamingServerMessageLooseSchema.parse({ type: 'Turn', turn_order: 0, turn_is_formatted: false, end_of_turn: false, transcript: '', end_of_turn_confidence: 0.1, words: [], language_code: 'en' });
+    const m = StreamingServerMessageLooseSchema.parse({
+      type: 'Turn',
+      turn_order: 0,
+      turn_is_formatted: false,
+      end_of_turn: false,
+      transcript: '',
+      end_of_turn_confidence: 0.1,
+      words: [],
+      language_code: 'en',
+    });
     expect(m.type).toBe('Turn');
     expect(TurnSchema.safeParse({ ...m }).success).toBe(false);
   });

@@ -20,8 +20,14 @@ describe('audio frames', () => {
     bad[0] = 1;
     bad[1] = 5;
     expect(decodeFrame(bad)).toMatch(/Unknown audio source/);
-    expect(decodeFrame(new Uint8Array(encodeFrame({ kind: 'pcm', source: 'mic', run: 1, capturedAt: 1, payload: new Uint8Array(3) })))).toMatch(/whole 16-bit samples/);
-    expect(decodeFrame(new Uint8Array(encodeFrame({ kind: 'recording', source: 'mic', run: 1, capturedAt: 1, payload: new Uint8Array(300 * 1024) })))).toMatch(/too large/);
-    expect(decodeFrame(new Uint8Array(encodeFrame({ kind: 'pcm', source: 'mic', run: 1, capturedAt: NaN, payload: new Uint8Array(2) })))).toMatch(/capture time/);
+    expect(decodeFrame(new Uint8Array(encodeFrame({ kind: 'pcm', source: 'mic', run: 1, capturedAt: 1, payload: new Uint8Array(3) })))).toMatch(
+      /whole 16-bit samples/,
+    );
+    expect(decodeFrame(new Uint8Array(encodeFrame({ kind: 'recording', source: 'mic', run: 1, capturedAt: 1, payload: new Uint8Array(300 * 1024) })))).toMatch(
+      /too large/,
+    );
+    expect(decodeFrame(new Uint8Array(encodeFrame({ kind: 'pcm', source: 'mic', run: 1, capturedAt: NaN, payload: new Uint8Array(2) })))).toMatch(
+      /capture time/,
+    );
   });
 });

@@ -36,13 +36,22 @@ describe('chat citations', () => {
 
   it('makes labels without brackets, @ or sentence punctuation, unique per prompt', () => {
     expect(labelOf('notes [v2] @ 9.30!')).toBe('notes v2 9 30');
-    expect(labelSources([{ id: 'a', title: 'Standup' }, { id: 'b', title: 'standup' }]).map((s) => s.label)).toEqual(['Standup', 'standup (2)']);
+    expect(
+      labelSources([
+        { id: 'a', title: 'Standup' },
+        { id: 'b', title: 'standup' },
+      ]).map((s) => s.label),
+    ).toEqual(['Standup', 'standup (2)']);
     expect(parseClock('1:02:03')).toBe(3_723_000);
     expect(parseClock('12:60')).toBeNull();
   });
 
   it('gives quoted sentences the time they were said', () => {
-    const out = citeQuotes('She said "Dana will send the revised budget" and left.', [{ startMs: 9000, text: 'Dana will send the revised budget on Friday.' }], 'Monday standup');
+    const out = citeQuotes(
+      'She said "Dana will send the revised budget" and left.',
+      [{ startMs: 9000, text: 'Dana will send the revised budget on Friday.' }],
+      'Monday standup',
+    );
     expect(out).toBe('She said "Dana will send the revised budget" [Monday standup @ 00:09] and left.');
   });
 });

@@ -71,13 +71,23 @@ class UtilityEngineLauncher implements EngineLauncher {
 /** Dialogs are sheets of the focused window (modal to it), else free-standing. */
 class ElectronDialogs implements FileDialogs {
   async saveFile(opts: { title: string; defaultName: string; filters: { name: string; extensions: string[] }[] }): Promise<string | null> {
-    const o = { title: opts.title, defaultPath: join(app.getPath('documents'), opts.defaultName), filters: opts.filters, properties: ['createDirectory' as const, 'showOverwriteConfirmation' as const] };
+    const o = {
+      title: opts.title,
+      defaultPath: join(app.getPath('documents'), opts.defaultName),
+      filters: opts.filters,
+      properties: ['createDirectory' as const, 'showOverwriteConfirmation' as const],
+    };
     const win = BrowserWindow.getFocusedWindow();
     const r = win ? await dialog.showSaveDialog(win, o) : await dialog.showSaveDialog(o);
     return r.canceled || !r.filePath ? null : r.filePath;
   }
   async pickFolder(opts: { title: string; buttonLabel: string }): Promise<string | null> {
-    const o = { title: opts.title, buttonLabel: opts.buttonLabel, defaultPath: app.getPath('documents'), properties: ['openDirectory' as const, 'createDirectory' as const] };
+    const o = {
+      title: opts.title,
+      buttonLabel: opts.buttonLabel,
+      defaultPath: app.getPath('documents'),
+      properties: ['openDirectory' as const, 'createDirectory' as const],
+    };
     const win = BrowserWindow.getFocusedWindow();
     const r = win ? await dialog.showOpenDialog(win, o) : await dialog.showOpenDialog(o);
     return r.canceled ? null : (r.filePaths[0] ?? null);

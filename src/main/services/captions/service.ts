@@ -94,7 +94,11 @@ export class CaptionsService {
       const s = library.sessions.session(id);
       if (!s) continue;
       library.transcripts.setStatus(s.liveTranscriptId, 'error', {
-        error: { code: 'internal', message: 'Verbatim closed during this live session, so its captions were lost. The recording is kept: use Improve accuracy to transcribe it.', retryable: false },
+        error: {
+          code: 'internal',
+          message: 'Verbatim closed during this live session, so its captions were lost. The recording is kept: use Improve accuracy to transcribe it.',
+          retryable: false,
+        },
       });
       library.sessions.finish(id, { durationMs: 0, lostMs: 0, reconnects: 0 });
     }
@@ -106,7 +110,11 @@ export class CaptionsService {
   }
 
   toggleOverlay(show?: boolean): { visible: boolean } {
-    if (!this.overlay) throw new AppError('unavailable', 'The floating overlay window is part of the desktop app. In a browser, use Pop out captions on the Live captions screen.');
+    if (!this.overlay)
+      throw new AppError(
+        'unavailable',
+        'The floating overlay window is part of the desktop app. In a browser, use Pop out captions on the Live captions screen.',
+      );
     return { visible: this.overlay(show) };
   }
 
@@ -143,7 +151,14 @@ export class CaptionsService {
       recordingMime: input.recordingMime,
       region,
       baseUrl,
-      options: { live: true, sources, endOfTurn: input.endOfTurn, formatTurns: input.formatTurns, keytermsPrompt: input.keyterms, deviceLabels: input.deviceLabels ?? {} },
+      options: {
+        live: true,
+        sources,
+        endOfTurn: input.endOfTurn,
+        formatTurns: input.formatTurns,
+        keytermsPrompt: input.keyterms,
+        deviceLabels: input.deviceLabels ?? {},
+      },
     });
     const info: CaptionsRun = { run: this.nextRun++, recordingId, title, startedAt: startedAt.toISOString() };
     const run: Run = {
@@ -182,7 +197,11 @@ export class CaptionsService {
         {
           begin: () => {
             // The thresholds travel as UpdateConfiguration: the client's URL carries only the basics.
-            client?.updateConfiguration({ end_of_turn_confidence_threshold: eot.confidence, min_turn_silence: eot.minSilenceMs, max_turn_silence: eot.maxSilenceMs });
+            client?.updateConfiguration({
+              end_of_turn_confidence_threshold: eot.confidence,
+              min_turn_silence: eot.minSilenceMs,
+              max_turn_silence: eot.maxSilenceMs,
+            });
           },
           turn: (t) => {
             if (this.run !== run) return;
@@ -202,7 +221,8 @@ export class CaptionsService {
           },
           error: (err) => this.setState(run, sr, 'failed', failureSentence(err.code, err.message)),
           closed: () => {
-            if (!run.stopping && sr.state.state !== 'failed') this.setState(run, sr, 'failed', failureSentence('network', 'the transcription service closed the session.'));
+            if (!run.stopping && sr.state.state !== 'failed')
+              this.setState(run, sr, 'failed', failureSentence('network', 'the transcription service closed the session.'));
           },
         },
       );
@@ -294,7 +314,8 @@ export class CaptionsService {
 
   async improve(recordingId: string): Promise<{ jobId: string }> {
     const item = this.deps.library.recordings.item(recordingId);
-    if (!this.deps.library.sessions.session(recordingId)) throw new AppError('bad_request', 'Improve accuracy is for live sessions; this item was transcribed from a file already.');
+    if (!this.deps.library.sessions.session(recordingId))
+      throw new AppError('bad_request', 'Improve accuracy is for live sessions; this item was transcribed from a file already.');
     if (this.run?.info.recordingId === recordingId) throw new AppError('conflict', 'This session is still running. Stop it first.');
     const job = await this.deps.improve(recordingId, item.title);
     return { jobId: job.id };

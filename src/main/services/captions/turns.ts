@@ -20,7 +20,13 @@ export class TurnBook {
   /** Fold a Turn message in; answers the turn as the renderer should now show it (null when it holds nothing). */
   apply(source: LiveSource, t: Turn, receivedAt: number, capturedAt: number | null): LiveTurn | null {
     const key = `${source}:${t.session}:${t.turn_order}`;
-    const words: LiveWord[] = t.words.map((w) => ({ text: w.text, start: Math.round(w.start), end: Math.round(w.end), confidence: w.confidence, final: w.word_is_final }));
+    const words: LiveWord[] = t.words.map((w) => ({
+      text: w.text,
+      start: Math.round(w.start),
+      end: Math.round(w.end),
+      confidence: w.confidence,
+      final: w.word_is_final,
+    }));
     const prev = this.turns.get(key);
     // A formatted turn is final; an unformatted end of turn is final only when no formatted one follows.
     if (prev?.final) return null;

@@ -5,7 +5,15 @@
  * retrying by itself. Every change is saved and announced as an event.
  */
 import { findCitations, labelSources, type CitationSource } from '../../../shared/chat/citations';
-import { EXTRACTIVE_MODEL, type ChatDetail, type ChatMessage, type ChatModel, type ChatSource, type ChatState, type ChatSummary } from '../../../shared/chat/schema';
+import {
+  EXTRACTIVE_MODEL,
+  type ChatDetail,
+  type ChatMessage,
+  type ChatModel,
+  type ChatSource,
+  type ChatState,
+  type ChatSummary,
+} from '../../../shared/chat/schema';
 import { AppError } from '../../../shared/errors';
 import type { ChatMessage as GatewayMessage } from '../../../shared/api/gateway';
 import type { ServiceClients } from '../clients';
@@ -80,12 +88,18 @@ export class ChatService {
 
   create(input: { recordingIds?: string[]; scope: 'recordings' | 'library'; model?: string; title?: string }): ChatDetail {
     const ids = [...new Set(input.recordingIds ?? [])];
-    if (input.scope === 'recordings' && ids.length === 0) throw new AppError('bad_request', 'Choose at least one recording to ask about, or ask the whole library.');
+    if (input.scope === 'recordings' && ids.length === 0)
+      throw new AppError('bad_request', 'Choose at least one recording to ask about, or ask the whole library.');
     const recs = input.scope === 'recordings' ? this.library.retrieval.recordings(ids) : [];
-    if (input.scope === 'recordings' && recs.length === 0) throw new AppError('conflict', 'None of these recordings has a finished transcript yet. Ask again once they are transcribed.');
+    if (input.scope === 'recordings' && recs.length === 0)
+      throw new AppError('conflict', 'None of these recordings has a finished transcript yet. Ask again once they are transcribed.');
     const title =
       input.title ??
-      (input.scope === 'library' ? 'Whole library' : recs.length === 1 ? (recs[0] as { title: string }).title : `${(recs[0] as { title: string }).title} and ${recs.length - 1} more`);
+      (input.scope === 'library'
+        ? 'Whole library'
+        : recs.length === 1
+          ? (recs[0] as { title: string }).title
+          : `${(recs[0] as { title: string }).title} and ${recs.length - 1} more`);
     const chat = this.library.chats.create({ scope: input.scope, recordingIds: recs.map((r) => r.id), title, model: input.model ?? null });
     this.events.changed({ id: chat.id, reason: 'created' });
     return { ...chat, messages: [] };
@@ -111,7 +125,12 @@ export class ChatService {
 
   exportMarkdown(id: string): { filename: string; mime: string; content: string } {
     const chat = this.library.chats.detail(id);
-    const safe = chat.title.replace(/[^\p{L}\p{N} _-]+/gu, ' ').replace(/\s+/g, ' ').trim().slice(0, 80) || 'Chat';
+    const safe =
+      chat.title
+        .replace(/[^\p{L}\p{N} _-]+/gu, ' ')
+        .replace(/\s+/g, ' ')
+        .trim()
+        .slice(0, 80) || 'Chat';
     return { filename: `${safe}.md`, mime: 'text/markdown', content: chatMarkdown(chat) };
   }
 
@@ -236,7 +255,12 @@ export class ChatService {
   }> {
     const ids = chat.scope === 'library' ? null : chat.recordings.map((r) => r.id);
     if (ids && ids.length === 0) {
-      return { messages: [], sources: [], labels: [], empty: 'The recordings of this chat are no longer in the library, so there is nothing to answer from. Start a new chat from the library.' };
+      return {
+        messages: [],
+        sources: [],
+        labels: [],
+        empty: 'The recordings of this chat are no longer in the library, so there is nothing to answer from. Start a new chat from the library.',
+      };
     }
     const target = await this.clients.target();
     // One cloud transcript the service itself holds: send its id, not its text.
@@ -258,7 +282,8 @@ export class ChatService {
     // A follow-up ("and who said that?") has few words of its own: the previous question's words help find the passages.
     const lastQuestion = [...history].reverse().find((m) => m.role === 'user')?.content ?? '';
     let retrieved: Retrieved = this.library.retrieval.retrieve(question, { recordingIds: ids, budgetChars: budget });
-    if (!retrieved.recordings.length && lastQuestion) retrieved = this.library.retrieval.retrieve(`${question} ${lastQuestion}`, { recordingIds: ids, budgetChars: budget });
+    if (!retrieved.recordings.length && lastQuestion)
+      retrieved = this.library.retrieval.retrieve(`${question} ${lastQuestion}`, { recordingIds: ids, budgetChars: budget });
     if (!retrieved.recordings.length) {
       return {
         messages: [],
@@ -275,7 +300,12 @@ export class ChatService {
     const labels = model.generative
       ? labelSources(retrieved.recordings.map((r) => ({ id: r.recording.id, title: r.recording.title })))
       : retrieved.recordings.map((r, i) => ({ recordingId: r.recording.id, label: retrieved.recordings.length === 1 ? '' : `#${i + 1}` }));
-    const sources = retrieved.recordings.map((r, i) => ({ recordingId: r.recording.id, title: r.recording.title, label: (labels[i] as CitationSource).label, passages: r.passages.length }));
+    const sources = retrieved.recordings.map((r, i) => ({
+      recordingId: r.recording.id,
+      title: r.recording.title,
+      label: (labels[i] as CitationSource).label,
+      passages: r.passages.length,
+    }));
     return { messages: buildMessages({ question, history, retrieved, sources: labels, extractive: !model.generative }), sources, labels };
   }
 }

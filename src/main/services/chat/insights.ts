@@ -24,7 +24,12 @@ const nullableStr = { type: ['string', 'null'] };
 
 const SCHEMAS: Record<Exclude<InsightKind, 'custom_formatting' | 'translation'>, { schema: Record<string, unknown>; ask: string }> = {
   summary: {
-    schema: { type: 'object', properties: { bullets: { type: 'array', items: str, minItems: 1, maxItems: 12 } }, required: ['bullets'], additionalProperties: false },
+    schema: {
+      type: 'object',
+      properties: { bullets: { type: 'array', items: str, minItems: 1, maxItems: 12 } },
+      required: ['bullets'],
+      additionalProperties: false,
+    },
     ask: 'Summarize this transcript in 3 to 8 short bullet points, most important first.',
   },
   action_items: {
@@ -33,7 +38,12 @@ const SCHEMAS: Record<Exclude<InsightKind, 'custom_formatting' | 'translation'>,
       properties: {
         items: {
           type: 'array',
-          items: { type: 'object', properties: { owner: nullableStr, task: str, due: nullableStr }, required: ['owner', 'task', 'due'], additionalProperties: false },
+          items: {
+            type: 'object',
+            properties: { owner: nullableStr, task: str, due: nullableStr },
+            required: ['owner', 'task', 'due'],
+            additionalProperties: false,
+          },
         },
       },
       required: ['items'],
@@ -48,7 +58,10 @@ const SCHEMAS: Record<Exclude<InsightKind, 'custom_formatting' | 'translation'>,
 };
 
 function parseJson(text: string): unknown {
-  const trimmed = text.trim().replace(/^```(?:json)?\s*/i, '').replace(/\s*```$/, '');
+  const trimmed = text
+    .trim()
+    .replace(/^```(?:json)?\s*/i, '')
+    .replace(/\s*```$/, '');
   try {
     return JSON.parse(trimmed);
   } catch {
@@ -83,14 +96,21 @@ export class InsightService {
       const f = req.formatting ?? {};
       const target = await this.clients.target();
       if (!rec.remoteId || rec.region !== target.region) {
-        throw new AppError('conflict', `Custom formatting runs on the service that made the transcript (${rec.region}); Verbatim is set to ${target.region}. Switch the region in Settings to run it.`);
+        throw new AppError(
+          'conflict',
+          `Custom formatting runs on the service that made the transcript (${rec.region}); Verbatim is set to ${target.region}. Switch the region in Settings to run it.`,
+        );
       }
       const answer = await gateway.understanding({ transcript_id: rec.remoteId, speech_understanding: { request: { custom_formatting: f } } }, signal);
-      const cf = ((answer.speech_understanding as { response?: { custom_formatting?: { formatted_text?: unknown; mapping?: unknown } } } | undefined)?.response?.custom_formatting ?? {}) as {
+      const cf = ((answer.speech_understanding as { response?: { custom_formatting?: { formatted_text?: unknown; mapping?: unknown } } } | undefined)?.response
+        ?.custom_formatting ?? {}) as {
         formatted_text?: unknown;
         mapping?: unknown;
       };
-      const mapping = cf.mapping && typeof cf.mapping === 'object' ? Object.fromEntries(Object.entries(cf.mapping).filter((e): e is [string, string] => typeof e[1] === 'string')) : {};
+      const mapping =
+        cf.mapping && typeof cf.mapping === 'object'
+          ? Object.fromEntries(Object.entries(cf.mapping).filter((e): e is [string, string] => typeof e[1] === 'string'))
+          : {};
       const result: InsightResult = { kind: 'custom_formatting', formattedText: typeof cf.formatted_text === 'string' ? cf.formatted_text : '', mapping };
       return this.library.insights.save(rec.transcriptId, '', null, result);
     }
@@ -119,7 +139,11 @@ export class InsightService {
           model: model.id,
           max_tokens: Math.min(8000, Math.max(1000, Math.ceil(used / 2.5))),
           messages: [
-            { role: 'system', content: 'You translate transcripts paragraph by paragraph. Answer in JSON: {"paragraphs": [...]}, one translated string per numbered paragraph, in order, without the numbers.' },
+            {
+              role: 'system',
+              content:
+                'You translate transcripts paragraph by paragraph. Answer in JSON: {"paragraphs": [...]}, one translated string per numbered paragraph, in order, without the numbers.',
+            },
             { role: 'user', content: `Translate into ${language}:\n\n${numbered.join('\n')}` },
           ],
           response_format: { type: 'json_schema', json_schema: { name: 'translation', schema } },
@@ -136,7 +160,10 @@ export class InsightService {
       return this.library.insights.save(rec.transcriptId, language.toLowerCase(), model.id, result);
     }
     const spec = SCHEMAS[req.kind];
-    const text = transcript.paragraphs.map((p) => p.text).join('\n\n').slice(0, budget);
+    const text = transcript.paragraphs
+      .map((p) => p.text)
+      .join('\n\n')
+      .slice(0, budget);
     const res = await gateway.chat(
       {
         model: model.id,
@@ -159,7 +186,9 @@ export class InsightService {
       const items = Array.isArray(value.items) ? (value.items as Record<string, unknown>[]) : [];
       result = {
         kind: 'action_items',
-        items: items.filter((i) => i && typeof i.task === 'string' && i.task.trim()).map((i) => ({ owner: orNull(i.owner), task: String(i.task).trim(), due: orNull(i.due) })),
+        items: items
+          .filter((i) => i && typeof i.task === 'string' && i.task.trim())
+          .map((i) => ({ owner: orNull(i.owner), task: String(i.task).trim(), due: orNull(i.due) })),
       };
     }
     return this.library.insights.save(rec.transcriptId, '', model.id, result);

@@ -68,7 +68,11 @@ export interface PromptInput {
 export function buildMessages(p: PromptInput): ChatMessage[] {
   const labels = new Map(p.sources.map((s) => [s.recordingId, s.label]));
   const passages = passageLines(p.retrieved, labels);
-  if (p.extractive) return [{ role: 'system', content: passages }, { role: 'user', content: p.question }];
+  if (p.extractive)
+    return [
+      { role: 'system', content: passages },
+      { role: 'user', content: p.question },
+    ];
   return [
     { role: 'system', content: `${instructions(p.sources, p.retrieved.whole)}\n\nTranscripts:\n${passages}` },
     ...historyMessages(p.history, 40_000),

@@ -6,7 +6,10 @@
 import { clockLabel } from '../../../shared/chat/citations';
 
 function norm(s: string): string {
-  return s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  return s
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 }
 
 export function citeQuotes(answer: string, sentences: { startMs: number; text: string }[], label: string): string {

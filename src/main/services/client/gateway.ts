@@ -35,7 +35,10 @@ function parseWith<S extends z.ZodType>(schema: S, body: Buffer, what: string): 
   const parsed = schema.safeParse(json);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
-  throw new AppError('server_error', `The assistant's answer to ${what} is not in the expected shape (${issue?.path.join('.') || 'the answer'}: ${issue?.message ?? 'invalid'}).`);
+  throw new AppError(
+    'server_error',
+    `The assistant's answer to ${what} is not in the expected shape (${issue?.path.join('.') || 'the answer'}: ${issue?.message ?? 'invalid'}).`,
+  );
 }
 
 export function readRateLimit(headers: IncomingHttpHeaders): RateLimit | null {
@@ -78,14 +81,28 @@ export class GatewayClient {
   }
 
   async chat(req: ChatRequest, signal?: AbortSignal): Promise<ChatResponse> {
-    const res = await send({ method: 'POST', url: this.url('/v1/chat/completions'), headers: { authorization: this.key }, json: { ...req, stream: false }, signal, idleTimeoutMs: 120_000 });
+    const res = await send({
+      method: 'POST',
+      url: this.url('/v1/chat/completions'),
+      headers: { authorization: this.key },
+      json: { ...req, stream: false },
+      signal,
+      idleTimeoutMs: 120_000,
+    });
     this.check(res.status, res.headers, res.body, 'the chat request');
     return parseWith(ChatCompletionLooseSchema, res.body, 'the chat request');
   }
 
   /** Streamed chat: calls onDelta with each piece of text; resolves with the whole answer. */
   async chatStream(req: ChatRequest, onDelta: (text: string) => void, signal?: AbortSignal): Promise<string> {
-    const res = await openStream({ method: 'POST', url: this.url('/v1/chat/completions'), headers: { authorization: this.key, accept: 'text/event-stream' }, json: { ...req, stream: true }, signal, idleTimeoutMs: 120_000 });
+    const res = await openStream({
+      method: 'POST',
+      url: this.url('/v1/chat/completions'),
+      headers: { authorization: this.key, accept: 'text/event-stream' },
+      json: { ...req, stream: true },
+      signal,
+      idleTimeoutMs: 120_000,
+    });
     if ((res.statusCode ?? 0) !== 200) {
       const chunks: Buffer[] = [];
       for await (const c of res) chunks.push(c as Buffer);
@@ -127,9 +144,23 @@ export class GatewayClient {
    * current path is /v1/understanding) is asked again at the other path.
    */
   async understanding(body: UnderstandingRequest, signal?: AbortSignal): Promise<UnderstandingResponse> {
-    let res = await send({ method: 'POST', url: this.url('/v1/speech-understanding'), headers: { authorization: this.key }, json: body, signal, idleTimeoutMs: 120_000 });
+    let res = await send({
+      method: 'POST',
+      url: this.url('/v1/speech-understanding'),
+      headers: { authorization: this.key },
+      json: body,
+      signal,
+      idleTimeoutMs: 120_000,
+    });
     if (res.status === 404 && !isTranscriptNotFound(res.body)) {
-      res = await send({ method: 'POST', url: this.url('/v1/understanding'), headers: { authorization: this.key }, json: body, signal, idleTimeoutMs: 120_000 });
+      res = await send({
+        method: 'POST',
+        url: this.url('/v1/understanding'),
+        headers: { authorization: this.key },
+        json: body,
+        signal,
+        idleTimeoutMs: 120_000,
+      });
     }
     this.check(res.status, res.headers, res.body, 'speech understanding');
     return parseWith(UnderstandingResponseLooseSchema, res.body, 'speech understanding');

@@ -137,7 +137,12 @@ export class RestClient {
   }
 
   wordSearch(id: string, words: string[]): Promise<z.infer<typeof WordSearchLooseSchema>> {
-    return this.json(WordSearchLooseSchema, 'GET', `/v2/transcript/${encodeURIComponent(id)}/word-search?words=${encodeURIComponent(words.join(','))}`, 'searching words');
+    return this.json(
+      WordSearchLooseSchema,
+      'GET',
+      `/v2/transcript/${encodeURIComponent(id)}/word-search?words=${encodeURIComponent(words.join(','))}`,
+      'searching words',
+    );
   }
 
   redactedAudio(id: string): Promise<z.infer<typeof RedactedAudioLooseSchema>> {
@@ -145,7 +150,11 @@ export class RestClient {
   }
 
   list(query: { limit?: number; status?: string; before_id?: string; after_id?: string } = {}): Promise<ListPage> {
-    const q = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
+    const q = new URLSearchParams(
+      Object.entries(query)
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]) => [k, String(v)]),
+    );
     return this.json(TranscriptListLooseSchema, 'GET', `/v2/transcript${q.size ? `?${q}` : ''}`, 'listing transcripts');
   }
 
@@ -165,7 +174,8 @@ export class RestClient {
   async findByAudioUrl(audioUrl: string, signal?: AbortSignal, createdSinceMs?: number): Promise<string | null> {
     const page = await this.json(TranscriptListLooseSchema, 'GET', '/v2/transcript?limit=200', 'listing transcripts', undefined, signal);
     // A failed one is not adopted: a retry after a failure must make a new transcript.
-    const recent = (created: string) => createdSinceMs === undefined || Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(created) ? created : `${created}Z`) >= createdSinceMs;
+    const recent = (created: string) =>
+      createdSinceMs === undefined || Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(created) ? created : `${created}Z`) >= createdSinceMs;
     return page.transcripts.find((t) => t.audio_url === audioUrl && t.status !== 'error' && recent(t.created))?.id ?? null;
   }
 
@@ -201,5 +211,8 @@ function parseWith<S extends z.ZodType>(schema: S, res: HttpResponse, what: stri
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const where = issue?.path.length ? issue.path.join('.') : 'the answer';
-  throw new AppError('server_error', `The service's answer during ${what} is not in the expected shape (${where}: ${issue?.message ?? 'invalid'}). Check the service address in Settings.`);
+  throw new AppError(
+    'server_error',
+    `The service's answer during ${what} is not in the expected shape (${where}: ${issue?.message ?? 'invalid'}). Check the service address in Settings.`,
+  );
 }

@@ -64,7 +64,11 @@ export class StreamingClient {
   }
 
   private url(token?: string): string {
-    const q = new URLSearchParams({ sample_rate: String(this.opts.sampleRate ?? 16000), encoding: 'pcm_s16le', format_turns: String(this.opts.formatTurns ?? true) });
+    const q = new URLSearchParams({
+      sample_rate: String(this.opts.sampleRate ?? 16000),
+      encoding: 'pcm_s16le',
+      format_turns: String(this.opts.formatTurns ?? true),
+    });
     if (this.opts.speechModel) q.set('speech_model', this.opts.speechModel);
     if (this.opts.keytermsPrompt?.length) q.set('keyterms_prompt', JSON.stringify(this.opts.keytermsPrompt));
     if (token) q.set('token', token);
@@ -107,7 +111,13 @@ export class StreamingClient {
       const msg = parsed.data;
       if (msg.type === 'Begin') this.on.begin?.({ id: msg.id, expiresAt: msg.expires_at, session });
       else if (msg.type === 'Turn') {
-        const words = (msg.words ?? []).map((w) => ({ text: w.text, start: w.start + this.offsetMs, end: w.end + this.offsetMs, confidence: w.confidence ?? 0, word_is_final: w.word_is_final ?? true }));
+        const words = (msg.words ?? []).map((w) => ({
+          text: w.text,
+          start: w.start + this.offsetMs,
+          end: w.end + this.offsetMs,
+          confidence: w.confidence ?? 0,
+          word_is_final: w.word_is_final ?? true,
+        }));
         this.on.turn?.({
           turn_order: msg.turn_order,
           turn_is_formatted: msg.turn_is_formatted,
@@ -123,9 +133,11 @@ export class StreamingClient {
     await new Promise<void>((resolve, reject) => {
       ws.once('open', () => resolve());
       ws.once('unexpected-response', (_req, res) => {
-        reject(res.statusCode === 401 || res.statusCode === 403
-          ? new AppError('invalid_key', 'Live transcription refused the API key. Check it in Settings.')
-          : new AppError('network', `Live transcription answered ${res.statusCode} on connect.`));
+        reject(
+          res.statusCode === 401 || res.statusCode === 403
+            ? new AppError('invalid_key', 'Live transcription refused the API key. Check it in Settings.')
+            : new AppError('network', `Live transcription answered ${res.statusCode} on connect.`),
+        );
       });
       ws.once('error', (e) => reject(new AppError('network', `Could not connect to live transcription: ${e.message}`)));
     });

@@ -107,7 +107,8 @@ async function fetchRedacted(ctx: JobContext, row: JobRow, remoteId: string, sig
 /** A transcript's `error` text to a typed error (API.md §4). */
 export function classifyTranscriptError(message: string): JobError {
   const m = message.toLowerCase();
-  if (m.includes('too short')) return { code: 'audio_too_short', message: `The recording is too short to transcribe (under 160 ms). ${message}`, retryable: false };
+  if (m.includes('too short'))
+    return { code: 'audio_too_short', message: `The recording is too short to transcribe (under 160 ms). ${message}`, retryable: false };
   if (m.includes('download error')) return { code: 'file_unreadable', message: `The service could not download the audio. ${message}`, retryable: true };
   if (/unsupported|corrupt|does not appear to contain audio|no audio|not an audio|html/.test(m))
     return { code: 'unsupported_media', message: `This file is not audio or video the service can read. ${message}`, retryable: false };

@@ -116,7 +116,15 @@ export class JobService {
       }
     }
     return files.map((f, i) =>
-      this.create({ kind: 'file', source: f.path, name: basename(f.path), size: sizes[i] ?? null, durationMs: f.durationMs ?? null, originalPath: f.picked ? f.path : null, options }),
+      this.create({
+        kind: 'file',
+        source: f.path,
+        name: basename(f.path),
+        size: sizes[i] ?? null,
+        durationMs: f.durationMs ?? null,
+        originalPath: f.picked ? f.path : null,
+        options,
+      }),
     );
   }
 
@@ -219,7 +227,8 @@ export class JobService {
         const err = e instanceof AppError ? e : new AppError('internal', `Something went wrong inside Verbatim: ${e instanceof Error ? e.message : String(e)}`);
         this.ctx.log(`job ${id} failed: ${err.code} ${err.message}`);
         const row = this.library.jobs.row(id);
-        if (row && !isFinalJobStatus(row.status)) this.ctx.transition(id, 'error', { error: { code: err.code, message: err.message, retryable: isRetryable(err.code) } });
+        if (row && !isFinalJobStatus(row.status))
+          this.ctx.transition(id, 'error', { error: { code: err.code, message: err.message, retryable: isRetryable(err.code) } });
       })
       .finally(() => this.running.delete(id));
   }
@@ -248,7 +257,8 @@ export class JobService {
 
   retry(id: string): Job {
     const row = this.library.jobs.must(id);
-    if (row.status !== 'error' && row.status !== 'canceled') throw new AppError('conflict', `Only failed or canceled jobs can be retried (this one is ${row.status}).`);
+    if (row.status !== 'error' && row.status !== 'canceled')
+      throw new AppError('conflict', `Only failed or canceled jobs can be retried (this one is ${row.status}).`);
     const uploadGone = row.source_kind === 'upload' && row.upload_url === null;
     if (uploadGone) throw new AppError('file_unreadable', 'The uploaded copy of this file is gone. Drop the file again.');
     this.library.jobs.resetForRetry(id);

@@ -32,7 +32,8 @@ export async function findCreated(client: RestClient, row: JobRow, audioUrl: str
   const byFileId = row.region === 'local' && row.source_kind !== 'url';
   const fileId = byFileId ? uploadFileId(audioUrl) : null;
   const same = (url: string) => (fileId !== null ? uploadFileId(url) === fileId : url === audioUrl);
-  const recent = (created: string) => createdSinceMs === undefined || Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(created) ? created : `${created}Z`) >= createdSinceMs;
+  const recent = (created: string) =>
+    createdSinceMs === undefined || Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(created) ? created : `${created}Z`) >= createdSinceMs;
   return page.transcripts.find((t) => typeof t.audio_url === 'string' && same(t.audio_url) && t.status !== 'error' && recent(t.created))?.id ?? null;
 }
 

@@ -16,7 +16,10 @@ const NAME = new RegExp(`^(${ID})(\\.redacted)?\\.${EXT}$`);
 
 /** The name the library gives a recording's audio. */
 export function audioName(recordingId: string, kind: AudioKind, sourceName: string): string {
-  const ext = extname(sourceName).slice(1, 10).replace(/[^0-9A-Za-z_+-]/g, '') || 'audio';
+  const ext =
+    extname(sourceName)
+      .slice(1, 10)
+      .replace(/[^0-9A-Za-z_+-]/g, '') || 'audio';
   return `${recordingId}${kind === 'redacted' ? '.redacted' : ''}.${ext}`;
 }
 
@@ -70,8 +73,7 @@ export class AudioStore {
    */
   path(recordingId: string, kind: AudioKind = 'original'): string | null {
     const row = this.db.prepare(`SELECT audio_file, redacted_audio_file, original_path FROM recordings WHERE id = ?`).get(recordingId) as
-      | { audio_file: string | null; redacted_audio_file: string | null; original_path: string | null }
-      | undefined;
+      { audio_file: string | null; redacted_audio_file: string | null; original_path: string | null } | undefined;
     if (!row) return null;
     const name = kind === 'original' ? row.audio_file : row.redacted_audio_file;
     if (name && isLibraryAudioName(name, recordingId, kind)) {
@@ -90,7 +92,10 @@ export class AudioStore {
 
   /** Remove a recording's stored files; names that are not the library's own are left alone. */
   remove(recordingId: string, files: { original: string | null; redacted: string | null }): void {
-    for (const [kind, name] of [['original', files.original], ['redacted', files.redacted]] as const) {
+    for (const [kind, name] of [
+      ['original', files.original],
+      ['redacted', files.redacted],
+    ] as const) {
       if (!isLibraryAudioName(name, recordingId, kind)) continue;
       const p = this.inside(name);
       if (p) rmSync(p, { force: true });

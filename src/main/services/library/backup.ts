@@ -15,7 +15,8 @@ export class BackupStore {
 
   /** Back up everything into an empty folder: library.json (all rows) + audio/. */
   exportAll(dir: string): { dir: string; items: number; audioFiles: number } {
-    if (existsSync(dir) && readdirSync(dir).length > 0) throw new AppError('conflict', `The folder ${dir} is not empty. Choose an empty or new folder for the backup.`);
+    if (existsSync(dir) && readdirSync(dir).length > 0)
+      throw new AppError('conflict', `The folder ${dir} is not empty. Choose an empty or new folder for the backup.`);
     mkdirSync(join(dir, 'audio'), { recursive: true });
     const dump: Record<string, unknown[]> = {};
     for (const t of BACKUP_TABLES) {
@@ -25,7 +26,10 @@ export class BackupStore {
     }
     let audioFiles = 0;
     for (const r of dump.recordings as { id: string; audio_file: string | null; redacted_audio_file: string | null }[]) {
-      for (const [f, kind] of [[r.audio_file, 'original'], [r.redacted_audio_file, 'redacted']] as const) {
+      for (const [f, kind] of [
+        [r.audio_file, 'original'],
+        [r.redacted_audio_file, 'redacted'],
+      ] as const) {
         if (isLibraryAudioName(f, r.id, kind) && existsSync(join(this.ctx.audioDir, f))) {
           copyFileSync(join(this.ctx.audioDir, f), join(dir, 'audio', f));
           audioFiles++;
@@ -57,11 +61,17 @@ export class BackupStore {
       throw new AppError('file_unreadable', `${dir} is not a Verbatim library backup.`);
     const raw = parsed.tables as Record<string, unknown>;
     const rows = (table: string): Record<string, unknown>[] =>
-      Array.isArray(raw[table]) ? (raw[table] as unknown[]).filter((r): r is Record<string, unknown> => r !== null && typeof r === 'object' && !Array.isArray(r)) : [];
+      Array.isArray(raw[table])
+        ? (raw[table] as unknown[]).filter((r): r is Record<string, unknown> => r !== null && typeof r === 'object' && !Array.isArray(r))
+        : [];
     const recordings = rows('recordings');
     const existing = new Set((this.db.prepare(`SELECT id FROM recordings`).all() as { id: string }[]).map((r) => r.id));
     const fresh = new Set(recordings.map((r) => r.id).filter((id): id is string => typeof id === 'string' && !existing.has(id)));
-    const transcriptIds = new Set(rows('transcripts').filter((t) => fresh.has(String(t.recording_id))).map((t) => String(t.id)));
+    const transcriptIds = new Set(
+      rows('transcripts')
+        .filter((t) => fresh.has(String(t.recording_id)))
+        .map((t) => String(t.id)),
+    );
     const keep: Record<string, (row: Record<string, unknown>) => boolean> = {
       recordings: (r) => fresh.has(String(r.id)),
       transcripts: (r) => fresh.has(String(r.recording_id)),
@@ -94,7 +104,10 @@ export class BackupStore {
           if (!ok) continue;
           if (table === 'recordings') {
             const id = String(row.id);
-            for (const [col, kind] of [['audio_file', 'original'], ['redacted_audio_file', 'redacted']] as const) {
+            for (const [col, kind] of [
+              ['audio_file', 'original'],
+              ['redacted_audio_file', 'redacted'],
+            ] as const) {
               const name = audioIn(row[col], id, kind);
               values.set(col, name);
               if (name) copies.push([join(dir, 'audio', name), join(this.ctx.audioDir, name)]);
@@ -134,6 +147,7 @@ const BACKUP_TABLES = ['recordings', 'transcripts', 'words', 'tags', 'speakers',
 function sqlValue(v: unknown): SqlValue | undefined {
   if (v === null || typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v))) return v;
   if (typeof v === 'boolean') return v ? 1 : 0;
-  if (typeof v === 'object' && !Array.isArray(v) && typeof (v as { base64?: unknown }).base64 === 'string') return Buffer.from((v as { base64: string }).base64, 'base64');
+  if (typeof v === 'object' && !Array.isArray(v) && typeof (v as { base64?: unknown }).base64 === 'string')
+    return Buffer.from((v as { base64: string }).base64, 'base64');
   return undefined;
 }

@@ -71,7 +71,10 @@ function toSummary(r: ChatRow): ChatSummary {
     createdAt: r.created_at,
     updatedAt: r.updated_at ?? r.created_at,
     // The list shows plain text: Markdown marks of an answer would read as noise there.
-    preview: (r.preview ?? '').replace(/[*_#>`]+/g, '').replace(/\s+/g, ' ').trim(),
+    preview: (r.preview ?? '')
+      .replace(/[*_#>`]+/g, '')
+      .replace(/\s+/g, ' ')
+      .trim(),
   };
 }
 
@@ -104,9 +107,15 @@ export class ChatStore {
       if (input.scope === 'recordings') {
         const known = this.db.prepare(`SELECT id FROM recordings WHERE id = ?`);
         const missing = input.recordingIds.filter((r) => !known.get(r));
-        if (missing.length) throw new AppError('not_found', `${missing.length === 1 ? 'A recording' : `${missing.length} recordings`} of this chat no longer exist in the library.`);
+        if (missing.length)
+          throw new AppError(
+            'not_found',
+            `${missing.length === 1 ? 'A recording' : `${missing.length} recordings`} of this chat no longer exist in the library.`,
+          );
       }
-      this.db.prepare(`INSERT INTO chats (id, recording_id, title, model, created_at, updated_at, scope) VALUES (?, NULL, ?, ?, ?, ?, ?)`).run(id, input.title, input.model, now, now, input.scope);
+      this.db
+        .prepare(`INSERT INTO chats (id, recording_id, title, model, created_at, updated_at, scope) VALUES (?, NULL, ?, ?, ?, ?, ?)`)
+        .run(id, input.title, input.model, now, now, input.scope);
       const ins = this.db.prepare(`INSERT OR IGNORE INTO chat_recordings (chat_id, recording_id, position) VALUES (?, ?, ?)`);
       input.recordingIds.forEach((r, i) => ins.run(id, r, i));
     })();
@@ -124,7 +133,11 @@ export class ChatStore {
   }
 
   messages(chatId: string): ChatMessage[] {
-    return (this.db.prepare(`SELECT id, role, content, created_at, status, error, model, citations, sources FROM messages WHERE chat_id = ? ORDER BY id`).all(chatId) as MessageRow[]).map(toMessage);
+    return (
+      this.db
+        .prepare(`SELECT id, role, content, created_at, status, error, model, citations, sources FROM messages WHERE chat_id = ? ORDER BY id`)
+        .all(chatId) as MessageRow[]
+    ).map(toMessage);
   }
 
   /** Newest first; `query` matches titles and message text with the library's search syntax. */
@@ -165,7 +178,17 @@ export class ChatStore {
     const now = new Date().toISOString();
     const info = this.db
       .prepare(`INSERT INTO messages (chat_id, role, content, created_at, status, error, model, citations, sources) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-      .run(chatId, m.role, m.content, now, m.status ?? 'done', m.error ?? null, m.model ?? null, JSON.stringify(m.citations ?? []), JSON.stringify(m.sources ?? []));
+      .run(
+        chatId,
+        m.role,
+        m.content,
+        now,
+        m.status ?? 'done',
+        m.error ?? null,
+        m.model ?? null,
+        JSON.stringify(m.citations ?? []),
+        JSON.stringify(m.sources ?? []),
+      );
     this.db.prepare(`UPDATE chats SET updated_at = ? WHERE id = ?`).run(now, chatId);
     return this.message(Number(info.lastInsertRowid));
   }
@@ -179,14 +202,17 @@ export class ChatStore {
       citations: m.citations === undefined ? undefined : JSON.stringify(m.citations),
       sources: m.sources === undefined ? undefined : JSON.stringify(m.sources),
     };
-    const sets = Object.keys(cols).filter((k) => cols[k] !== undefined).map((k) => `${k} = @${k}`);
+    const sets = Object.keys(cols)
+      .filter((k) => cols[k] !== undefined)
+      .map((k) => `${k} = @${k}`);
     const vals = { id, ...Object.fromEntries(Object.entries(cols).filter(([, v]) => v !== undefined)) };
     if (sets.length) this.db.prepare(`UPDATE messages SET ${sets.join(', ')} WHERE id = @id`).run(vals);
     return this.message(id);
   }
 
   message(id: number): ChatMessage {
-    const row = this.db.prepare(`SELECT id, role, content, created_at, status, error, model, citations, sources FROM messages WHERE id = ?`).get(id) as MessageRow | undefined;
+    const row = this.db.prepare(`SELECT id, role, content, created_at, status, error, model, citations, sources FROM messages WHERE id = ?`).get(id) as
+      MessageRow | undefined;
     if (!row) throw new AppError('not_found', 'This message no longer exists.');
     return toMessage(row);
   }

@@ -24,7 +24,8 @@ export class ExportStore {
     const names = new Map(t.speakers.map((s) => [s.id, s.name ?? `Speaker ${s.id}`]));
     const speakerLabel = names.size ? (id: string) => names.get(id) ?? `Speaker ${id}` : undefined;
     // Edited cues are the user's own words (with corrected words taken in); otherwise cues of one 42-character line, named at each change of speaker.
-    const cues = () => (t.cues && charsPerCaption === undefined ? this.editedCues(recordingId) : buildCues(t.words, { charsPerCaption: charsPerCaption ?? 42, speakerLabel }));
+    const cues = () =>
+      t.cues && charsPerCaption === undefined ? this.editedCues(recordingId) : buildCues(t.words, { charsPerCaption: charsPerCaption ?? 42, speakerLabel });
     switch (format) {
       case 'txt': {
         const paras = t.paragraphs.length ? t.paragraphs : [{ text: t.text, speaker: null }];
@@ -42,6 +43,11 @@ export class ExportStore {
 }
 
 function safeFileName(title: string): string {
-  const cleaned = [...title].map((c) => (c.charCodeAt(0) < 32 || '\\/:*?"<>|'.includes(c) ? ' ' : c)).join('').replace(/\s+/g, ' ').trim().slice(0, 120);
+  const cleaned = [...title]
+    .map((c) => (c.charCodeAt(0) < 32 || '\\/:*?"<>|'.includes(c) ? ' ' : c))
+    .join('')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 120);
   return cleaned || 'transcript';
 }

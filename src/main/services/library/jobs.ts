@@ -86,7 +86,20 @@ export class JobStore {
           `INSERT INTO jobs (id, recording_id, transcript_id, source_kind, source, name, status, region, base_url, bytes_total, options, created_at, updated_at)
            VALUES (?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?)`,
         )
-        .run(id, ids.recordingId, ids.transcriptId, spec.kind, spec.source, spec.name, spec.region, spec.baseUrl, spec.size, JSON.stringify(spec.options), now, now);
+        .run(
+          id,
+          ids.recordingId,
+          ids.transcriptId,
+          spec.kind,
+          spec.source,
+          spec.name,
+          spec.region,
+          spec.baseUrl,
+          spec.size,
+          JSON.stringify(spec.options),
+          now,
+          now,
+        );
     })();
     this.ctx.changed([recordingId], 'added');
     return this.get(id);

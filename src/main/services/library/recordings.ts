@@ -64,21 +64,27 @@ export function readItem(db: Database, recordingId: string): LibraryItem {
 }
 
 /** A new recording with a queued transcript. Returns both ids. */
-export function insertRecording(db: Database, rec: NewRecording, ids?: { recordingId?: string; transcriptId?: string; now?: string }): { recordingId: string; transcriptId: string } {
+export function insertRecording(
+  db: Database,
+  rec: NewRecording,
+  ids?: { recordingId?: string; transcriptId?: string; now?: string },
+): { recordingId: string; transcriptId: string } {
   const recordingId = ids?.recordingId ?? randomUUID();
   const transcriptId = ids?.transcriptId ?? randomUUID();
   const now = ids?.now ?? new Date().toISOString();
-  db
-    .prepare(
-      `INSERT INTO recordings (id, title, source, source_kind, size_bytes, duration_ms, original_path, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(recordingId, rec.title, rec.source, rec.sourceKind, rec.sizeBytes, rec.durationMs ?? null, rec.originalPath ?? null, now, now);
-  db
-    .prepare(`INSERT INTO transcripts (id, recording_id, region, base_url, status, options, created_at) VALUES (?, ?, ?, ?, 'queued', ?, ?)`)
-    .run(transcriptId, recordingId, rec.region, rec.baseUrl, JSON.stringify(rec.options), now);
+  db.prepare(
+    `INSERT INTO recordings (id, title, source, source_kind, size_bytes, duration_ms, original_path, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(recordingId, rec.title, rec.source, rec.sourceKind, rec.sizeBytes, rec.durationMs ?? null, rec.originalPath ?? null, now, now);
+  db.prepare(`INSERT INTO transcripts (id, recording_id, region, base_url, status, options, created_at) VALUES (?, ?, ?, ?, 'queued', ?, ?)`).run(
+    transcriptId,
+    recordingId,
+    rec.region,
+    rec.baseUrl,
+    JSON.stringify(rec.options),
+    now,
+  );
   return { recordingId, transcriptId };
 }
-
 
 export class RecordingStore {
   private readonly audio: AudioStore;
@@ -132,15 +138,15 @@ export class RecordingStore {
     // Every recording has a transcript: without a status filter, ids and count need no join.
     const narrow = q.status?.length ? from : `FROM recordings r ${whereSql}`;
     const ids = (
-      this.db.prepare(`SELECT r.id ${narrow} ORDER BY ${order} ${dir}, r.rowid ${dir} LIMIT @limit OFFSET @offset`).all({ ...params, limit: q.limit, offset: q.offset }) as {
+      this.db
+        .prepare(`SELECT r.id ${narrow} ORDER BY ${order} ${dir}, r.rowid ${dir} LIMIT @limit OFFSET @offset`)
+        .all({ ...params, limit: q.limit, offset: q.offset }) as {
         id: string;
       }[]
     ).map((r) => r.id);
     const total = (this.db.prepare(`SELECT count(*) AS n ${narrow}`).get(params) as { n: number }).n;
     if (ids.length === 0) return { items: [], total };
-    const byId = new Map(
-      (this.db.prepare(`${ITEM_SELECT} WHERE r.id IN (${ids.map(() => '?').join(',')})`).all(...ids) as ItemRow[]).map((r) => [r.id, r]),
-    );
+    const byId = new Map((this.db.prepare(`${ITEM_SELECT} WHERE r.id IN (${ids.map(() => '?').join(',')})`).all(...ids) as ItemRow[]).map((r) => [r.id, r]));
     const rows = ids.flatMap((id) => {
       const r = byId.get(id);
       return r ? [r] : [];
@@ -183,8 +189,7 @@ export class RecordingStore {
     this.db.transaction(() => {
       for (const id of recordingIds) {
         const row = this.db.prepare(`SELECT audio_file, redacted_audio_file FROM recordings WHERE id = ?`).get(id) as
-          | { audio_file: string | null; redacted_audio_file: string | null }
-          | undefined;
+          { audio_file: string | null; redacted_audio_file: string | null } | undefined;
         if (!row) continue;
         files.push({ id, original: row.audio_file, redacted: row.redacted_audio_file });
         n += this.db.prepare(`DELETE FROM recordings WHERE id = ?`).run(id).changes;
@@ -206,10 +211,7 @@ function toItem(r: ItemRow): LibraryItem {
     completedAt: r.completed_at,
     durationMs: r.duration_ms,
     status: r.status as TranscriptStatus,
-    error:
-      r.error_code !== null
-        ? { code: r.error_code as JobError['code'], message: r.error_message ?? '', retryable: r.error_retryable === 1 }
-        : null,
+    error: r.error_code !== null ? { code: r.error_code as JobError['code'], message: r.error_message ?? '', retryable: r.error_retryable === 1 } : null,
     region: r.region as ServiceRegion,
     remoteId: r.remote_id,
     language: r.language,
@@ -222,4 +224,3 @@ function toItem(r: ItemRow): LibraryItem {
     preview: r.preview ?? '',
   };
 }
-

@@ -38,14 +38,18 @@ export interface Retrieved {
 }
 
 const STOP = new Set(
-  ('a an the and or but if of to in on at by for with from as is are was were be been being do does did what which who whom whose when where why how this that these those it its ' +
-    "i you he she we they me him her us them my your our their there here about into over than then so not no yes can could would should will shall may might must have has had just also very too any some all each every " +
-    'tell please say said says according transcript transcripts recording recordings speaker talk talked mention mentioned discuss discussed anything something').split(' '),
+  (
+    'a an the and or but if of to in on at by for with from as is are was were be been being do does did what which who whom whose when where why how this that these those it its ' +
+    'i you he she we they me him her us them my your our their there here about into over than then so not no yes can could would should will shall may might must have has had just also very too any some all each every ' +
+    'tell please say said says according transcript transcripts recording recordings speaker talk talked mention mentioned discuss discussed anything something'
+  ).split(' '),
 );
 
 /** The words of a question worth searching for, in order, without repeats. */
 export function questionWords(question: string): string[] {
-  const words = (question.toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? []).map((w) => w.replace(/'s$/, '').replace(/'/g, '')).filter((w) => w.length > 1 && !STOP.has(w));
+  const words = (question.toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? [])
+    .map((w) => w.replace(/'s$/, '').replace(/'/g, ''))
+    .filter((w) => w.length > 1 && !STOP.has(w));
   return [...new Set(words)].slice(0, 16);
 }
 
@@ -132,7 +136,12 @@ export class RetrievalStore {
       const all = this.rankMatch(quoted.join(' AND '), opts.transcriptIds ?? null, limit, 0);
       if (all.length >= Math.min(limit, 20)) return all;
     }
-    return this.rankMatch(quoted.join(' OR '), opts.transcriptIds ?? null, limit, terms.reduce((a, t) => a + t.docs, 0));
+    return this.rankMatch(
+      quoted.join(' OR '),
+      opts.transcriptIds ?? null,
+      limit,
+      terms.reduce((a, t) => a + t.docs, 0),
+    );
   }
 
   private rankMatch(match: string, ids: string[] | null, limit: number, matches: number): (Sentence & { transcriptId: string; score: number })[] {
@@ -145,12 +154,16 @@ export class RetrievalStore {
       minRowid = Math.max(0, Math.floor(max - (max * RANK_WINDOW) / matches));
     }
     const hits = this.db
-      .prepare(`SELECT rowid AS id, bm25(sentences_fts) AS score FROM sentences_fts WHERE sentences_fts MATCH @match AND rowid >= @minRowid ${filter} ORDER BY rank LIMIT @limit`)
+      .prepare(
+        `SELECT rowid AS id, bm25(sentences_fts) AS score FROM sentences_fts WHERE sentences_fts MATCH @match AND rowid >= @minRowid ${filter} ORDER BY rank LIMIT @limit`,
+      )
       .all({ match, ids: ids ? JSON.stringify(ids) : null, limit, minRowid }) as { id: number; score: number }[];
     if (!hits.length) return [];
     const rows = new Map(
       (
-        this.db.prepare(`SELECT id, transcript_id AS transcriptId, start_ms AS startMs, text FROM sentences WHERE id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(hits.map((h) => h.id))) as (Sentence & {
+        this.db
+          .prepare(`SELECT id, transcript_id AS transcriptId, start_ms AS startMs, text FROM sentences WHERE id IN (SELECT value FROM json_each(?))`)
+          .all(JSON.stringify(hits.map((h) => h.id))) as (Sentence & {
           transcriptId: string;
         })[]
       ).map((r) => [r.id, r]),
@@ -176,12 +189,18 @@ export class RetrievalStore {
       if (whole <= opts.budgetChars) {
         return {
           whole: true,
-          recordings: recs.map((r) => ({ recording: r, passages: this.sentences(r.transcriptId).map((s) => ({ recordingId: r.id, title: r.title, startMs: s.startMs, text: s.text })) })),
+          recordings: recs.map((r) => ({
+            recording: r,
+            passages: this.sentences(r.transcriptId).map((s) => ({ recordingId: r.id, title: r.title, startMs: s.startMs, text: s.text })),
+          })),
         };
       }
     }
     // About three sentences of ~80 characters a hit: more hits than the budget can hold are not worth ranking.
-    const hits = this.rank(question, { transcriptIds: opts.recordingIds === null ? null : recs.map((r) => r.transcriptId), limit: Math.min(300, Math.ceil(opts.budgetChars / 200) + 10) });
+    const hits = this.rank(question, {
+      transcriptIds: opts.recordingIds === null ? null : recs.map((r) => r.transcriptId),
+      limit: Math.min(300, Math.ceil(opts.budgetChars / 200) + 10),
+    });
     const chosen = new Map<string, Map<number, Sentence>>();
     const order: string[] = [];
     let used = 0;

@@ -21,7 +21,10 @@ function bm25NoIdf(marked: string): number {
 function cutSnippet(marked: string, tokens: number): string {
   const words = marked.split(' ');
   if (words.length <= tokens) return marked;
-  const first = Math.max(0, words.findIndex((w) => w.includes(SNIPPET_OPEN)));
+  const first = Math.max(
+    0,
+    words.findIndex((w) => w.includes(SNIPPET_OPEN)),
+  );
   const from = Math.max(0, Math.min(first - Math.floor(tokens / 3), words.length - tokens));
   const to = from + tokens;
   return `${from > 0 ? '…' : ''}${words.slice(from, to).join(' ')}${to < words.length ? '…' : ''}`;

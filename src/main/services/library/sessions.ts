@@ -63,7 +63,9 @@ export class SessionStore {
     const audioFile = `${recordingId}${EXT[s.recordingMime.split(';')[0]!.trim().toLowerCase()] ?? '.webm'}`;
     this.db.transaction(() => {
       this.db
-        .prepare(`INSERT INTO recordings (id, title, source, source_kind, audio_file, size_bytes, created_at, updated_at) VALUES (?, ?, 'Live session', 'live', ?, 0, ?, ?)`)
+        .prepare(
+          `INSERT INTO recordings (id, title, source, source_kind, audio_file, size_bytes, created_at, updated_at) VALUES (?, ?, 'Live session', 'live', ?, 0, ?, ?)`,
+        )
         .run(recordingId, s.title, audioFile, now, now);
       this.db
         .prepare(`INSERT INTO transcripts (id, recording_id, region, base_url, status, options, created_at) VALUES (?, ?, ?, ?, 'processing', ?, ?)`)
@@ -92,7 +94,9 @@ export class SessionStore {
     this.db.transaction(() => {
       // No chunk ever arrived (the microphone gave nothing): there is no recording to play.
       this.db
-        .prepare(`UPDATE recordings SET duration_ms = ?, size_bytes = ?, audio_file = CASE WHEN ? > 0 THEN audio_file ELSE NULL END, updated_at = ? WHERE id = ?`)
+        .prepare(
+          `UPDATE recordings SET duration_ms = ?, size_bytes = ?, audio_file = CASE WHEN ? > 0 THEN audio_file ELSE NULL END, updated_at = ? WHERE id = ?`,
+        )
         .run(Math.round(info.durationMs), size, size, now, recordingId);
       this.db
         .prepare(`UPDATE live_sessions SET ended_at = ?, lost_ms = ?, reconnects = ? WHERE recording_id = ?`)
@@ -132,9 +136,17 @@ export class SessionStore {
     const s = this.session(recordingId);
     if (!s) throw new AppError('not_found', 'This is not a live session, or it is no longer in the library.');
     const rows = this.db
-      .prepare(`SELECT id, status, created_at AS createdAt, word_count AS wordCount FROM transcripts WHERE recording_id = ? ORDER BY created_at DESC, rowid DESC`)
+      .prepare(
+        `SELECT id, status, created_at AS createdAt, word_count AS wordCount FROM transcripts WHERE recording_id = ? ORDER BY created_at DESC, rowid DESC`,
+      )
       .all(recordingId) as { id: string; status: string; createdAt: string; wordCount: number }[];
-    return rows.map((r) => ({ transcriptId: r.id, kind: r.id === s.liveTranscriptId ? 'live' : 'improved', status: r.status, createdAt: r.createdAt, wordCount: r.wordCount }));
+    return rows.map((r) => ({
+      transcriptId: r.id,
+      kind: r.id === s.liveTranscriptId ? 'live' : 'improved',
+      status: r.status,
+      createdAt: r.createdAt,
+      wordCount: r.wordCount,
+    }));
   }
 
   audioPath(recordingId: string): string | null {

@@ -31,7 +31,12 @@ const mimes: Record<SubtitleExportFormat, string> = {
 };
 
 function safeFileName(title: string): string {
-  const cleaned = [...title].map((c) => (c.charCodeAt(0) < 32 || '\\/:*?"<>|'.includes(c) ? ' ' : c)).join('').replace(/\s+/g, ' ').trim().slice(0, 120);
+  const cleaned = [...title]
+    .map((c) => (c.charCodeAt(0) < 32 || '\\/:*?"<>|'.includes(c) ? ' ' : c))
+    .join('')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 120);
   return cleaned || 'subtitles';
 }
 
@@ -49,8 +54,15 @@ function overrides(cues: readonly Cue[], words: readonly Word[]): Map<number, { 
   for (const c of cues) {
     if (!c.words) continue;
     const current = withWords(c, words);
-    const own = current.text.replace(/<[^>]*>/g, '').replace(/^- /gm, '').replace(/\s+/g, ' ').trim();
-    const fromWords = words.slice(c.words[0], c.words[1] + 1).map((w) => w.text).join(' ');
+    const own = current.text
+      .replace(/<[^>]*>/g, '')
+      .replace(/^- /gm, '')
+      .replace(/\s+/g, ' ')
+      .trim();
+    const fromWords = words
+      .slice(c.words[0], c.words[1] + 1)
+      .map((w) => w.text)
+      .join(' ');
     if (own !== fromWords && correctionsOf(current, words).length === 0) out.set(c.words[0], { last: c.words[1], text: own });
   }
   return out;
@@ -77,7 +89,11 @@ export function editedParagraphs(t: Transcript, cues: readonly Cue[]): Paragraph
         skipTo = o.last;
       } else parts.push(t.words[i]?.text ?? '');
     }
-    return { speaker: p.speaker !== null && t.speakers.length > 0 ? (names.get(p.speaker) ?? `Speaker ${p.speaker}`) : null, start: p.start, text: parts.join(' ') };
+    return {
+      speaker: p.speaker !== null && t.speakers.length > 0 ? (names.get(p.speaker) ?? `Speaker ${p.speaker}`) : null,
+      start: p.start,
+      text: parts.join(' '),
+    };
   });
 }
 
@@ -90,7 +106,12 @@ export class SubtitleExporter {
   async export(recordingId: string, format: SubtitleExportFormat, opts: { voices?: boolean } = {}): Promise<ExportFile> {
     const { cues, header, trailer } = this.library.subtitles.cues(recordingId);
     const base = safeFileName(this.library.recordings.item(recordingId).title);
-    const file = (content: string, encoding: 'utf8' | 'base64' = 'utf8'): ExportFile => ({ filename: `${base}.${format}`, mime: mimes[format], content, encoding });
+    const file = (content: string, encoding: 'utf8' | 'base64' = 'utf8'): ExportFile => ({
+      filename: `${base}.${format}`,
+      mime: mimes[format],
+      content,
+      encoding,
+    });
     // SRT and VTT need only the cues: the whole transcript is read for the other formats (and for speaker names).
     if (format === 'srt') return file(toSrt(cues));
     if (format === 'vtt' && !opts.voices) return file(docToVtt({ cues, header, trailer }));
@@ -100,9 +121,15 @@ export class SubtitleExporter {
       case 'vtt':
         return file(docToVtt({ cues, header, trailer }, (s) => names.get(s) ?? `Speaker ${s}`));
       case 'txt':
-        return file(`${editedParagraphs(t, cues).map((p) => (p.speaker ? `${p.speaker}: ${p.text}` : p.text)).join('\n\n')}\n`);
+        return file(
+          `${editedParagraphs(t, cues)
+            .map((p) => (p.speaker ? `${p.speaker}: ${p.text}` : p.text))
+            .join('\n\n')}\n`,
+        );
       case 'json':
-        return file(`${JSON.stringify({ ...t, paragraphs: t.paragraphs.map((p, i) => ({ ...p, text: editedParagraphs(t, cues)[i]?.text ?? p.text })), cues }, null, 2)}\n`);
+        return file(
+          `${JSON.stringify({ ...t, paragraphs: t.paragraphs.map((p, i) => ({ ...p, text: editedParagraphs(t, cues)[i]?.text ?? p.text })), cues }, null, 2)}\n`,
+        );
       case 'docx': {
         const doc = new Document({
           title: t.item.title,
@@ -136,7 +163,11 @@ export class SubtitleExporter {
   async save(recordingId: string, format: SubtitleExportFormat, opts: { voices?: boolean } = {}): Promise<string | null> {
     if (!this.dialogs) throw new AppError('unavailable', 'Save dialogs exist only in the desktop app; in a browser, exports are downloads.');
     const out = await this.export(recordingId, format, opts);
-    const path = await this.dialogs.saveFile({ title: 'Export subtitles', defaultName: out.filename, filters: [{ name: format.toUpperCase(), extensions: [format] }] });
+    const path = await this.dialogs.saveFile({
+      title: 'Export subtitles',
+      defaultName: out.filename,
+      filters: [{ name: format.toUpperCase(), extensions: [format] }],
+    });
     if (path === null) return null;
     const target = extname(path) ? path : `${path}.${format}`;
     try {

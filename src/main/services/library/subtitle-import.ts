@@ -43,7 +43,10 @@ export function importSubtitlesAsItem(library: Library, name: string, content: s
   const parsed = parseSubtitles(content);
   if (parsed.doc.cues.length === 0) {
     const first = parsed.problems[0];
-    throw new AppError('bad_request', first ? `${name} has no cue Verbatim could read. ${first.message}` : `${name} has no subtitles in it (no "start --> end" lines).`);
+    throw new AppError(
+      'bad_request',
+      first ? `${name} has no cue Verbatim could read. ${first.message}` : `${name} has no subtitles in it (no "start --> end" lines).`,
+    );
   }
   const { words, cues } = wordsFromCues(parsed.doc.cues);
   const title = name.replace(/\.(srt|vtt)$/i, '') || 'Imported subtitles';
@@ -69,7 +72,13 @@ export function importSubtitlesAsItem(library: Library, name: string, content: s
     model: `imported ${parsed.format.toUpperCase()}`,
     durationMs: last.end,
   });
-  library.subtitles.commit(recordingId, 0, `Import ${name}`, { at: 0, remove: library.subtitles.cues(recordingId).cues, insert: cues }, { header: parsed.doc.header, trailer: parsed.doc.trailer ?? [] });
+  library.subtitles.commit(
+    recordingId,
+    0,
+    `Import ${name}`,
+    { at: 0, remove: library.subtitles.cues(recordingId).cues, insert: cues },
+    { header: parsed.doc.header, trailer: parsed.doc.trailer ?? [] },
+  );
   library.context.changed([recordingId], 'added');
   return { id: recordingId, problems: parsed.problems, cues: cues.length };
 }

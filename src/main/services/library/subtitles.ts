@@ -121,8 +121,7 @@ export class SubtitleStore {
 
   private transcriptOf(recordingId: string): string {
     const row = this.db.prepare(`SELECT id, status FROM transcripts WHERE recording_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1`).get(recordingId) as
-      | { id: string; status: string }
-      | undefined;
+      { id: string; status: string } | undefined;
     if (!row) throw new AppError('not_found', 'This recording is no longer in the library.');
     if (row.status !== 'completed') throw new AppError('conflict', 'This transcript is not finished yet: subtitles can be edited once it is.');
     return row.id;
@@ -141,7 +140,9 @@ export class SubtitleStore {
   }
 
   profiles(): RulesProfile[] {
-    const own = (this.db.prepare(`SELECT data FROM subtitle_profiles ORDER BY created_at`).all() as { data: string }[]).map((r) => JSON.parse(r.data) as RulesProfile);
+    const own = (this.db.prepare(`SELECT data FROM subtitle_profiles ORDER BY created_at`).all() as { data: string }[]).map(
+      (r) => JSON.parse(r.data) as RulesProfile,
+    );
     return [...builtInProfiles, ...own];
   }
 
@@ -230,7 +231,11 @@ export class SubtitleStore {
     const byIndex = new Map<number, string>();
     for (const c of changedCues) for (const e of correctionsOf(c, words)) byIndex.set(e.index, e.text);
     // Only a changed word changes the transcript: cue-only edits do not make every open view reload 30,000 words.
-    if (byIndex.size) this.words.correctWords(recordingId, [...byIndex].map(([index, text]) => ({ index, text })));
+    if (byIndex.size)
+      this.words.correctWords(
+        recordingId,
+        [...byIndex].map(([index, text]) => ({ index, text })),
+      );
     return version;
   }
 
@@ -245,8 +250,11 @@ export class SubtitleStore {
       if (doc?.trailer) row.trailer = JSON.stringify(doc.trailer);
       const next = applySplice(cues, splice);
       this.db.prepare(`DELETE FROM subtitle_history WHERE transcript_id = ? AND undone = 1`).run(transcriptId);
-      const seq = ((this.db.prepare(`SELECT max(seq) AS s FROM subtitle_history WHERE transcript_id = ?`).get(transcriptId) as { s: number | null }).s ?? 0) + 1;
-      this.db.prepare(`INSERT INTO subtitle_history (transcript_id, seq, label, splice, undone) VALUES (?, ?, ?, ?, 0)`).run(transcriptId, seq, label, JSON.stringify(splice));
+      const seq =
+        ((this.db.prepare(`SELECT max(seq) AS s FROM subtitle_history WHERE transcript_id = ?`).get(transcriptId) as { s: number | null }).s ?? 0) + 1;
+      this.db
+        .prepare(`INSERT INTO subtitle_history (transcript_id, seq, label, splice, undone) VALUES (?, ?, ?, ?, 0)`)
+        .run(transcriptId, seq, label, JSON.stringify(splice));
       this.db.prepare(`DELETE FROM subtitle_history WHERE transcript_id = ? AND seq <= ?`).run(transcriptId, seq - HISTORY_LIMIT);
       return { version: this.store(recordingId, transcriptId, row, next, splice.insert, words) };
     })();
@@ -265,14 +273,23 @@ export class SubtitleStore {
     const transcriptId = this.transcriptOf(recordingId);
     return this.db.transaction(() => {
       const row = this.checkVersion(transcriptId, version);
-      const h = dir === 'undo'
-        ? (this.db.prepare(`SELECT seq, label, splice FROM subtitle_history WHERE transcript_id = ? AND undone = 0 ORDER BY seq DESC LIMIT 1`).get(transcriptId) as { seq: number; label: string; splice: string } | undefined)
-        : (this.db.prepare(`SELECT seq, label, splice FROM subtitle_history WHERE transcript_id = ? AND undone = 1 ORDER BY seq ASC LIMIT 1`).get(transcriptId) as { seq: number; label: string; splice: string } | undefined);
+      const h =
+        dir === 'undo'
+          ? (this.db
+              .prepare(`SELECT seq, label, splice FROM subtitle_history WHERE transcript_id = ? AND undone = 0 ORDER BY seq DESC LIMIT 1`)
+              .get(transcriptId) as { seq: number; label: string; splice: string } | undefined)
+          : (this.db
+              .prepare(`SELECT seq, label, splice FROM subtitle_history WHERE transcript_id = ? AND undone = 1 ORDER BY seq ASC LIMIT 1`)
+              .get(transcriptId) as { seq: number; label: string; splice: string } | undefined);
       if (!h) return { version, entry: null };
       const entry: HistoryEntry = { label: h.label, splice: JSON.parse(h.splice) as Splice };
       const s = dir === 'undo' ? invertSplice(entry.splice) : entry.splice;
       const { cues, words } = this.cues(recordingId);
-      if (!spliceFits(cues, s)) throw new AppError('conflict', `“${entry.label}” cannot be ${dir === 'undo' ? 'undone' : 'redone'}: the subtitles changed since. Close and reopen the Subtitles view.`);
+      if (!spliceFits(cues, s))
+        throw new AppError(
+          'conflict',
+          `“${entry.label}” cannot be ${dir === 'undo' ? 'undone' : 'redone'}: the subtitles changed since. Close and reopen the Subtitles view.`,
+        );
       this.db.prepare(`UPDATE subtitle_history SET undone = ? WHERE transcript_id = ? AND seq = ?`).run(dir === 'undo' ? 1 : 0, transcriptId, h.seq);
       return { version: this.store(recordingId, transcriptId, row, applySplice(cues, s), s.insert, words), entry };
     })();
@@ -294,10 +311,10 @@ export class SubtitleStore {
   /** Stored peaks of a recording's audio; computed with ffmpeg the first time and kept in the library. */
   async peaks(recordingId: string, audioPath: string | null): Promise<Peaks> {
     const row = this.db.prepare(`SELECT rate, duration_ms AS durationMs, data FROM waveform_peaks WHERE recording_id = ?`).get(recordingId) as
-      | { rate: number; durationMs: number; data: Buffer }
-      | undefined;
+      { rate: number; durationMs: number; data: Buffer } | undefined;
     if (row) return { rate: row.rate, durationMs: row.durationMs, data: row.data.toString('base64') };
-    if (!audioPath || !existsSync(audioPath)) throw new AppError('not_found', 'There is no audio for this recording, so there is no waveform. The cues can still be edited.');
+    if (!audioPath || !existsSync(audioPath))
+      throw new AppError('not_found', 'There is no audio for this recording, so there is no waveform. The cues can still be edited.');
     let running = this.peaksRunning.get(recordingId);
     if (!running) {
       running = computePeaks(audioPath, PEAKS_PER_SECOND).then((p) => {
@@ -315,8 +332,7 @@ export class SubtitleStore {
   /** Where a recording's audio is (the library's copy, else the original file): for peaks. */
   audioOf(recordingId: string): string | null {
     const r = this.db.prepare(`SELECT audio_file, original_path FROM recordings WHERE id = ?`).get(recordingId) as
-      | { audio_file: string | null; original_path: string | null }
-      | undefined;
+      { audio_file: string | null; original_path: string | null } | undefined;
     if (r?.audio_file && existsSync(join(this.ctx.audioDir, r.audio_file))) return join(this.ctx.audioDir, r.audio_file);
     return r?.original_path && existsSync(r.original_path) ? r.original_path : null;
   }
@@ -330,7 +346,9 @@ export function computePeaks(path: string, rate: number): Promise<{ rate: number
   const sampleRate = 8000;
   const per = sampleRate / rate;
   return new Promise((resolve, reject) => {
-    const ff = spawn('ffmpeg', ['-v', 'error', '-nostdin', '-i', path, '-vn', '-ac', '1', '-ar', String(sampleRate), '-f', 's16le', 'pipe:1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const ff = spawn('ffmpeg', ['-v', 'error', '-nostdin', '-i', path, '-vn', '-ac', '1', '-ar', String(sampleRate), '-f', 's16le', 'pipe:1'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const out: number[] = [];
     let max = 0;
     let n = 0;
@@ -354,9 +372,19 @@ export function computePeaks(path: string, rate: number): Promise<{ rate: number
       samples += buf.length / 2;
     });
     ff.stderr.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-2000)));
-    ff.on('error', (e) => reject(new AppError('unavailable', `The waveform needs ffmpeg, which could not be started (${e.message}). Install ffmpeg; the cues can still be edited.`)));
+    ff.on('error', (e) =>
+      reject(
+        new AppError('unavailable', `The waveform needs ffmpeg, which could not be started (${e.message}). Install ffmpeg; the cues can still be edited.`),
+      ),
+    );
     ff.on('close', (code) => {
-      if (code !== 0) return reject(new AppError('unsupported_media', `The waveform could not be made: ffmpeg could not read the audio (${err.trim().split('\n').pop() ?? `exit ${code}`}).`));
+      if (code !== 0)
+        return reject(
+          new AppError(
+            'unsupported_media',
+            `The waveform could not be made: ffmpeg could not read the audio (${err.trim().split('\n').pop() ?? `exit ${code}`}).`,
+          ),
+        );
       if (n > 0) out.push(Math.min(127, Math.round((max / 32768) * 127)));
       resolve({ rate, durationMs: Math.round((samples / sampleRate) * 1000), bytes: Buffer.from(Int8Array.from(out).buffer) });
     });

@@ -44,8 +44,7 @@ export function sentencesFromWords(words: Word[]): Span[] {
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
     const next = words[i + 1];
-    const end =
-      next === undefined || SENTENCE_END.test(w.text) || next.speaker !== w.speaker || next.start - w.end > 1500 || i - first >= 60;
+    const end = next === undefined || SENTENCE_END.test(w.text) || next.speaker !== w.speaker || next.start - w.end > 1500 || i - first >= 60;
     if (end) {
       out.push(span(words, first, i));
       first = i + 1;

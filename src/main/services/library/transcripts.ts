@@ -22,17 +22,17 @@ export interface CompletedTranscript {
 
 /** The words of a transcript with the user's corrections marked (`original`). */
 export function readWords(db: Database, transcriptId: string): Word[] {
-    const row = db.prepare(`SELECT data FROM words WHERE transcript_id = ?`).get(transcriptId) as { data: Buffer } | undefined;
-    const words = row ? unpackWords(row.data) : [];
-    const corrections = db.prepare(`SELECT word_index, original FROM word_corrections WHERE transcript_id = ?`).all(transcriptId) as {
-      word_index: number;
-      original: string;
-    }[];
-    for (const c of corrections) {
-      const w = words[c.word_index];
-      if (w) w.original = c.original;
-    }
-    return words;
+  const row = db.prepare(`SELECT data FROM words WHERE transcript_id = ?`).get(transcriptId) as { data: Buffer } | undefined;
+  const words = row ? unpackWords(row.data) : [];
+  const corrections = db.prepare(`SELECT word_index, original FROM word_corrections WHERE transcript_id = ?`).all(transcriptId) as {
+    word_index: number;
+    original: string;
+  }[];
+  for (const c of corrections) {
+    const w = words[c.word_index];
+    if (w) w.original = c.original;
+  }
+  return words;
 }
 
 /** Replace a transcript's rows in the full-text index. */
@@ -45,50 +45,55 @@ export function indexSentences(db: Database, transcriptId: string, sentences: Sp
 /** A recording's whole transcript (the newest one): item, words, spans, speakers, cues, webhook state. */
 /** A recording with its latest transcript, or with `transcriptId` (an older version of a live session). */
 export function readTranscript(db: Database, recordingId: string, transcriptId?: string): Transcript {
-    const item = readItem(db, recordingId);
-    const t = (
-      transcriptId
-        ? db.prepare(`SELECT * FROM transcripts WHERE recording_id = ? AND id = ?`).get(recordingId, transcriptId)
-        : db.prepare(`SELECT * FROM transcripts WHERE recording_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1`).get(recordingId)
-    ) as
-      | ({
-          id: string;
-          text: string;
-          confidence: number | null;
-          sentences: string;
-          paragraphs: string;
-          options: string;
-          status: string;
-          word_count: number;
-          completed_at: string | null;
-        } & WebhookColumns)
-      | undefined;
-    if (!t) throw new AppError('not_found', 'This version of the transcript is no longer in the library.');
-    // An older version is shown with its own state, not the newest one's.
-    const shown = transcriptId ? { ...item, status: t.status as TranscriptStatus, wordCount: t.word_count, completedAt: t.completed_at } : item;
-    const words = readWords(db, t.id);
-    const cuesRow = db.prepare(`SELECT data FROM cues WHERE transcript_id = ?`).get(t.id) as { data: string } | undefined;
-    const speakers = db.prepare(`SELECT speaker AS id, name FROM speakers WHERE transcript_id = ? ORDER BY speaker`).all(t.id) as {
-      id: string;
-      name: string | null;
-    }[];
-    return {
-      item: shown,
-      transcriptId: t.id,
-      text: t.text,
-      confidence: t.confidence,
-      words,
-      sentences: expandSpans(words, JSON.parse(t.sentences) as StoredSpan[]),
-      paragraphs: expandSpans(words, JSON.parse(t.paragraphs) as StoredSpan[]),
-      speakers,
-      cues: cuesRow ? (JSON.parse(cuesRow.data) as Cue[]) : null,
-      options: JSON.parse(t.options) as Record<string, unknown>,
-      webhook: toWebhookStatus(t),
-    };
+  const item = readItem(db, recordingId);
+  const t = (
+    transcriptId
+      ? db.prepare(`SELECT * FROM transcripts WHERE recording_id = ? AND id = ?`).get(recordingId, transcriptId)
+      : db.prepare(`SELECT * FROM transcripts WHERE recording_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1`).get(recordingId)
+  ) as
+    | ({
+        id: string;
+        text: string;
+        confidence: number | null;
+        sentences: string;
+        paragraphs: string;
+        options: string;
+        status: string;
+        word_count: number;
+        completed_at: string | null;
+      } & WebhookColumns)
+    | undefined;
+  if (!t) throw new AppError('not_found', 'This version of the transcript is no longer in the library.');
+  // An older version is shown with its own state, not the newest one's.
+  const shown = transcriptId ? { ...item, status: t.status as TranscriptStatus, wordCount: t.word_count, completedAt: t.completed_at } : item;
+  const words = readWords(db, t.id);
+  const cuesRow = db.prepare(`SELECT data FROM cues WHERE transcript_id = ?`).get(t.id) as { data: string } | undefined;
+  const speakers = db.prepare(`SELECT speaker AS id, name FROM speakers WHERE transcript_id = ? ORDER BY speaker`).all(t.id) as {
+    id: string;
+    name: string | null;
+  }[];
+  return {
+    item: shown,
+    transcriptId: t.id,
+    text: t.text,
+    confidence: t.confidence,
+    words,
+    sentences: expandSpans(words, JSON.parse(t.sentences) as StoredSpan[]),
+    paragraphs: expandSpans(words, JSON.parse(t.paragraphs) as StoredSpan[]),
+    speakers,
+    cues: cuesRow ? (JSON.parse(cuesRow.data) as Cue[]) : null,
+    options: JSON.parse(t.options) as Record<string, unknown>,
+    webhook: toWebhookStatus(t),
+  };
 }
 
 /** Mirror a job's state on its transcript (the library list shows it). */
-export function setTranscriptStatus(db: Database, transcriptId: string, status: TranscriptStatus, extra: { remoteId?: string | null; error?: JobError | null } = {}): void {
+export function setTranscriptStatus(
+  db: Database,
+  transcriptId: string,
+  status: TranscriptStatus,
+  extra: { remoteId?: string | null; error?: JobError | null } = {},
+): void {
   const now = new Date().toISOString();
   const sets = ['status = @status'];
   if (extra.remoteId !== undefined) sets.push('remote_id = @remoteId');
@@ -105,7 +110,6 @@ export function setTranscriptStatus(db: Database, transcriptId: string, status: 
   });
   touch(db, recordingOf(db, transcriptId));
 }
-
 
 export class TranscriptStore {
   constructor(
@@ -167,7 +171,9 @@ export class TranscriptStore {
 
   /** Transcripts of these recordings that exist on a service: what a remote delete needs. */
   remoteRefs(recordingIds: string[]): { recordingId: string; region: ServiceRegion; baseUrl: string | null; remoteId: string }[] {
-    const stmt = this.db.prepare(`SELECT recording_id AS recordingId, region, base_url AS baseUrl, remote_id AS remoteId FROM transcripts WHERE recording_id = ? AND remote_id IS NOT NULL`);
+    const stmt = this.db.prepare(
+      `SELECT recording_id AS recordingId, region, base_url AS baseUrl, remote_id AS remoteId FROM transcripts WHERE recording_id = ? AND remote_id IS NOT NULL`,
+    );
     return recordingIds.flatMap((id) => stmt.all(id) as { recordingId: string; region: ServiceRegion; baseUrl: string | null; remoteId: string }[]);
   }
 }

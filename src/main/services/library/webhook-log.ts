@@ -60,8 +60,7 @@ export class WebhookLog {
    */
   recordCheck(transcriptId: string, statusCode: number | null, settled: boolean): boolean {
     const before = this.db.prepare(`SELECT webhook_status_code AS code, webhook_settled AS settled FROM transcripts WHERE id = ?`).get(transcriptId) as
-      | { code: number | null; settled: number }
-      | undefined;
+      { code: number | null; settled: number } | undefined;
     if (!before) return false;
     this.db
       .prepare(`UPDATE transcripts SET webhook_status_code = ?, webhook_settled = ?, webhook_checked_at = ? WHERE id = ?`)
@@ -78,7 +77,9 @@ export class WebhookLog {
   /** Recordings whose completed transcript's webhook outcome is not settled yet (to follow after a restart). */
   unsettled(): string[] {
     const rows = this.db
-      .prepare(`SELECT recording_id AS id FROM transcripts WHERE webhook_url IS NOT NULL AND webhook_settled = 0 AND status = 'completed' AND remote_id IS NOT NULL`)
+      .prepare(
+        `SELECT recording_id AS id FROM transcripts WHERE webhook_url IS NOT NULL AND webhook_settled = 0 AND status = 'completed' AND remote_id IS NOT NULL`,
+      )
       .all() as { id: string }[];
     return rows.map((r) => r.id);
   }
@@ -99,7 +100,9 @@ export class WebhookLog {
   /** The webhook state of a recording's latest transcript, without reading its words. */
   status(recordingId: string): WebhookStatus | null {
     const row = this.db
-      .prepare(`SELECT webhook_url, webhook_status_code, webhook_checked_at, webhook_settled FROM transcripts WHERE recording_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1`)
+      .prepare(
+        `SELECT webhook_url, webhook_status_code, webhook_checked_at, webhook_settled FROM transcripts WHERE recording_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1`,
+      )
       .get(recordingId) as WebhookColumns | undefined;
     return row ? toWebhookStatus(row) : null;
   }

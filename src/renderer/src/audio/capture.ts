@@ -126,7 +126,8 @@ export interface MicOptions {
 }
 
 export async function openMicrophone(o: MicOptions): Promise<MediaStream> {
-  if (!navigator.mediaDevices?.getUserMedia) throw new Error('This browser gives no access to microphones here (the page must be opened from 127.0.0.1 or localhost).');
+  if (!navigator.mediaDevices?.getUserMedia)
+    throw new Error('This browser gives no access to microphones here (the page must be opened from 127.0.0.1 or localhost).');
   const base = { echoCancellation: o.echoCancellation, noiseSuppression: o.noiseSuppression, autoGainControl: o.autoGainControl, channelCount: 1 };
   try {
     return await navigator.mediaDevices.getUserMedia({ audio: o.deviceId ? { ...base, deviceId: { exact: o.deviceId } } : base });
@@ -147,7 +148,10 @@ export async function openSystemAudio(): Promise<{ stream: MediaStream; label: s
     return { stream, label: monitor.label };
   }
   if (!navigator.mediaDevices?.getDisplayMedia) throw new SystemAudioUnavailable(systemAudioUnavailableText);
-  const stream = await navigator.mediaDevices.getDisplayMedia({ video: true, audio: { echoCancellation: false, noiseSuppression: false, autoGainControl: false } });
+  const stream = await navigator.mediaDevices.getDisplayMedia({
+    video: true,
+    audio: { echoCancellation: false, noiseSuppression: false, autoGainControl: false },
+  });
   // Only the audio is wanted; the picture Chromium insists on is dropped at once.
   for (const v of stream.getVideoTracks()) {
     v.stop();
@@ -167,7 +171,8 @@ export const systemAudioUnavailableText =
 export function captureErrorText(e: unknown, what: string): string {
   if (e instanceof SystemAudioUnavailable) return e.message;
   if (e instanceof DOMException) {
-    if (e.name === 'NotAllowedError') return `Verbatim may not use the ${what}: permission was refused. Allow it in the browser's site settings (or the system's privacy settings) and start again.`;
+    if (e.name === 'NotAllowedError')
+      return `Verbatim may not use the ${what}: permission was refused. Allow it in the browser's site settings (or the system's privacy settings) and start again.`;
     if (e.name === 'NotFoundError') return `No ${what} was found. Connect one, or pick another input, and start again.`;
     if (e.name === 'NotReadableError') return `The ${what} is busy or failed to start (another app may hold it). Close that app or pick another input.`;
     if (e.name === 'AbortError') return `Starting the ${what} was canceled.`;

@@ -2,7 +2,16 @@
 import { create } from 'zustand';
 import type { LiveSource } from '../../../shared/audio-frame';
 import type { CaptionsRun, CaptionsStopped, LiveStatus, LiveTurn } from '../../../shared/live';
-import { captureErrorText, listInputs, LiveCapture, openMicrophone, openSystemAudio, recordingMime, type CaptureInput, type InputDevice } from '../audio/capture';
+import {
+  captureErrorText,
+  listInputs,
+  LiveCapture,
+  openMicrophone,
+  openSystemAudio,
+  recordingMime,
+  type CaptureInput,
+  type InputDevice,
+} from '../audio/capture';
 import { api, errorMessage } from '../bridge';
 import { whenConnected } from './app';
 import { useSettings } from './settings';
@@ -83,7 +92,12 @@ export const useCaptions = create<CaptionsState>((set, get) => ({
     for (const source of sources) {
       try {
         if (source === 'mic') {
-          const stream = await openMicrophone({ deviceId: c.micDeviceId, echoCancellation: c.echoCancellation, noiseSuppression: c.noiseSuppression, autoGainControl: c.autoGainControl });
+          const stream = await openMicrophone({
+            deviceId: c.micDeviceId,
+            echoCancellation: c.echoCancellation,
+            noiseSuppression: c.noiseSuppression,
+            autoGainControl: c.autoGainControl,
+          });
           inputs.push({ source, stream });
           labels.mic = stream.getAudioTracks()[0]?.label || 'Microphone';
         } else {

@@ -178,7 +178,17 @@ api.on('chat.delta', ({ chatId, messageId, text }) => {
   const cur = useChat.getState().current;
   if (cur?.id !== chatId) return;
   const m = cur.messages.find((x) => x.id === messageId);
-  const base: ChatMessage = m ?? { id: messageId, role: 'assistant', content: '', createdAt: new Date().toISOString(), status: 'streaming', error: null, model: cur.model, citations: [], sources: [] };
+  const base: ChatMessage = m ?? {
+    id: messageId,
+    role: 'assistant',
+    content: '',
+    createdAt: new Date().toISOString(),
+    status: 'streaming',
+    error: null,
+    model: cur.model,
+    citations: [],
+    sources: [],
+  };
   useChat.setState({ current: { ...cur, messages: replaceMessage(cur.messages, { ...base, content: base.content + text, status: 'streaming' }) } });
 });
 api.on('chat.message', ({ chatId, message }) => {

@@ -81,7 +81,11 @@ export const useIntake = create<IntakeState>((set, get) => {
         for (const j of jobs) useJobs.getState().upsert(j);
       } else {
         const name = item.name;
-        useJobs.getState().upsert(await api.invoke('jobs.addUpload', durationMs === null ? { uploadId: source.uploadId, name } : { uploadId: source.uploadId, name, durationMs }));
+        useJobs
+          .getState()
+          .upsert(
+            await api.invoke('jobs.addUpload', durationMs === null ? { uploadId: source.uploadId, name } : { uploadId: source.uploadId, name, durationMs }),
+          );
       }
       remove(item.id);
     } catch (err) {

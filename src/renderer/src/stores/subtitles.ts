@@ -5,6 +5,7 @@
  * undo/redo apply the stored splices, so the history main keeps and this one
  * agree, and survive closing the view.
  */
+import { lastStartingBy } from '../../../shared/timeline';
 import { create } from 'zustand';
 import {
   applySplice,
@@ -47,7 +48,10 @@ interface SubtitlesState {
   pending: number;
   open(id: string): Promise<void>;
   close(): void;
-  run<N extends CommandName>(name: N, ...arg: Parameters<(typeof commands)[N]['perform']>[1] extends undefined ? [arg?: undefined] : [arg: Parameters<(typeof commands)[N]['perform']>[1]]): boolean;
+  run<N extends CommandName>(
+    name: N,
+    ...arg: Parameters<(typeof commands)[N]['perform']>[1] extends undefined ? [arg?: undefined] : [arg: Parameters<(typeof commands)[N]['perform']>[1]]
+  ): boolean;
   runCommand(cmd: Command, label?: string): boolean;
   undo(): void;
   redo(): void;
@@ -176,7 +180,12 @@ export const useSubtitles = create<SubtitlesState>((set, get) => {
       const id = s.id;
       if (!entry || !id) return;
       const cues = applySplice(s.cues, invertSplice(entry.splice));
-      set({ cues, undoStack: s.undoStack.slice(0, -1), redoStack: [entry, ...s.redoStack], selection: [Math.min(entry.splice.at, Math.max(0, cues.length - 1))] });
+      set({
+        cues,
+        undoStack: s.undoStack.slice(0, -1),
+        redoStack: [entry, ...s.redoStack],
+        selection: [Math.min(entry.splice.at, Math.max(0, cues.length - 1))],
+      });
       send((version) => api.invoke('subtitles.undo', { id, version }));
     },
     redo() {
@@ -234,16 +243,7 @@ export const useSubtitles = create<SubtitlesState>((set, get) => {
 
 /** The cue at a time (binary search over starts), or -1 between cues. */
 export function cueAt(cues: readonly Cue[], ms: number): number {
-  let lo = 0;
-  let hi = cues.length - 1;
-  let found = -1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (cues[mid]!.start <= ms) {
-      found = mid;
-      lo = mid + 1;
-    } else hi = mid - 1;
-  }
+  const found = lastStartingBy(cues, ms);
   return found >= 0 && ms < cues[found]!.end ? found : -1;
 }
 
@@ -256,7 +256,8 @@ const checked = new WeakMap<Cue, { next: Cue | undefined; previous: Cue | undefi
 export function cachedCheck(cues: readonly Cue[], i: number, profile: RulesProfile): Issue[] {
   const c = cues[i]!;
   const hit = checked.get(c);
-  if (hit && hit.next === cues[i + 1] && hit.previous === cues[i - 1] && hit.profile === profile) return hit.issues.map((x) => (x.cue === i ? x : { ...x, cue: i }));
+  if (hit && hit.next === cues[i + 1] && hit.previous === cues[i - 1] && hit.profile === profile)
+    return hit.issues.map((x) => (x.cue === i ? x : { ...x, cue: i }));
   const issues = checkCue(cues, i, profile);
   checked.set(c, { next: cues[i + 1], previous: cues[i - 1], profile, issues });
   return issues;

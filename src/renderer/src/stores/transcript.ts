@@ -172,5 +172,8 @@ api.on('library.changed', (c) => {
     }
     return;
   }
-  void api.invoke('library.get', { id }).then((t) => useTranscript.getState().applyTranscript(t), () => undefined);
+  void api.invoke('library.get', { id }).then(
+    (t) => useTranscript.getState().applyTranscript(t),
+    () => undefined,
+  );
 });

@@ -5,13 +5,28 @@ import { parseModelJson, validateSchema } from '../../../../src/engine/gateway/j
 import { RateLimiter } from '../../../../src/engine/gateway/rate-limit';
 import type { ChatRequest } from '../../../../src/engine/gateway/provider';
 
-const req = (messages: ChatRequest['messages'], transcripts: ChatRequest['transcripts'] = []): ChatRequest => ({ model: 'verbatim-extractive', messages, max_tokens: 100, transcripts });
+const req = (messages: ChatRequest['messages'], transcripts: ChatRequest['transcripts'] = []): ChatRequest => ({
+  model: 'verbatim-extractive',
+  messages,
+  max_tokens: 100,
+  transcripts,
+});
 
 describe('rate limiter', () => {
   it('allows the limit per model in a 60 s window, then refuses with Retry-After until the window resets', () => {
     let now = 1_000_000;
-    const rl = new RateLimiter(() => 2, 60_000, () => now);
-    expect(rl.take('m', 'llm-gateway').headers).toMatchObject({ 'X-RateLimit-Limit': '2', 'X-RateLimit-Remaining': '1', 'X-RateLimit-Reset': '60', 'X-RateLimit-Model': 'm', 'X-RateLimit-Service': 'llm-gateway' });
+    const rl = new RateLimiter(
+      () => 2,
+      60_000,
+      () => now,
+    );
+    expect(rl.take('m', 'llm-gateway').headers).toMatchObject({
+      'X-RateLimit-Limit': '2',
+      'X-RateLimit-Remaining': '1',
+      'X-RateLimit-Reset': '60',
+      'X-RateLimit-Model': 'm',
+      'X-RateLimit-Service': 'llm-gateway',
+    });
     expect(rl.take('m', 'llm-gateway').allowed).toBe(true);
     now += 15_000;
     const third = rl.take('m', 'llm-gateway');
@@ -25,7 +40,12 @@ describe('rate limiter', () => {
 });
 
 describe('json schema check', () => {
-  const schema = { type: 'object', properties: { name: { type: 'string', minLength: 1 }, tags: { type: 'array', items: { enum: ['a', 'b'] } }, n: { type: 'integer', minimum: 0 } }, required: ['name'], additionalProperties: false };
+  const schema = {
+    type: 'object',
+    properties: { name: { type: 'string', minLength: 1 }, tags: { type: 'array', items: { enum: ['a', 'b'] } }, n: { type: 'integer', minimum: 0 } },
+    required: ['name'],
+    additionalProperties: false,
+  };
   it('accepts a conforming value and names each problem of a wrong one', () => {
     expect(validateSchema(schema, { name: 'x', tags: ['a'], n: 2 })).toEqual([]);
     const errs = validateSchema(schema, { tags: ['c'], n: 1.5, extra: true });
@@ -51,7 +71,10 @@ describe('verbatim-extractive', () => {
     ],
   };
   it('ranks the sentence that shares the rare words first (BM25)', () => {
-    const scores = bm25('when was the contract signed', transcript.sentences.map((s) => ({ text: s.text, start: s.start, source: 't1' })));
+    const scores = bm25(
+      'when was the contract signed',
+      transcript.sentences.map((s) => ({ text: s.text, start: s.start, source: 't1' })),
+    );
     expect(scores.indexOf(Math.max(...scores))).toBe(1);
   });
   it('quotes with start times and says it is extractive', () => {
@@ -74,7 +97,10 @@ describe('verbatim-extractive', () => {
 
 describe('custom formatting', () => {
   it('rewrites spoken and written dates, phone numbers and emails', () => {
-    const r = customFormat('on march fifth two thousand twenty four call five five five one two three four five six seven or write to john dot smith at example dot org, also 2024-12-01 and 415-555-0100', { date: 'dd.mm.yyyy', phone_number: 'xxx-xxx-xxxx', email: 'username@domain.com' });
+    const r = customFormat(
+      'on march fifth two thousand twenty four call five five five one two three four five six seven or write to john dot smith at example dot org, also 2024-12-01 and 415-555-0100',
+      { date: 'dd.mm.yyyy', phone_number: 'xxx-xxx-xxxx', email: 'username@domain.com' },
+    );
     expect(r.formatted_text).toBe('on 05.03.2024 call 555-123-4567 or write to john.smith@example.org, also 01.12.2024 and 415-555-0100');
     expect(r.mapping['march fifth two thousand twenty four']).toBe('05.03.2024');
     expect(r.status).toBe('success');

@@ -8,8 +8,22 @@ describe('streaming parameters', () => {
     expect(parseParams(new URLSearchParams())).toEqual(DEFAULTS);
   });
   it('accepts every documented parameter and the old min-silence name', () => {
-    const p = parseParams(new URLSearchParams('sample_rate=8000&encoding=pcm_mulaw&speech_model=u3-rt-pro&format_turns=true&end_of_turn_confidence_threshold=0.7&min_end_of_turn_silence_when_confident=300&max_turn_silence=2000&keyterms_prompt=["Verbatim"]&inactivity_timeout=30'));
-    expect(p).toMatchObject({ sampleRate: 8000, encoding: 'pcm_mulaw', speechModel: 'u3-rt-pro', formatTurns: true, endOfTurnConfidenceThreshold: 0.7, minTurnSilence: 300, maxTurnSilence: 2000, keyterms: ['Verbatim'], inactivityTimeout: 30 });
+    const p = parseParams(
+      new URLSearchParams(
+        'sample_rate=8000&encoding=pcm_mulaw&speech_model=u3-rt-pro&format_turns=true&end_of_turn_confidence_threshold=0.7&min_end_of_turn_silence_when_confident=300&max_turn_silence=2000&keyterms_prompt=["Verbatim"]&inactivity_timeout=30',
+      ),
+    );
+    expect(p).toMatchObject({
+      sampleRate: 8000,
+      encoding: 'pcm_mulaw',
+      speechModel: 'u3-rt-pro',
+      formatTurns: true,
+      endOfTurnConfidenceThreshold: 0.7,
+      minTurnSilence: 300,
+      maxTurnSilence: 2000,
+      keyterms: ['Verbatim'],
+      inactivityTimeout: 30,
+    });
   });
   it('rejects bad values with close code 3006 and a reason naming the parameter', () => {
     for (const q of ['sample_rate=7', 'encoding=flac', 'speech_model=best', 'min_turn_silence=900&max_turn_silence=500', 'language_detection=true']) {
@@ -44,7 +58,12 @@ describe('turn bookkeeping', () => {
     const third = t.update('the quick brown', 0, 900, false);
     expect(third.map((w) => w.word_is_final)).toEqual([true, false, false]);
     const fourth = t.update('the quick brown fox', 0, 1200, false);
-    expect(fourth.map((w) => [w.text, w.word_is_final])).toEqual([['the', true], ['quick', true], ['brown', false], ['fox', false]]);
+    expect(fourth.map((w) => [w.text, w.word_is_final])).toEqual([
+      ['the', true],
+      ['quick', true],
+      ['brown', false],
+      ['fox', false],
+    ]);
     t.update('the quick brown fox', 0, 1300, false);
     const settled = t.update('the quick brown fox', 0, 1400, true);
     expect(settled.every((w) => w.word_is_final)).toBe(true);
@@ -65,8 +84,16 @@ describe('turn bookkeeping', () => {
   });
   it('formats a final turn with a capital and end punctuation', () => {
     const w = (text: string) => ({ text, start: 0, end: 1, confidence: 1, word_is_final: true });
-    expect(formatWords([w('i'), w('think'), w('so')]).map((x) => x.text).join(' ')).toBe('I think so.');
-    expect(formatWords([w('where'), w('is'), w('it')]).map((x) => x.text).join(' ')).toBe('Where is it?');
+    expect(
+      formatWords([w('i'), w('think'), w('so')])
+        .map((x) => x.text)
+        .join(' '),
+    ).toBe('I think so.');
+    expect(
+      formatWords([w('where'), w('is'), w('it')])
+        .map((x) => x.text)
+        .join(' '),
+    ).toBe('Where is it?');
   });
 });
 

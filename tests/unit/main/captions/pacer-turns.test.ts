@@ -85,13 +85,45 @@ const turn = (order: number, words: [string, number, number, boolean][], extra: 
 describe('TurnBook and mergeTurns', () => {
   it('replaces a growing turn by its key and makes it final on the formatted end of turn', () => {
     const book = new TurnBook(1, true);
-    const a = book.apply('mic', turn(0, [['hello', 100, 300, true], ['wor', 300, 400, false]]), 1, null)!;
+    const a = book.apply(
+      'mic',
+      turn(0, [
+        ['hello', 100, 300, true],
+        ['wor', 300, 400, false],
+      ]),
+      1,
+      null,
+    )!;
     expect(a.final).toBe(false);
     expect(a.words[1]!.final).toBe(false);
-    const b = book.apply('mic', turn(0, [['hello', 100, 300, true], ['world', 300, 500, true]], { end_of_turn: true }), 2, null)!;
+    const b = book.apply(
+      'mic',
+      turn(
+        0,
+        [
+          ['hello', 100, 300, true],
+          ['world', 300, 500, true],
+        ],
+        { end_of_turn: true },
+      ),
+      2,
+      null,
+    )!;
     expect(b.key).toBe(a.key);
     expect(b.final).toBe(false); // a formatted version follows
-    const c = book.apply('mic', turn(0, [['Hello', 100, 300, true], ['world.', 300, 500, true]], { end_of_turn: true, turn_is_formatted: true }), 3, null)!;
+    const c = book.apply(
+      'mic',
+      turn(
+        0,
+        [
+          ['Hello', 100, 300, true],
+          ['world.', 300, 500, true],
+        ],
+        { end_of_turn: true, turn_is_formatted: true },
+      ),
+      3,
+      null,
+    )!;
     expect(c.final).toBe(true);
     expect(c.text).toBe('Hello world.');
     expect(book.all()).toHaveLength(1);
@@ -101,9 +133,34 @@ describe('TurnBook and mergeTurns', () => {
 
   it('labels turns You and Others and orders them by time when both sources ran', () => {
     const book = new TurnBook(1, false);
-    book.apply('system', turn(0, [['how', 1000, 1200, true], ['are', 1200, 1400, true], ['you', 1400, 1600, true]], { end_of_turn: true }), 0, null);
+    book.apply(
+      'system',
+      turn(
+        0,
+        [
+          ['how', 1000, 1200, true],
+          ['are', 1200, 1400, true],
+          ['you', 1400, 1600, true],
+        ],
+        { end_of_turn: true },
+      ),
+      0,
+      null,
+    );
     book.apply('mic', turn(0, [['hi', 200, 500, true]], { end_of_turn: true }), 0, null);
-    book.apply('mic', turn(1, [['fine', 2000, 2300, true], ['thanks', 2300, 2700, true]], { end_of_turn: true }), 0, null);
+    book.apply(
+      'mic',
+      turn(
+        1,
+        [
+          ['fine', 2000, 2300, true],
+          ['thanks', 2300, 2700, true],
+        ],
+        { end_of_turn: true },
+      ),
+      0,
+      null,
+    );
     const merged = mergeTurns(book.settle(), true);
     expect(merged.sentences.map((s) => [s.speaker, s.text])).toEqual([
       ['You', 'hi'],

@@ -20,7 +20,13 @@ async function serve(handler: (req: IncomingMessage, res: ServerResponse) => voi
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-const limits = { 'x-ratelimit-limit': '30', 'x-ratelimit-remaining': '29', 'x-ratelimit-reset': '42', 'x-ratelimit-model': 'verbatim-extractive', 'x-ratelimit-service': 'llm-gateway' };
+const limits = {
+  'x-ratelimit-limit': '30',
+  'x-ratelimit-remaining': '29',
+  'x-ratelimit-reset': '42',
+  'x-ratelimit-model': 'verbatim-extractive',
+  'x-ratelimit-service': 'llm-gateway',
+};
 
 describe('gateway client', () => {
   it('streams chat deltas from server-sent events and reports the rate-limit state', async () => {
@@ -43,9 +49,21 @@ describe('gateway client', () => {
       paths.push(req.url ?? '');
       req.resume();
       if (req.url === '/v1/speech-understanding') return void res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"Not found"}');
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: 't1', status: 'completed', text: 'hi', speech_understanding: { request: {}, response: { translation: { status: 'success' } } }, translated_texts: { es: 'hola' }, a_newer_field: { x: 1 } }));
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          id: 't1',
+          status: 'completed',
+          text: 'hi',
+          speech_understanding: { request: {}, response: { translation: { status: 'success' } } },
+          translated_texts: { es: 'hola' },
+          a_newer_field: { x: 1 },
+        }),
+      );
     });
-    const out = await new GatewayClient(url, 'k').understanding({ transcript_id: 't1', speech_understanding: { request: { translation: { target_languages: ['es'] } } } });
+    const out = await new GatewayClient(url, 'k').understanding({
+      transcript_id: 't1',
+      speech_understanding: { request: { translation: { target_languages: ['es'] } } },
+    });
     expect(paths).toEqual(['/v1/speech-understanding', '/v1/understanding']);
     expect(out.translated_texts).toEqual({ es: 'hola' });
     expect((out as Record<string, unknown>).a_newer_field).toEqual({ x: 1 });
@@ -64,7 +82,14 @@ describe('gateway client', () => {
   });
 
   it('reads a completion with fields it does not know, and refuses one without choices with a clear error', async () => {
-    let body: unknown = { id: 'c', object: 'chat.completion', model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'ok', refusal: null }, finish_reason: 'stop', logprobs: null }], system_fingerprint: 'fp', usage: { prompt_tokens: 1 } };
+    let body: unknown = {
+      id: 'c',
+      object: 'chat.completion',
+      model: 'm',
+      choices: [{ index: 0, message: { role: 'assistant', content: 'ok', refusal: null }, finish_reason: 'stop', logprobs: null }],
+      system_fingerprint: 'fp',
+      usage: { prompt_tokens: 1 },
+    };
     const url = await serve((req, res) => {
       req.resume();
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
@@ -72,7 +97,10 @@ describe('gateway client', () => {
     const g = new GatewayClient(url, 'k');
     expect((await g.chat({ model: 'm', messages: [{ role: 'user', content: 'hi' }] })).choices[0]?.message.content).toBe('ok');
     body = { id: 'c', choices: [] };
-    await expect(g.chat({ model: 'm', messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({ code: 'server_error', message: expect.stringContaining('choices') });
+    await expect(g.chat({ model: 'm', messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({
+      code: 'server_error',
+      message: expect.stringContaining('choices'),
+    });
   });
 
   it('turns a 429 into rate_limited with the reset time', async () => {
@@ -89,26 +117,42 @@ describe('http errors and retries', () => {
   const res = (status: number, body = '', headers: Record<string, string> = {}) => ({ status, headers, body: Buffer.from(body) });
 
   it('maps statuses to typed errors a person can act on', () => {
-    expect(httpError(res(401, '{"error":"Authentication error, API token missing/invalid"}'), 'x')).toMatchObject({ code: 'invalid_key', message: expect.stringContaining('Settings') });
+    expect(httpError(res(401, '{"error":"Authentication error, API token missing/invalid"}'), 'x')).toMatchObject({
+      code: 'invalid_key',
+      message: expect.stringContaining('Settings'),
+    });
     expect(httpError(res(429, '', { 'retry-after': '7' }), 'x')).toMatchObject({ code: 'rate_limited', retryAfter: 7 });
     expect(httpError(res(503, '<html>busy</html>'), 'x')).toMatchObject({ code: 'server_error_retryable' });
-    expect(httpError(res(400, '{"error":"speaker_labels is not supported by the local engine"}'), 'creating')).toMatchObject({ code: 'bad_request', message: expect.stringContaining('speaker_labels') });
+    expect(httpError(res(400, '{"error":"speaker_labels is not supported by the local engine"}'), 'creating')).toMatchObject({
+      code: 'bad_request',
+      message: expect.stringContaining('speaker_labels'),
+    });
     expect(httpError(res(413), 'x').code).toBe('file_too_large');
   });
 
   it('retries only retryable errors, honouring Retry-After', async () => {
     let calls = 0;
-    const out = await withRetries(async () => {
-      calls++;
-      if (calls < 3) throw new AppError('server_error_retryable', 'flaky');
-      return 'ok';
-    }, undefined, { attempts: 5, baseMs: 1, capMs: 5 });
+    const out = await withRetries(
+      async () => {
+        calls++;
+        if (calls < 3) throw new AppError('server_error_retryable', 'flaky');
+        return 'ok';
+      },
+      undefined,
+      { attempts: 5, baseMs: 1, capMs: 5 },
+    );
     expect([out, calls]).toEqual(['ok', 3]);
     calls = 0;
-    await expect(withRetries(async () => {
-      calls++;
-      throw new AppError('invalid_key', 'no');
-    }, undefined, { attempts: 5, baseMs: 1, capMs: 5 })).rejects.toMatchObject({ code: 'invalid_key' });
+    await expect(
+      withRetries(
+        async () => {
+          calls++;
+          throw new AppError('invalid_key', 'no');
+        },
+        undefined,
+        { attempts: 5, baseMs: 1, capMs: 5 },
+      ),
+    ).rejects.toMatchObject({ code: 'invalid_key' });
     expect(calls).toBe(1);
     expect(backoffMs(new AppError('rate_limited', 'x', { retryAfter: 2 }), 1, { attempts: 3, baseMs: 500, capMs: 30000 })).toBeGreaterThanOrEqual(2000);
     const d = backoffMs(new AppError('network', 'x'), 10, { attempts: 3, baseMs: 500, capMs: 4000 });
@@ -119,6 +163,9 @@ describe('http errors and retries', () => {
     expect(classifyTranscriptError('Audio duration is too short.')).toMatchObject({ code: 'audio_too_short', retryable: false });
     expect(classifyTranscriptError('Download error, unable to download http://x. ...')).toMatchObject({ code: 'file_unreadable' });
     expect(classifyTranscriptError('File does not appear to contain audio.')).toMatchObject({ code: 'unsupported_media', retryable: false });
-    expect(classifyTranscriptError('Internal server error, the file may be submitted again.')).toMatchObject({ code: 'server_error_retryable', retryable: true });
+    expect(classifyTranscriptError('Internal server error, the file may be submitted again.')).toMatchObject({
+      code: 'server_error_retryable',
+      retryable: true,
+    });
   });
 });

@@ -30,7 +30,17 @@ async function startServer(opts: { key: string; dropAfterFrames?: number }) {
           }
           if (n % 4 === 0) {
             const start = (n - 4) * 50;
-            ws.send(JSON.stringify({ type: 'Turn', turn_order: n / 4 - 1, turn_is_formatted: false, end_of_turn: true, transcript: `turn ${n / 4}`, end_of_turn_confidence: 0.9, words: [{ text: 'w', start, end: start + 200, confidence: 0.9, word_is_final: true }] }));
+            ws.send(
+              JSON.stringify({
+                type: 'Turn',
+                turn_order: n / 4 - 1,
+                turn_is_formatted: false,
+                end_of_turn: true,
+                transcript: `turn ${n / 4}`,
+                end_of_turn_confidence: 0.9,
+                words: [{ text: 'w', start, end: start + 200, confidence: 0.9, word_is_final: true }],
+              }),
+            );
           }
           return;
         }

@@ -22,9 +22,27 @@ afterEach(() => {
 });
 
 function addCompleted(title: string, text: string): string {
-  const { recordingId, transcriptId } = lib.recordings.add({ title, source: `${title}.wav`, sourceKind: 'file', sizeBytes: 10, region: 'local', baseUrl: null, options: {} });
+  const { recordingId, transcriptId } = lib.recordings.add({
+    title,
+    source: `${title}.wav`,
+    sourceKind: 'file',
+    sizeBytes: 10,
+    region: 'local',
+    baseUrl: null,
+    options: {},
+  });
   const words = text.split(' ').map((t, i) => ({ text: t, start: i * 400, end: i * 400 + 300, confidence: 0.9, speaker: null }));
-  lib.transcripts.complete(transcriptId, { remoteId: `r-${title}`, text, words, sentences: null, paragraphs: null, confidence: 0.9, language: 'en_us', model: 'm', durationMs: 4000 });
+  lib.transcripts.complete(transcriptId, {
+    remoteId: `r-${title}`,
+    text,
+    words,
+    sentences: null,
+    paragraphs: null,
+    confidence: 0.9,
+    language: 'en_us',
+    model: 'm',
+    durationMs: 4000,
+  });
   return recordingId;
 }
 
@@ -46,7 +64,9 @@ describe('saving exports through the desktop dialogs', () => {
     const target = join(dir, 'picked.srt');
     const { dialogs, calls } = scriptedDialogs({ save: target });
     const r = await new ExportSaver(lib, dialogs).save([id], 'srt');
-    expect(calls).toEqual([{ kind: 'save', opts: { title: 'Export transcript', defaultName: 'Board meeting.srt', filters: [{ name: 'SubRip subtitles', extensions: ['srt'] }] } }]);
+    expect(calls).toEqual([
+      { kind: 'save', opts: { title: 'Export transcript', defaultName: 'Board meeting.srt', filters: [{ name: 'SubRip subtitles', extensions: ['srt'] }] } },
+    ]);
     expect(r).toEqual({ canceled: false, files: [{ id, path: target }], errors: [] });
     expect(readFileSync(target, 'utf8')).toBe(lib.exports.render(id, 'srt').content);
     expect(readFileSync(target, 'utf8')).toMatch(/^1\n00:00:00,000 --> /);
@@ -106,7 +126,11 @@ describe('saving exports through the desktop dialogs', () => {
   it('answers `unavailable` over IPC where there are no dialogs (host mode: the browser downloads)', async () => {
     const id = addCompleted('Hosted', 'in a browser');
     const router = new Router(() => true);
-    registerLibraryHandlers(router, { library: lib, remote: {} as LibraryRemote, saver: new ExportSaver(lib, null), webhooks: {} as WebhookFollower }, () => null);
+    registerLibraryHandlers(
+      router,
+      { library: lib, remote: {} as LibraryRemote, saver: new ExportSaver(lib, null), webhooks: {} as WebhookFollower },
+      () => null,
+    );
     const reply = await router.dispatch('library.saveExport', { ids: [id], format: 'txt' }, { sender: { kind: 'host', tokenValid: true } });
     expect(reply).toMatchObject({ ok: false, error: { code: 'unavailable', message: expect.stringMatching(/downloads/) } });
     expect(existsSync(join(dir, 'Hosted.txt'))).toBe(false);

@@ -19,8 +19,26 @@ function wordsOf(text: string, startAt = 0, speaker: string | null = null): Word
 }
 
 function addCompleted(lib: Library, title: string, text: string, tags: string[] = []): string {
-  const { recordingId, transcriptId } = lib.recordings.add({ title, source: `${title}.wav`, sourceKind: 'file', sizeBytes: 10, region: 'local', baseUrl: null, options: {} });
-  lib.transcripts.complete(transcriptId, { remoteId: `r-${title}`, text, words: wordsOf(text), sentences: null, paragraphs: null, confidence: 0.9, language: 'en_us', model: 'universal-2', durationMs: 5000 });
+  const { recordingId, transcriptId } = lib.recordings.add({
+    title,
+    source: `${title}.wav`,
+    sourceKind: 'file',
+    sizeBytes: 10,
+    region: 'local',
+    baseUrl: null,
+    options: {},
+  });
+  lib.transcripts.complete(transcriptId, {
+    remoteId: `r-${title}`,
+    text,
+    words: wordsOf(text),
+    sentences: null,
+    paragraphs: null,
+    confidence: 0.9,
+    language: 'en_us',
+    model: 'universal-2',
+    durationMs: 5000,
+  });
   if (tags.length) lib.recordings.setTags(recordingId, tags);
   return recordingId;
 }
@@ -31,7 +49,9 @@ describe('library migrations', () => {
     expect(db.pragma('user_version', { simple: true })).toBe(latestVersion);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     const tables = (db.prepare(`SELECT name FROM sqlite_master WHERE type IN ('table') ORDER BY name`).all() as { name: string }[]).map((r) => r.name);
-    expect(tables).toEqual(expect.arrayContaining(['recordings', 'transcripts', 'words', 'tags', 'speakers', 'cues', 'sentences', 'sentences_fts', 'jobs', 'chats', 'messages']));
+    expect(tables).toEqual(
+      expect.arrayContaining(['recordings', 'transcripts', 'words', 'tags', 'speakers', 'cues', 'sentences', 'sentences_fts', 'jobs', 'chats', 'messages']),
+    );
     db.close();
   });
 
@@ -41,8 +61,16 @@ describe('library migrations', () => {
       const old = new BetterSqlite3(file);
       migrate(old, from.version);
       expect(old.pragma('user_version', { simple: true })).toBe(from.version);
-      old.prepare(`INSERT INTO recordings (id, title, source, source_kind, created_at, updated_at) VALUES ('r1', 'Old talk', 'old.wav', 'file', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')`).run();
-      old.prepare(`INSERT INTO transcripts (id, recording_id, region, status, text, created_at) VALUES ('t1', 'r1', 'us', 'completed', 'kept across upgrades', '2026-01-01T00:00:00Z')`).run();
+      old
+        .prepare(
+          `INSERT INTO recordings (id, title, source, source_kind, created_at, updated_at) VALUES ('r1', 'Old talk', 'old.wav', 'file', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')`,
+        )
+        .run();
+      old
+        .prepare(
+          `INSERT INTO transcripts (id, recording_id, region, status, text, created_at) VALUES ('t1', 'r1', 'us', 'completed', 'kept across upgrades', '2026-01-01T00:00:00Z')`,
+        )
+        .run();
       old.prepare(`INSERT INTO tags (recording_id, name) VALUES ('r1', 'archive')`).run();
       old.close();
 
@@ -83,7 +111,10 @@ describe('library', () => {
     expect(lib.recordings.list({ title: 'rav' }).items.map((i) => i.title)).toEqual(['Bravo']);
     const page = lib.recordings.list({ sort: 'title', order: 'asc', limit: 2, offset: 2 });
     expect(page).toMatchObject({ total: 3, items: [{ title: 'Charlie' }] });
-    expect(lib.recordings.tags()).toEqual([{ name: 'home', count: 1 }, { name: 'work', count: 2 }]);
+    expect(lib.recordings.tags()).toEqual([
+      { name: 'home', count: 1 },
+      { name: 'work', count: 2 },
+    ]);
     lib.close();
   });
 
@@ -134,7 +165,16 @@ describe('library', () => {
     const lib = new Library(dir);
     const original = join(dir, 'talk.wav');
     writeFileSync(original, Buffer.alloc(100, 2));
-    const { recordingId } = lib.recordings.add({ title: 'talk', source: 'talk.wav', sourceKind: 'file', sizeBytes: 100, originalPath: original, region: 'local', baseUrl: null, options: {} });
+    const { recordingId } = lib.recordings.add({
+      title: 'talk',
+      source: 'talk.wav',
+      sourceKind: 'file',
+      sizeBytes: 100,
+      originalPath: original,
+      region: 'local',
+      baseUrl: null,
+      options: {},
+    });
     expect(lib.recordings.item(recordingId).hasAudio).toBe(true);
     expect(lib.audio.path(recordingId)).toBe(original);
     expect(lib.audio.path(recordingId, 'redacted')).toBeNull();
@@ -149,9 +189,28 @@ describe('library', () => {
   it('keeps a length measured before upload when the service (whole seconds) agrees within a second', () => {
     const lib = new Library(dir);
     const lengthAfter = (measured: number | null, service: number | null) => {
-      const { recordingId, transcriptId } = lib.recordings.add({ title: 't', source: 't.wav', sourceKind: 'file', sizeBytes: 1, durationMs: measured, region: 'local', baseUrl: null, options: {} });
+      const { recordingId, transcriptId } = lib.recordings.add({
+        title: 't',
+        source: 't.wav',
+        sourceKind: 'file',
+        sizeBytes: 1,
+        durationMs: measured,
+        region: 'local',
+        baseUrl: null,
+        options: {},
+      });
       expect(lib.recordings.item(recordingId).durationMs).toBe(measured);
-      lib.transcripts.complete(transcriptId, { remoteId: null, text: '', words: [], sentences: null, paragraphs: null, confidence: null, language: null, model: null, durationMs: service });
+      lib.transcripts.complete(transcriptId, {
+        remoteId: null,
+        text: '',
+        words: [],
+        sentences: null,
+        paragraphs: null,
+        confidence: null,
+        language: null,
+        model: null,
+        durationMs: service,
+      });
       return lib.recordings.item(recordingId).durationMs;
     };
     expect(lengthAfter(5400, 6000)).toBe(5400);
@@ -163,16 +222,37 @@ describe('library', () => {
 
   it("names speakers in every export: the user's name where given, else Speaker A", () => {
     const lib = new Library(dir);
-    const { recordingId: id, transcriptId } = lib.recordings.add({ title: 'Call', source: 'call.wav', sourceKind: 'file', sizeBytes: 1, region: 'us', baseUrl: null, options: {} });
+    const { recordingId: id, transcriptId } = lib.recordings.add({
+      title: 'Call',
+      source: 'call.wav',
+      sourceKind: 'file',
+      sizeBytes: 1,
+      region: 'us',
+      baseUrl: null,
+      options: {},
+    });
     const words = [...wordsOf('Are you there?', 0, 'A'), ...wordsOf('Yes I am.', 2000, 'B'), ...wordsOf('Good.', 4000, 'A')];
-    lib.transcripts.complete(transcriptId, { remoteId: 'r', text: 'Are you there? Yes I am. Good.', words, sentences: null, paragraphs: null, confidence: 1, language: 'en', model: 'm', durationMs: 5000 });
+    lib.transcripts.complete(transcriptId, {
+      remoteId: 'r',
+      text: 'Are you there? Yes I am. Good.',
+      words,
+      sentences: null,
+      paragraphs: null,
+      confidence: 1,
+      language: 'en',
+      model: 'm',
+      durationMs: 5000,
+    });
     lib.edits.renameSpeaker(id, 'A', 'Dana');
     expect(lib.exports.render(id, 'srt').content).toBe(
       '1\n00:00:00,000 --> 00:00:01,100\nDana: Are you there?\n\n2\n00:00:02,000 --> 00:00:03,100\nSpeaker B: Yes I am.\n\n3\n00:00:04,000 --> 00:00:04,300\nDana: Good.\n\n',
     );
     expect(lib.exports.render(id, 'vtt').content).toContain('00:02.000 --> 00:03.100\nSpeaker B: Yes I am.');
     expect(lib.exports.render(id, 'txt').content).toBe('Dana: Are you there?\n\nSpeaker B: Yes I am.\n\nDana: Good.\n');
-    expect(JSON.parse(lib.exports.render(id, 'json').content).speakers).toEqual([{ id: 'A', name: 'Dana' }, { id: 'B', name: null }]);
+    expect(JSON.parse(lib.exports.render(id, 'json').content).speakers).toEqual([
+      { id: 'A', name: 'Dana' },
+      { id: 'B', name: null },
+    ]);
     lib.close();
   });
 
@@ -222,14 +302,15 @@ describe('full-text search', () => {
     const lib = new Library(dir);
     const vocab = 'alpha beta gamma delta epsilon zeta theta kappa lambda sigma omega river mountain forest ocean desert city village road bridge'.split(' ');
     let seed = 7;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-    const insert = () => lib.transaction(() => {
-      for (let i = 0; i < 10_000; i++) {
-        const ws = Array.from({ length: 60 }, (_, k) => vocab[Math.floor(rand() * vocab.length)]! + (k % 12 === 11 ? '.' : ''));
-        if (i === 4242) ws.splice(5, 0, 'zanzibar');
-        addCompleted(lib, `T${i}`, ws.join(' '));
-      }
-    });
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const insert = () =>
+      lib.transaction(() => {
+        for (let i = 0; i < 10_000; i++) {
+          const ws = Array.from({ length: 60 }, (_, k) => vocab[Math.floor(rand() * vocab.length)]! + (k % 12 === 11 ? '.' : ''));
+          if (i === 4242) ws.splice(5, 0, 'zanzibar');
+          addCompleted(lib, `T${i}`, ws.join(' '));
+        }
+      });
     insert();
     const l0 = performance.now();
     const page = lib.recordings.list({ sort: 'title', order: 'asc', offset: 5000, limit: 100 });

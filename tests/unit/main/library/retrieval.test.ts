@@ -52,9 +52,27 @@ beforeAll(() => {
       const fact = FACTS.findIndex((_, f) => f * 50 + 7 === i);
       let words = makeWords(150);
       if (fact >= 0) words = withSentence(words, FACTS[fact]![0], 72);
-      const { recordingId, transcriptId } = lib.recordings.add({ title: `Recording ${i}`, source: `r${i}.wav`, sourceKind: 'file', sizeBytes: 1, region: 'local', baseUrl: null, options: {} });
+      const { recordingId, transcriptId } = lib.recordings.add({
+        title: `Recording ${i}`,
+        source: `r${i}.wav`,
+        sourceKind: 'file',
+        sizeBytes: 1,
+        region: 'local',
+        baseUrl: null,
+        options: {},
+      });
       if (fact >= 0) planted.set(fact, recordingId);
-      lib.transcripts.complete(transcriptId, { remoteId: null, text: words.map((w) => w.text).join(' '), words, sentences: null, paragraphs: null, confidence: 0.9, language: 'en', model: 't', durationMs: null });
+      lib.transcripts.complete(transcriptId, {
+        remoteId: null,
+        text: words.map((w) => w.text).join(' '),
+        words,
+        sentences: null,
+        paragraphs: null,
+        confidence: 0.9,
+        language: 'en',
+        model: 't',
+        durationMs: null,
+      });
     }
   });
 }, 120_000);

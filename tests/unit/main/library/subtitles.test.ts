@@ -23,17 +23,44 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const speech = 'Welcome to the quarterly review. We will look at the market, the budget and the product launch. Then the design team will answer questions about the schedule.';
+const speech =
+  'Welcome to the quarterly review. We will look at the market, the budget and the product launch. Then the design team will answer questions about the schedule.';
 
 function addCompleted(title = 'Review', text = speech, speakers = false): string {
-  const { recordingId, transcriptId } = lib.recordings.add({ title, source: `${title}.wav`, sourceKind: 'file', sizeBytes: 10, region: 'local', baseUrl: null, options: {} });
-  const words = text.split(' ').map((t, i) => ({ text: t, start: 300 + i * 350, end: 300 + i * 350 + 300, confidence: 0.9, speaker: speakers ? (i < 5 ? 'A' : 'B') : null }));
-  lib.transcripts.complete(transcriptId, { remoteId: `r-${title}`, text, words, sentences: null, paragraphs: null, confidence: 0.9, language: 'en_us', model: 'm', durationMs: 20_000 });
+  const { recordingId, transcriptId } = lib.recordings.add({
+    title,
+    source: `${title}.wav`,
+    sourceKind: 'file',
+    sizeBytes: 10,
+    region: 'local',
+    baseUrl: null,
+    options: {},
+  });
+  const words = text
+    .split(' ')
+    .map((t, i) => ({ text: t, start: 300 + i * 350, end: 300 + i * 350 + 300, confidence: 0.9, speaker: speakers ? (i < 5 ? 'A' : 'B') : null }));
+  lib.transcripts.complete(transcriptId, {
+    remoteId: `r-${title}`,
+    text,
+    words,
+    sentences: null,
+    paragraphs: null,
+    confidence: 0.9,
+    language: 'en_us',
+    model: 'm',
+    durationMs: 20_000,
+  });
   return recordingId;
 }
 
 /** Runs a command on the stored document and commits its splice, as the view does. */
-function edit<A>(id: string, cmd: { name: string; perform(s: EditorState, a: A): { cues: Cue[] } | null }, arg: A, selection = [0], caret: number | null = null): Cue[] {
+function edit<A>(
+  id: string,
+  cmd: { name: string; perform(s: EditorState, a: A): { cues: Cue[] } | null },
+  arg: A,
+  selection = [0],
+  caret: number | null = null,
+): Cue[] {
   const doc = lib.subtitles.open(id);
   const words = lib.transcripts.get(id).words;
   const r = cmd.perform({ cues: doc.cues, selection, caret, playheadMs: 0, words, profile: builtInProfiles[0]! }, arg)!;
@@ -89,7 +116,12 @@ describe('subtitle store', () => {
     edit(id, commands.split, undefined, [0], 8);
     const idx = lib.transcripts.get(id).words.findIndex((w) => w.text === 'market,');
     lib.edits.correctWords(id, [{ index: idx, text: 'markets,' }]);
-    expect(lib.subtitles.open(id).cues.map((c) => c.text).join(' ')).toContain('markets,');
+    expect(
+      lib.subtitles
+        .open(id)
+        .cues.map((c) => c.text)
+        .join(' '),
+    ).toContain('markets,');
     expect(lib.exports.render(id, 'vtt').content).toContain('markets,');
   });
 
@@ -102,7 +134,13 @@ describe('subtitle store', () => {
     expect((await exporter.export(id, 'txt')).content).toMatch(/^Hello and welcome\. We will look/);
     expect(unzipText(Buffer.from((await exporter.export(id, 'docx')).content, 'base64'))).toContain('Hello and welcome.');
     // The words themselves are untouched.
-    expect(lib.transcripts.get(id).words.slice(cue.words![0], cue.words![1] + 1).map((w) => w.text).join(' ')).toBe('Welcome to the quarterly review.');
+    expect(
+      lib.transcripts
+        .get(id)
+        .words.slice(cue.words![0], cue.words![1] + 1)
+        .map((w) => w.text)
+        .join(' '),
+    ).toBe('Welcome to the quarterly review.');
   });
 
   it('refuses an edit made on an older version, and one that does not fit the stored cues', () => {
@@ -111,7 +149,9 @@ describe('subtitle store', () => {
     edit(id, commands.delete, undefined);
     expect(() => lib.subtitles.commit(id, doc.version, 'stale', { at: 0, remove: [doc.cues[0]!], insert: [] })).toThrow(/changed in another window/);
     const now = lib.subtitles.open(id);
-    expect(() => lib.subtitles.commit(id, now.version, 'bad', { at: 0, remove: [{ start: 1, end: 2, text: 'nope' }], insert: [] })).toThrow(/no longer matches/);
+    expect(() => lib.subtitles.commit(id, now.version, 'bad', { at: 0, remove: [{ start: 1, end: 2, text: 'nope' }], insert: [] })).toThrow(
+      /no longer matches/,
+    );
   });
 
   it('keeps at most 500 history entries', () => {
@@ -157,7 +197,9 @@ describe('subtitle store', () => {
     expect(lib.transcripts.get(r.id).item).toMatchObject({ title: 'clip', status: 'completed' });
     expect(lib.search.search('milliseconds').map((h) => h.recordingId)).toEqual([r.id]);
     const out = await new SubtitleExporter(lib, null).export(r.id, 'srt');
-    expect(parseSubtitles(out.content).doc.cues.map((c) => [c.start, c.end, c.text])).toEqual(parseSubtitles(srt).doc.cues.map((c) => [c.start, c.end, c.text]));
+    expect(parseSubtitles(out.content).doc.cues.map((c) => [c.start, c.end, c.text])).toEqual(
+      parseSubtitles(srt).doc.cues.map((c) => [c.start, c.end, c.text]),
+    );
     expect(() => importSubtitlesAsItem(lib, 'junk.srt', 'nothing here')).toThrow(/junk\.srt has no cue Verbatim could read/);
   });
 

@@ -22,9 +22,27 @@ afterEach(() => {
 
 /** A completed cloud transcript submitted with the user's webhook (the query holds their secret). */
 function completedWithWebhook(webhook: string | null = 'https://hooks.example.org/t?secret=s3'): string {
-  const { recordingId, transcriptId } = lib.recordings.add({ title: 'Call', source: 'call.wav', sourceKind: 'file', sizeBytes: 1, region: 'us', baseUrl: 'https://api.assemblyai.com', options: {} });
+  const { recordingId, transcriptId } = lib.recordings.add({
+    title: 'Call',
+    source: 'call.wav',
+    sourceKind: 'file',
+    sizeBytes: 1,
+    region: 'us',
+    baseUrl: 'https://api.assemblyai.com',
+    options: {},
+  });
   if (webhook) lib.webhooks.begin(transcriptId, webhook);
-  lib.transcripts.complete(transcriptId, { remoteId: 'remote-1', text: 'hi', words: [], sentences: null, paragraphs: null, confidence: 1, language: 'en', model: 'm', durationMs: 1000 });
+  lib.transcripts.complete(transcriptId, {
+    remoteId: 'remote-1',
+    text: 'hi',
+    words: [],
+    sentences: null,
+    paragraphs: null,
+    confidence: 1,
+    language: 'en',
+    model: 'm',
+    durationMs: 1000,
+  });
   return recordingId;
 }
 

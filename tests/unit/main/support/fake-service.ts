@@ -180,7 +180,15 @@ export async function startFakeService(opts: { port?: number; apiKey: string; da
       const list = Object.values(state)
         .sort((a, b) => b.created.localeCompare(a.created))
         .slice(0, limit)
-        .map((t) => ({ id: t.id, status: t.status, created: t.created, completed: t.completed_at_ms ? new Date(t.completed_at_ms).toISOString().replace('Z', '') : null, audio_url: t.audio_url, error: t.error, resource_url: `${base}/v2/transcript/${t.id}` }));
+        .map((t) => ({
+          id: t.id,
+          status: t.status,
+          created: t.created,
+          completed: t.completed_at_ms ? new Date(t.completed_at_ms).toISOString().replace('Z', '') : null,
+          audio_url: t.audio_url,
+          error: t.error,
+          resource_url: `${base}/v2/transcript/${t.id}`,
+        }));
       return send(res, 200, { page_details: { limit, result_count: list.length, prev_url: null, next_url: null, current_url: req.url }, transcripts: list });
     }
     if (parts[0] === 'v2' && parts[1] === 'transcript' && parts[2]) {
@@ -197,9 +205,16 @@ export async function startFakeService(opts: { port?: number; apiKey: string; da
       if (!parts[3]) return send(res, 200, v);
       if (v.status !== 'completed') return send(res, 400, { error: 'Transcript is not completed' });
       const ws = v.words!;
-      const spans = [ws.slice(0, 2), ws.slice(2, 10), ws.slice(10)].map((w) => ({ text: w.map((x) => x.text).join(' '), start: w[0]!.start, end: w[w.length - 1]!.end, confidence: 0.9, words: w }));
+      const spans = [ws.slice(0, 2), ws.slice(2, 10), ws.slice(10)].map((w) => ({
+        text: w.map((x) => x.text).join(' '),
+        start: w[0]!.start,
+        end: w[w.length - 1]!.end,
+        confidence: 0.9,
+        words: w,
+      }));
       if (parts[3] === 'sentences') return send(res, 200, { id: t.id, sentences: spans });
-      if (parts[3] === 'paragraphs') return send(res, 200, { id: t.id, paragraphs: [{ ...spans[0]!, text: spans.map((s) => s.text).join(' '), end: spans[2]!.end, words: ws }] });
+      if (parts[3] === 'paragraphs')
+        return send(res, 200, { id: t.id, paragraphs: [{ ...spans[0]!, text: spans.map((s) => s.text).join(' '), end: spans[2]!.end, words: ws }] });
     }
     req.resume();
     return send(res, 404, { error: 'Not found' });

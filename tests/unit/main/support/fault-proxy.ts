@@ -43,20 +43,17 @@ export async function startFaultProxy(target: string, rules: FaultRule[] = []): 
       res.writeHead(fault.status, headers).end(fault.body ?? (fault.status === 429 ? '{"error":"Too many requests"}' : ''));
       return;
     }
-    const upstream = request(
-      { host: t.hostname, port: t.port, method: req.method, path, headers: { ...req.headers, host: t.host } },
-      (up: IncomingMessage) => {
-        seen.push({ method: req.method ?? '', path, status: fault ? 'dropped' : (up.statusCode ?? 0) });
-        if (fault && 'dropAfterForward' in fault) {
-          // The service did the work; the answer is lost on the way back.
-          up.resume();
-          up.on('end', () => req.socket.destroy());
-          return;
-        }
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        up.pipe(res);
-      },
-    );
+    const upstream = request({ host: t.hostname, port: t.port, method: req.method, path, headers: { ...req.headers, host: t.host } }, (up: IncomingMessage) => {
+      seen.push({ method: req.method ?? '', path, status: fault ? 'dropped' : (up.statusCode ?? 0) });
+      if (fault && 'dropAfterForward' in fault) {
+        // The service did the work; the answer is lost on the way back.
+        up.resume();
+        up.on('end', () => req.socket.destroy());
+        return;
+      }
+      res.writeHead(up.statusCode ?? 502, up.headers);
+      up.pipe(res);
+    });
     upstream.on('error', () => res.destroy());
     req.pipe(upstream);
   });

@@ -81,7 +81,17 @@ export async function startScriptedService(): Promise<ScriptedService> {
     if (next) t.status = next;
     else if (t.status !== 'error') t.status = 'completed';
     return t.status === 'completed'
-      ? { id: t.id, status: t.status, audio_url: t.audio_url, text: 'Hello world.', words: WORDS, confidence: 0.9, audio_duration: 1, language_code: 'en_us', speech_model_used: 'scripted' }
+      ? {
+          id: t.id,
+          status: t.status,
+          audio_url: t.audio_url,
+          text: 'Hello world.',
+          words: WORDS,
+          confidence: 0.9,
+          audio_duration: 1,
+          language_code: 'en_us',
+          speech_model_used: 'scripted',
+        }
       : { id: t.id, status: t.status, audio_url: t.audio_url };
   };
 
@@ -103,7 +113,13 @@ export async function startScriptedService(): Promise<ScriptedService> {
         const params = JSON.parse((await body(req)).toString('utf8')) as { audio_url: string };
         svc.createRequests++;
         const make = () => {
-          const t: ScriptedTranscript = { id: randomUUID(), status: 'queued', audio_url: params.audio_url, created: new Date().toISOString(), pending: [...svc.pending] };
+          const t: ScriptedTranscript = {
+            id: randomUUID(),
+            status: 'queued',
+            audio_url: params.audio_url,
+            created: new Date().toISOString(),
+            pending: [...svc.pending],
+          };
           svc.transcripts.set(t.id, t);
           return t;
         };
@@ -115,7 +131,9 @@ export async function startScriptedService(): Promise<ScriptedService> {
         return answer(res, svc.script.list.shift(), () =>
           json(res, 200, {
             page_details: { limit: 200, result_count: svc.transcripts.size, prev_url: null, next_url: null },
-            transcripts: [...svc.transcripts.values()].reverse().map((t) => ({ id: t.id, status: t.status, created: t.created, audio_url: t.audio_url, error: null })),
+            transcripts: [...svc.transcripts.values()]
+              .reverse()
+              .map((t) => ({ id: t.id, status: t.status, created: t.created, audio_url: t.audio_url, error: null })),
           }),
         );
       }

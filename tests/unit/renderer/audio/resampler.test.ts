@@ -78,7 +78,8 @@ describe('capture resampler and framer', () => {
 
   it('keeps speech-like bursts (modulated harmonics with pauses) in place in time', () => {
     // 300 ms of a 150 Hz voice with harmonics, then 200 ms of silence, repeated.
-    const voice = (t: number) => ((t % 0.5) < 0.3 ? 0.2 * (Math.sin(2 * Math.PI * 150 * t) + 0.5 * Math.sin(2 * Math.PI * 450 * t) + 0.25 * Math.sin(2 * Math.PI * 1200 * t)) : 0);
+    const voice = (t: number) =>
+      t % 0.5 < 0.3 ? 0.2 * (Math.sin(2 * Math.PI * 150 * t) + 0.5 * Math.sin(2 * Math.PI * 450 * t) + 0.25 * Math.sin(2 * Math.PI * 1200 * t)) : 0;
     const { frames } = run(48000, 2, voice);
     const levels = frames.map((f) => rms(Float32Array.from(f, (s) => s / 0x8000)));
     // Frames 0–5 (0–300 ms) speak, 6–9 (300–500 ms) are silent; the pattern repeats every 10 frames.

@@ -21,7 +21,11 @@ function latestEnd(cues: Cue[], i: number, words: TimedWord[], p: RulesProfile):
   const c = cues[i]!;
   const next = cues[i + 1];
   const natural = words[c.words![1]]!.end;
-  return Math.min(next ? next.start - p.minGapMs : Infinity, Math.max(natural + p.leadOutMs * 2, c.start + p.minDurationMs), c.start + Math.max(p.maxDurationMs, natural - c.start));
+  return Math.min(
+    next ? next.start - p.minGapMs : Infinity,
+    Math.max(natural + p.leadOutMs * 2, c.start + p.minDurationMs),
+    c.start + Math.max(p.maxDurationMs, natural - c.start),
+  );
 }
 
 describe('cue building by profile', () => {
@@ -97,11 +101,17 @@ describe('line breaking', () => {
   });
 
   it('breaks after punctuation', () => {
-    expect(lines('Thank you all for joining this meeting, and let us begin now.')).toEqual(['Thank you all for joining this meeting,', 'and let us begin now.']);
+    expect(lines('Thank you all for joining this meeting, and let us begin now.')).toEqual([
+      'Thank you all for joining this meeting,',
+      'and let us begin now.',
+    ]);
   });
 
   it('breaks before a conjunction rather than inside a phrase', () => {
-    expect(lines('The design team will answer questions because the schedule moved')).toEqual(['The design team will answer questions', 'because the schedule moved']);
+    expect(lines('The design team will answer questions because the schedule moved')).toEqual([
+      'The design team will answer questions',
+      'because the schedule moved',
+    ]);
   });
 
   it('never splits an article from its noun', () => {
@@ -145,7 +155,9 @@ describe('line breaking', () => {
 });
 
 describe("the service's chars_per_caption", () => {
-  const words = 'The quick brown fox jumps over the lazy dog. Then it sleeps.'.split(' ').map((text, i) => ({ text, start: 320 + i * 400, end: 320 + i * 400 + 350 }));
+  const words = 'The quick brown fox jumps over the lazy dog. Then it sleeps.'
+    .split(' ')
+    .map((text, i) => ({ text, start: 320 + i * 400, end: 320 + i * 400 + 350 }));
 
   it('maps onto the same builder: one line of at most N characters', () => {
     for (const n of [8, 20, 42, 80]) {
@@ -159,7 +171,12 @@ describe("the service's chars_per_caption", () => {
   it('ends a cue after a sentence end once it is half full, and at long pauses', () => {
     const wide = buildCues(words, { charsPerCaption: 80 });
     expect(wide.map((c) => c.text)).toEqual(['The quick brown fox jumps over the lazy dog.', 'Then it sleeps.']);
-    expect(buildCues([{ text: 'a', start: 0, end: 100 }, { text: 'b', start: 3000, end: 3100 }])).toHaveLength(2);
+    expect(
+      buildCues([
+        { text: 'a', start: 0, end: 100 },
+        { text: 'b', start: 3000, end: 3100 },
+      ]),
+    ).toHaveLength(2);
   });
 
   it('with a speaker label: never spans two speakers and names each change of speaker once', () => {

@@ -46,7 +46,9 @@ describe('SRT/VTT parsing on a corpus of tricky files', () => {
 
       it('reads the same cues as subsrt-ts', () => {
         if (knownDifferences[f]?.subsrt) return expect(knownDifferences[f].subsrt).toBeTruthy();
-        const theirs = subsrt.parse(text, { format: f.endsWith('.vtt') ? 'vtt' : 'srt' }).flatMap((c) => (c.type === 'caption' ? [{ start: c.start, end: c.end, text: c.content }] : []));
+        const theirs = subsrt
+          .parse(text, { format: f.endsWith('.vtt') ? 'vtt' : 'srt' })
+          .flatMap((c) => (c.type === 'caption' ? [{ start: c.start, end: c.end, text: c.content }] : []));
         expect(triples(ours.doc.cues)).toEqual(triples(theirs));
       });
 
@@ -88,7 +90,11 @@ describe('SRT/VTT parsing on a corpus of tricky files', () => {
   it('reads SRT with a BOM and CRLF, and writes canonical SRT', () => {
     const r = parseSubtitles(read('bom-crlf.srt'));
     expect(r.format).toBe('srt');
-    expect(toSrt(r.doc.cues)).toBe(read('bom-crlf.srt').replace(/^\uFEFF/, '').replace(/\r\n/g, '\n'));
+    expect(toSrt(r.doc.cues)).toBe(
+      read('bom-crlf.srt')
+        .replace(/^\uFEFF/, '')
+        .replace(/\r\n/g, '\n'),
+    );
   });
 
   it('reads times with and without hours, comma or dot milliseconds', () => {

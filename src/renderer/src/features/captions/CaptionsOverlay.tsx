@@ -20,7 +20,11 @@ export function CaptionsOverlay({ draggable = false }: { draggable?: boolean }) 
   const notice = useCaptions((s) => Object.values(s.status).find((x) => x?.state === 'reconnecting' || x?.state === 'failed')?.message ?? null);
   const bg = hexToRgba(o.backgroundColor, o.opacity);
   return (
-    <div className={`cap-overlay${draggable ? ' cap-overlay--drag' : ''}`} style={{ background: bg, color: o.textColor, fontSize: `${o.fontSize}px` }} data-testid="captions-overlay">
+    <div
+      className={`cap-overlay${draggable ? ' cap-overlay--drag' : ''}`}
+      style={{ background: bg, color: o.textColor, fontSize: `${o.fontSize}px` }}
+      data-testid="captions-overlay"
+    >
       <div className="cap-overlay__lines" style={{ maxHeight: `${o.lines * LINE_HEIGHT}em`, lineHeight: LINE_HEIGHT }} aria-live="polite" aria-atomic="false">
         {recent.length === 0 ? (
           <p className="cap-overlay__idle">{phase === 'running' ? 'Listening…' : 'Live captions are not running.'}</p>

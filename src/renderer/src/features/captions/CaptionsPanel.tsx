@@ -63,7 +63,9 @@ export function CaptionsPanel() {
     <div className="cap-panel-wrap">
       <div className="cap-panel" ref={box} tabIndex={0} role="log" aria-label="Captions" aria-live="off" data-testid="captions-panel">
         {order.length === 0 ? (
-          <p className="muted cap-panel__empty">{phase === 'running' ? 'Listening… captions appear here as people speak.' : 'Captions appear here when you start.'}</p>
+          <p className="muted cap-panel__empty">
+            {phase === 'running' ? 'Listening… captions appear here as people speak.' : 'Captions appear here when you start.'}
+          </p>
         ) : (
           <ol className="cap-lines">
             {order.map((k) => {

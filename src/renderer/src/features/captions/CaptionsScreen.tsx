@@ -36,7 +36,15 @@ function Meter({ source }: { source: LiveSource }) {
   // RMS of speech sits around 0.02–0.3: a log scale shows quiet speech too.
   const pct = Math.round(Math.max(0, Math.min(1, (Math.log10(Math.max(level, 1e-4)) + 4) / 3.5)) * 100);
   return (
-    <div className="meter" role="meter" aria-label={`${sourceLabels[source]} level`} aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct} data-testid={`meter-${source}`}>
+    <div
+      className="meter"
+      role="meter"
+      aria-label={`${sourceLabels[source]} level`}
+      aria-valuemin={0}
+      aria-valuemax={100}
+      aria-valuenow={pct}
+      data-testid={`meter-${source}`}
+    >
       <span className="meter__fill" style={{ width: `${pct}%` }} />
     </div>
   );
@@ -199,7 +207,8 @@ export function CaptionsScreen() {
         </fieldset>
         {c.sources !== 'mic' && !systemPossible && (
           <p className="banner banner--warn">
-            This system offers no way to capture what the computer plays (no “Monitor of …” input, and the browser cannot share screen audio). Use the microphone instead.
+            This system offers no way to capture what the computer plays (no “Monitor of …” input, and the browser cannot share screen audio). Use the
+            microphone instead.
           </p>
         )}
         {c.sources !== 'mic' && systemPossible && !hasMonitor && (
@@ -216,7 +225,9 @@ export function CaptionsScreen() {
                     {d.label}
                   </option>
                 ))}
-                {c.micDeviceId && !mics.some((d) => d.deviceId === c.micDeviceId) && <option value={c.micDeviceId}>Last used microphone (not connected)</option>}
+                {c.micDeviceId && !mics.some((d) => d.deviceId === c.micDeviceId) && (
+                  <option value={c.micDeviceId}>Last used microphone (not connected)</option>
+                )}
               </select>
               {mics.length === 0 && <p className="field__help">Names appear once Verbatim may use the microphone (after the first start).</p>}
             </div>

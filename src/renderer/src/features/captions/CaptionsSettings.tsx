@@ -50,7 +50,16 @@ export function CaptionsSettings() {
             onChange={(e) => setTerms(e.target.value)}
             onBlur={() => {
               if (terms === null) return;
-              const list = [...new Set(terms.split(',').map((t) => t.trim()).filter(Boolean))].slice(0, 100).map((t) => t.slice(0, 50));
+              const list = [
+                ...new Set(
+                  terms
+                    .split(',')
+                    .map((t) => t.trim())
+                    .filter(Boolean),
+                ),
+              ]
+                .slice(0, 100)
+                .map((t) => t.slice(0, 50));
               set({ keyterms: list });
               setTerms(null);
             }}
@@ -66,7 +75,15 @@ export function CaptionsSettings() {
         <div className="grid2">
           <div className="field">
             <label htmlFor="cap-font">Text size: {c.overlay.fontSize} px</label>
-            <input id="cap-font" type="range" min={16} max={72} step={2} value={c.overlay.fontSize} onChange={(e) => setOverlay({ fontSize: Number(e.target.value) })} />
+            <input
+              id="cap-font"
+              type="range"
+              min={16}
+              max={72}
+              step={2}
+              value={c.overlay.fontSize}
+              onChange={(e) => setOverlay({ fontSize: Number(e.target.value) })}
+            />
           </div>
           <div className="field">
             <label htmlFor="cap-lines">Lines</label>
@@ -78,7 +95,15 @@ export function CaptionsSettings() {
           </div>
           <div className="field">
             <label htmlFor="cap-opacity">Background opacity: {Math.round(c.overlay.opacity * 100)}%</label>
-            <input id="cap-opacity" type="range" min={0.3} max={1} step={0.05} value={c.overlay.opacity} onChange={(e) => setOverlay({ opacity: Number(e.target.value) })} />
+            <input
+              id="cap-opacity"
+              type="range"
+              min={0.3}
+              max={1}
+              step={0.05}
+              value={c.overlay.opacity}
+              onChange={(e) => setOverlay({ opacity: Number(e.target.value) })}
+            />
           </div>
           <div className="field cap-colours">
             <label htmlFor="cap-fg">Text colour</label>

@@ -44,7 +44,8 @@ export function ImproveAccuracy({ recordingId, switcher = false }: { recordingId
   const newest = versions?.[0];
 
   // While an improvement runs (or after it failed), the live text stays readable; once it completes it is shown.
-  const fallback = switcher && newest && live && newest.kind === 'improved' && newest.status !== 'completed' ? (improved?.transcriptId ?? live.transcriptId) : null;
+  const fallback =
+    switcher && newest && live && newest.kind === 'improved' && newest.status !== 'completed' ? (improved?.transcriptId ?? live.transcriptId) : null;
   useEffect(() => {
     if (!switcher || !versions) return;
     if (fallback) showVersion(recordingId, fallback);

@@ -30,11 +30,20 @@ export function ChatList() {
         </Button>
         <div className="chatlist__search">
           <Icon name="search" size={15} />
-          <input type="search" placeholder="Search chats" aria-label="Search chats" value={query} onChange={(e) => setQuery(e.target.value)} onKeyDown={(e) => e.key === 'Escape' && setQuery('')} />
+          <input
+            type="search"
+            placeholder="Search chats"
+            aria-label="Search chats"
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+            onKeyDown={(e) => e.key === 'Escape' && setQuery('')}
+          />
         </div>
       </div>
       {loaded && chats.length === 0 && (
-        <p className="chatlist__empty muted">{query.trim() ? 'No chat matches this search.' : 'No chats yet. Ask the whole library, or choose Ask on a transcript or a selection in the library.'}</p>
+        <p className="chatlist__empty muted">
+          {query.trim() ? 'No chat matches this search.' : 'No chats yet. Ask the whole library, or choose Ask on a transcript or a selection in the library.'}
+        </p>
       )}
       <ul className="chatlist__items">
         {chats.map((c) => (

@@ -57,7 +57,11 @@ function RateLimitNote() {
   const left = Math.max(0, Math.ceil((resetAt - now) / 1000));
   const remaining = left === 0 ? rl.limit : rl.remaining;
   return (
-    <span className={`chat__limit${remaining === 0 ? ' chat__limit--out' : ''}`} data-testid="rate-limit" title={`${rl.model ?? 'This model'}: ${rl.limit} requests a minute`}>
+    <span
+      className={`chat__limit${remaining === 0 ? ' chat__limit--out' : ''}`}
+      data-testid="rate-limit"
+      title={`${rl.model ?? 'This model'}: ${rl.limit} requests a minute`}
+    >
       {remaining}/{rl.limit} requests left{left > 0 && remaining < rl.limit ? ` · resets in ${left} s` : ''}
     </span>
   );
@@ -96,7 +100,11 @@ const Message = memo(function Message({ m, onRetry }: { m: ChatMessage; onRetry(
   return (
     <li className="message message--assistant" aria-busy={m.status === 'streaming' || undefined} data-testid="answer" data-status={m.status}>
       <h2 className="visually-hidden">Answer{m.model ? ` (${m.model})` : ''}</h2>
-      {m.content ? <AnswerMarkdown content={m.content} citations={m.citations} sources={m.sources} /> : m.status === 'streaming' ? <p className="muted">…</p> : null}
+      {m.content ? (
+        <AnswerMarkdown content={m.content} citations={m.citations} sources={m.sources} />
+      ) : m.status === 'streaming' ? (
+        <p className="muted">…</p>
+      ) : null}
       {m.status === 'stopped' && <Badge tone="warn">Stopped</Badge>}
       {m.status === 'error' && (
         <div className="banner banner--error" role="alert">
@@ -279,7 +287,9 @@ export function Conversation({ chat }: { chat: ChatDetail }) {
           </>
         }
       >
-        <p>“{chat.title}” and its {chat.messages.length} messages will be deleted. The recordings stay in the library.</p>
+        <p>
+          “{chat.title}” and its {chat.messages.length} messages will be deleted. The recordings stay in the library.
+        </p>
       </Dialog>
     </section>
   );

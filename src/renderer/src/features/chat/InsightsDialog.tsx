@@ -27,8 +27,26 @@ function Result({ insight, recordingId }: { insight: Insight; recordingId: strin
   return (
     <section className="insight" data-testid={`insight-${r.kind}`} aria-label={title}>
       <h3>{title}</h3>
-      {r.kind === 'summary' && (r.bullets.length ? <ul>{r.bullets.map((b, i) => <li key={i}>{b}</li>)}</ul> : <p className="muted">Nothing to summarize.</p>)}
-      {r.kind === 'decisions' && (r.decisions.length ? <ul>{r.decisions.map((b, i) => <li key={i}>{b}</li>)}</ul> : <p className="muted">No decisions were made.</p>)}
+      {r.kind === 'summary' &&
+        (r.bullets.length ? (
+          <ul>
+            {r.bullets.map((b, i) => (
+              <li key={i}>{b}</li>
+            ))}
+          </ul>
+        ) : (
+          <p className="muted">Nothing to summarize.</p>
+        ))}
+      {r.kind === 'decisions' &&
+        (r.decisions.length ? (
+          <ul>
+            {r.decisions.map((b, i) => (
+              <li key={i}>{b}</li>
+            ))}
+          </ul>
+        ) : (
+          <p className="muted">No decisions were made.</p>
+        ))}
       {r.kind === 'action_items' &&
         (r.items.length ? (
           <table>
@@ -67,7 +85,12 @@ function Result({ insight, recordingId }: { insight: Insight; recordingId: strin
           {r.paragraphs.map((p, i) => (
             <div key={i} role="row" style={{ display: 'contents' }}>
               <span role="cell">
-                <button type="button" className="linkish" onClick={() => openTranscript(recordingId, p.startMs)} aria-label={`Open at ${clockLabel(p.startMs)}`}>
+                <button
+                  type="button"
+                  className="linkish"
+                  onClick={() => openTranscript(recordingId, p.startMs)}
+                  aria-label={`Open at ${clockLabel(p.startMs)}`}
+                >
                   {clockLabel(p.startMs)}
                 </button>{' '}
                 {p.original}
@@ -148,7 +171,13 @@ export function InsightsDialog({ open, onClose, recordingId, title }: { open: bo
     return (
       <div className="insights__action" key={kind}>
         {extra}
-        <Button size="sm" busy={running === kind} disabled={running !== null || need !== null} aria-describedby={need ? helpId : undefined} onClick={() => void run(kind)}>
+        <Button
+          size="sm"
+          busy={running === kind}
+          disabled={running !== null || need !== null}
+          aria-describedby={need ? helpId : undefined}
+          onClick={() => void run(kind)}
+        >
           {kind === 'translation' ? 'Translate' : kind === 'custom_formatting' ? 'Format' : labels[kind]}
         </Button>
         {need && (
@@ -163,9 +192,7 @@ export function InsightsDialog({ open, onClose, recordingId, title }: { open: bo
   return (
     <Dialog open={open} title={`Understand “${title}”`} onClose={onClose} width={760}>
       <div className="insights insights-dialog">
-        <p className="muted">
-          {model ? `Runs with ${model.name}. Results are saved with the transcript.` : 'Looking for the service’s models…'}
-        </p>
+        <p className="muted">{model ? `Runs with ${model.name}. Results are saved with the transcript.` : 'Looking for the service’s models…'}</p>
         <div className="insights__actions">
           {action('summary')}
           {action('action_items')}

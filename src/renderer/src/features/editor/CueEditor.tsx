@@ -72,7 +72,13 @@ export function CueEditor({ textRef }: { textRef: React.RefObject<HTMLTextAreaEl
         <TimeField key={`s${cue.start}`} label="Start" value={cue.start} onCommit={(ms) => retime(ms, Math.max(ms + 100, cue.end))} />
         <TimeField key={`e${cue.end}`} label="End" value={cue.end} onCommit={(ms) => retime(cue.start, ms)} />
       </div>
-      <CueText key={`${index}:${cue.text}`} index={index} text={cue.text} textRef={textRef} help={`${profile.maxLines} ${profile.maxLines === 1 ? 'line' : 'lines'} of up to ${profile.maxCharsPerLine} characters.`} />
+      <CueText
+        key={`${index}:${cue.text}`}
+        index={index}
+        text={cue.text}
+        textRef={textRef}
+        help={`${profile.maxLines} ${profile.maxLines === 1 ? 'line' : 'lines'} of up to ${profile.maxCharsPerLine} characters.`}
+      />
       {issues.length > 0 && (
         <ul className="issues" aria-label="Rules this cue breaks">
           {issues.map((i) => (

@@ -151,8 +151,8 @@ export function ImportSubtitlesDialog({ file, onClose }: { file: { name: string;
           {parsed.problems.length > 0 && (
             <div className="banner banner--error" role="alert">
               <p>
-                {parsed.problems.length} {parsed.problems.length === 1 ? 'part' : 'parts'} of the file could not be read and will be left out. Fix them in the file and import it again to keep
-                them:
+                {parsed.problems.length} {parsed.problems.length === 1 ? 'part' : 'parts'} of the file could not be read and will be left out. Fix them in the
+                file and import it again to keep them:
               </p>
               <ul className="problems">
                 {parsed.problems.slice(0, 20).map((p) => (
@@ -196,7 +196,8 @@ export function SyncDialog({ open, onClose }: { open: boolean; onClose(): void }
               const [af, at, bf, bt] = [v.af, v.at, v.bf, v.bt].map(parseCueTime);
               if ([af, at, bf, bt].some((x) => x === null)) return setError('Every field needs a time like 1:02.500.');
               if (af === bf) return setError('The two cue times must differ.');
-              if (!run('sync', { a: { from: af!, to: at! }, b: { from: bf!, to: bt! } })) return setError('Those points would not move anything, or would run time backwards.');
+              if (!run('sync', { a: { from: af!, to: at! }, b: { from: bf!, to: bt! } }))
+                return setError('Those points would not move anything, or would run time backwards.');
               onClose();
             }}
           >
@@ -205,7 +206,9 @@ export function SyncDialog({ open, onClose }: { open: boolean; onClose(): void }
         </>
       }
     >
-      <p className="muted">Say where two cues should be. Everything is moved and stretched to match: a constant offset and a different frame rate are fixed together.</p>
+      <p className="muted">
+        Say where two cues should be. Everything is moved and stretched to match: a constant offset and a different frame rate are fixed together.
+      </p>
       <div className="sync-grid">
         {field('af', 'First cue now at')}
         {field('at', 'should be at')}
@@ -243,7 +246,10 @@ export function ProfileDialog({ open, onClose }: { open: boolean; onClose(): voi
           <Button
             variant="primary"
             onClick={async () => {
-              const id = `user-${p.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').slice(0, 60)}`;
+              const id = `user-${p.name
+                .toLowerCase()
+                .replace(/[^a-z0-9]+/g, '-')
+                .slice(0, 60)}`;
               if (await saveProfile({ ...p, id, warnCps: p.warnCps && p.warnCps < p.maxCps ? p.warnCps : null })) onClose();
             }}
           >

@@ -91,7 +91,12 @@ function MediaPane({ onMedia, video }: { onMedia(el: HTMLMediaElement | null): v
     };
   }, []);
 
-  if (!src) return <p className="muted sub-media__none">There is no audio for this recording, so it cannot be played here. Cues can still be edited and retimed by typing.</p>;
+  if (!src)
+    return (
+      <p className="muted sub-media__none">
+        There is no audio for this recording, so it cannot be played here. Cues can still be edited and retimed by typing.
+      </p>
+    );
   const props = {
     src,
     preload: 'auto' as const,
@@ -144,10 +149,23 @@ function UndoRedo() {
   const redoLabel = useSubtitles((s) => s.redoStack[0]?.label);
   return (
     <>
-      <Button size="sm" icon="back" disabled={!undoLabel} onClick={() => useSubtitles.getState().undo()} aria-keyshortcuts="Control+Z" title={undoLabel ? `Undo ${undoLabel} (Ctrl+Z)` : 'Nothing to undo'}>
+      <Button
+        size="sm"
+        icon="back"
+        disabled={!undoLabel}
+        onClick={() => useSubtitles.getState().undo()}
+        aria-keyshortcuts="Control+Z"
+        title={undoLabel ? `Undo ${undoLabel} (Ctrl+Z)` : 'Nothing to undo'}
+      >
         Undo
       </Button>
-      <Button size="sm" disabled={!redoLabel} onClick={() => useSubtitles.getState().redo()} aria-keyshortcuts="Control+Shift+Z" title={redoLabel ? `Redo ${redoLabel} (Ctrl+Shift+Z)` : 'Nothing to redo'}>
+      <Button
+        size="sm"
+        disabled={!redoLabel}
+        onClick={() => useSubtitles.getState().redo()}
+        aria-keyshortcuts="Control+Shift+Z"
+        title={redoLabel ? `Redo ${redoLabel} (Ctrl+Shift+Z)` : 'Nothing to redo'}
+      >
         Redo
       </Button>
     </>
@@ -190,7 +208,11 @@ export function SubtitlesView({ id, source }: { id: string; source: string }) {
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (document.querySelector('dialog[open]') || !root.current?.contains(document.activeElement ?? document.body) && document.activeElement !== document.body) return;
+      if (
+        document.querySelector('dialog[open]') ||
+        (!root.current?.contains(document.activeElement ?? document.body) && document.activeElement !== document.body)
+      )
+        return;
       const s = useSubtitles.getState();
       const k = e.key.toLowerCase();
       if ((e.ctrlKey || e.metaKey) && !e.altKey && (k === 'z' || k === 'y')) {
@@ -249,7 +271,14 @@ export function SubtitlesView({ id, source }: { id: string; source: string }) {
           Save profile…
         </Button>
         <UndoRedo />
-        <Button size="sm" variant="ghost" aria-pressed={loop} onClick={() => useSubtitles.getState().setLoop(!loop)} aria-keyshortcuts="Alt+L" title="Loop the selected cue (Alt+L)">
+        <Button
+          size="sm"
+          variant="ghost"
+          aria-pressed={loop}
+          onClick={() => useSubtitles.getState().setLoop(!loop)}
+          aria-keyshortcuts="Alt+L"
+          title="Loop the selected cue (Alt+L)"
+        >
           Loop cue
         </Button>
         <Button size="sm" variant="ghost" onClick={() => setSyncing(true)}>
@@ -280,7 +309,8 @@ export function SubtitlesView({ id, source }: { id: string; source: string }) {
       </div>
       {confirmReset && (
         <div className="banner banner--warn" role="alert">
-          Rebuild every cue from the words by {profiles.find((p) => p.id === profileId)?.name}? Corrected words and speaker names are kept; cue edits are replaced (Undo brings them back).{' '}
+          Rebuild every cue from the words by {profiles.find((p) => p.id === profileId)?.name}? Corrected words and speaker names are kept; cue edits are
+          replaced (Undo brings them back).{' '}
           <Button
             size="sm"
             variant="primary"
@@ -304,8 +334,10 @@ export function SubtitlesView({ id, source }: { id: string; source: string }) {
       {media && <Waveform media={media} id={id} />}
       <CueList onEdit={() => text.current?.focus()} />
       <p className="transcript__keys muted" aria-hidden="true">
-        <kbd>↑</kbd>/<kbd>↓</kbd> cue · <kbd>Enter</kbd> edit text · <kbd>Space</kbd> play · <kbd>Alt</kbd>+<kbd>S</kbd> split · <kbd>Alt</kbd>+<kbd>M</kbd> merge · <kbd>Alt</kbd>+<kbd>N</kbd> insert · <kbd>Alt</kbd>+<kbd>Del</kbd> delete ·{' '}
-        <kbd>Alt</kbd>+<kbd>←</kbd>/<kbd>→</kbd> shift 100 ms (with <kbd>Shift</kbd>: all) · <kbd>Alt</kbd>+<kbd>[</kbd>/<kbd>]</kbd> start/end at playhead · <kbd>Alt</kbd>+<kbd>L</kbd> loop · <kbd>Ctrl</kbd>+<kbd>Z</kbd> undo
+        <kbd>↑</kbd>/<kbd>↓</kbd> cue · <kbd>Enter</kbd> edit text · <kbd>Space</kbd> play · <kbd>Alt</kbd>+<kbd>S</kbd> split · <kbd>Alt</kbd>+<kbd>M</kbd>{' '}
+        merge · <kbd>Alt</kbd>+<kbd>N</kbd> insert · <kbd>Alt</kbd>+<kbd>Del</kbd> delete · <kbd>Alt</kbd>+<kbd>←</kbd>/<kbd>→</kbd> shift 100 ms (with{' '}
+        <kbd>Shift</kbd>: all) · <kbd>Alt</kbd>+<kbd>[</kbd>/<kbd>]</kbd> start/end at playhead · <kbd>Alt</kbd>+<kbd>L</kbd> loop · <kbd>Ctrl</kbd>+
+        <kbd>Z</kbd> undo
       </p>
       <ExportSubtitlesDialog open={exporting} onClose={() => setExporting(false)} id={id} />
       <ImportSubtitlesDialog file={importing} onClose={() => setImporting(null)} />

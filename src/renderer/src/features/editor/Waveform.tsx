@@ -5,6 +5,7 @@
  * boundaries and to the playhead. Only the cues in view are regions, so a
  * 5,000-cue file costs what a screenful does.
  */
+import { firstEndingFrom } from '../../../../shared/timeline';
 import { useEffect, useRef, useState } from 'react';
 import WaveSurfer from 'wavesurfer.js';
 import RegionsPlugin from 'wavesurfer.js/plugins/regions';
@@ -130,15 +131,8 @@ export function Waveform({ media, id, onReady }: { media: HTMLMediaElement | nul
     const accent = cssVar('--region-selected');
     const plain = cssVar('--region');
     const want = new Map<Cue, number>();
-    // Binary search to the first cue that ends after the window opens.
-    let lo = 0;
-    let hi = cues.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (cues[mid]!.end / 1000 < a - margin) lo = mid + 1;
-      else hi = mid;
-    }
-    for (let i = lo; i < cues.length && cues[i]!.start / 1000 <= b + margin; i++) want.set(cues[i]!, i);
+    // From the first cue that ends after the window opens.
+    for (let i = firstEndingFrom(cues, (a - margin) * 1000); i < cues.length && cues[i]!.start / 1000 <= b + margin; i++) want.set(cues[i]!, i);
     for (const [cue, region] of shown.current) {
       if (!want.has(cue)) {
         region.remove();

@@ -89,7 +89,9 @@ export function DropOverlay() {
               <Icon name="upload" size={32} />
             </div>
             <p className="drop-overlay__title">{over > 1 ? `Drop ${over} items to transcribe` : 'Drop to transcribe'}</p>
-            <p className="drop-overlay__text">Audio and video files are added to the queue; folders are searched for them. Anything else is listed as skipped, with the reason.</p>
+            <p className="drop-overlay__text">
+              Audio and video files are added to the queue; folders are searched for them. Anything else is listed as skipped, with the reason.
+            </p>
           </div>
         </div>
       )}

@@ -67,7 +67,16 @@ export function AddUrlDialog({ open, onClose: close }: { open: boolean; onClose(
         }}
       >
         <label htmlFor="add-url">Link to an audio or video file</label>
-        <input id="add-url" data-autofocus type="url" placeholder="https://example.org/interview.mp3" value={url} onChange={(e) => setUrl(e.target.value)} aria-invalid={error ? true : undefined} aria-describedby="add-url-help" />
+        <input
+          id="add-url"
+          data-autofocus
+          type="url"
+          placeholder="https://example.org/interview.mp3"
+          value={url}
+          onChange={(e) => setUrl(e.target.value)}
+          aria-invalid={error ? true : undefined}
+          aria-describedby="add-url-help"
+        />
         <p id="add-url-help" className={error ? 'field__error' : 'field__help'} role={error ? 'alert' : undefined}>
           {error ?? 'The service fetches the file itself, so the link must be public. Nothing is uploaded from this computer.'}
         </p>
@@ -110,7 +119,16 @@ export function TagDialog({ open, onClose, ids }: { open: boolean; onClose(): vo
     >
       <div className="field">
         <label htmlFor="tag-name">Tag</label>
-        <input id="tag-name" data-autofocus type="text" list="known-tags" value={tag} maxLength={60} onChange={(e) => setTag(e.target.value)} onKeyDown={(e) => e.key === 'Enter' && void apply()} />
+        <input
+          id="tag-name"
+          data-autofocus
+          type="text"
+          list="known-tags"
+          value={tag}
+          maxLength={60}
+          onChange={(e) => setTag(e.target.value)}
+          onKeyDown={(e) => e.key === 'Enter' && void apply()}
+        />
         <datalist id="known-tags">
           {known.map((t) => (
             <option key={t.name} value={t.name} />

@@ -87,7 +87,17 @@ function TitleCell({ item }: { item: LibraryItem }) {
       {/* The button holds only the title, so its name "Open <title>" contains all its visible text (WCAG 2.5.3);
           the preview is its description, and the button's ::after makes the whole cell its click target. */}
       <div className="lrow__text">
-        <button ref={openButton} type="button" className="lrow__open" data-open-id={item.id} onClick={() => openTranscript(item.id)} onKeyDown={onKey} aria-label={`Open ${item.title}`} aria-describedby={previewId} title={`${item.title}\nOpen (F2 to rename)`}>
+        <button
+          ref={openButton}
+          type="button"
+          className="lrow__open"
+          data-open-id={item.id}
+          onClick={() => openTranscript(item.id)}
+          onKeyDown={onKey}
+          aria-label={`Open ${item.title}`}
+          aria-describedby={previewId}
+          title={`${item.title}\nOpen (F2 to rename)`}
+        >
           {item.title}
         </button>
         <span className="lrow__preview" id={previewId}>
@@ -180,17 +190,31 @@ function Header() {
   return (
     <div className="lrow lrow--head" role="row" aria-rowindex={1}>
       <div role="columnheader" className="lcell lcell--check">
-        <input ref={box} type="checkbox" aria-label="Select all loaded" checked={all} aria-checked={some ? 'mixed' : all} onChange={(e) => selectAll(e.target.checked)} />
+        <input
+          ref={box}
+          type="checkbox"
+          aria-label="Select all loaded"
+          checked={all}
+          aria-checked={some ? 'mixed' : all}
+          onChange={(e) => selectAll(e.target.checked)}
+        />
       </div>
       {columns.map((c) => {
         const sorted = c.key !== null && query.sort === c.key;
         return (
-          <div key={c.label} role="columnheader" className={`lcell ${c.cls}`} aria-sort={sorted ? (query.order === 'asc' ? 'ascending' : 'descending') : undefined}>
+          <div
+            key={c.label}
+            role="columnheader"
+            className={`lcell ${c.cls}`}
+            aria-sort={sorted ? (query.order === 'asc' ? 'ascending' : 'descending') : undefined}
+          >
             {c.key ? (
               <button
                 type="button"
                 className="sort"
-                onClick={() => setQuery(sorted ? { order: query.order === 'asc' ? 'desc' : 'asc' } : { sort: c.key as SortKey, order: c.key === 'title' ? 'asc' : 'desc' })}
+                onClick={() =>
+                  setQuery(sorted ? { order: query.order === 'asc' ? 'desc' : 'asc' } : { sort: c.key as SortKey, order: c.key === 'title' ? 'asc' : 'desc' })
+                }
               >
                 {c.label}
                 {sorted && <Icon name={query.order === 'asc' ? 'up' : 'down'} size={13} />}

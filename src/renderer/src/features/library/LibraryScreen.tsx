@@ -38,7 +38,11 @@ function rescueFocus(openId: string | null = null, tries = 20): void {
     const row = openId ? document.querySelector<HTMLElement>(`[data-open-id="${CSS.escape(openId)}"]`) : null;
     // The list loads its rows asynchronously after Back: wait a little for the row.
     if (!row && openId && tries > 0) return rescueFocus(openId, tries - 1);
-    const target = row ?? document.querySelector<HTMLElement>('.lrow .lcell--check input') ?? document.querySelector<HTMLElement>('.toolbar__filter') ?? document.querySelector<HTMLElement>('.library h1');
+    const target =
+      row ??
+      document.querySelector<HTMLElement>('.lrow .lcell--check input') ??
+      document.querySelector<HTMLElement>('.toolbar__filter') ??
+      document.querySelector<HTMLElement>('.library h1');
     target?.focus();
   });
 }

@@ -28,7 +28,6 @@ const SHOW_DONE_MS = 5000;
 /** More finished rows than this fold at once: they only repeat the library below. */
 const MAX_DONE_ROWS = 3;
 
-
 /** The first sentence of an error, the rest (often raw ffmpeg output) behind a disclosure. */
 function ErrorText({ message }: { message: string }) {
   const { summary, detail } = splitMessage(message);
@@ -154,14 +153,24 @@ const IntakeBar = memo(function IntakeBar({ item }: { item: IntakeItem }) {
   if (item.state === 'waiting') return <ProgressBar label={`Waiting ${item.name}`} value={null} activity="Waiting to upload…" />;
   if (item.state === 'adding') return <ProgressBar label={`Adding ${item.name}`} value={null} activity="Creating the job…" />;
   return (
-    <ProgressBar label={`Sending ${item.name} to Verbatim`} value={percent(p?.bytes ?? 0, p?.total ?? item.size) ?? 0} bytesPerSecond={p?.bytesPerSecond} etaSeconds={p?.etaSeconds} />
+    <ProgressBar
+      label={`Sending ${item.name} to Verbatim`}
+      value={percent(p?.bytes ?? 0, p?.total ?? item.size) ?? 0}
+      bytesPerSecond={p?.bytesPerSecond}
+      etaSeconds={p?.etaSeconds}
+    />
   );
 });
 
 function IntakeRow({ item }: { item: IntakeItem }) {
   const failed = item.state === 'failed';
   return (
-    <li className={`qrow ${failed ? 'qrow--error' : ''}`} data-testid="intake-row" data-status={item.state} aria-label={`${item.name}: ${failed ? 'failed' : 'adding'}`}>
+    <li
+      className={`qrow ${failed ? 'qrow--error' : ''}`}
+      data-testid="intake-row"
+      data-status={item.state}
+      aria-label={`${item.name}: ${failed ? 'failed' : 'adding'}`}
+    >
       <div className="qrow__icon" aria-hidden="true">
         <Icon name={failed ? 'alert' : 'upload'} />
       </div>
@@ -178,11 +187,7 @@ function IntakeRow({ item }: { item: IntakeItem }) {
             </Badge>
           </span>
         </div>
-        {failed ? (
-          <ErrorText message={item.error?.message ?? 'Could not be added.'} />
-        ) : (
-          <IntakeBar item={item} />
-        )}
+        {failed ? <ErrorText message={item.error?.message ?? 'Could not be added.'} /> : <IntakeBar item={item} />}
       </div>
       <div className="qrow__actions">
         {failed && (
@@ -190,7 +195,13 @@ function IntakeRow({ item }: { item: IntakeItem }) {
             Retry
           </Button>
         )}
-        <Button size="sm" variant="ghost" icon="x" aria-label={`${failed ? 'Remove' : 'Cancel'} ${item.name}`} onClick={() => useIntake.getState().cancel(item.id)} />
+        <Button
+          size="sm"
+          variant="ghost"
+          icon="x"
+          aria-label={`${failed ? 'Remove' : 'Cancel'} ${item.name}`}
+          onClick={() => useIntake.getState().cancel(item.id)}
+        />
       </div>
     </li>
   );

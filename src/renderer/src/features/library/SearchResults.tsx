@@ -16,7 +16,11 @@ export function SearchResults() {
     <section className="search" aria-labelledby="search-title" data-testid="search-results">
       <header className="search__header">
         <h2 id="search-title">
-          {loading ? 'Searching…' : hits.length === 0 ? `No matches for “${query.trim()}”` : `${hits.length}${hits.length === 50 ? '+' : ''} ${hits.length === 1 ? 'match' : 'matches'} for “${query.trim()}”`}
+          {loading
+            ? 'Searching…'
+            : hits.length === 0
+              ? `No matches for “${query.trim()}”`
+              : `${hits.length}${hits.length === 50 ? '+' : ''} ${hits.length === 1 ? 'match' : 'matches'} for “${query.trim()}”`}
         </h2>
         <Button size="sm" variant="ghost" onClick={clear}>
           Clear search
@@ -33,7 +37,13 @@ export function SearchResults() {
       <ol className="hits">
         {hits.map((h, i) => (
           <li key={`${h.recordingId}-${h.startMs}-${i}`}>
-            <button type="button" className="hit" data-testid="search-hit" data-open-id={h.recordingId} onClick={() => openTranscript(h.recordingId, h.startMs)}>
+            <button
+              type="button"
+              className="hit"
+              data-testid="search-hit"
+              data-open-id={h.recordingId}
+              onClick={() => openTranscript(h.recordingId, h.startMs)}
+            >
               <span className="hit__top">
                 <span className="hit__title">{h.title}</span>
                 <span className="hit__time">{formatClock(h.startMs)}</span>

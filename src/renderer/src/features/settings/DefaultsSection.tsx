@@ -53,7 +53,9 @@ export function DefaultsSection() {
             </option>
           ))}
         </select>
-        {local && !(d.languageCode ?? 'en_us').startsWith('en') && <p className="field__error">The local engine understands English only; switch the region to US or EU for this language.</p>}
+        {local && !(d.languageCode ?? 'en_us').startsWith('en') && (
+          <p className="field__error">The local engine understands English only; switch the region to US or EU for this language.</p>
+        )}
       </div>
       <div className="grid2">
         <Switch label="Punctuation" checked={d.punctuate ?? true} onChange={(v) => set({ punctuate: v })} />
@@ -65,7 +67,11 @@ export function DefaultsSection() {
         label="Tell speakers apart"
         checked={d.speakerLabels ?? false}
         onChange={(v) => set({ speakerLabels: v })}
-        help={local ? 'Cloud only: the local engine does not label speakers, so this is ignored for local jobs.' : 'Labels each paragraph with Speaker A, B… which you can rename.'}
+        help={
+          local
+            ? 'Cloud only: the local engine does not label speakers, so this is ignored for local jobs.'
+            : 'Labels each paragraph with Speaker A, B… which you can rename.'
+        }
       />
       <Switch
         label="Redact personal information"

@@ -73,12 +73,15 @@ export function KeySection() {
         </p>
       )}
       {status && !status.canStore && (
-        <p className="banner banner--warn">This computer has no keyring to encrypt the key with, so it cannot be saved. Set ASSEMBLYAI_API_KEY before starting Verbatim instead.</p>
+        <p className="banner banner--warn">
+          This computer has no keyring to encrypt the key with, so it cannot be saved. Set ASSEMBLYAI_API_KEY before starting Verbatim instead.
+        </p>
       )}
       {shownError && (
         <div className="banner banner--error" role="alert" data-testid="key-error">
           <p>
-            <strong>{shownError.code === 'invalid_key' ? 'The service says this key is invalid.' : 'The key could not be checked.'}</strong> {shownError.message}
+            <strong>{shownError.code === 'invalid_key' ? 'The service says this key is invalid.' : 'The key could not be checked.'}</strong>{' '}
+            {shownError.message}
           </p>
           {shownError.code !== 'invalid_key' && <p>{fixFor(shownError.code)}</p>}
         </div>

@@ -170,9 +170,34 @@ function ServiceSection() {
       </div>
       {settings.region === 'custom' && (
         <div className="subsection">
-          <TextSetting id="custom-rest" label="REST address" type="url" placeholder="https://asr.example.org" value={settings.customRestUrl} check={webAddress} onSave={(v) => update({ customRestUrl: v })} />
-          <TextSetting id="custom-ws" label="Streaming address (optional)" type="url" placeholder="wss://asr.example.org" value={settings.customStreamingUrl} check={streamingAddress} onSave={(v) => update({ customStreamingUrl: v })} help="Empty: derived from the REST address." />
-          <TextSetting id="custom-gw" label="Gateway address (optional)" type="url" value={settings.customGatewayUrl} check={webAddress} onSave={(v) => update({ customGatewayUrl: v })} help="Empty: the REST address." />
+          <TextSetting
+            id="custom-rest"
+            label="REST address"
+            type="url"
+            placeholder="https://asr.example.org"
+            value={settings.customRestUrl}
+            check={webAddress}
+            onSave={(v) => update({ customRestUrl: v })}
+          />
+          <TextSetting
+            id="custom-ws"
+            label="Streaming address (optional)"
+            type="url"
+            placeholder="wss://asr.example.org"
+            value={settings.customStreamingUrl}
+            check={streamingAddress}
+            onSave={(v) => update({ customStreamingUrl: v })}
+            help="Empty: derived from the REST address."
+          />
+          <TextSetting
+            id="custom-gw"
+            label="Gateway address (optional)"
+            type="url"
+            value={settings.customGatewayUrl}
+            check={webAddress}
+            onSave={(v) => update({ customGatewayUrl: v })}
+            help="Empty: the REST address."
+          />
         </div>
       )}
     </section>
@@ -186,11 +211,32 @@ function WebhookSection() {
     // A form only to group the secret header with its fields (Chromium asks password fields to be in one); never submitted.
     <form className="card" aria-labelledby="webhook-title" onSubmit={(e) => e.preventDefault()}>
       <h2 id="webhook-title">Webhook (optional)</h2>
-      {settings.region === 'local' && <p className="settings-note">Not used while the region is Local: the local engine keeps its results on this computer. Kept for when you switch to US, EU or a custom service.</p>}
-      <p className="field__help">For teams whose own server also wants each result: the service calls this address when a transcript is done (US, EU or a custom service; the local engine's results stay on this computer). Each transcript's details show what your server answered.</p>
-      <TextSetting id="webhook-url" label="Webhook URL" type="url" placeholder="https://example.org/hooks/transcripts" value={settings.webhookUrl} check={webAddress} onSave={(v) => update({ webhookUrl: v })} />
+      {settings.region === 'local' && (
+        <p className="settings-note">
+          Not used while the region is Local: the local engine keeps its results on this computer. Kept for when you switch to US, EU or a custom service.
+        </p>
+      )}
+      <p className="field__help">
+        For teams whose own server also wants each result: the service calls this address when a transcript is done (US, EU or a custom service; the local
+        engine's results stay on this computer). Each transcript's details show what your server answered.
+      </p>
+      <TextSetting
+        id="webhook-url"
+        label="Webhook URL"
+        type="url"
+        placeholder="https://example.org/hooks/transcripts"
+        value={settings.webhookUrl}
+        check={webAddress}
+        onSave={(v) => update({ webhookUrl: v })}
+      />
       <div className="grid2">
-        <TextSetting id="webhook-h" label="Auth header name" placeholder="X-Webhook-Secret" value={settings.webhookAuthHeaderName} onSave={(v) => update({ webhookAuthHeaderName: v })} />
+        <TextSetting
+          id="webhook-h"
+          label="Auth header name"
+          placeholder="X-Webhook-Secret"
+          value={settings.webhookAuthHeaderName}
+          onSave={(v) => update({ webhookAuthHeaderName: v })}
+        />
         <SecretSetting id="webhook-v" label="Auth header value" saved={settings.webhookAuthHeaderSaved} onSave={(v) => update({ webhookAuthHeaderValue: v })} />
       </div>
     </form>
@@ -209,7 +255,9 @@ function LibrarySection() {
         <code className="path" data-testid="library-folder">
           {info?.dataDir ?? '…'}
         </code>
-        <p className="field__help">Transcripts and audio copies live here. {info?.mode === 'host' ? 'Start host mode with --data DIR to use another folder.' : ''}</p>
+        <p className="field__help">
+          Transcripts and audio copies live here. {info?.mode === 'host' ? 'Start host mode with --data DIR to use another folder.' : ''}
+        </p>
       </div>
       <Switch
         label="Keep a copy of the audio"

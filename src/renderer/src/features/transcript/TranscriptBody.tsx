@@ -88,7 +88,14 @@ const Paragraph = memo(function Paragraph({ block, transcript, editing, onEditDo
     const hit = hits.get(i);
     if (hit !== undefined) cls += hit ? ' w--hit w--current' : ' w--hit';
     words.push(
-      <span key={i} className={cls} data-i={i} title={original !== null ? `Corrected from “${original}”` : w.confidence < LOW_CONFIDENCE ? `Low confidence (${Math.round(w.confidence * 100)}%)` : undefined}>
+      <span
+        key={i}
+        className={cls}
+        data-i={i}
+        title={
+          original !== null ? `Corrected from “${original}”` : w.confidence < LOW_CONFIDENCE ? `Low confidence (${Math.round(w.confidence * 100)}%)` : undefined
+        }
+      >
         {w.text}
       </span>,
       ' ',

@@ -192,24 +192,25 @@ export function TranscriptScreen() {
         />
       )}
       {!subtitles && (
-      <div className="transcript__main">
-        {done ? (
-          <TranscriptBody transcript={transcript} blocks={blocks} />
-        ) : (
-          <div className="tbody tbody--pending">
-            <p className="muted">
-              {item.status === 'error'
-                ? 'There is no text: the transcription failed. The details panel says why and what to do.'
-                : 'The text appears here as soon as the transcription is done.'}
-            </p>
-          </div>
-        )}
-        {details && <DetailsPanel transcript={transcript} />}
-      </div>
+        <div className="transcript__main">
+          {done ? (
+            <TranscriptBody transcript={transcript} blocks={blocks} />
+          ) : (
+            <div className="tbody tbody--pending">
+              <p className="muted">
+                {item.status === 'error'
+                  ? 'There is no text: the transcription failed. The details panel says why and what to do.'
+                  : 'The text appears here as soon as the transcription is done.'}
+              </p>
+            </div>
+          )}
+          {details && <DetailsPanel transcript={transcript} />}
+        </div>
       )}
       {done && !subtitles && (
         <p className="transcript__keys muted" aria-hidden="true">
-        <kbd>Space</kbd> play/pause · <kbd>←</kbd>/<kbd>→</kbd> 5 s · <kbd>J</kbd>/<kbd>L</kbd> 10 s · <kbd>K</kbd> pause · click a word to play it · double-click or <kbd>E</kbd> to correct
+          <kbd>Space</kbd> play/pause · <kbd>←</kbd>/<kbd>→</kbd> 5 s · <kbd>J</kbd>/<kbd>L</kbd> 10 s · <kbd>K</kbd> pause · click a word to play it ·
+          double-click or <kbd>E</kbd> to correct
         </p>
       )}
       <ExportDialog open={exporting} onClose={() => setExporting(false)} ids={[item.id]} title={`Export “${item.title}”`} />

@@ -1,19 +1,10 @@
 /** Pure word lookups of the transcript view: the word at a time, and find-in-transcript. */
 import type { Word } from '../../../../shared/library';
+import { lastStartingBy } from '../../../../shared/timeline';
 
 /** Index of the word being spoken at `ms`: the last word that started at or before it (-1 before the first). */
 export function wordAt(words: readonly Word[], ms: number): number {
-  let lo = 0;
-  let hi = words.length - 1;
-  let ans = -1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if ((words[mid] as Word).start <= ms) {
-      ans = mid;
-      lo = mid + 1;
-    } else hi = mid - 1;
-  }
-  return ans;
+  return lastStartingBy(words, ms);
 }
 
 export function normalizeWord(s: string): string {
@@ -39,4 +30,3 @@ export function findWords(words: readonly Word[], query: string): { matches: num
   }
   return { matches, length: terms.length };
 }
-
