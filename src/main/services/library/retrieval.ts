@@ -1,8 +1,9 @@
 /**
  * Retrieval for chats over many recordings: the question's words ranked with
  * BM25 over the library's FTS5 sentence index (the commonest words dropped
- * when rarer ones exist, using the index's own vocabulary), each hit widened
- * to its neighbouring sentences, and the best passages kept within a budget.
+ * when rarer ones exist, using the index's own vocabulary; only the newest
+ * matching rows scored when every word is common), each hit widened to its
+ * neighbouring sentences, and the best passages kept within a budget.
  */
 import type { Database, Statement } from 'better-sqlite3';
 
