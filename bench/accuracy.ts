@@ -5,6 +5,8 @@
  * condition, before issue 16's changes and now, with real-time factors;
  * then the effect of keyterms on sentences that contain them.
  *   npm run bench -- accuracy    (EVERY=n takes every nth synthetic clip; CONDS=clean,mp3-24k limits the conditions)
+ * BEFORE=graph keeps today's decode graph in the "before" pass, so it measures the decoder settings alone;
+ * SKIP_LIBRI=0870,0890 leaves out LibriVox clips a sweep tuned on (bench/corpus/sweep.ts LIBRI=).
  * The corpus is generated on first use (bench/corpus/speech-corpus.ts).
  */
 import { SphinxRecognizer } from '../src/engine/recognizer/index';
@@ -40,7 +42,7 @@ async function run(items: Item[], before: boolean): Promise<Pass> {
   await rec.prewarm(1);
   const p: Pass = { byVoice: new Map(), byCond: new Map(), byCell: new Map(), audio: 0, wall: 0, cpu: 0, texts: new Map() };
   for (const it of items) {
-    const t = await transcribe(rec, it.file, { before });
+    const t = await transcribe(rec, it.file, { before: before && process.env.BEFORE !== 'graph' });
     const n = normalizeForWer(it.ref).length;
     const e = wordErrorRate(it.ref, t.text) * n;
     const group = it.voice === 'librivox' ? 'librivox' : 'synthetic';
@@ -64,7 +66,11 @@ async function main(): Promise<void> {
   const clipKeys = [...new Set(corpus.items.filter((i) => i.split === 'heldout' && !i.keyterms).map((i) => `${i.voice}|${i.ref}`))];
   const chosen = new Set(clipKeys.filter((_, n) => n % every === 0 || clipKeys[n]?.startsWith('librivox')));
   const conds = process.env.CONDS ? process.env.CONDS.split(',') : [...CONDITIONS];
-  const items = corpus.items.filter((i) => i.split === 'heldout' && !i.keyterms && chosen.has(`${i.voice}|${i.ref}`) && conds.includes(i.condition));
+  const skipLibri = (process.env.SKIP_LIBRI ?? '').split(',').filter(Boolean);
+  const tuned = (file: string): boolean => skipLibri.some((id) => file.includes(`librivox-${id}.`));
+  const items = corpus.items.filter(
+    (i) => i.split === 'heldout' && !i.keyterms && chosen.has(`${i.voice}|${i.ref}`) && conds.includes(i.condition) && !tuned(i.file),
+  );
   console.log(
     `held-out half: ${chosen.size} clips × ${conds.length} conditions = ${items.length} transcriptions per pass${every > 1 ? ` (every ${every}th synthetic clip)` : ''}`,
   );

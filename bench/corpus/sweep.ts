@@ -3,7 +3,8 @@
  * the held-out half): prints WER and RTF per setting.
  *   nice -n 15 npx tsx bench/corpus/sweep.ts '{"-maxhmmpf":"5000"}' '{"-lw":"8"}' ...
  * A setting's "graph" key is an ffmpeg audio filter graph for the decode step instead.
- * Env: CONDS=clean,mp3-24k (conditions), EVERY=2 (every nth clip), BEFORE=1 (old decode graph).
+ * Env: CONDS=clean,mp3-24k (conditions), EVERY=2 (every nth clip), BEFORE=1 (old decode graph),
+ * LIBRI=0870 (also tune on these LibriVox clips, which are otherwise all held out: name them in the report).
  */
 import { SphinxRecognizer } from '../../src/engine/recognizer/index';
 import { wordErrorRate, normalizeForWer } from '../../src/engine/text/wer';
@@ -15,7 +16,14 @@ const every = Number(process.env.EVERY ?? '2');
 const split = process.env.SPLIT ?? 'tune';
 const corpus = buildCorpus();
 const clips = [...new Set(corpus.items.filter((i) => i.split === split && !i.keyterms).map((i) => `${i.voice}|${i.ref}`))].filter((_, n) => n % every === 0);
-const items = corpus.items.filter((i) => i.split === split && !i.keyterms && conds.includes(i.condition) && clips.includes(`${i.voice}|${i.ref}`));
+const libri = (process.env.LIBRI ?? '').split(',').filter(Boolean);
+const tunedLibri = (file: string): boolean => libri.some((id) => file.includes(`librivox-${id}.`));
+const items = corpus.items.filter(
+  (i) =>
+    !i.keyterms &&
+    conds.includes(i.condition) &&
+    ((i.split === split && clips.includes(`${i.voice}|${i.ref}`)) || (i.voice === 'librivox' && tunedLibri(i.file))),
+);
 const settings = process.argv.slice(2).map((a) => (a === 'before' ? BEFORE_ARGS : (JSON.parse(a) as Record<string, string>)));
 if (!settings.length) settings.push({});
 for (const { graph, ...args } of settings) {

@@ -16,8 +16,13 @@ export { keytermWords } from './keyterms';
 export const SPHINX_MODEL_DIR = '/usr/share/pocketsphinx/model/en-us';
 
 /**
- * Batch decoder settings before tuning: phone-loop lookahead and an HMM cap
- * per frame took the RTF on LibriVox clips from ~0.7 to ~0.22.
+ * Batch decoder settings: phone-loop lookahead and an HMM cap per frame took
+ * the RTF on LibriVox clips from ~0.7 to ~0.22. The decoder sweep of issue 16
+ * (bench/corpus/sweep.ts, tuning half) kept them: wider caps or beams
+ * (-maxhmmpf 4000, -beam 1e-60) cost nearly twice the CPU for ≤ 2 points,
+ * -lw 8/10 and -bestpath no read worse, and -fwdflat no (better on the tuning
+ * half and cheaper) loses "call me" in the 24 kbps MP3 sentence. CMN is
+ * already per utterance (-cmn batch, from the model's feat.params).
  */
 const BATCH_ARGS: Record<string, string> = { '-pl_window': '5', '-maxhmmpf': '2000' };
 
