@@ -4,7 +4,7 @@
  * their lines, and their timing (lead-out into silence, minimum duration and
  * gap). The engine's /srt and /vtt and the editor's "Reset to generated" use it.
  */
-import { breakPenalty, layoutCue, readingChars } from './lines';
+import { breakPenalty, endsSentence, layoutCue, readingChars } from './lines';
 import { charsPerCaptionProfile, defaultProfile, type RulesProfile } from './profiles';
 import type { Cue, TimedWord } from './types';
 
@@ -13,17 +13,18 @@ export interface BuildOptions {
   speakers?: boolean;
 }
 
-const SENTENCE_END = /[.?!…]["')\]]*$/;
-
 /** Word ranges [first, last] of each cue. */
 function group(words: readonly TimedWord[], p: RulesProfile, speakers: boolean): [number, number][] {
   const n = words.length;
   const capacity = p.maxCharsPerLine * p.maxLines;
   // Characters from word i to the end of its sentence: whether the next sentence fits whole.
   const sentenceRest = new Array<number>(n + 1).fill(0);
+  // Whether each word ends a sentence, asked once per word rather than at every look.
+  const ends = new Uint8Array(n);
   for (let i = n - 1; i >= 0; i--) {
     const w = words[i]!;
-    sentenceRest[i] = w.text.length + (SENTENCE_END.test(w.text) || i === n - 1 ? 0 : 1 + sentenceRest[i + 1]!);
+    ends[i] = endsSentence(w.text) ? 1 : 0;
+    sentenceRest[i] = w.text.length + (ends[i] || i === n - 1 ? 0 : 1 + sentenceRest[i + 1]!);
   }
   const out: [number, number][] = [];
   let first = 0;
@@ -64,8 +65,7 @@ function group(words: readonly TimedWord[], p: RulesProfile, speakers: boolean):
       const prev = words[i - 1]!;
       const turn = speakers && speakerOf(i) !== speakerOf(i - 1);
       // A short single turn may be answered in the same cue as dialogue.
-      const dialogue =
-        turn && words[i - 1]!.end - words[first]!.start < p.minDurationMs && SENTENCE_END.test(prev.text) && speakerOf(first) === speakerOf(i - 1);
+      const dialogue = turn && words[i - 1]!.end - words[first]!.start < p.minDurationMs && ends[i - 1] && speakerOf(first) === speakerOf(i - 1);
       const added = chars + 1 + w.text.length;
       const pause = w.start - prev.end >= p.pauseMs;
       const tooLong = w.end - words[first]!.start > p.maxDurationMs;
@@ -95,11 +95,11 @@ function group(words: readonly TimedWord[], p: RulesProfile, speakers: boolean):
         continue;
       } else {
         chars = added;
-        if (!SENTENCE_END.test(w.text)) continue;
+        if (!ends[i]) continue;
       }
     } else chars = w.text.length;
     // A sentence ends here: end the cue unless it is short and the next sentence fits whole.
-    if (SENTENCE_END.test(w.text) && i + 1 < n) {
+    if (ends[i] && i + 1 < n) {
       const long = w.end - words[first]!.start >= p.minDurationMs;
       const nextFits = chars + 1 + sentenceRest[i + 1]! <= (speakers && speakerOf(i + 1) !== speakerOf(i) ? 0 : capacity);
       if (long && (chars >= capacity / 2 || !nextFits)) {

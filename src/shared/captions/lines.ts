@@ -22,24 +22,54 @@ const ADJECTIVES = new Set(
 const SENTENCE_END = /[.?!…]["')\]]*$/;
 const CLAUSE_END = /[,;:–—]["')\]]*$/;
 
-const bare = (w: string): string => w.toLowerCase().replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
-const capital = (w: string): boolean => /^["'(]?\p{Lu}/u.test(w);
+interface TokenInfo {
+  bare: string;
+  capital: boolean;
+  sentenceEnd: boolean;
+  clauseEnd: boolean;
+}
+
+/**
+ * What the break rules need of a token, computed once per distinct spelling:
+ * building 5,000 cues asks about the same few thousand words hundreds of
+ * thousands of times, and the Unicode regexes were most of the build's cost.
+ */
+const infos = new Map<string, TokenInfo>();
+function info(w: string): TokenInfo {
+  let i = infos.get(w);
+  if (i) return i;
+  // A bound on memory for hostile or huge vocabularies; refilling costs one build's worth of regexes.
+  if (infos.size >= 50_000) infos.clear();
+  i = {
+    bare: w.toLowerCase().replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''),
+    capital: /^["'(]?\p{Lu}/u.test(w),
+    sentenceEnd: SENTENCE_END.test(w),
+    clauseEnd: CLAUSE_END.test(w),
+  };
+  infos.set(w, i);
+  return i;
+}
+
+/** Whether a token ends a sentence (cached per spelling). */
+export const endsSentence = (w: string): boolean => info(w).sentenceEnd;
 
 /** Cost of breaking a line before tokens[i] (negative: a good place). */
 export function breakPenalty(tokens: readonly string[], i: number): number {
   const prev = tokens[i - 1];
   const next = tokens[i];
   if (prev === undefined || next === undefined) return 0;
-  if (SENTENCE_END.test(prev)) return -40;
-  if (CLAUSE_END.test(prev)) return -30;
-  const p = bare(prev);
-  const n = bare(next);
+  const pi = info(prev);
+  if (pi.sentenceEnd) return -40;
+  if (pi.clauseEnd) return -30;
+  const ni = info(next);
+  const p = pi.bare;
+  const n = ni.bare;
   let cost = 0;
   if (ARTICLES.has(p)) cost += 60;
   if (PREPOSITIONS.has(p)) cost += 30;
   if (ADJECTIVES.has(p) && !CONJUNCTIONS.has(n) && !PREPOSITIONS.has(n)) cost += 40;
-  if (capital(prev) && capital(next) && p !== 'i') {
-    const atSentenceStart = i - 1 === 0 || SENTENCE_END.test(tokens[i - 2] ?? '.');
+  if (pi.capital && ni.capital && p !== 'i') {
+    const atSentenceStart = i - 1 === 0 || info(tokens[i - 2] ?? '.').sentenceEnd;
     cost += atSentenceStart ? 15 : 50;
   }
   if (CONJUNCTIONS.has(n)) cost -= 15;
@@ -144,6 +174,8 @@ export function layoutCue(parts: readonly (readonly string[])[], maxChars: numbe
 
 /** Characters a viewer reads: tags and dialogue hyphens not counted, a line break counted as the space it replaces. */
 export function readingChars(text: string): number {
+  // Most cues have no tags and no dialogue hyphens: a line break counts as the space it replaces, so the length is the answer.
+  if (!text.includes('<') && !text.includes('-')) return text.length;
   return text
     .replace(/<[^>]*>/g, '')
     .split('\n')

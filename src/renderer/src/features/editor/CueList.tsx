@@ -1,11 +1,52 @@
 /** The cue list, virtualized (@tanstack/react-virtual): number, times, text and rule marks of each cue; arrows move the selection. */
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef } from 'react';
-import type { Issue } from '../../../../shared/captions/index';
+import { memo, useEffect, useRef } from 'react';
+import type { Cue, Issue } from '../../../../shared/captions/index';
 import { cachedCheck, currentProfile, useSubtitles } from '../../stores/subtitles';
 import { cueTime } from './time';
 
 const ROW = 52;
+
+interface RowProps {
+  index: number;
+  cue: Cue;
+  /** Its rules check, the same array while the cue and its neighbours are unchanged (cachedCheck), so memo holds. */
+  issues: Issue[];
+  selected: boolean;
+  playing: boolean;
+  top: number;
+  onPick(index: number, extend: boolean): void;
+  onEdit(): void;
+}
+
+/** One cue of the list. Memoized: an edit re-renders the rows it touched, not every row on screen. */
+const CueRow = memo(function CueRow({ index, cue: c, issues, selected, playing, top, onPick, onEdit }: RowProps) {
+  const errors = issues.filter((i) => i.severity === 'error');
+  return (
+    <div
+      id={`cue-${index}`}
+      role="option"
+      aria-selected={selected}
+      className={`cue${selected ? ' cue--selected' : ''}${playing ? ' cue--playing' : ''}`}
+      style={{ transform: `translateY(${top}px)`, height: ROW }}
+      data-testid="cue-row"
+      onClick={(e) => onPick(index, e.shiftKey)}
+      onDoubleClick={onEdit}
+    >
+      <span className="cue__n">{index + 1}</span>
+      <span className="cue__time">
+        {cueTime(c.start)} → {cueTime(c.end)}
+      </span>
+      <span className="cue__text">{c.text.replace(/<[^>]*>/g, '').replace(/\n/g, ' / ') || <em className="muted">(empty)</em>}</span>
+      {issues.length > 0 && (
+        <span className={`cue__flag cue__flag--${errors.length ? 'error' : 'warn'}`} title={issues.map((i) => i.message).join('\n')}>
+          {errors.length ? `${errors.length} ${errors.length === 1 ? 'problem' : 'problems'}` : 'fast'}
+          <span className="sr-only">: {issues.map((i) => i.message).join(' ')}</span>
+        </span>
+      )}
+    </div>
+  );
+});
 
 export function CueList({ onEdit }: { onEdit(): void }) {
   const cues = useSubtitles((s) => s.cues);
@@ -50,36 +91,19 @@ export function CueList({ onEdit }: { onEdit(): void }) {
       }}
     >
       <div style={{ height: v.getTotalSize(), position: 'relative' }}>
-        {v.getVirtualItems().map((row) => {
-          const c = cues[row.index]!;
-          const issues: Issue[] = cachedCheck(cues, row.index, profile);
-          const errors = issues.filter((i) => i.severity === 'error');
-          return (
-            <div
-              key={row.key}
-              id={`cue-${row.index}`}
-              role="option"
-              aria-selected={sel.has(row.index)}
-              className={`cue${sel.has(row.index) ? ' cue--selected' : ''}${playing === row.index ? ' cue--playing' : ''}`}
-              style={{ transform: `translateY(${row.start}px)`, height: ROW }}
-              data-testid="cue-row"
-              onClick={(e) => select(row.index, e.shiftKey)}
-              onDoubleClick={onEdit}
-            >
-              <span className="cue__n">{row.index + 1}</span>
-              <span className="cue__time">
-                {cueTime(c.start)} → {cueTime(c.end)}
-              </span>
-              <span className="cue__text">{c.text.replace(/<[^>]*>/g, '').replace(/\n/g, ' / ') || <em className="muted">(empty)</em>}</span>
-              {issues.length > 0 && (
-                <span className={`cue__flag cue__flag--${errors.length ? 'error' : 'warn'}`} title={issues.map((i) => i.message).join('\n')}>
-                  {errors.length ? `${errors.length} ${errors.length === 1 ? 'problem' : 'problems'}` : 'fast'}
-                  <span className="sr-only">: {issues.map((i) => i.message).join(' ')}</span>
-                </span>
-              )}
-            </div>
-          );
-        })}
+        {v.getVirtualItems().map((row) => (
+          <CueRow
+            key={row.key}
+            index={row.index}
+            cue={cues[row.index]!}
+            issues={cachedCheck(cues, row.index, profile)}
+            selected={sel.has(row.index)}
+            playing={playing === row.index}
+            top={row.start}
+            onPick={select}
+            onEdit={onEdit}
+          />
+        ))}
       </div>
     </div>
   );

@@ -5,7 +5,7 @@
  * Keys: the commands' own shortcuts, Ctrl+Z / Ctrl+Shift+Z, Space to play,
  * Alt+L to loop the selected cue.
  */
-import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { commandForKey } from '../../../../shared/captions/index';
 import { mediaSrc } from '../../bridge';
 import { Button } from '../../components/Button';
@@ -201,6 +201,8 @@ export function SubtitlesView({ id, source }: { id: string; source: string }) {
   const text = useRef<HTMLTextAreaElement>(null);
   const root = useRef<HTMLDivElement>(null);
   const video = VIDEO.test(source);
+  // Stable, so the memoized cue rows do not re-render when this view does.
+  const editText = useCallback(() => text.current?.focus(), []);
 
   useEffect(() => {
     void open(id);
@@ -332,7 +334,7 @@ export function SubtitlesView({ id, source }: { id: string; source: string }) {
         <CueEditor textRef={text} />
       </div>
       {media && <Waveform media={media} id={id} />}
-      <CueList onEdit={() => text.current?.focus()} />
+      <CueList onEdit={editText} />
       <p className="transcript__keys muted" aria-hidden="true">
         <kbd>↑</kbd>/<kbd>↓</kbd> cue · <kbd>Enter</kbd> edit text · <kbd>Space</kbd> play · <kbd>Alt</kbd>+<kbd>S</kbd> split · <kbd>Alt</kbd>+<kbd>M</kbd>{' '}
         merge · <kbd>Alt</kbd>+<kbd>N</kbd> insert · <kbd>Alt</kbd>+<kbd>Del</kbd> delete · <kbd>Alt</kbd>+<kbd>←</kbd>/<kbd>→</kbd> shift 100 ms (with{' '}

@@ -21,8 +21,24 @@ const PX_PER_SEC = 100;
 /** Snap when a dragged edge is this close to a word boundary or the playhead (in pixels, so it feels the same at any zoom). */
 const SNAP_PX = 8;
 
+/**
+ * Theme colours, read once per theme: reading a computed style forces a style
+ * recalculation, and doing it on every edit cost about a millisecond each time.
+ */
+const colours = new Map<string, string>();
+let colourTheme: string | undefined;
 function cssVar(name: string): string {
-  return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#888';
+  const theme = document.documentElement.dataset.theme;
+  if (theme !== colourTheme) {
+    colours.clear();
+    colourTheme = theme;
+  }
+  let v = colours.get(name);
+  if (v === undefined) {
+    v = getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#888';
+    colours.set(name, v);
+  }
+  return v;
 }
 
 export function Waveform({ media, id, onReady }: { media: HTMLMediaElement | null; id: string; onReady?: (ms: number) => void }) {
@@ -30,6 +46,8 @@ export function Waveform({ media, id, onReady }: { media: HTMLMediaElement | nul
   const ws = useRef<WaveSurfer | null>(null);
   const regions = useRef<Regions | null>(null);
   const shown = useRef(new Map<Cue, Region>());
+  /** What each shown region was last given (id and colour): an unchanged region is not touched, so the browser has nothing to restyle. */
+  const given = useRef(new WeakMap<Region, string>());
   const view = useRef<[number, number]>([0, 30]);
   const [state, setState] = useState<{ kind: 'loading' } | { kind: 'ready' } | { kind: 'none'; message: string }>({ kind: 'loading' });
   const cues = useSubtitles((s) => s.cues);
@@ -143,14 +161,20 @@ export function Waveform({ media, id, onReady }: { media: HTMLMediaElement | nul
       const color = sel.has(i) ? accent : plain;
       const old = shown.current.get(c);
       if (old) {
-        old.setOptions({ id: `cue:${i}`, color });
+        const key = `cue:${i} ${color}`;
+        if (given.current.get(old) !== key) {
+          old.setOptions({ id: `cue:${i}`, color });
+          given.current.set(old, key);
+        }
         continue;
       }
       const content = document.createElement('span');
       // Regions live in wavesurfer's shadow root: the page's stylesheet does not reach them.
       content.style.cssText = `display:block;padding:2px 4px;font-size:11px;line-height:1.3;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;color:${cssVar('--text')}`;
       content.textContent = c.text.replace(/<[^>]*>/g, '').replace(/\n/g, ' ');
-      shown.current.set(c, r.addRegion({ id: `cue:${i}`, start: c.start / 1000, end: c.end / 1000, color, drag: true, resize: true, content, minLength: 0.1 }));
+      const region = r.addRegion({ id: `cue:${i}`, start: c.start / 1000, end: c.end / 1000, color, drag: true, resize: true, content, minLength: 0.1 });
+      shown.current.set(c, region);
+      given.current.set(region, `cue:${i} ${color}`);
     }
   }
 
@@ -158,14 +182,17 @@ export function Waveform({ media, id, onReady }: { media: HTMLMediaElement | nul
     if (state.kind === 'ready') sync();
   }, [cues, selection, state.kind]);
 
-  // The selected cue scrolls into view when it is off screen.
+  // The selected cue scrolls into view when it is off screen (by its times, not the list: an edit elsewhere does not scroll).
+  const selStart = useSubtitles((s) => s.cues[s.selection[0] ?? -1]?.start);
+  const selEnd = useSubtitles((s) => s.cues[s.selection[0] ?? -1]?.end);
   useEffect(() => {
     const w = ws.current;
-    const c = cues[selection[0] ?? -1];
-    if (!w || !c || state.kind !== 'ready') return;
+    if (!w || selStart === undefined || selEnd === undefined || state.kind !== 'ready') return;
     const [a, b] = view.current;
-    if (c.start / 1000 < a || c.end / 1000 > b) w.setScrollTime(Math.max(0, c.start / 1000 - (b - a) / 4));
-  }, [selection, cues, state.kind]);
+    // Scrolling forces a layout; a cue that cannot come further into view (at the end of the file) is left as it is.
+    const target = Math.max(0, Math.min(selStart / 1000 - (b - a) / 4, w.getDuration() - (b - a)));
+    if ((selStart / 1000 < a || selEnd / 1000 > b) && Math.abs(target - a) > 0.01) w.setScrollTime(target);
+  }, [selStart, selEnd, state.kind]);
 
   return (
     <div className="wave" role="group" aria-label="Waveform timeline: drag a cue’s edges to retime it, or its body to move it">
