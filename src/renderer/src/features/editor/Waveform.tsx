@@ -169,8 +169,8 @@ export function Waveform({ media, id, onReady }: { media: HTMLMediaElement | nul
         continue;
       }
       const content = document.createElement('span');
-      // Regions live in wavesurfer's shadow root: the page's stylesheet does not reach them.
-      content.style.cssText = `display:block;padding:2px 4px;font-size:11px;line-height:1.3;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;color:${cssVar('--text')}`;
+      // Regions live in wavesurfer's shadow root: the page's stylesheet does not reach them, but its custom properties do (so the text follows a theme switch).
+      content.style.cssText = `display:block;padding:2px 4px;font-size:11px;line-height:1.3;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;color:var(--text)`;
       content.textContent = c.text.replace(/<[^>]*>/g, '').replace(/\n/g, ' ');
       const region = r.addRegion({ id: `cue:${i}`, start: c.start / 1000, end: c.end / 1000, color, drag: true, resize: true, content, minLength: 0.1 });
       shown.current.set(c, region);
