@@ -5,6 +5,7 @@
  * times as digits where safe; then sentences and paragraphs.
  */
 import type { Paragraph, Sentence, Word } from '../../shared/api/transcript';
+import { TENS, UNITS } from './number-words';
 
 export interface RawWord {
   text: string;
@@ -22,30 +23,6 @@ export interface FormatOptions {
   maxSentenceWords?: number;
 }
 
-const UNITS: Record<string, number> = {
-  zero: 0,
-  oh: 0,
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  eleven: 11,
-  twelve: 12,
-  thirteen: 13,
-  fourteen: 14,
-  fifteen: 15,
-  sixteen: 16,
-  seventeen: 17,
-  eighteen: 18,
-  nineteen: 19,
-};
-const TENS: Record<string, number> = { twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90 };
 const SCALES: Record<string, number> = { hundred: 100, thousand: 1000, million: 1_000_000, billion: 1_000_000_000 };
 const DIGIT_WORDS = new Set(['zero', 'oh', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine']);
 const QUESTION_STARTS = new Set([
