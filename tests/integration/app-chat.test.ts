@@ -14,6 +14,7 @@ import { createHostPlatform } from '../../src/main/platform/host';
 import type { ChatMessage } from '../../src/shared/chat/schema';
 import type { Word } from '../../src/shared/library';
 import { startUpstream, type Upstream } from '../fixtures/openai-upstream';
+import { addCompleted } from '../support/library';
 import { call } from '../support/router';
 
 const dir = mkdtempSync(join(tmpdir(), 'verbatim-app-chat-'));
@@ -30,27 +31,8 @@ function wordsOf(sentences: [number, string][]): Word[] {
 }
 
 function addTranscript(title: string, sentences: [number, string][]): string {
-  const { recordingId, transcriptId } = core.library.recordings.add({
-    title,
-    source: `${title}.wav`,
-    sourceKind: 'file',
-    sizeBytes: 1,
-    region: 'local',
-    baseUrl: null,
-    options: {},
-  });
   const words = wordsOf(sentences);
-  core.library.transcripts.complete(transcriptId, {
-    remoteId: null,
-    text: sentences.map((s) => s[1]).join(' '),
-    words,
-    sentences: null,
-    paragraphs: null,
-    confidence: 0.9,
-    language: 'en_us',
-    model: 'test',
-    durationMs: (words.at(-1)?.end ?? 0) + 500,
-  });
+  const { recordingId } = addCompleted(core.library, title, words);
   return recordingId;
 }
 

@@ -1,3 +1,4 @@
+import { addCompleted as addTranscript } from '../../../support/library';
 import BetterSqlite3 from 'better-sqlite3';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,29 +28,10 @@ const speech =
   'Welcome to the quarterly review. We will look at the market, the budget and the product launch. Then the design team will answer questions about the schedule.';
 
 function addCompleted(title = 'Review', text = speech, speakers = false): string {
-  const { recordingId, transcriptId } = lib.recordings.add({
-    title,
-    source: `${title}.wav`,
-    sourceKind: 'file',
-    sizeBytes: 10,
-    region: 'local',
-    baseUrl: null,
-    options: {},
-  });
   const words = text
     .split(' ')
     .map((t, i) => ({ text: t, start: 300 + i * 350, end: 300 + i * 350 + 300, confidence: 0.9, speaker: speakers ? (i < 5 ? 'A' : 'B') : null }));
-  lib.transcripts.complete(transcriptId, {
-    remoteId: `r-${title}`,
-    text,
-    words,
-    sentences: null,
-    paragraphs: null,
-    confidence: 0.9,
-    language: 'en_us',
-    model: 'm',
-    durationMs: 20_000,
-  });
+  const { recordingId } = addTranscript(lib, title, words, { remoteId: `r-${title}`, durationMs: 20_000, sizeBytes: 10 });
   return recordingId;
 }
 
