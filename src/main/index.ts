@@ -49,11 +49,17 @@ app
     // System audio for live captions: getDisplayMedia answered with the screen's loopback audio (Windows, macOS).
     session.defaultSession.setDisplayMediaRequestHandler((request, callback) => {
       if (!isOwnUrl(request.frame?.url ?? '')) return callback({});
-      void desktopCapturer.getSources({ types: ['screen'] }).then((sources) => {
-        const first = sources[0];
-        if (!first || process.platform === 'linux') return callback({});
-        callback({ video: first, audio: 'loopback' });
-      });
+      // Linux has no loopback: its "Monitor of …" inputs carry system audio instead (the renderer picks them).
+      if (process.platform === 'linux') return callback({});
+      desktopCapturer
+        .getSources({ types: ['screen'] })
+        .then((sources) => {
+          const first = sources[0];
+          if (!first) return callback({});
+          callback({ video: first, audio: 'loopback' });
+        })
+        // Unanswered, the page's getDisplayMedia would wait forever; refused, it says system audio is unavailable.
+        .catch(() => callback({}));
     });
     session.defaultSession.setPermissionCheckHandler((wc, permission) => permission === 'media' && wc !== null && isOwnUrl(wc.getURL()));
 
@@ -91,7 +97,9 @@ app
     };
     core.captions.setOverlayController(setOverlay);
     core.settings.onChange((s) => overlay.setClickThrough(s.captions.overlay.clickThrough));
-    globalShortcut.register(OVERLAY_SHORTCUT, () => setOverlay());
+    // Another app may own the shortcut: the tray menu still toggles the overlay.
+    if (!globalShortcut.register(OVERLAY_SHORTCUT, () => setOverlay()))
+      console.warn(`Verbatim: the shortcut ${OVERLAY_SHORTCUT} is taken by another app; use the tray menu to show the captions overlay.`);
     tray = new Tray(nativeImage.createFromPath(join(import.meta.dirname, '../../resources/tray.png')));
     tray.setToolTip('Verbatim');
     tray.setContextMenu(

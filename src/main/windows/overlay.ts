@@ -8,8 +8,7 @@ import { BrowserWindow, screen } from 'electron';
 import { join } from 'node:path';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { isOwnUrl, rendererEntry } from './library';
-
-type Bounds = { x: number; y: number; width: number; height: number };
+import { OVERLAY_MIN, parsePlacements, placeOverlay, rememberPlacement, type SavedPlacements } from './overlay-placement';
 
 export class OverlayWindow {
   private win: BrowserWindow | null = null;
@@ -19,35 +18,32 @@ export class OverlayWindow {
     private readonly onCreated: (win: BrowserWindow) => void,
   ) {}
 
-  private saved(): Record<string, Bounds> {
+  private saved(): SavedPlacements {
     try {
-      return JSON.parse(readFileSync(this.stateFile, 'utf8')) as Record<string, Bounds>;
+      return parsePlacements(readFileSync(this.stateFile, 'utf8'));
     } catch {
       return {};
     }
   }
 
+  /** Called from window events: a failed write loses only the remembered place, never throws. */
   private remember(): void {
     if (!this.win || this.win.isDestroyed()) return;
     const b = this.win.getBounds();
-    const display = screen.getDisplayMatching(b);
-    writeFileSync(this.stateFile, JSON.stringify({ ...this.saved(), [String(display.id)]: b }));
+    try {
+      writeFileSync(this.stateFile, JSON.stringify(rememberPlacement(this.saved(), screen.getDisplayMatching(b), b)));
+    } catch (e) {
+      console.warn(`Verbatim could not remember the overlay's place: ${e instanceof Error ? e.message : String(e)}`);
+    }
   }
 
   private create(): BrowserWindow {
-    const display = screen.getDisplayNearestPoint(screen.getCursorScreenPoint());
-    const area = display.workArea;
-    const fallback = {
-      width: Math.min(900, area.width - 40),
-      height: 160,
-      x: area.x + Math.round((area.width - Math.min(900, area.width - 40)) / 2),
-      y: area.y + area.height - 200,
-    };
-    const bounds = this.saved()[String(display.id)] ?? fallback;
+    // It opens on the display the user is working on, where it was last put there.
+    const bounds = placeOverlay(this.saved(), screen.getDisplayNearestPoint(screen.getCursorScreenPoint()));
     const win = new BrowserWindow({
       ...bounds,
-      minWidth: 320,
-      minHeight: 80,
+      minWidth: OVERLAY_MIN.width,
+      minHeight: OVERLAY_MIN.height,
       frame: false,
       transparent: true,
       resizable: true,
