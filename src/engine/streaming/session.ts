@@ -20,9 +20,16 @@ const SPM = RATE / 1000;
 const PREROLL_MS = 300;
 /** New audio between two partial hypotheses. */
 const PARTIAL_EVERY_MS = 100;
+/**
+ * Until a turn has its first word, a hypothesis on every frame: the first one
+ * as soon as speech is confirmed, since the pre-roll already holds its start.
+ */
+const FIRST_WORD_EVERY_MS = 50;
 
 // Live detectors are pooled and reset between sessions, and freed after a minute unused (see VadPool).
-const vadPool = new VadPool({ minSilenceMs: 100, minSpeechMs: 64 }, 16);
+// Speech is confirmed after two 32 ms windows above threshold (the decoder needs ~200 ms of speech
+// for its first word anyway, so a longer confirmation only delays the first caption).
+const vadPool = new VadPool({ minSilenceMs: 100, minSpeechMs: 32 }, 16);
 
 const acquireVad = (): StreamingVad | null => vadPool.acquire();
 const releaseVad = (v: StreamingVad): void => vadPool.release(v);
@@ -54,7 +61,8 @@ interface Turn {
   speechStartMs: number;
   tracker: PartialTracker;
   lastWords: StreamWord[];
-  lastPartialAt: number;
+  /** Stream sample at the last partial request; null before the first. */
+  lastPartialAt: number | null;
   emitted: boolean;
 }
 
@@ -241,7 +249,7 @@ export class StreamingSession {
       speechStartMs: onsetSample / SPM,
       tracker: new PartialTracker(),
       lastWords: [],
-      lastPartialAt: this.samples,
+      lastPartialAt: null,
       emitted: false,
     };
     this.feed(all.subarray(from - heldFrom));
@@ -274,7 +282,7 @@ export class StreamingSession {
             speechStartMs: before / SPM,
             tracker: new PartialTracker(),
             lastWords: [],
-            lastPartialAt: this.samples,
+            lastPartialAt: null,
             emitted: false,
           };
         }
@@ -300,7 +308,8 @@ export class StreamingSession {
       this.endTurn();
       return;
     }
-    if (!this.partialBusy && (this.samples - turn.lastPartialAt) / SPM >= PARTIAL_EVERY_MS) {
+    const every = turn.lastWords.length ? PARTIAL_EVERY_MS : FIRST_WORD_EVERY_MS;
+    if (!this.partialBusy && (turn.lastPartialAt === null || (this.samples - turn.lastPartialAt) / SPM >= every)) {
       turn.lastPartialAt = this.samples;
       this.partialBusy = true;
       const spanEnd = (silence > 0 ? this.samples - silence * SPM : this.samples) / SPM;
@@ -314,9 +323,12 @@ export class StreamingSession {
             words.length === turn.lastWords.length &&
             words.every((w, i) => w.text === turn.lastWords[i]?.text && w.word_is_final === turn.lastWords[i]?.word_is_final);
           turn.lastWords = words;
-          if (same || words.length === 0) return;
-          const c = endOfTurnConfidence(this.silenceMs(), this.lastWordText(), this.params.minTurnSilence, this.params.maxTurnSilence);
-          this.sendTurn(turn, words, false, false, c);
+          if (!same && words.length > 0) {
+            const c = endOfTurnConfidence(this.silenceMs(), this.lastWordText(), this.params.minTurnSilence, this.params.maxTurnSilence);
+            this.sendTurn(turn, words, false, false, c);
+          }
+          // Audio that arrived while this hypothesis was decoding gets the next one now, not a frame later.
+          this.checkTurn();
         })
         .catch((err: unknown) => this.fail(err));
     }
