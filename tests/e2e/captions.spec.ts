@@ -79,9 +79,8 @@ test.describe('live captions', () => {
     if (popup) {
       const overlay = popup.getByTestId('captions-overlay');
       await expect(overlay).toContainText(/morning|budget|meeting|nine|everyone/i, { timeout: 20_000 });
-      await popup.screenshot({ path: 'test-results/screens/captions-popout.png' });
-      await expectNoAxeViolations(popup, 'captions pop-out overlay');
-      await popup.close();
+      await popup.screenshot({ path: 'test-results/screens/captions-popout-light.png' });
+      await expectNoAxeViolations(popup, 'captions pop-out overlay, light');
     } else {
       // No pop-out: Chromium opened Document Picture-in-Picture, rendered from this page.
       const pipText = () =>
@@ -93,6 +92,20 @@ test.describe('live captions', () => {
     }
     await snap(page, 'captions-running-light');
     await expectNoAxeViolations(page, 'captions running, light');
+
+    // Running in the OS's dark theme, which the app and the pop-out follow: still no violations.
+    for (const p of popup ? [page, popup] : [page]) await p.emulateMedia({ colorScheme: 'dark' });
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+    await snap(page, 'captions-running-dark');
+    await expectNoAxeViolations(page, 'captions running, dark');
+    if (popup) {
+      await expect(popup.locator('html')).toHaveAttribute('data-theme', 'dark');
+      await popup.screenshot({ path: 'test-results/screens/captions-popout-dark.png' });
+      await expectNoAxeViolations(popup, 'captions pop-out overlay, dark');
+      await popup.close();
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
 
     await page.getByTestId('captions-stop').click();
     const saved = page.getByTestId('caption-saved');

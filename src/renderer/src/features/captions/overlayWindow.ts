@@ -21,11 +21,18 @@ declare global {
 
 export type OverlayHandle = { kind: 'desktop' } | { kind: 'pip'; window: Window } | { kind: 'popout'; window: Window };
 
-/** Copies the page's styles into another document (PiP starts empty). */
-function copyStyles(into: Document): void {
+/** Copies the page's styles into another document (PiP starts empty) and keeps its theme in step with the page's; returns the stop. */
+function copyStyles(into: Document): () => void {
   for (const node of document.querySelectorAll('link[rel="stylesheet"], style')) into.head.append(node.cloneNode(true));
-  into.documentElement.dataset.theme = document.documentElement.dataset.theme ?? '';
   into.documentElement.lang = document.documentElement.lang || 'en';
+  const sync = () => {
+    into.documentElement.dataset.theme = document.documentElement.dataset.theme ?? '';
+    into.documentElement.style.colorScheme = document.documentElement.style.colorScheme;
+  };
+  sync();
+  const watch = new MutationObserver(sync);
+  watch.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme', 'style'] });
+  return () => watch.disconnect();
 }
 
 export async function openOverlay(): Promise<OverlayHandle> {
@@ -37,13 +44,20 @@ export async function openOverlay(): Promise<OverlayHandle> {
   if (pip) {
     try {
       const w = await pip.requestWindow({ width: 720, height: 180 });
-      copyStyles(w.document);
+      const stopTheme = copyStyles(w.document);
       w.document.title = 'Verbatim captions';
       w.document.body.className = 'cap-overlay-body';
       // Rendered from this page's React and store: the PiP window has no script of its own.
       const root = createRoot(w.document.body);
       root.render(createElement(CaptionsOverlay));
-      w.addEventListener('pagehide', () => root.unmount(), { once: true });
+      w.addEventListener(
+        'pagehide',
+        () => {
+          stopTheme();
+          root.unmount();
+        },
+        { once: true },
+      );
       return { kind: 'pip', window: w };
     } catch {
       // Refused (no user gesture, or disabled): the pop-out below.
