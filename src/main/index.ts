@@ -20,6 +20,10 @@ let core: Core | undefined;
 
 if (!app.requestSingleInstanceLock()) app.quit();
 
+// macOS 15 ships ScreenCaptureKit's system-audio loopback switched off in Chromium; this is its documented override
+// (getDisplayMedia's 'loopback' audio below stays silent without it). Must be set before the app is ready.
+if (process.platform === 'darwin') app.commandLine.appendSwitch('enable-features', 'MacSckSystemAudioLoopbackOverride');
+
 // The library's audio reaches <audio> through our own scheme (streamed, seekable).
 protocol.registerSchemesAsPrivileged([{ scheme: 'verbatim-media', privileges: { standard: true, secure: true, stream: true, supportFetchAPI: true } }]);
 
