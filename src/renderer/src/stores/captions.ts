@@ -219,7 +219,9 @@ api.on('captions.turn', (t) => {
     if (order.length > 1 && cmp(order[order.length - 2]!, t.key) > 0) order.sort(cmp);
   }
   useCaptions.setState({ turns, order });
-  if (t.capturedAt !== null) {
+  // Growing turns only: a final turn comes after the end-of-turn silence by design, and counting
+  // that wait would show a delay of a second while words appear in a third of it.
+  if (t.capturedAt !== null && !t.final) {
     const capturedAt = t.capturedAt;
     // Measured once the words are painted.
     requestAnimationFrame(() =>
