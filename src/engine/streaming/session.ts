@@ -28,8 +28,10 @@ const FIRST_WORD_EVERY_MS = 50;
 
 // Live detectors are pooled and reset between sessions, and freed after a minute unused (see VadPool).
 // Speech is confirmed after two 32 ms windows above threshold (the decoder needs ~200 ms of speech
-// for its first word anyway, so a longer confirmation only delays the first caption).
-const vadPool = new VadPool({ minSilenceMs: 100, minSpeechMs: 32 }, 16);
+// for its first word anyway, so a longer confirmation only delays the first caption). At Silero's
+// usual 0.5 some openings ("Thank…", "After…") were confirmed 250-400 ms after they began; 0.35
+// confirms them with the rest and, with the earlier pre-roll, their first word is heard right too.
+const vadPool = new VadPool({ minSilenceMs: 100, minSpeechMs: 32, threshold: 0.35 }, 16);
 
 const acquireVad = (): StreamingVad | null => vadPool.acquire();
 const releaseVad = (v: StreamingVad): void => vadPool.release(v);
