@@ -3,7 +3,7 @@
  * 16 kHz mono s16le file on disk (memory stays flat for any length), through
  * a graph that makes compressed speech look like what the acoustic model knows.
  */
-import { open, readFile, rm, stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { runTool } from './spawner';
 
 export class DecodeError extends Error {}
@@ -101,23 +101,6 @@ export const INPUT_FORMATS = [
 export const SPEECH_FILTERS =
   'lowpass=f=5500:poles=2,aformat=channel_layouts=mono,aresample=16000[speech];anoisesrc=color=pink:sample_rate=16000:amplitude=0.0002:seed=1[floor];[speech][floor]amix=inputs=2:duration=first:normalize=0';
 
-/**
- * The graph for narrowband sources (sampled below 11.025 kHz: telephone,
- * 8 kHz voice memos): SPEECH_FILTERS plus white noise high-passed above
- * 4 kHz at −40 dBFS. Such audio has nothing above 4 kHz, and the model's
- * filterbank reaches 6.8 kHz (a narrower -upperf reads 72–92% WER: the
- * model was trained on those filters); its top filters otherwise see the
- * −74 dBFS floor, far below anything in training, and fricatives and stops
- * blur. A steady hiss there reads as the quiet top band of a wideband
- * recording. Tuning half, phone-8k condition (bench/corpus/sweep.ts):
- * 48.2 → 37.5% WER (amplitude 0.006–0.014, cut 3.9–4.2 kHz all 36–38%).
- */
-export const NARROWBAND_FILTERS =
-  'lowpass=f=5500:poles=2,aformat=channel_layouts=mono,aresample=16000[speech];anoisesrc=color=pink:sample_rate=16000:amplitude=0.0002:seed=1[floor];anoisesrc=color=white:sample_rate=16000:amplitude=0.01:seed=2,highpass=f=4000:poles=2,highpass=f=4000:poles=2[band];[speech][floor][band]amix=inputs=3:duration=first:normalize=0';
-
-/** Sources sampled below this rate have no energy where the model's top filters are. */
-export const NARROWBAND_BELOW_HZ = 11025;
-
 /** The demuxer ffmpeg refused, from its "Format not on whitelist" message. */
 function refusedFormat(stderr: string): string | null {
   const m = /\[(\w+) @ [^\]]*\] Format not on whitelist/.exec(stderr) ?? /\[(\w+) @ [^\]]*\] Protocol '\w+' not on whitelist/.exec(stderr);
@@ -128,36 +111,8 @@ export interface DecodeOptions {
   startMs?: number | null;
   endMs?: number | null;
   signal?: AbortSignal;
-  /** The audio filter graph (default: NARROWBAND_FILTERS or SPEECH_FILTERS by the source's rate); for the accuracy sweeps. */
+  /** The audio filter graph (default SPEECH_FILTERS); for the accuracy sweeps. */
   filters?: string;
-}
-
-/**
- * The sample rate of the file's first audio stream, or null when ffprobe
- * cannot tell (missing, or a file ffmpeg will then refuse with its own error).
- * ffprobe writes to a file next to `output` (the spawner keeps only stderr).
- */
-export async function probeSampleRate(input: string, output: string, signal?: AbortSignal): Promise<number | null> {
-  const report = `${output}.rate`;
-  const args = ['-v', 'error', '-format_whitelist', INPUT_FORMATS, '-protocol_whitelist', 'file', '-select_streams', 'a:0'];
-  args.push('-show_entries', 'stream=sample_rate', '-of', 'csv=p=0', '-o', report, '-i', input);
-  try {
-    const r = await runTool('ffprobe', args, signal);
-    if (r.code !== 0) return null;
-    const rate = Number.parseInt((await readFile(report, 'utf8')).trim(), 10);
-    return Number.isFinite(rate) && rate > 0 ? rate : null;
-  } catch (err) {
-    if (signal?.aborted) throw err;
-    return null;
-  } finally {
-    await rm(report, { force: true });
-  }
-}
-
-/** The decode graph for a source: narrowband sources get their empty top band filled. */
-export async function filtersFor(input: string, output: string, signal?: AbortSignal): Promise<string> {
-  const rate = await probeSampleRate(input, output, signal);
-  return rate !== null && rate < NARROWBAND_BELOW_HZ ? NARROWBAND_FILTERS : SPEECH_FILTERS;
 }
 
 /** Decodes `input` to `output` (16 kHz mono PCM16 raw); returns the sample count. */
@@ -168,7 +123,7 @@ export async function decodeToRaw(input: string, output: string, opts: DecodeOpt
   if (opts.endMs) args.push('-to', (opts.endMs / 1000).toFixed(3));
   // -to with -ss before -i is measured on the input timeline since ffmpeg 4 when -copyts is absent; keep both on the input side.
   args.push('-i', input, '-map', '0:a:0?', '-vn', '-sn', '-dn', '-ac', '1');
-  const filters = opts.filters ?? (await filtersFor(input, output, opts.signal));
+  const filters = opts.filters ?? SPEECH_FILTERS;
   if (filters) args.push('-af', filters);
   args.push('-ar', '16000', '-f', 's16le', '-acodec', 'pcm_s16le', output);
   let result;
