@@ -33,6 +33,8 @@ export interface RecognizerOptions {
   useVad: boolean;
   /** Decoders and detectors unused this long are freed (default 60 s). */
   idleMs?: number;
+  /** Adapt the batch model to each longer recording's speaker (when its tools are installed). */
+  speakerAdaptation?: boolean;
   /** An injected recognizer (tests, other engines), used as it is for both; the caller disposes it. */
   injected?: Recognizer;
   logger: Logger;
@@ -48,7 +50,7 @@ export function buildRecognizers(o: RecognizerOptions): EngineRecognizers {
     : createRecognizers({ workers: o.workers, maxSessions: o.maxSessions, liveVad, idleMs: o.idleMs });
   if (o.idleMs !== undefined) setVadPoolsIdleMs(o.idleMs);
   const { batch, live } = set;
-  let adapter = set.adapter;
+  let adapter = o.speakerAdaptation === false ? null : set.adapter;
   if (adapter && batch.available && !adapter.available) {
     o.logger.warn(`speaker adaptation is off, jobs are decoded in one pass (${adapter.unavailableReason ?? 'its tools are missing'})`);
     adapter = null;
