@@ -252,13 +252,14 @@ export class Decoder {
     if (!m) throw new Error(`PocketSphinx could not read the speaker transform ${t.file}`);
     // Until the update succeeds the means are in an unknown state: the next call applies again.
     this.mllr = '';
-    try {
-      if (!(await call<Ptr | null>(this.a.ps_update_mllr, this.ps, m))) throw new Error('PocketSphinx could not apply the speaker transform');
-      this.mllr = t.file;
-    } finally {
-      // The decoder holds its own reference to the transform.
+    // The decoder takes the transform over without a reference of its own (acmod_update_mllr frees the
+    // previous one, and ps_free the last): freeing it here too corrupted the heap on the next update.
+    const applied = await call<Ptr | null>(this.a.ps_update_mllr, this.ps, m);
+    if (!applied) {
       await call<number>(this.a.ps_mllr_free, m);
+      throw new Error('PocketSphinx could not apply the speaker transform');
     }
+    this.mllr = t.file;
   }
 
   async free(): Promise<void> {
