@@ -5,11 +5,11 @@
  * the recording is short or the tools are missing or fail.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeToRaw } from '../../src/engine/audio/decode';
+import { decodeToRaw, readSamples } from '../../src/engine/audio/decode';
 import { findSpeechSegments } from '../../src/engine/audio/segment';
 import { stopSpawner } from '../../src/engine/audio/spawner';
 import { recognizeSegments } from '../../src/engine/jobs/recognize-segments';
@@ -130,6 +130,28 @@ describe.skipIf(!ready)('speaker adaptation of a recording', () => {
     // One plain decoder (first pass) and one adapted (second pass) are pooled; a transform cannot be undone exactly.
     expect(rec.pooledDecoders).toBe(2);
   });
+
+  it('applies one transform after another on the same decoder, as successive recordings do', async () => {
+    const segments = await findSpeechSegments(kal, readFileSync(kal).length / 2);
+    const utts = [];
+    for (const seg of segments.slice(0, 4)) {
+      const words = await rec.recognize(await readSamples(kal, seg.start, seg.end));
+      utts.push({ start: seg.start, end: seg.end, words: words.map((w) => w.text) });
+    }
+    const t = await adapter.solve(kal, utts, join(dir, 'solo'), new AbortController().signal);
+    const files = ['a', 'b'].map((n) => {
+      const f = join(dir, `${n}.mllr`);
+      copyFileSync(t.file, f);
+      return f;
+    });
+    const first = segments[0] as { start: number; end: number };
+    const pcm = await readSamples(kal, first.start, first.end);
+    const heard: string[] = [];
+    for (let i = 0; i < 6; i++) heard.push((await rec.recognize(pcm, { speaker: { file: files[i % 2] as string } })).map((w) => w.text).join(' '));
+    // The same transform under two names: the same words every time, and the process still standing.
+    expect(new Set(heard).size).toBe(1);
+    expect(heard[0]?.split(' ').length).toBeGreaterThan(3);
+  }, 120_000);
 
   it('decodes a short recording once', async () => {
     const short = await recording('short', 'kal', SENTENCES.slice(0, 2));
