@@ -158,6 +158,7 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
       await jobs.dispose();
       await webhooks.close();
       await engine.stop();
+      await library.subtitles.stopBackground();
       library.close();
     },
   };
