@@ -4,6 +4,7 @@
  * the waveform, undo once → export SRT; the file has exactly the expected
  * cues and the edited word, and the transcript view and search show it too.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -138,5 +139,57 @@ test.describe('subtitle import', () => {
     await page.getByRole('listbox').focus();
     await page.keyboard.press('Control+z');
     await expect(page.getByRole('listbox', { name: `Cues (${before})` })).toBeVisible();
+  });
+
+  test('imports an SRT as a new library item with its video uploaded beside it: the item plays the video with its cues and draws its waveform', async ({
+    page,
+    host,
+  }) => {
+    const dir = mkdtempSync(join(tmpdir(), 'verbatim-video-'));
+    const video = join(dir, 'Harbour.webm');
+    // Three seconds of a test picture with a tone: VP8 and Opus, which every Chromium plays.
+    execFileSync('ffmpeg', [
+      ...['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=320x180:rate=15:duration=3', '-f', 'lavfi', '-i', 'sine=frequency=330:duration=3'],
+      ...['-shortest', '-c:v', 'libvpx', '-b:v', '200k', '-c:a', 'libopus', video],
+    ]);
+    const srt = '1\n00:00:00,200 --> 00:00:01,400\nThe tide comes in\n\n2\n00:00:01,600 --> 00:00:02,800\nand the boats float again.\n';
+    await page.goto(host.url);
+    const [subs] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Import subtitles' }).click()]);
+    await subs.setFiles({ name: 'Harbour.srt', mimeType: 'application/x-subrip', buffer: Buffer.from(srt) });
+    const dialog = page.getByRole('dialog', { name: 'Import Harbour.srt' });
+    await expect(dialog).toContainText('2 cues (SRT)');
+    // From the library there is no open recording to replace the cues of.
+    await expect(dialog.getByRole('button', { name: 'Replace these cues' })).toHaveCount(0);
+    await expect(dialog.getByRole('button', { name: 'Add as a new item' })).toBeFocused();
+    // A file that is not media is refused in the dialog, before anything is uploaded.
+    const [bad] = await Promise.all([page.waitForEvent('filechooser'), dialog.getByRole('button', { name: 'Choose video or audio…' }).click()]);
+    await bad.setFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('notes') });
+    await expect(dialog.getByRole('alert')).toContainText('“notes.txt” cannot be used: Not audio or video');
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), dialog.getByRole('button', { name: 'Choose video or audio…' }).click()]);
+    await chooser.setFiles(video);
+    await expect(dialog.getByTestId('media-choice')).toContainText('Harbour.webm');
+    await expect(dialog.getByRole('alert')).toHaveCount(0);
+    await snap(page, 'subtitles-import-item-light');
+    await expectNoAxeViolations(page, 'import as item dialog light');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await snap(page, 'subtitles-import-item-dark');
+    await expectNoAxeViolations(page, 'import as item dialog dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await dialog.getByRole('button', { name: 'Add as a new item' }).click();
+    await expect(page.getByText('Added “Harbour.srt” to the library with 2 cues and Harbour.webm.')).toBeVisible();
+
+    // The new item opens: its transcript is the cues' words, and it plays the video.
+    await expect(page.getByRole('heading', { name: 'Harbour', level: 1 })).toBeVisible();
+    await expect(page.getByTestId('transcript-body')).toContainText('The tide comes in');
+    await page.getByRole('button', { name: 'Subtitles' }).click();
+    const media = page.getByTestId('subtitle-media');
+    await expect(media).toHaveJSProperty('tagName', 'VIDEO');
+    await expect.poll(() => media.evaluate((v: HTMLVideoElement) => v.readyState >= 1 && Math.round(v.duration))).toBe(3);
+    await expect(page.getByTestId('cue-row')).toHaveCount(2);
+    await expect(page.getByTestId('waveform').locator('div').first()).toBeVisible();
+    // Playing inside the first cue draws it over the video.
+    await media.evaluate((v: HTMLVideoElement) => (v.currentTime = 0.8));
+    await expect(page.locator('.sub-media')).toContainText('The tide comes in');
+    await snap(page, 'subtitles-imported-video-light');
   });
 });

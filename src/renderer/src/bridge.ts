@@ -183,8 +183,8 @@ export interface UploadProgress {
 /** What the renderer hands main for a dropped or picked file. */
 export type FileSource = { kind: 'path'; path: string } | { kind: 'upload'; uploadId: string };
 
-/** Electron's preload adds `pathForFile` (webUtils.getPathForFile); host mode uploads the bytes instead. */
-function electronPathFor(file: File): string | null {
+/** Electron's preload adds `pathForFile` (webUtils.getPathForFile, which also tells main the user picked it); host mode uploads the bytes instead. */
+export function electronPathFor(file: File): string | null {
   const bridge = window.verbatim;
   const path = bridge?.pathForFile?.(file);
   return path ? path : null;
