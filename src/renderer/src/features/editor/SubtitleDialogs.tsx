@@ -1,5 +1,5 @@
 /** The Subtitles view's dialogs: export, import a file, sync by two points, save a rules profile. */
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useId, useMemo, useRef, useState } from 'react';
 import { parseSubtitles, type ParsedSubtitles, type RulesProfile } from '../../../../shared/captions/index';
 import { mediaAcceptAttribute } from '../../../../shared/media-files';
 import type { SubtitleExportFormat } from '../../../../shared/subtitles';
@@ -118,11 +118,14 @@ export function ImportSubtitlesDialog({ file, onClose, onto = true }: { file: Su
   const legendId = useId();
   const parsed: ParsedSubtitles | null = useMemo(() => (file ? parseSubtitles(file.text) : null), [file]);
   const usable = (parsed?.doc.cues.length ?? 0) > 0;
-  useEffect(() => {
+  // Another subtitle file: start again with no media (adjusted during render, React's pattern for state that follows a prop).
+  const [forFile, setForFile] = useState(file);
+  if (forFile !== file) {
+    setForFile(file);
     setMedia(null);
     setMediaError(null);
     setUpload(null);
-  }, [file]);
+  }
   const close = () => {
     abort.current?.abort();
     abort.current = null;
