@@ -212,7 +212,8 @@ export const channels = {
    */
   'library.export': {
     input: z.object({ id: z.string().min(1), format: exportFormatSchema, charsPerCaption: z.number().int().min(8).max(200).optional() }).strict(),
-    output: z.object({ filename: z.string(), mime: z.string(), content: z.string() }),
+    /** Text, or base64 for DOCX (`encoding`). */
+    output: z.object({ filename: z.string(), mime: z.string(), content: z.string(), encoding: z.enum(['utf8', 'base64']) }),
   },
   /**
    * Ask the service now what the user's webhook server answered for this

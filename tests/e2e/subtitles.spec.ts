@@ -98,6 +98,14 @@ test.describe('subtitle editor', () => {
     // 6. The transcript view and search show the edited word.
     await page.getByRole('button', { name: 'Subtitles' }).click();
     await expect(page.getByTestId('transcript-body')).toContainText('Zanzibar');
+    // The transcript view's own Export offers a Word document of the same edited model.
+    await page.getByRole('button', { name: 'Export…' }).click();
+    await page.getByRole('dialog').getByLabel('Format').selectOption('docx');
+    const [docx] = await Promise.all([page.waitForEvent('download'), page.getByRole('dialog').getByRole('button', { name: 'Export' }).click()]);
+    expect(docx.suggestedFilename()).toBe('Subtitled review 00001.docx');
+    const docxPath = join(mkdtempSync(join(tmpdir(), 'verbatim-docx-')), 'review.docx');
+    await docx.saveAs(docxPath);
+    expect(execFileSync('unzip', ['-p', docxPath, 'word/document.xml']).toString('utf8')).toContain('Zanzibar');
     await page.getByRole('button', { name: 'Back to the library' }).click();
     await page.getByRole('searchbox', { name: 'Search every transcript' }).fill('Zanzibar');
     await expect(page.getByTestId('search-hit').first()).toContainText('Zanzibar');

@@ -3,7 +3,7 @@ import { useId, useMemo, useRef, useState } from 'react';
 import { parseSubtitles, type ParsedSubtitles, type RulesProfile } from '../../../../shared/captions/index';
 import { mediaAcceptAttribute } from '../../../../shared/media-files';
 import type { SubtitleExportFormat } from '../../../../shared/subtitles';
-import { api, errorMessage, saveText, type UploadProgress } from '../../bridge';
+import { api, errorMessage, saveExportFile, type UploadProgress } from '../../bridge';
 import { Button } from '../../components/Button';
 import { Dialog } from '../../components/Dialog';
 import { formatBytes } from '../../components/format';
@@ -32,19 +32,7 @@ export async function exportSubtitles(id: string, format: SubtitleExportFormat, 
       return;
     }
     const out = await api.invoke('subtitles.export', { id, format, voices });
-    if (out.encoding === 'base64') {
-      const bin = atob(out.content);
-      const bytes = new Uint8Array(bin.length);
-      for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-      const href = URL.createObjectURL(new Blob([bytes], { type: out.mime }));
-      const a = document.createElement('a');
-      a.href = href;
-      a.download = out.filename;
-      document.body.append(a);
-      a.click();
-      a.remove();
-      setTimeout(() => URL.revokeObjectURL(href), 10_000);
-    } else saveText(out.filename, out.mime, out.content);
+    saveExportFile(out);
     toast(`Exported ${out.filename} to your downloads.`, 'ok');
   } catch (err) {
     toast(errorMessage(err), 'error');
