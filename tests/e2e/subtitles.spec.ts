@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Page } from '@playwright/test';
 import { Library } from '../../src/main/services/library/library';
 import { buildCuesWith, builtInProfiles, editText, parseSubtitles, splitCue } from '../../src/shared/captions/index';
 import { expectNoAxeViolations } from './axe';
@@ -199,5 +200,82 @@ test.describe('subtitle import', () => {
     await media.evaluate((v: HTMLVideoElement) => (v.currentTime = 0.8));
     await expect(page.locator('.sub-media')).toContainText('The tide comes in');
     await snap(page, 'subtitles-imported-video-light');
+  });
+});
+
+test.describe('subtitle dialogs', () => {
+  /** Tab and Shift+Tab many times: focus never leaves the dialog. */
+  async function expectFocusTrapped(page: Page, name: string): Promise<void> {
+    const inside = () =>
+      page.evaluate(
+        (n) =>
+          document.activeElement?.closest('dialog')?.getAttribute('aria-labelledby') !== null &&
+          document.activeElement?.closest('dialog')?.querySelector('h2')?.textContent === n,
+        name,
+      );
+    for (let i = 0; i < 14; i++) {
+      await page.keyboard.press('Tab');
+      expect(await inside(), `Tab ${i + 1} stays in “${name}”`).toBe(true);
+    }
+    for (let i = 0; i < 14; i++) {
+      await page.keyboard.press('Shift+Tab');
+      expect(await inside(), `Shift+Tab ${i + 1} stays in “${name}”`).toBe(true);
+    }
+  }
+
+  test('Sync and Save profile: no axe violations in light and dark, focus trapped inside, and back on the opener when closed', async ({ page, host }) => {
+    seedLibrary(host.dataDir, { count: 1, wordsPer: 60, titlePrefix: 'Dialogs' });
+    await page.goto(host.url);
+    await page.getByRole('button', { name: 'Open Dialogs 00001' }).click();
+    await page.getByRole('button', { name: 'Subtitles' }).click();
+    await expect(page.getByTestId('cue-row').first()).toBeVisible();
+
+    for (const [opener, title, shot] of [
+      ['Sync…', 'Sync by two points', 'subtitles-sync'],
+      ['Save profile…', 'Save a rules profile', 'subtitles-profile'],
+    ] as const) {
+      const button = page.getByRole('button', { name: opener });
+      await button.click();
+      const dialog = page.getByRole('dialog', { name: title });
+      await expect(dialog).toBeVisible();
+      // Focus starts in the dialog, on the field to fill.
+      await expect(dialog.getByRole('textbox').or(dialog.getByRole('spinbutton')).first()).toBeVisible();
+      expect(await page.evaluate(() => document.activeElement?.closest('dialog') !== null)).toBe(true);
+      await snap(page, `${shot}-light`);
+      await expectNoAxeViolations(page, `${title} light`);
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await snap(page, `${shot}-dark`);
+      await expectNoAxeViolations(page, `${title} dark`);
+      await page.emulateMedia({ colorScheme: 'light' });
+      await expectFocusTrapped(page, title);
+      // Escape closes it and focus is back on the button that opened it.
+      await page.keyboard.press('Escape');
+      await expect(dialog).toHaveCount(0);
+      await expect(button).toBeFocused();
+      // So does Cancel.
+      await button.press('Enter');
+      await expect(dialog).toBeVisible();
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await expect(dialog).toHaveCount(0);
+      await expect(button).toBeFocused();
+    }
+
+    // A value out of range is named beside its field, in words; a good profile is saved and chosen.
+    await page.getByRole('button', { name: 'Save profile…' }).click();
+    const profile = page.getByRole('dialog', { name: 'Save a rules profile' });
+    await profile.getByLabel('Name').fill('Broadcast');
+    await profile.getByLabel('Lines per cue').fill('9');
+    await profile.getByRole('button', { name: 'Save profile' }).click();
+    await expect(profile.getByRole('alert')).toHaveText('Lines per cue must be between 1 and 4.');
+    await expect(profile.getByLabel('Lines per cue')).toHaveAttribute('aria-invalid', 'true');
+    await expectNoAxeViolations(page, 'profile dialog with an error, light');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expectNoAxeViolations(page, 'profile dialog with an error, dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await profile.getByLabel('Lines per cue').fill('3');
+    await profile.getByRole('button', { name: 'Save profile' }).click();
+    await expect(profile).toHaveCount(0);
+    await expect(page.getByLabel('Rules')).toHaveValue('user-broadcast');
+    await expect(page.getByRole('button', { name: 'Save profile…' })).toBeFocused();
   });
 });
