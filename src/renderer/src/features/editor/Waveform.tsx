@@ -218,7 +218,7 @@ export function Waveform({ media, id, onReady }: { media: HTMLMediaElement | nul
     // Scrolling forces a layout; a cue that cannot come further into view (at the end of the file) is left as it is.
     const target = Math.max(0, Math.min(selStart / 1000 - (b - a) / 4, w.getDuration() - (b - a)));
     // Asked already, and the view did not move (a cue past the end of the audio): asking again would only force a layout per edit.
-    if ((selStart / 1000 < a || selEnd / 1000 > b) && Math.abs(target - a) > 0.01 && Math.abs(target - asked.current) > 0.01) {
+    if ((selStart / 1000 < a || selEnd / 1000 > b) && Math.abs(target - a) > 0.01 && !(Math.abs(target - asked.current) <= 0.01)) {
       asked.current = target;
       w.setScrollTime(target);
     }
