@@ -243,7 +243,7 @@ interface TraceEvent {
   pid: number;
   tid: number;
   dur?: number;
-  args?: { name?: string; elementCount?: number; data?: { clip?: number[]; elementCount?: number; layerId?: number }; beginData?: { dirtyObjects?: number } };
+  args?: { name?: string; elementCount?: number; data?: { clip?: number[]; elementCount?: number; layerId?: number; nodeName?: string } };
 }
 
 /** Main-thread time by kind of work per edit, elements restyled, layout objects, paints and painted area, GC. */
@@ -267,14 +267,21 @@ function summarizeTrace(events: TraceEvent[], edits: number): void {
   for (const [label, names] of kinds) console.log(`    ${label}: ${per(sum(names))} ms (${per(count(names))} events)`);
   const styled = on.filter((e) => e.name === 'UpdateLayoutTree').reduce((n, e) => n + (e.args?.elementCount ?? 0), 0);
   const paints = on.filter((e) => e.name === 'Paint');
-  const area = paints.reduce((n, e) => {
+  // What was painted: each Paint event names the layer's root node; a clip larger than the window is a layer painted beyond the screen.
+  const byNode = new Map<string, { n: number; big: number }>();
+  for (const e of paints) {
     const q = e.args?.data?.clip;
-    return q && q.length >= 8 ? n + Math.abs((q[2]! - q[0]!) * (q[5]! - q[1]!)) : n;
-  }, 0);
+    const big = q && q.length >= 8 ? Math.abs((q[2]! - q[0]!) * (q[5]! - q[1]!)) > 1280 * 800 : false;
+    const k = String(e.args?.data?.nodeName ?? '?').slice(0, 60);
+    const v = byNode.get(k) ?? { n: 0, big: 0 };
+    v.n++;
+    if (big) v.big++;
+    byNode.set(k, v);
+  }
   const gcs = on.filter((e) => /GC|Scavenge/i.test(e.name));
-  console.log(
-    `    elements restyled: ${per(styled)}; paints: ${per(paints.length)}, painted area ${Math.round(area / edits).toLocaleString()} px² (the page is 1,024,000 px²); longest GC ${ms(Math.max(0, ...gcs.map((e) => e.dur! / 1000)))}`,
-  );
+  console.log(`    elements restyled: ${per(styled)}; paints: ${per(paints.length)}; longest GC ${ms(Math.max(0, ...gcs.map((e) => e.dur! / 1000)))}`);
+  for (const [k, v] of [...byNode].sort((a, b) => b[1].n - a[1].n).slice(0, 6))
+    console.log(`      painted ${per(v.n)}× per edit: ${k}${v.big ? ` (${per(v.big)}× with a clip larger than the window)` : ''}`);
 }
 
 void main();
