@@ -1,13 +1,15 @@
 /**
  * The engine's memory over a working day in miniature: resident set size
  * (RSS) of the engine process idle after start, at its peak during 4
- * transcription jobs, and 60 s after the last one (pooled decoders and VAD
- * detectors are freed after a minute unused). Goal: idle ≤ 150 MiB, and back
- * there after work.
+ * transcription jobs, and 70 s after the last one (nothing is preloaded;
+ * decoders and VAD detectors are made on demand and freed after a minute
+ * unused). Goal: idle ≤ 150 MiB, and back there after work. Measured for the
+ * engine the app runs (bundled, out/host/engine.mjs) and for `npm run engine`
+ * (TypeScript compiled at load by tsx).
  *   npm run bench -- footprint
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
@@ -23,20 +25,11 @@ function rssMiB(pid: number): number {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function main(): Promise<void> {
-  if (!hasFlite()) {
-    console.log('engine-footprint: skipped — flite is missing (apt-get install flite).');
-    return;
-  }
-  const dir = mkdtempSync(join(tmpdir(), 'footprint-'));
-  const parts = Object.entries(CLIPS).map(([k, t]) => makeSpeech(dir, k, t));
-  const speech = concatSpeech(dir, 'talk', [...parts, ...parts], 0.6);
-  // One process (no tsx wrapper) so /proc/<pid> is the engine itself.
-  const child = spawn(
-    process.execPath,
-    ['--import', require.resolve('tsx'), 'src/engine/index.ts', '--port', '0', '--api-key', KEY, '--data', join(dir, 'data'), '--workers', '2', '--quiet'],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
+async function measure(label: string, entry: string[], speech: string, dataDir: string): Promise<void> {
+  // One process (no npm or tsx wrapper) so /proc/<pid> is the engine itself.
+  const child = spawn(process.execPath, [...entry, '--port', '0', '--api-key', KEY, '--data', dataDir, '--workers', '2', '--quiet'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   try {
     const url = await new Promise<string>((resolve, reject) => {
       let out = '';
@@ -52,7 +45,7 @@ async function main(): Promise<void> {
       (await fetch(`${url}${path}`, { ...init, headers: { authorization: KEY, ...(init.headers as Record<string, string>) } })).json() as Promise<
         Record<string, unknown>
       >;
-    // Settle: start-up preloads decoders; they are released after the idle time like any other.
+    // Settle: start-up only; nothing is preloaded.
     await sleep(3000);
     const atStart = rssMiB(pid);
     const up = await call('/v2/upload', { method: 'POST', body: readFileSync(speech) });
@@ -79,11 +72,28 @@ async function main(): Promise<void> {
       settled = rssMiB(pid);
     }
     console.log(
-      `engine RSS: ${atStart.toFixed(0)} MiB at start (decoders preloaded), peak ${peak.toFixed(0)} MiB during 4 jobs, ${afterJobs.toFixed(0)} MiB when they finished, ${settled.toFixed(0)} MiB 70 s later (goal ≤ 150 MiB idle; ratio peak/idle ${(peak / settled).toFixed(1)}×)`,
+      `${label}: RSS ${atStart.toFixed(0)} MiB idle after start, peak ${peak.toFixed(0)} MiB during 4 jobs, ${afterJobs.toFixed(0)} MiB when they finished, ${settled.toFixed(0)} MiB 70 s later (goal ≤ 150 MiB idle; ratio peak/idle ${(peak / settled).toFixed(1)}×)`,
     );
   } finally {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
+  }
+}
+
+async function main(): Promise<void> {
+  if (!hasFlite()) {
+    console.log('engine-footprint: skipped — flite is missing (apt-get install flite).');
+    return;
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'footprint-'));
+  try {
+    const parts = Object.entries(CLIPS).map(([k, t]) => makeSpeech(dir, k, t));
+    const speech = concatSpeech(dir, 'talk', [...parts, ...parts], 0.6);
+    const bundled = 'out/host/engine.mjs';
+    if (existsSync(bundled)) await measure("the app's engine (bundled)", [bundled], speech, join(dir, 'bundled'));
+    else console.log(`(${bundled} is missing: npm run build:host)`);
+    await measure('npm run engine (tsx)', ['--import', require.resolve('tsx'), 'src/engine/index.ts'], speech, join(dir, 'tsx'));
+  } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -51,6 +51,8 @@ export interface EngineOptions {
   streaming?: Partial<StreamingEngineOptions>;
   /** LLM gateway upstreams and limits (merged with <data>/gateway.json). */
   gateway?: GatewayOptions;
+  /** Decoders and speech detectors unused this long are freed (default 60 s). */
+  idleMs?: number;
   /** Disk retention (defaults in retention.ts: partial files 1 h, unused uploads 24 h, hourly sweep). */
   retention?: Partial<RetentionPolicy>;
 }

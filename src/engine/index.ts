@@ -1,6 +1,6 @@
 /**
  * `npm run engine -- --port 8787 --api-key KEY --data DIR [--host 127.0.0.1] [--workers N] [--allow-file-urls] [--allow-private-urls] [--max-upload-bytes N]
- *   [--tls-cert PEM --tls-key PEM] [--max-streams N] [--llm-base-url URL --llm-models a,b [--llm-api-key KEY] [--llm-rate-limit N]]`
+ *   [--tls-cert PEM --tls-key PEM] [--max-streams N] [--idle-seconds N] [--llm-base-url URL --llm-models a,b [--llm-api-key KEY] [--llm-rate-limit N]]`
  * The local AssemblyAI-compatible service, a program of its own.
  */
 import { homedir } from 'node:os';
@@ -25,6 +25,7 @@ async function main(): Promise<void> {
       'tls-cert': { type: 'string' },
       'tls-key': { type: 'string' },
       'max-streams': { type: 'string' },
+      'idle-seconds': { type: 'string' },
       'llm-base-url': { type: 'string' },
       'llm-api-key': { type: 'string' },
       'llm-models': { type: 'string' },
@@ -58,6 +59,8 @@ async function main(): Promise<void> {
   const workers = values.workers === undefined ? undefined : Number(values.workers);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number, not ${values.port}`);
   if (workers !== undefined && (!Number.isInteger(workers) || workers < 1)) throw new Error('--workers must be a positive integer');
+  const idleSeconds = values['idle-seconds'] === undefined ? undefined : Number(values['idle-seconds']);
+  if (idleSeconds !== undefined && !(idleSeconds > 0)) throw new Error('--idle-seconds must be a positive number');
   const maxUpload = values['max-upload-bytes'] === undefined ? undefined : Number(values['max-upload-bytes']);
   const dataDir = resolve(values.data ?? join(process.env.XDG_DATA_HOME ?? join(homedir(), '.local', 'share'), 'verbatim-engine'));
   const engine = await startEngine({
@@ -73,6 +76,7 @@ async function main(): Promise<void> {
     tls,
     gateway,
     streaming: maxStreams === undefined ? {} : { maxSessions: maxStreams },
+    idleMs: idleSeconds === undefined ? undefined : idleSeconds * 1000,
   });
   process.stdout.write(`listening on ${engine.url}\n`);
   // The last line of defence: every listener handles its own errors, but one missed case must

@@ -5,7 +5,7 @@
  * from recognizer/index.ts's `createRecognizers`, which also serializes
  * decoder creation process-wide.
  */
-import { vadStatus } from './audio/vad';
+import { setVadPoolsIdleMs, vadStatus } from './audio/vad';
 import type { Logger } from './logger';
 import { createRecognizers, type Recognizer, type RecognizerStream } from './recognizer/index';
 
@@ -29,6 +29,8 @@ export interface RecognizerOptions {
   maxSessions: number;
   /** Use Silero VAD for live sessions when it loads. */
   useVad: boolean;
+  /** Decoders and detectors unused this long are freed (default 60 s). */
+  idleMs?: number;
   /** An injected recognizer (tests, other engines), used as it is for both; the caller disposes it. */
   injected?: Recognizer;
   logger: Logger;
@@ -41,19 +43,10 @@ export function buildRecognizers(o: RecognizerOptions): EngineRecognizers {
   // An injected recognizer serves both and stays the caller's to dispose.
   const set = o.injected
     ? { batch: o.injected, live: o.injected, dispose: () => undefined }
-    : createRecognizers({ workers: o.workers, maxSessions: o.maxSessions, liveVad });
+    : createRecognizers({ workers: o.workers, maxSessions: o.maxSessions, liveVad, idleMs: o.idleMs });
+  if (o.idleMs !== undefined) setVadPoolsIdleMs(o.idleMs);
   const { batch, live } = set;
   const open = (keyterms?: string[]): Promise<RecognizerStream> => live.openStream(keyterms ? { keyterms } : undefined);
-  if (live.available) {
-    // Load two live decoders now so the first sessions do not wait for the model.
-    void open()
-      .then(async (a) => {
-        const b = o.maxSessions > 1 ? await open() : null;
-        a.close();
-        b?.close();
-      })
-      .catch((err: unknown) => o.logger.warn(`streaming warm-up failed: ${err instanceof Error ? err.message : String(err)}`));
-  }
   return {
     batch,
     live: (params) => open(params.keyterms),

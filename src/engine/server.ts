@@ -12,6 +12,7 @@ import { loadGatewayConfig } from './gateway/config';
 import { Gateway } from './gateway/gateway';
 import { JobRunner } from './jobs/runner';
 import { stderrLogger } from './logger';
+import { releaseMemory } from './memory';
 import { buildRecognizers } from './recognizers';
 import { registerGateway } from './routes/gateway';
 import { sendJson } from './routes/respond';
@@ -76,6 +77,7 @@ export async function startEngine(opts: EngineOptions): Promise<RunningEngine> {
     workers: resolved.workers,
     maxSessions: resolved.streaming.maxSessions,
     useVad: resolved.streaming.useVad,
+    idleMs: opts.idleMs,
     injected: opts.recognizer,
     logger,
   });
@@ -121,6 +123,8 @@ export async function startEngine(opts: EngineOptions): Promise<RunningEngine> {
   jobs.start();
   webhooks.start();
   const stopRetention = startRetention(store, logger, { ...RETENTION_DEFAULTS, ...opts.retention });
+  // Start-up garbage (module sources, the VAD probe's model session) goes now, not at the first idle sweep.
+  setImmediate(releaseMemory);
 
   let closing: Promise<void> | null = null;
   return {

@@ -129,17 +129,6 @@ export function pooledVadCount(): number {
 const acquireVad = (): StreamingVad | null => vadPool.acquire();
 const releaseVad = (v: StreamingVad): void => vadPool.release(v);
 
-/** Loads `n` detectors ahead of time (at engine start) so no job pays the model load on the event loop. */
-export function prewarmVad(n: number): void {
-  const made: StreamingVad[] = [];
-  for (let i = 0; i < n; i++) {
-    const v = acquireVad();
-    if (!v) break;
-    made.push(v);
-  }
-  for (const v of made) releaseVad(v);
-}
-
 /** Speech segments by Silero VAD; null when the VAD cannot load. */
 export async function vadSegments(path: string, totalSamples: number, opts: SegmentOptions & { signal?: AbortSignal } = {}): Promise<SpeechSegment[] | null> {
   const vad = acquireVad();

@@ -8,6 +8,7 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { releaseMemory } from '../memory';
 
 const require = createRequire(import.meta.url);
 const RATE = 16000;
@@ -290,6 +291,13 @@ export function energySegments(pcm: Int16Array | Float32Array, opts: VadOptions 
  * is dropped (its native memory goes with the object), so an idle engine
  * gives the memory back; the next user pays one model load.
  */
+const pools = new Set<VadPool>();
+
+/** Sets the idle time of every detector pool (the engine's `idleMs` option). */
+export function setVadPoolsIdleMs(ms: number): void {
+  for (const p of pools) p.idleMs = ms;
+}
+
 export class VadPool {
   private idle: { v: StreamingVad; since: number }[] = [];
   private timer: NodeJS.Timeout | null = null;
@@ -299,7 +307,9 @@ export class VadPool {
     private readonly opts: VadOptions,
     private readonly max: number,
     public idleMs = 60_000,
-  ) {}
+  ) {
+    pools.add(this);
+  }
 
   get size(): number {
     return this.idle.length;
@@ -319,20 +329,6 @@ export class VadPool {
     this.schedule();
   }
 
-  /** Creates detectors up to `n`, one per event-loop turn. */
-  prewarm(n: number): void {
-    if (this.idle.length >= Math.min(n, this.max) || this.missing) return;
-    setImmediate(() => {
-      const v = createStreamingVad(this.opts);
-      if (!v) {
-        this.missing = true;
-        return;
-      }
-      this.release(v);
-      this.prewarm(n);
-    });
-  }
-
   private schedule(): void {
     if (this.timer || !this.idle.length) return;
     const oldest = Math.min(...this.idle.map((e) => e.since));
@@ -340,7 +336,10 @@ export class VadPool {
       () => {
         this.timer = null;
         const now = Date.now();
+        const before = this.idle.length;
         this.idle = this.idle.filter((e) => now - e.since < this.idleMs);
+        // A detector's ONNX session is native memory that only its wrapper's finalizer frees.
+        if (this.idle.length < before) releaseMemory();
         this.schedule();
       },
       Math.max(10, oldest + this.idleMs - Date.now()),

@@ -6,7 +6,6 @@
  * after the timeout are aborted and left queued for the next start.
  */
 import type { JobContext, JobQueue } from '../context';
-import { prewarmVad } from '../audio/segment';
 import { startSpawner } from '../audio/spawner';
 import { JobFailure, processJob } from './process';
 
@@ -15,7 +14,6 @@ export class JobRunner implements JobQueue {
   private wake: (() => void)[] = [];
   private loops: Promise<void>[] = [];
   private active = new Map<string, AbortController>();
-  private warm: Promise<void> = Promise.resolve();
 
   constructor(private readonly ctx: JobContext) {}
 
@@ -23,11 +21,8 @@ export class JobRunner implements JobQueue {
     const n = this.ctx.store.requeueInterrupted();
     if (n) this.ctx.logger.info(`re-queued ${n} job(s) interrupted by the last shutdown`);
     startSpawner();
-    prewarmVad(this.ctx.opts.workers);
-    this.warm =
-      this.ctx.recognizers.batch
-        .prewarm?.(this.ctx.opts.workers)
-        .catch((err: unknown) => this.ctx.logger.warn(`could not preload the recognizer: ${String(err)}`)) ?? Promise.resolve();
+    // Decoders and speech detectors are made when a job needs them and freed after an idle minute
+    // (an engine that idles all day stays small); the first job after a pause pays about 0.5 s of model load.
     for (let i = 0; i < this.ctx.opts.workers; i++) this.loops.push(this.loop());
   }
 
@@ -47,7 +42,6 @@ export class JobRunner implements JobQueue {
   }
 
   private async loop(): Promise<void> {
-    await this.warm;
     while (!this.draining) {
       const job = this.ctx.store.claimNextJob();
       if (!job) {

@@ -1,8 +1,9 @@
 /**
  * Idle decoders of one kind, at most `max`; one unused for `idleMs` is freed
- * (with the C heap trimmed), so memory returns after work.
+ * (then memory is released: see memory.ts), so memory returns after work.
  */
-import { trimHeap, type Decoder } from './sphinx-decoder';
+import { releaseMemory } from '../memory';
+import type { Decoder } from './sphinx-decoder';
 
 export class DecoderPool {
   private idle: { d: Decoder; since: number }[] = [];
@@ -66,5 +67,5 @@ export class DecoderPool {
 
 async function freeDecoders(ds: Decoder[]): Promise<void> {
   await Promise.all(ds.map((d) => d.run(() => d.free())));
-  trimHeap();
+  releaseMemory();
 }

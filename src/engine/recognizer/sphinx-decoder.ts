@@ -48,8 +48,6 @@ export interface SphinxApi {
   logmath_exp: AsyncFn;
   /** Decodes a NUL-terminated C string. */
   cString: (p: Ptr) => string;
-  /** glibc's malloc_trim, when the C library has it. */
-  malloc_trim: ((pad: number) => number) | null;
 }
 
 export function call<T>(fn: AsyncFn, ...args: unknown[]): Promise<T> {
@@ -79,22 +77,6 @@ export function oneAtATime<T>(fn: () => Promise<T>): Promise<T> {
   const next = lifecycle.then(fn, fn);
   lifecycle = next.catch(() => undefined);
   return next;
-}
-
-function trimFn(koffi: typeof Koffi): ((pad: number) => number) | null {
-  try {
-    return koffi.load('libc.so.6').func('int malloc_trim(size_t pad)') as unknown as (pad: number) => number;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * Gives freed C heap back to the system: a decoder's model tables are many
- * small allocations that glibc would otherwise keep in the process.
- */
-export function trimHeap(): void {
-  api?.malloc_trim?.(0);
 }
 
 export function loadApi(): SphinxApi | null {
@@ -129,7 +111,6 @@ export function loadApi(): SphinxApi | null {
       ps_lookup_word: ps.func('void *ps_lookup_word(void *ps, const char *word)') as AsyncFn,
       ckd_free: base.func('void ckd_free(void *ptr)') as AsyncFn,
       cString: (p: Ptr) => koffi.decode(p, 'char', -1) as string,
-      malloc_trim: trimFn(koffi),
     };
   } catch (err) {
     loadError = `PocketSphinx is not available (${err instanceof Error ? err.message : String(err)}): ${INSTALL_HINT}.`;

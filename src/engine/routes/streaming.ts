@@ -13,7 +13,7 @@ import type { TokenResponse } from '../../shared/api/streaming';
 import { keyMatches } from '../auth';
 import type { EngineContext } from '../context';
 import { CLOSE, closeReason, parseParams, StreamingClose } from '../streaming/params';
-import { prewarmLiveVad, StreamingSession } from '../streaming/session';
+import { StreamingSession } from '../streaming/session';
 import { TokenStore } from '../streaming/tokens';
 import { lazyStream } from '../streaming/lazy-stream';
 import { sendJson } from './respond';
@@ -54,7 +54,6 @@ export function registerStreaming(ctx: EngineContext, server: Server, router: Ro
   const wss = new WebSocketServer({ noServer: true, maxPayload: 512 * 1024 });
   const sessions = new Set<StreamingSession>();
   let active = 0;
-  if (ctx.recognizers.liveVad) prewarmLiveVad(opts.maxSessions);
 
   router.get('/v3/token', ({ res, url }) => {
     const expires = intParam(url, 'expires_in_seconds', 1, 600, true) as number;

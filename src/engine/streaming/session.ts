@@ -27,11 +27,6 @@ const vadPool = new VadPool({ minSilenceMs: 100, minSpeechMs: 64 }, 16);
 const acquireVad = (): StreamingVad | null => vadPool.acquire();
 const releaseVad = (v: StreamingVad): void => vadPool.release(v);
 
-/** Creates up to `n` pooled detectors, one per event-loop turn, so the first sessions do not pay the model load. */
-export function prewarmLiveVad(n: number): void {
-  vadPool.prewarm(n);
-}
-
 export interface SessionOptions {
   /** Audio ahead of real time tolerated before closing 3007 (ms). */
   burstMs: number;

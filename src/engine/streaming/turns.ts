@@ -2,6 +2,7 @@
  * Turn bookkeeping that does not touch audio: which partial words are stable
  * enough to call final, the end-of-turn confidence, and the formatted text.
  */
+import { opensQuestion, properNoun } from '../text/format';
 
 export interface StreamWord {
   text: string;
@@ -140,36 +141,17 @@ function spread(words: string[], start: number, end: number): StreamWord[] {
   return out;
 }
 
-const QUESTION_OPENERS = new Set([
-  'who',
-  'what',
-  'when',
-  'where',
-  'why',
-  'how',
-  'which',
-  'is',
-  'are',
-  'do',
-  'does',
-  'did',
-  'can',
-  'could',
-  'would',
-  'will',
-  'should',
-  'shall',
-  'may',
-]);
-
 /** Casing and end punctuation for a final turn (`format_turns`). */
 export function formatWords(words: readonly StreamWord[]): StreamWord[] {
-  const out = words.map((w) => ({ ...w, text: w.text === 'i' || w.text.startsWith("i'") ? `I${w.text.slice(1)}` : w.text }));
+  const out = words.map((w, i) => {
+    const text = w.text === 'i' || w.text.startsWith("i'") ? `I${w.text.slice(1)}` : w.text;
+    return { ...w, text: properNoun(text, words[i - 1]?.text, words[i + 1]?.text) };
+  });
   if (out.length === 0) return out;
   const first = out[0] as StreamWord;
   first.text = first.text.charAt(0).toUpperCase() + first.text.slice(1);
   const last = out[out.length - 1] as StreamWord;
-  const question = QUESTION_OPENERS.has((words[0] as StreamWord).text.toLowerCase()) && out.length > 1;
+  const question = opensQuestion((words[0] as StreamWord).text) && out.length > 1;
   if (!/[.?!]$/.test(last.text)) last.text += question ? '?' : '.';
   return out;
 }

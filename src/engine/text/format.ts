@@ -103,6 +103,11 @@ const HOURS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five:
 /** Words after which "seven thirty" is a clock time, not two numbers. */
 const TIME_CUES = new Set(['at', 'by', 'until', 'till', 'from', 'around', 'about', 'before', 'after']);
 
+/** Whether a sentence that starts with this word is asked ("what", "can", "is" …): it ends with "?" (batch and streaming turns alike). */
+export function opensQuestion(firstWord: string): boolean {
+  return QUESTION_STARTS.has(firstWord.toLowerCase());
+}
+
 /** Capitalises weekdays and months (ambiguous months only next to a date cue); `prev`/`next` are the neighbouring words. */
 export function properNoun(word: string, prev: string | undefined, next: string | undefined): string {
   const w = word.toLowerCase();
@@ -381,7 +386,7 @@ export function formatTranscript(raw: RawWord[], opts: FormatOptions): Formatted
     if (opts.punctuate && sw.length) {
       const last = sw[sw.length - 1] as RawWord;
       const first = (g[0] as RawWord).text.toLowerCase();
-      last.text += QUESTION_STARTS.has(first) && g.length > 2 ? '?' : '.';
+      last.text += opensQuestion(first) && g.length > 2 ? '?' : '.';
     }
     const ws = sw.map(toWord);
     words.push(...ws);

@@ -95,6 +95,19 @@ describe('turn bookkeeping', () => {
         .join(' '),
     ).toBe('Where is it?');
   });
+  it('capitalises weekdays and months in a formatted turn as the batch formatter does', () => {
+    const w = (text: string) => ({ text, start: 0, end: 1, confidence: 1, word_is_final: true });
+    expect(
+      formatWords([w('see'), w('you'), w('on'), w('monday'), w('in'), w('march')])
+        .map((x) => x.text)
+        .join(' '),
+    ).toBe('See you on Monday in March.');
+    expect(
+      formatWords([w('you'), w('may'), w('go')])
+        .map((x) => x.text)
+        .join(' '),
+    ).toBe('You may go.');
+  });
 });
 
 describe('temporary tokens', () => {

@@ -1,0 +1,51 @@
+/**
+ * Gives the memory of finished work back to the system, for an engine that
+ * idles beside other apps all day. Called when pooled decoders or speech
+ * detectors are freed after their idle minute:
+ * - a full garbage collection, so native objects held only by collected JS
+ *   wrappers (Silero VAD sessions, decoded audio buffers) are finalized now
+ *   rather than whenever V8 next feels memory pressure, which on an idle
+ *   engine is never;
+ * - glibc's malloc_trim, because a decoder's model tables are many small C
+ *   allocations that glibc keeps in the process after they are freed.
+ */
+import { createRequire } from 'node:module';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import type * as Koffi from 'koffi';
+
+const require = createRequire(import.meta.url);
+
+let collect: (() => void) | null | undefined;
+let trim: ((pad: number) => number) | null | undefined;
+
+function fullGc(): (() => void) | null {
+  if (collect !== undefined) return collect;
+  try {
+    // `--expose-gc` after start-up: V8 installs `gc` in contexts created from now on.
+    // The flag changes nothing else, and the function is kept here, never made global.
+    setFlagsFromString('--expose-gc');
+    collect = runInNewContext('gc') as () => void;
+  } catch {
+    collect = null;
+  }
+  return collect;
+}
+
+function mallocTrim(): ((pad: number) => number) | null {
+  if (trim !== undefined) return trim;
+  try {
+    const koffi = require('koffi') as typeof Koffi;
+    trim = koffi.load('libc.so.6').func('int malloc_trim(size_t pad)') as unknown as (pad: number) => number;
+  } catch {
+    // Not glibc (musl, macOS, Windows): their allocators return memory on their own terms.
+    trim = null;
+  }
+  return trim;
+}
+
+/** Collects garbage and trims the C heap; cheap on an idle engine (a few ms), so call it after releasing something big. */
+export function releaseMemory(): void {
+  fullGc()?.();
+  mallocTrim()?.(0);
+}
