@@ -275,7 +275,7 @@ test.describe('subtitle dialogs', () => {
     await profile.getByLabel('Lines per cue').fill('3');
     await profile.getByRole('button', { name: 'Save profile' }).click();
     await expect(profile).toHaveCount(0);
-    await expect(page.getByLabel('Rules')).toHaveValue('user-broadcast');
+    await expect(page.locator('.subtitles__profile select')).toHaveValue('user-broadcast');
     await expect(page.getByRole('button', { name: 'Save profile…' })).toBeFocused();
   });
 });
