@@ -56,7 +56,7 @@ async function recording(name: string, voice: string, texts: string[]): Promise<
   return out;
 }
 
-async function transcribe(raw: string, a: SpeakerAdapter | null, warnings: string[] = []): Promise<{ text: string; adapted: boolean }> {
+async function transcribe(raw: string, a: SpeakerAdapter | null, warnings: string[] = [], narrowband = true): Promise<{ text: string; adapted: boolean }> {
   const segments = await findSpeechSegments(raw, readFileSync(raw).length / 2);
   const work = join(dir, 'work');
   const r = await recognizeSegments({
@@ -64,6 +64,7 @@ async function transcribe(raw: string, a: SpeakerAdapter | null, warnings: strin
     segments,
     recognizer: rec,
     adapter: a,
+    narrowband,
     workDir: work,
     signal: new AbortController().signal,
     warn: (m) => warnings.push(m),
@@ -153,6 +154,13 @@ describe.skipIf(!ready)('speaker adaptation of a recording', () => {
     expect(heard[0]?.split(' ').length).toBeGreaterThan(3);
   }, 120_000);
 
+  it('decodes a wideband recording once (adaptation makes clean wideband speech worse)', async () => {
+    const warnings: string[] = [];
+    const r = await transcribe(kal, adapter, warnings, false);
+    expect(r.adapted).toBe(false);
+    expect(warnings).toEqual([]);
+  }, 60_000);
+
   it('decodes a short recording once', async () => {
     const short = await recording('short', 'kal', SENTENCES.slice(0, 2));
     const warnings: string[] = [];
@@ -181,7 +189,7 @@ describe.skipIf(!ready)('speaker adaptation of a recording', () => {
 });
 
 describe.skipIf(!ready)('speaker adaptation in the engine', () => {
-  it('decodes a 30 s job a second time with the speaker transform (off with speakerAdaptation: false) and leaves no work files', async () => {
+  it('decodes a 30 s 8 kHz job a second time with the speaker transform (off with speakerAdaptation: false) and leaves no work files', async () => {
     const sandbox = engineSandbox('engine-adaptation-');
     try {
       const parts = SENTENCES.map((t, i) => {
@@ -189,7 +197,9 @@ describe.skipIf(!ready)('speaker adaptation in the engine', () => {
         execFileSync('flite', ['-voice', 'kal', '-t', t, '-o', wav]);
         return wav;
       });
-      const file = concatSpeech(sandbox.dir, 'kal-all', parts, 0.3);
+      // Narrowband, as a telephone recording: kal is an 8 kHz voice; concatSpeech writes 16 kHz.
+      const file = join(sandbox.dir, 'kal-8k.wav');
+      execFileSync('sox', [concatSpeech(sandbox.dir, 'kal-all', parts, 0.3), '-r', '8000', file]);
       const texts: string[] = [];
       for (const speakerAdaptation of [false, true]) {
         const data = `data-${String(speakerAdaptation)}`;

@@ -6,7 +6,7 @@
  */
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { BYTES_PER_SECOND, DecodeError, decodeToRaw, looksLikeHtml } from '../audio/decode';
+import { BYTES_PER_SECOND, DecodeError, decodeToRaw, looksLikeHtml, NARROWBAND_BELOW_HZ, probeSampleRate } from '../audio/decode';
 import { renderRedactedAudio } from '../audio/redact';
 import { findSpeechSegments } from '../audio/segment';
 import { isLoopbackListen } from '../audio/fetch-guard';
@@ -71,11 +71,14 @@ export async function processJob(ctx: JobContext, job: TranscriptRow, signal: Ab
       if (w) warnings.push(w);
     }
     const segments = await findSpeechSegments(raw, samples, { signal });
+    const adapter = ctx.recognizers.adapter;
+    const rate = adapter ? await probeSampleRate(source.path, raw, signal) : null;
     const { bySegment } = await recognizeSegments({
       raw,
       segments,
       recognizer: ctx.recognizers.batch,
-      adapter: ctx.recognizers.adapter,
+      adapter,
+      narrowband: rate !== null && rate < NARROWBAND_BELOW_HZ,
       keyterms: p.keyterms_prompt ?? undefined,
       workDir: join(dir, 'adapt'),
       signal,
