@@ -54,8 +54,9 @@ export interface EngineOptions {
   /** Decoders and speech detectors unused this long are freed (default 60 s). */
   idleMs?: number;
   /**
-   * Adapt the model to the speaker of recordings with 20 s of speech or more
-   * (a first pass, an MLLR transform, a second pass; recognizer/adapt.ts).
+   * Adapt the model to the speaker of narrowband (telephone-band) recordings
+   * with 20 s of speech or more (a first pass, an MLLR transform, a second
+   * pass; recognizer/adapt.ts, jobs/recognize-segments.ts).
    * Default true; it needs sphinxtrain and sphinxbase-utils, else jobs decode once.
    */
   speakerAdaptation?: boolean;

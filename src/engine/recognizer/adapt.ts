@@ -1,5 +1,6 @@
 /**
- * Unsupervised speaker adaptation for batch jobs: from a recording's
+ * Unsupervised speaker adaptation for batch jobs (narrowband sources only,
+ * see jobs/recognize-segments.ts): from a recording's
  * first-pass words, sphinxtrain's bw collects statistics and mllr_solve makes
  * one MLLR transform of the model's means, which a second pass decodes with.
  * Tools: Debian's sphinxtrain (bw, mllr_solve) and sphinxbase-utils
