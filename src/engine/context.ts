@@ -53,6 +53,13 @@ export interface EngineOptions {
   gateway?: GatewayOptions;
   /** Decoders and speech detectors unused this long are freed (default 60 s). */
   idleMs?: number;
+  /**
+   * Adapt the model to the speaker of narrowband (telephone-band) recordings
+   * with 20 s of speech or more (a first pass, an MLLR transform, a second
+   * pass; recognizer/adapt.ts, jobs/recognize-segments.ts).
+   * Default true; it needs sphinxtrain and sphinxbase-utils, else jobs decode once.
+   */
+  speakerAdaptation?: boolean;
   /** Disk retention (defaults in retention.ts: partial files 1 h, unused uploads 24 h, hourly sweep). */
   retention?: Partial<RetentionPolicy>;
 }

@@ -7,7 +7,7 @@
  */
 import { setVadPoolsIdleMs, vadStatus } from './audio/vad';
 import type { Logger } from './logger';
-import { createRecognizers, type Recognizer, type RecognizerStream } from './recognizer/index';
+import { createRecognizers, type Recognizer, type RecognizerStream, type SpeakerAdapter } from './recognizer/index';
 
 export interface EngineRecognizers {
   /** Decodes job segments; decoders are pooled inside. */
@@ -17,6 +17,8 @@ export interface EngineRecognizers {
   /** False when the recognizer library or model is missing; `unavailableReason` says what to install. */
   readonly available: boolean;
   readonly unavailableReason: string | null;
+  /** Speaker adaptation for jobs' second pass; null with an injected recognizer or when its tools are missing (then jobs decode once). */
+  readonly adapter: SpeakerAdapter | null;
   /** Whether live sessions detect speech with Silero VAD (else with the decoder's own detector). */
   readonly liveVad: boolean;
   dispose(): void;
@@ -31,6 +33,8 @@ export interface RecognizerOptions {
   useVad: boolean;
   /** Decoders and detectors unused this long are freed (default 60 s). */
   idleMs?: number;
+  /** Adapt the batch model to each longer recording's speaker (when its tools are installed). */
+  speakerAdaptation?: boolean;
   /** An injected recognizer (tests, other engines), used as it is for both; the caller disposes it. */
   injected?: Recognizer;
   logger: Logger;
@@ -42,10 +46,15 @@ export function buildRecognizers(o: RecognizerOptions): EngineRecognizers {
   if (o.useVad && !vad.available) o.logger.warn(`${vad.reason ?? 'Silero VAD is unavailable'}; streaming falls back to the decoder's speech detector`);
   // An injected recognizer serves both and stays the caller's to dispose.
   const set = o.injected
-    ? { batch: o.injected, live: o.injected, dispose: () => undefined }
+    ? { batch: o.injected, live: o.injected, adapter: null, dispose: () => undefined }
     : createRecognizers({ workers: o.workers, maxSessions: o.maxSessions, liveVad, idleMs: o.idleMs });
   if (o.idleMs !== undefined) setVadPoolsIdleMs(o.idleMs);
   const { batch, live } = set;
+  let adapter = o.speakerAdaptation === false ? null : set.adapter;
+  if (adapter && batch.available && !adapter.available) {
+    o.logger.warn(`speaker adaptation is off, jobs are decoded in one pass (${adapter.unavailableReason ?? 'its tools are missing'})`);
+    adapter = null;
+  }
   const open = (keyterms?: string[]): Promise<RecognizerStream> => live.openStream(keyterms ? { keyterms } : undefined);
   return {
     batch,
@@ -56,6 +65,7 @@ export function buildRecognizers(o: RecognizerOptions): EngineRecognizers {
     get unavailableReason() {
       return batch.unavailableReason;
     },
+    adapter,
     liveVad,
     dispose() {
       set.dispose();

@@ -78,6 +78,7 @@ export async function startEngine(opts: EngineOptions): Promise<RunningEngine> {
     maxSessions: resolved.streaming.maxSessions,
     useVad: resolved.streaming.useVad,
     idleMs: opts.idleMs,
+    speakerAdaptation: opts.speakerAdaptation ?? true,
     injected: opts.recognizer,
     logger,
   });

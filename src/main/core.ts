@@ -121,7 +121,7 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
   registerJobHandlers(router, jobs, picked);
   registerLibraryHandlers(router, { library, remote, saver: new ExportSaver(library, platform.dialogs), webhooks: follower }, (id, r) => mediaUrl(id, r));
   registerEngineHandlers(router, engine);
-  registerSubtitleHandlers(router, library, new SubtitleExporter(library, platform.dialogs));
+  registerSubtitleHandlers(router, library, new SubtitleExporter(library, platform.dialogs), { picked, uploadsDir: jobs.uploadsDir(), log });
   registerCaptionsHandlers(router, captions, library);
   const chat = new ChatService(library, clients, {
     delta: (p) => router.emit('chat.delta', p),
@@ -158,6 +158,7 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
       await jobs.dispose();
       await webhooks.close();
       await engine.stop();
+      await library.subtitles.stopBackground();
       library.close();
     },
   };

@@ -212,7 +212,8 @@ export const channels = {
    */
   'library.export': {
     input: z.object({ id: z.string().min(1), format: exportFormatSchema, charsPerCaption: z.number().int().min(8).max(200).optional() }).strict(),
-    output: z.object({ filename: z.string(), mime: z.string(), content: z.string() }),
+    /** Text, or base64 for DOCX (`encoding`). */
+    output: z.object({ filename: z.string(), mime: z.string(), content: z.string(), encoding: z.enum(['utf8', 'base64']) }),
   },
   /**
    * Ask the service now what the user's webhook server answered for this
@@ -328,10 +329,32 @@ export const channels = {
     input: z.object({ id: z.string().min(1), format: subtitleExportFormatSchema, voices: z.boolean().optional() }).strict(),
     output: z.object({ path: z.string().nullable() }),
   },
-  /** An SRT or VTT file as a new library item; `problems` lists cues that could not be read, by line. */
+  /**
+   * An SRT or VTT file as a new library item; `problems` lists cues that could not be read, by line.
+   * `media`: its video or audio, a file the user picked (desktop) or one uploaded to `/upload` (host mode); without it, a
+   * desktop `subtitlePath` the user picked lets main take a same-named video or audio file beside it. Either way the
+   * media is copied into the library. `media` in the answer: the name of the file attached, or null.
+   */
   'subtitles.importNew': {
-    input: z.object({ name: z.string().trim().min(1).max(300), content: z.string().max(20_000_000) }).strict(),
-    output: z.object({ id: z.string(), cues: z.number().int(), problems: z.array(z.object({ line: z.number().int(), message: z.string() })) }),
+    input: z
+      .object({
+        name: z.string().trim().min(1).max(300),
+        content: z.string().max(20_000_000),
+        subtitlePath: z.string().min(1).max(4096).optional(),
+        media: z
+          .discriminatedUnion('kind', [
+            z.object({ kind: z.literal('path'), path: z.string().min(1).max(4096) }).strict(),
+            z.object({ kind: z.literal('upload'), uploadId: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/), name: z.string().trim().min(1).max(300) }).strict(),
+          ])
+          .optional(),
+      })
+      .strict(),
+    output: z.object({
+      id: z.string(),
+      cues: z.number().int(),
+      problems: z.array(z.object({ line: z.number().int(), message: z.string() })),
+      media: z.string().nullable(),
+    }),
   },
   // ── live captions (audio arrives as binary frames: see `binaryMessages`) ─
   /**

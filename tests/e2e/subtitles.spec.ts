@@ -4,9 +4,11 @@
  * the waveform, undo once → export SRT; the file has exactly the expected
  * cues and the edited word, and the transcript view and search show it too.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Page } from '@playwright/test';
 import { Library } from '../../src/main/services/library/library';
 import { buildCuesWith, builtInProfiles, editText, parseSubtitles, splitCue } from '../../src/shared/captions/index';
 import { expectNoAxeViolations } from './axe';
@@ -97,6 +99,14 @@ test.describe('subtitle editor', () => {
     // 6. The transcript view and search show the edited word.
     await page.getByRole('button', { name: 'Subtitles' }).click();
     await expect(page.getByTestId('transcript-body')).toContainText('Zanzibar');
+    // The transcript view's own Export offers a Word document of the same edited model.
+    await page.getByRole('button', { name: 'Export…' }).click();
+    await page.getByRole('dialog').getByLabel('Format').selectOption('docx');
+    const [docx] = await Promise.all([page.waitForEvent('download'), page.getByRole('dialog').getByRole('button', { name: 'Export' }).click()]);
+    expect(docx.suggestedFilename()).toBe('Subtitled review 00001.docx');
+    const docxPath = join(mkdtempSync(join(tmpdir(), 'verbatim-docx-')), 'review.docx');
+    await docx.saveAs(docxPath);
+    expect(execFileSync('unzip', ['-p', docxPath, 'word/document.xml']).toString('utf8')).toContain('Zanzibar');
     await page.getByRole('button', { name: 'Back to the library' }).click();
     await page.getByRole('searchbox', { name: 'Search every transcript' }).fill('Zanzibar');
     await expect(page.getByTestId('search-hit').first()).toContainText('Zanzibar');
@@ -138,5 +148,134 @@ test.describe('subtitle import', () => {
     await page.getByRole('listbox').focus();
     await page.keyboard.press('Control+z');
     await expect(page.getByRole('listbox', { name: `Cues (${before})` })).toBeVisible();
+  });
+
+  test('imports an SRT as a new library item with its video uploaded beside it: the item plays the video with its cues and draws its waveform', async ({
+    page,
+    host,
+  }) => {
+    const dir = mkdtempSync(join(tmpdir(), 'verbatim-video-'));
+    const video = join(dir, 'Harbour.webm');
+    // Three seconds of a test picture with a tone: VP8 and Opus, which every Chromium plays.
+    execFileSync('ffmpeg', [
+      ...['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=320x180:rate=15:duration=3', '-f', 'lavfi', '-i', 'sine=frequency=330:duration=3'],
+      ...['-shortest', '-c:v', 'libvpx', '-b:v', '200k', '-c:a', 'libopus', video],
+    ]);
+    const srt = '1\n00:00:00,200 --> 00:00:01,400\nThe tide comes in\n\n2\n00:00:01,600 --> 00:00:02,800\nand the boats float again.\n';
+    await page.goto(host.url);
+    const [subs] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Import subtitles' }).click()]);
+    await subs.setFiles({ name: 'Harbour.srt', mimeType: 'application/x-subrip', buffer: Buffer.from(srt) });
+    const dialog = page.getByRole('dialog', { name: 'Import Harbour.srt' });
+    await expect(dialog).toContainText('2 cues (SRT)');
+    // From the library there is no open recording to replace the cues of.
+    await expect(dialog.getByRole('button', { name: 'Replace these cues' })).toHaveCount(0);
+    await expect(dialog.getByRole('button', { name: 'Add as a new item' })).toBeFocused();
+    // A file that is not media is refused in the dialog, before anything is uploaded.
+    const [bad] = await Promise.all([page.waitForEvent('filechooser'), dialog.getByRole('button', { name: 'Choose video or audio…' }).click()]);
+    await bad.setFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('notes') });
+    await expect(dialog.getByRole('alert')).toContainText('“notes.txt” cannot be used: Not audio or video');
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), dialog.getByRole('button', { name: 'Choose video or audio…' }).click()]);
+    await chooser.setFiles(video);
+    await expect(dialog.getByTestId('media-choice')).toContainText('Harbour.webm');
+    await expect(dialog.getByRole('alert')).toHaveCount(0);
+    await snap(page, 'subtitles-import-item-light');
+    await expectNoAxeViolations(page, 'import as item dialog light');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await snap(page, 'subtitles-import-item-dark');
+    await expectNoAxeViolations(page, 'import as item dialog dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await dialog.getByRole('button', { name: 'Add as a new item' }).click();
+    await expect(page.getByText('Added “Harbour.srt” to the library with 2 cues and Harbour.webm.')).toBeVisible();
+
+    // The new item opens: its transcript is the cues' words, and it plays the video.
+    await expect(page.getByRole('heading', { name: 'Harbour', level: 1 })).toBeVisible();
+    await expect(page.getByTestId('transcript-body')).toContainText('The tide comes in');
+    await page.getByRole('button', { name: 'Subtitles' }).click();
+    const media = page.getByTestId('subtitle-media');
+    await expect(media).toHaveJSProperty('tagName', 'VIDEO');
+    await expect.poll(() => media.evaluate((v: HTMLVideoElement) => v.readyState >= 1 && Math.round(v.duration))).toBe(3);
+    await expect(page.getByTestId('cue-row')).toHaveCount(2);
+    await expect(page.getByTestId('waveform').locator('div').first()).toBeVisible();
+    // Playing inside the first cue draws it over the video.
+    await media.evaluate((v: HTMLVideoElement) => (v.currentTime = 0.8));
+    await expect(page.locator('.sub-media')).toContainText('The tide comes in');
+    await snap(page, 'subtitles-imported-video-light');
+  });
+});
+
+test.describe('subtitle dialogs', () => {
+  /** Tab and Shift+Tab many times: focus never leaves the dialog. */
+  async function expectFocusTrapped(page: Page, name: string): Promise<void> {
+    const inside = () =>
+      page.evaluate(
+        (n) =>
+          document.activeElement?.closest('dialog')?.getAttribute('aria-labelledby') !== null &&
+          document.activeElement?.closest('dialog')?.querySelector('h2')?.textContent === n,
+        name,
+      );
+    for (let i = 0; i < 14; i++) {
+      await page.keyboard.press('Tab');
+      expect(await inside(), `Tab ${i + 1} stays in “${name}”`).toBe(true);
+    }
+    for (let i = 0; i < 14; i++) {
+      await page.keyboard.press('Shift+Tab');
+      expect(await inside(), `Shift+Tab ${i + 1} stays in “${name}”`).toBe(true);
+    }
+  }
+
+  test('Sync and Save profile: no axe violations in light and dark, focus trapped inside, and back on the opener when closed', async ({ page, host }) => {
+    seedLibrary(host.dataDir, { count: 1, wordsPer: 60, titlePrefix: 'Dialogs' });
+    await page.goto(host.url);
+    await page.getByRole('button', { name: 'Open Dialogs 00001' }).click();
+    await page.getByRole('button', { name: 'Subtitles' }).click();
+    await expect(page.getByTestId('cue-row').first()).toBeVisible();
+
+    for (const [opener, title, shot] of [
+      ['Sync…', 'Sync by two points', 'subtitles-sync'],
+      ['Save profile…', 'Save a rules profile', 'subtitles-profile'],
+    ] as const) {
+      const button = page.getByRole('button', { name: opener });
+      await button.click();
+      const dialog = page.getByRole('dialog', { name: title });
+      await expect(dialog).toBeVisible();
+      // Focus starts in the dialog, on the field to fill.
+      await expect(dialog.getByRole('textbox').or(dialog.getByRole('spinbutton')).first()).toBeVisible();
+      expect(await page.evaluate(() => document.activeElement?.closest('dialog') !== null)).toBe(true);
+      await snap(page, `${shot}-light`);
+      await expectNoAxeViolations(page, `${title} light`);
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await snap(page, `${shot}-dark`);
+      await expectNoAxeViolations(page, `${title} dark`);
+      await page.emulateMedia({ colorScheme: 'light' });
+      await expectFocusTrapped(page, title);
+      // Escape closes it and focus is back on the button that opened it.
+      await page.keyboard.press('Escape');
+      await expect(dialog).toHaveCount(0);
+      await expect(button).toBeFocused();
+      // So does Cancel.
+      await button.press('Enter');
+      await expect(dialog).toBeVisible();
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await expect(dialog).toHaveCount(0);
+      await expect(button).toBeFocused();
+    }
+
+    // A value out of range is named beside its field, in words; a good profile is saved and chosen.
+    await page.getByRole('button', { name: 'Save profile…' }).click();
+    const profile = page.getByRole('dialog', { name: 'Save a rules profile' });
+    await profile.getByLabel('Name').fill('Broadcast');
+    await profile.getByLabel('Lines per cue').fill('9');
+    await profile.getByRole('button', { name: 'Save profile' }).click();
+    await expect(profile.getByRole('alert')).toHaveText('Lines per cue must be between 1 and 4.');
+    await expect(profile.getByLabel('Lines per cue')).toHaveAttribute('aria-invalid', 'true');
+    await expectNoAxeViolations(page, 'profile dialog with an error, light');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expectNoAxeViolations(page, 'profile dialog with an error, dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await profile.getByLabel('Lines per cue').fill('3');
+    await profile.getByRole('button', { name: 'Save profile' }).click();
+    await expect(profile).toHaveCount(0);
+    await expect(page.locator('.subtitles__profile select')).toHaveValue('user-broadcast');
+    await expect(page.getByRole('button', { name: 'Save profile…' })).toBeFocused();
   });
 });

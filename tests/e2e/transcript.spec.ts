@@ -29,7 +29,7 @@ test.describe('transcript screen', () => {
     await snap(page, 'library-completed-light');
 
     // Sort by title ascending and open the first item.
-    await page.getByRole('button', { name: 'Title' }).click();
+    await page.getByRole('button', { name: 'Title', exact: true }).click();
     await expect(rows.first()).toContainText('Team meeting 00001');
     await rows.first().getByRole('button', { name: 'Open Team meeting 00001' }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Team meeting 00001' })).toBeVisible();
@@ -115,7 +115,7 @@ test.describe('transcript screen', () => {
 
     // Reload: name and correction came from the library, not from memory.
     await page.reload();
-    await page.getByRole('button', { name: 'Title' }).click();
+    await page.getByRole('button', { name: 'Title', exact: true }).click();
     await rows.first().getByRole('button', { name: 'Open Team meeting 00001' }).click();
     await expect(page.getByTestId('transcript-body').getByRole('button', { name: 'Dana: rename' }).first()).toBeVisible();
     await expect(page.getByTestId('transcript-body').locator('.w').nth(5)).toHaveText('Verbatim');

@@ -201,6 +201,8 @@ describe.skipIf(!tools)('live captions against the local engine', () => {
     const stopped = await svc.stop(run.run);
     expect(stopped).toMatchObject({ hasAudio: true, turns: 0 });
     expect(core.library.transcripts.get(run.recordingId).words).toEqual([]);
+    // The saved recording's waveform is made ahead, without the Subtitles view asking.
+    await expect.poll(() => core.library.subtitles.storedPeaks(run.recordingId), { timeout: 20_000, interval: 50 }).not.toBeNull();
 
     const { jobId } = await svc.improve(run.recordingId);
     const job = await waitFinal(core.jobs, jobId, 90_000);

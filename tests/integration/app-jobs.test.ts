@@ -87,6 +87,53 @@ describe('jobs against the local engine process', () => {
     expect(hits.hits[0]).toMatchObject({ recordingId: job.recordingId, startMs: expect.any(Number) });
   });
 
+  it('stores the waveform peaks when the job completes, before the Subtitles view is ever opened', async () => {
+    core = makeCore();
+    // One second of a 440 Hz tone at half scale, then one second of silence: 16 kHz mono PCM16 in a WAV.
+    const rate = 16_000;
+    const pcm = Buffer.alloc(rate * 2 * 2);
+    for (let i = 0; i < rate; i++) pcm.writeInt16LE(Math.round(Math.sin((2 * Math.PI * 440 * i) / rate) * 16_384), i * 2);
+    const header = Buffer.alloc(44);
+    header.write('RIFF', 0);
+    header.writeUInt32LE(36 + pcm.length, 4);
+    header.write('WAVEfmt ', 8);
+    header.writeUInt32LE(16, 16);
+    header.writeUInt16LE(1, 20);
+    header.writeUInt16LE(1, 22);
+    header.writeUInt32LE(rate, 24);
+    header.writeUInt32LE(rate * 2, 28);
+    header.writeUInt16LE(2, 32);
+    header.writeUInt16LE(16, 34);
+    header.write('data', 36);
+    header.writeUInt32LE(pcm.length, 40);
+    const file = join(dir, 'tone.wav');
+    writeFileSync(file, Buffer.concat([header, pcm]));
+    const { jobs } = await call(core.router, 'jobs.addFiles', { paths: [file] });
+    const done = await waitFinal(core.jobs, jobs[0]!.id, 30_000);
+    expect(done.status).toBe('completed');
+    // Nothing asked for them (no subtitles.peaks call): the completed job made them.
+    await expect.poll(() => core!.library.subtitles.storedPeaks(done.recordingId), { timeout: 20_000, interval: 50 }).not.toBeNull();
+    const peaks = core.library.subtitles.storedPeaks(done.recordingId)!;
+    expect(peaks).toMatchObject({ rate: 50, durationMs: 2000 });
+    const bytes = Buffer.from(peaks.data, 'base64');
+    expect(bytes.length).toBe(100);
+    // The tone half is about half scale (64 of 127), the silent half is 0.
+    expect(Math.min(...bytes.subarray(5, 45))).toBeGreaterThanOrEqual(60);
+    expect(Math.max(...bytes.subarray(55, 95))).toBe(0);
+    // The view gets the stored ones.
+    expect(await call(core.router, 'subtitles.peaks', { id: done.recordingId })).toEqual(peaks);
+  });
+
+  it('logs and leaves the waveform to the Subtitles view when the audio cannot be read for peaks', async () => {
+    core = makeCore();
+    const { jobs } = await call(core.router, 'jobs.addFiles', { paths: [audioFile()] });
+    const done = await waitFinal(core.jobs, jobs[0]!.id, 30_000);
+    expect(done.status).toBe('completed');
+    await expect.poll(() => logs.some((l) => l.includes('waveform peaks not made ahead')), { timeout: 20_000, interval: 50 }).toBe(true);
+    expect(core.library.subtitles.storedPeaks(done.recordingId)).toBeNull();
+    expect(core.library.transcripts.get(done.recordingId).item.status).toBe('completed');
+  });
+
   it('finishes the job when the engine is killed mid-job and restarted', async () => {
     process.env.FAKE_PROCESS_MS = '1500';
     try {

@@ -133,6 +133,7 @@ describe('host-mode contract of the app core', () => {
       filename: 'Sync #12.srt',
       mime: 'application/x-subrip; charset=utf-8',
       content: '1\n00:00:00,000 --> 00:00:00,900\nHullo world.\n\n',
+      encoding: 'utf8',
     });
     const search = await call<{ hits: { recordingId: string; startMs: number; snippet: { text: string; match: boolean }[] }[] }>('search.query', {
       query: 'transcription',

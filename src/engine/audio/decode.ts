@@ -3,7 +3,7 @@
  * 16 kHz mono s16le file on disk (memory stays flat for any length), through
  * a graph that makes compressed speech look like what the acoustic model knows.
  */
-import { open, stat } from 'node:fs/promises';
+import { open, readFile, rm, stat } from 'node:fs/promises';
 import { runTool } from './spawner';
 
 export class DecodeError extends Error {}
@@ -113,6 +113,31 @@ export interface DecodeOptions {
   signal?: AbortSignal;
   /** The audio filter graph (default SPEECH_FILTERS); for the accuracy sweeps. */
   filters?: string;
+}
+
+/** Sources sampled below this rate are narrowband (telephone, 8 kHz memos): nothing where the model's top filters are. */
+export const NARROWBAND_BELOW_HZ = 11025;
+
+/**
+ * The sample rate of the file's first audio stream, or null when ffprobe
+ * cannot tell (missing, or a file ffmpeg will then refuse with its own error).
+ * ffprobe writes to a file next to `output` (the spawner keeps only stderr).
+ */
+export async function probeSampleRate(input: string, output: string, signal?: AbortSignal): Promise<number | null> {
+  const report = `${output}.rate`;
+  const args = ['-v', 'error', '-format_whitelist', INPUT_FORMATS, '-protocol_whitelist', 'file', '-select_streams', 'a:0'];
+  args.push('-show_entries', 'stream=sample_rate', '-of', 'csv=p=0', '-o', report, '-i', input);
+  try {
+    const r = await runTool('ffprobe', args, signal);
+    if (r.code !== 0) return null;
+    const rate = Number.parseInt((await readFile(report, 'utf8')).trim(), 10);
+    return Number.isFinite(rate) && rate > 0 ? rate : null;
+  } catch (err) {
+    if (signal?.aborted) throw err;
+    return null;
+  } finally {
+    await rm(report, { force: true });
+  }
 }
 
 /** Decodes `input` to `output` (16 kHz mono PCM16 raw); returns the sample count. */

@@ -6,7 +6,7 @@
  */
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { BYTES_PER_SECOND, DecodeError, decodeToRaw, looksLikeHtml, readSamples } from '../audio/decode';
+import { BYTES_PER_SECOND, DecodeError, decodeToRaw, looksLikeHtml, NARROWBAND_BELOW_HZ, probeSampleRate } from '../audio/decode';
 import { renderRedactedAudio } from '../audio/redact';
 import { findSpeechSegments } from '../audio/segment';
 import { isLoopbackListen } from '../audio/fetch-guard';
@@ -16,6 +16,7 @@ import type { JobContext } from '../context';
 import type { TranscriptResult, TranscriptRow } from '../store';
 import { formatTranscript, round3 } from '../text/format';
 import { redactPii, SUPPORTED_PII_POLICIES } from '../text/pii';
+import { recognizeSegments } from './recognize-segments';
 
 export class JobFailure extends Error {}
 
@@ -70,16 +71,25 @@ export async function processJob(ctx: JobContext, job: TranscriptRow, signal: Ab
       if (w) warnings.push(w);
     }
     const segments = await findSpeechSegments(raw, samples, { signal });
+    const adapter = ctx.recognizers.adapter;
+    const rate = adapter ? await probeSampleRate(source.path, raw, signal) : null;
+    const { bySegment } = await recognizeSegments({
+      raw,
+      segments,
+      recognizer: ctx.recognizers.batch,
+      adapter,
+      narrowband: rate !== null && rate < NARROWBAND_BELOW_HZ,
+      keyterms: p.keyterms_prompt ?? undefined,
+      workDir: join(dir, 'adapt'),
+      signal,
+      warn: (m) => ctx.logger.warn(`job ${job.id}: ${m}`),
+    });
     const rawWords: RecognizedWord[] = [];
     const offset = p.audio_start_from ?? 0;
-    // Each speech segment (≤ 30 s) is decoded as one utterance: memory stays flat and silence costs nothing.
-    for (const seg of segments) {
-      signal.throwIfAborted();
-      const pcm = await readSamples(raw, seg.start, seg.end);
-      const words = await ctx.recognizers.batch.recognize(pcm, { keyterms: p.keyterms_prompt ?? undefined });
+    segments.forEach((seg, i) => {
       const segMs = Math.round((seg.start / 16000) * 1000);
-      for (const w of words) rawWords.push({ ...w, start: w.start + segMs + offset, end: w.end + segMs + offset });
-    }
+      for (const w of bySegment[i] ?? []) rawWords.push({ ...w, start: w.start + segMs + offset, end: w.end + segMs + offset });
+    });
 
     let { words, sentences, text } = formatTranscript(rawWords, { punctuate: p.punctuate, formatText: p.format_text });
     let redactedAudioPath: string | null = null;
@@ -123,6 +133,7 @@ export async function processJob(ctx: JobContext, job: TranscriptRow, signal: Ab
     };
   } finally {
     await rm(raw, { force: true });
+    await rm(join(dir, 'adapt'), { recursive: true, force: true });
     if (source.temporary) await rm(source.path, { force: true });
   }
 }

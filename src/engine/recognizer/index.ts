@@ -4,13 +4,15 @@
  * check `available` / `unavailableReason`. Decoder creation is serialized
  * process-wide inside sphinx.ts: callers need no lock of their own.
  */
-import { LIVE_DECODER_ARGS, SphinxRecognizer, type SphinxOptions } from './sphinx';
+import { SpeakerAdapter } from './adapt';
+import { LIVE_DECODER_ARGS, SPHINX_MODEL_DIR, SphinxRecognizer, type SphinxOptions } from './sphinx';
 import type { Recognizer } from './types';
 
-export type { KeytermReport, PartialResult, RecognizedWord, Recognizer, RecognizerStream } from './types';
+export type { KeytermReport, PartialResult, RecognizedWord, Recognizer, RecognizerStream, SpeakerTransform } from './types';
 export { SAMPLE_RATE } from './types';
 export { BATCH_DECODER_ARGS, LIVE_DECODER_ARGS, SphinxRecognizer, cleanSphinxWord, keytermWords } from './sphinx';
 export { keytermWarning } from './keyterms';
+export { ADAPT_MIN_SPEECH_S, ADAPT_SAMPLE_S, SpeakerAdapter, type Utterance } from './adapt';
 
 export type RecognizerFactory = () => Recognizer;
 
@@ -19,6 +21,8 @@ export interface RecognizerSet {
   batch: Recognizer;
   /** Streaming decoding: latency first (see LIVE_DECODER_ARGS). */
   live: Recognizer;
+  /** Speaker adaptation for the batch recognizer's second pass (see ./adapt.ts); check `available`. */
+  adapter: SpeakerAdapter;
   /** Frees every pooled decoder of both. */
   dispose(): void;
 }
@@ -48,12 +52,15 @@ export function createRecognizers(opts: RecognizerSetOptions): RecognizerSet {
     preset: LIVE_DECODER_ARGS,
     args: opts.liveVad ? {} : { '-remove_silence': 'yes' },
   });
+  const adapter = new SpeakerAdapter({ modelDir: opts.modelDir ?? SPHINX_MODEL_DIR });
   return {
     batch,
     live,
+    adapter,
     dispose: () => {
       batch.dispose();
       live.dispose();
+      adapter.dispose();
     },
   };
 }

@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type * as Koffi from 'koffi';
-import type { KeytermReport, RecognizedWord } from './types';
+import type { KeytermReport, RecognizedWord, SpeakerTransform } from './types';
 import { SAMPLE_RATE } from './types';
 const require = createRequire(import.meta.url);
 
@@ -44,6 +44,9 @@ export interface SphinxApi {
   ps_seg_free: AsyncFn;
   ps_add_word: AsyncFn;
   ps_lookup_word: AsyncFn;
+  ps_mllr_read: AsyncFn;
+  ps_update_mllr: AsyncFn;
+  ps_mllr_free: AsyncFn;
   ckd_free: AsyncFn;
   logmath_exp: AsyncFn;
   /** Decodes a NUL-terminated C string. */
@@ -109,6 +112,9 @@ export function loadApi(): SphinxApi | null {
       ps_seg_free: ps.func('void ps_seg_free(void *seg)') as AsyncFn,
       ps_add_word: ps.func('int ps_add_word(void *ps, const char *word, const char *phones, int update)') as AsyncFn,
       ps_lookup_word: ps.func('void *ps_lookup_word(void *ps, const char *word)') as AsyncFn,
+      ps_mllr_read: ps.func('void *ps_mllr_read(const char *file)') as AsyncFn,
+      ps_update_mllr: ps.func('void *ps_update_mllr(void *ps, void *mllr)') as AsyncFn,
+      ps_mllr_free: ps.func('int ps_mllr_free(void *mllr)') as AsyncFn,
       ckd_free: base.func('void ckd_free(void *ptr)') as AsyncFn,
       cString: (p: Ptr) => koffi.decode(p, 'char', -1) as string,
     };
@@ -230,6 +236,30 @@ export class Decoder {
   /** Adds a word to the dictionary and the language model (`update` rebuilds the search). */
   async addWord(word: string, phones: string, update: boolean): Promise<boolean> {
     return (await call<number>(this.a.ps_add_word, this.ps, word, phones, update ? 1 : 0)) >= 0;
+  }
+
+  /** The speaker transform file the model's means carry now (null: as loaded). */
+  private mllr: string | null = null;
+
+  /**
+   * Applies a speaker transform to this decoder's model. The library re-reads
+   * the means from the model files before it transforms them, so one
+   * recording's transform does not stack on the previous one's.
+   */
+  async useTransform(t: SpeakerTransform): Promise<void> {
+    if (t.file === this.mllr) return;
+    const m = await call<Ptr | null>(this.a.ps_mllr_read, t.file);
+    if (!m) throw new Error(`PocketSphinx could not read the speaker transform ${t.file}`);
+    // Until the update succeeds the means are in an unknown state: the next call applies again.
+    this.mllr = '';
+    // The decoder takes the transform over without a reference of its own (acmod_update_mllr frees the
+    // previous one, and ps_free the last): freeing it here too corrupted the heap on the next update.
+    const applied = await call<Ptr | null>(this.a.ps_update_mllr, this.ps, m);
+    if (!applied) {
+      await call<number>(this.a.ps_mllr_free, m);
+      throw new Error('PocketSphinx could not apply the speaker transform');
+    }
+    this.mllr = t.file;
   }
 
   async free(): Promise<void> {

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { DecoderPool } from './decoder-pool';
 import { addWords, keytermWords } from './keyterms';
 import { call, Decoder, INSTALL_HINT, loadApi, oneAtATime, sphinxLoadError, type Ptr } from './sphinx-decoder';
-import type { KeytermReport, PartialResult, RecognizedWord, Recognizer, RecognizerStream } from './types';
+import type { KeytermReport, PartialResult, RecognizedWord, Recognizer, RecognizerStream, SpeakerTransform } from './types';
 import { SAMPLE_RATE } from './types';
 
 export { cleanSphinxWord } from './sphinx-decoder';
@@ -134,11 +134,17 @@ export class SphinxRecognizer implements Recognizer {
     return n;
   }
 
-  /** The pool for a request: the plain one, or one whose decoders know the request's keyterms. */
-  private poolFor(terms: string[]): DecoderPool {
+  /**
+   * The pool for a request: the plain one, or one whose decoders know the
+   * request's keyterms; `adapted` ones for decoding with speaker transforms.
+   * A decoder that has carried a transform never returns to a plain pool:
+   * undoing it (the identity transform re-reads the model's means) does not
+   * give back the model exactly as loaded (other words came out in tests).
+   */
+  private poolFor(terms: string[], adapted = false): DecoderPool {
     const words = keytermWords(terms);
-    if (!words.length) return this.pool;
-    const key = words.join(' ');
+    if (!words.length && !adapted) return this.pool;
+    const key = `${adapted ? 'adapted:' : ''}${words.join(' ')}`;
     let pool = this.termPools.get(key);
     if (!pool) {
       pool = new DecoderPool(1, this.idleMs, async () => {
@@ -211,10 +217,12 @@ export class SphinxRecognizer implements Recognizer {
     };
   }
 
-  async recognize(pcm: Int16Array, opts: { keyterms?: string[] } = {}): Promise<RecognizedWord[]> {
-    const pool = this.poolFor(opts.keyterms ?? []);
+  async recognize(pcm: Int16Array, opts: { keyterms?: string[]; speaker?: SpeakerTransform } = {}): Promise<RecognizedWord[]> {
+    const pool = this.poolFor(opts.keyterms ?? [], opts.speaker !== undefined);
     const d = await pool.acquire();
     try {
+      // An adapted decoder may carry another recording's transform: applying one re-reads the means first.
+      if (opts.speaker) await d.run(() => d.useTransform(opts.speaker as SpeakerTransform));
       return await d.run(() => d.processFull(pcm));
     } finally {
       void d.run(async () => {

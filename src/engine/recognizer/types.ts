@@ -42,6 +42,11 @@ export interface RecognizerStream {
   close(): void;
 }
 
+/** A speaker-adaptation (MLLR) transform of the model's means, as a file (recognizer/adapt.ts makes it). */
+export interface SpeakerTransform {
+  file: string;
+}
+
 /** What became of a request's keyterms, word by word. */
 export interface KeytermReport {
   /** Words the dictionary lacked, added with a pronunciation built from dictionary words. */
@@ -59,8 +64,11 @@ export interface Recognizer {
   readonly unavailableReason: string | null;
   /** A stream with a resident decoder. Throws an Error carrying `unavailableReason` when not available. */
   openStream(opts?: { keyterms?: string[] }): Promise<RecognizerStream>;
-  /** Decodes a whole clip as one utterance (batch normalisation; keep clips ≤ ~30 s, e.g. VAD segments); times relative to the clip. */
-  recognize(pcm: Int16Array, opts?: { keyterms?: string[] }): Promise<RecognizedWord[]>;
+  /**
+   * Decodes a whole clip as one utterance (batch normalisation; keep clips ≤ ~30 s, e.g. VAD segments); times relative to the clip.
+   * `speaker`: a transform of the model to this recording's speaker (recognizer/adapt.ts), for the second pass.
+   */
+  recognize(pcm: Int16Array, opts?: { keyterms?: string[]; speaker?: SpeakerTransform }): Promise<RecognizedWord[]>;
   /**
    * Readies decoders for `keyterms` (later `recognize`/`openStream` calls with
    * the same terms use them) and says what became of each word; see keytermWarning.

@@ -28,7 +28,7 @@ export function registerLibraryHandlers(router: Router, services: LibraryService
     library.edits.saveCues(id, cues);
     return { ok: true as const };
   });
-  router.handle('library.export', ({ id, format, charsPerCaption }) => library.exports.render(id, format, charsPerCaption));
+  router.handle('library.export', ({ id, format, charsPerCaption }) => library.exports.file(id, format, charsPerCaption));
   router.handle('library.checkWebhook', async ({ id }) => ({ webhook: await webhooks.check(id) }));
   router.handle('library.saveExport', ({ ids, format, charsPerCaption }) => saver.save(ids, format, charsPerCaption));
   router.handle('library.revealExport', ({ path }) => {

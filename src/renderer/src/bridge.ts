@@ -183,8 +183,8 @@ export interface UploadProgress {
 /** What the renderer hands main for a dropped or picked file. */
 export type FileSource = { kind: 'path'; path: string } | { kind: 'upload'; uploadId: string };
 
-/** Electron's preload adds `pathForFile` (webUtils.getPathForFile); host mode uploads the bytes instead. */
-function electronPathFor(file: File): string | null {
+/** Electron's preload adds `pathForFile` (webUtils.getPathForFile, which also tells main the user picked it); host mode uploads the bytes instead. */
+export function electronPathFor(file: File): string | null {
   const bridge = window.verbatim;
   const path = bridge?.pathForFile?.(file);
   return path ? path : null;
@@ -248,7 +248,19 @@ export function uploadFile(file: File, onProgress: (p: UploadProgress) => void, 
 
 /** Saves text the user exported as a download (a browser; the desktop app uses `library.saveExport`). */
 export function saveText(filename: string, mime: string, content: string): void {
-  const blob = new Blob([content], { type: mime });
+  saveBlob(filename, new Blob([content], { type: mime }));
+}
+
+/** Saves an export as a download: text, or base64 for binary formats (DOCX). */
+export function saveExportFile(out: { filename: string; mime: string; content: string; encoding: 'utf8' | 'base64' }): void {
+  if (out.encoding === 'utf8') return saveText(out.filename, out.mime, out.content);
+  const bin = atob(out.content);
+  const bytes = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+  saveBlob(out.filename, new Blob([bytes], { type: out.mime }));
+}
+
+function saveBlob(filename: string, blob: Blob): void {
   const href = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = href;

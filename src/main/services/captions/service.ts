@@ -300,6 +300,10 @@ export class CaptionsService {
       durationMs: null,
     });
     library.sessions.finish(run.info.recordingId, { durationMs, lostMs, reconnects: Math.max(0, ...[...run.sources.values()].map((s) => s.reconnects)) });
+    if (run.recordedBytes > 0)
+      void library.subtitles
+        .precomputePeaks(run.info.recordingId)
+        .catch((e: unknown) => this.deps.log?.(`captions: waveform peaks not made ahead (the Subtitles view makes them when opened): ${String(e)}`));
     const stopped: CaptionsStopped = {
       run: run.info.run,
       recordingId: run.info.recordingId,

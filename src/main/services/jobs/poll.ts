@@ -69,6 +69,10 @@ async function finish(ctx: JobContext, row: JobRow, t: WireTranscript, signal: A
   await keepAudio(ctx, row).catch((e: unknown) => ctx.log(`job ${row.id}: could not keep the audio copy: ${String(e)}`));
   if (t.redact_pii_audio) await fetchRedacted(ctx, row, t.id, signal).catch((e: unknown) => ctx.log(`job ${row.id}: redacted audio: ${String(e)}`));
   ctx.transition(row.id, 'completed', { error: null });
+  // After the transcript is stored and shown: the Subtitles view then opens on a waveform made ahead.
+  void ctx.library.subtitles
+    .precomputePeaks(row.recording_id)
+    .catch((e: unknown) => ctx.log(`job ${row.id}: waveform peaks not made ahead (the Subtitles view makes them when opened): ${String(e)}`));
 }
 
 /** The library keeps a copy when Settings say so: a staged upload moves in, a file is copied. */

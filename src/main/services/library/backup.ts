@@ -1,7 +1,10 @@
 /** Backing the library up into a folder (library.json + audio/) and restoring one, confined to the library's own columns and file names. */
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { z } from 'zod';
+import { builtInProfiles } from '../../../shared/captions/index';
 import { AppError } from '../../../shared/errors';
+import { editorCueSchema, rulesProfileSchema, spliceSchema } from '../../../shared/subtitles';
 import type { Database, LibraryContext } from './db';
 import { isLibraryAudioName } from './audio';
 import { indexSentences, readWords } from './transcripts';
@@ -46,7 +49,10 @@ export class BackupStore {
    * database's schema (never from the JSON's keys), audio names must be ones
    * the library makes for that recording, files are read from the backup's
    * audio/ folder and written into the library's, and `original_path` (a file
-   * on the machine the backup came from) is never imported.
+   * on the machine the backup came from) is never imported. Rows hang off an
+   * imported recording or transcript (a chat off one of its recordings); JSON
+   * columns the views read (cues, undo history, profiles) must parse as the
+   * library writes them, else the row is skipped.
    */
   importAll(dir: string): { imported: number; skipped: number } {
     const file = join(dir, 'library.json');
@@ -72,14 +78,29 @@ export class BackupStore {
         .filter((t) => fresh.has(String(t.recording_id)))
         .map((t) => String(t.id)),
     );
+    // A chat over chosen recordings comes in only with one of them: a chat over nothing could not answer.
+    const chatOver = new Map<string, boolean>();
+    for (const r of rows('chat_recordings')) {
+      const id = String(r.chat_id);
+      chatOver.set(id, (chatOver.get(id) ?? false) || fresh.has(String(r.recording_id)));
+    }
     const keep: Record<string, (row: Record<string, unknown>) => boolean> = {
       recordings: (r) => fresh.has(String(r.id)),
       transcripts: (r) => fresh.has(String(r.recording_id)),
       words: (r) => transcriptIds.has(String(r.transcript_id)),
       tags: (r) => fresh.has(String(r.recording_id)),
       speakers: (r) => transcriptIds.has(String(r.transcript_id)),
-      cues: (r) => transcriptIds.has(String(r.transcript_id)),
-      chats: (r) => r.recording_id === null || fresh.has(String(r.recording_id)),
+      cues: (r) => transcriptIds.has(String(r.transcript_id)) && isJson(r.data, z.array(editorCueSchema)),
+      chats: (r) => (r.scope === 'library' ? r.recording_id === null : chatOver.get(String(r.id)) === true),
+      word_corrections: (r) => transcriptIds.has(String(r.transcript_id)),
+      live_sessions: (r) => fresh.has(String(r.recording_id)) && transcriptIds.has(String(r.live_transcript_id)),
+      subtitle_docs: (r) => transcriptIds.has(String(r.transcript_id)) && isJson(r.header, stringList) && isJson(r.trailer, stringList),
+      subtitle_history: (r) => transcriptIds.has(String(r.transcript_id)) && isJson(r.splice, spliceSchema),
+      // Profiles belong to no recording: one this library has (same id) or a built-in one is left as it is.
+      subtitle_profiles: (r) => isJson(r.data, rulesProfileSchema) && !builtInProfiles.some((b) => b.id === r.id) && rulesProfileId(r.data) === r.id,
+      waveform_peaks: (r) => fresh.has(String(r.recording_id)) && Number.isInteger(r.rate) && (r.rate as number) > 0 && (r.rate as number) <= 1000,
+      chat_recordings: (r) => chatIds.has(String(r.chat_id)) && fresh.has(String(r.recording_id)),
+      insights: (r) => transcriptIds.has(String(r.transcript_id)),
     };
     const chatIds = new Set<string>();
     const audioIn = (name: unknown, recordingId: string, kind: 'original' | 'redacted'): string | null =>
@@ -141,7 +162,41 @@ export class BackupStore {
 
 type SqlValue = string | number | bigint | Buffer | null;
 
-const BACKUP_TABLES = ['recordings', 'transcripts', 'words', 'tags', 'speakers', 'cues', 'chats', 'messages'] as const;
+/** Parents before children: a row's references exist when it is inserted. */
+const BACKUP_TABLES = [
+  'recordings',
+  'transcripts',
+  'words',
+  'word_corrections',
+  'tags',
+  'speakers',
+  'cues',
+  'live_sessions',
+  'subtitle_docs',
+  'subtitle_history',
+  'subtitle_profiles',
+  'waveform_peaks',
+  'chats',
+  'chat_recordings',
+  'messages',
+  'insights',
+] as const;
+
+const stringList = z.array(z.string());
+
+/** Whether a JSON text column holds what the library reads from it (a damaged one would break the view that opens it). */
+function isJson(v: unknown, schema: z.ZodType): boolean {
+  if (typeof v !== 'string') return false;
+  try {
+    return schema.safeParse(JSON.parse(v)).success;
+  } catch {
+    return false;
+  }
+}
+
+function rulesProfileId(data: unknown): unknown {
+  return (JSON.parse(String(data)) as { id?: unknown }).id;
+}
 
 /** A JSON value as SQLite takes it (Buffers travel as {base64}); undefined for anything else. */
 function sqlValue(v: unknown): SqlValue | undefined {

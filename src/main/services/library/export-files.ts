@@ -8,7 +8,7 @@ import { extname, join } from 'node:path';
 import { AppError } from '../../../shared/errors';
 import type { ExportFormat } from '../../../shared/library';
 import type { FileDialogs, FileFilter } from '../../platform/types';
-import type { ExportedFile } from './exports';
+import type { ExportFile } from './exports';
 import { writeFileAtomic } from './atomic-write';
 import type { Library } from './library';
 
@@ -17,6 +17,7 @@ const filters: Record<ExportFormat, FileFilter> = {
   srt: { name: 'SubRip subtitles', extensions: ['srt'] },
   vtt: { name: 'WebVTT subtitles', extensions: ['vtt'] },
   json: { name: 'JSON', extensions: ['json'] },
+  docx: { name: 'Word document', extensions: ['docx'] },
 };
 
 export interface SaveResult {
@@ -40,27 +41,27 @@ export class ExportSaver {
     const result: SaveResult = { canceled: false, files: [], errors: [] };
     if (ids.length === 1) {
       const id = ids[0]!;
-      const out = this.library.exports.render(id, format, charsPerCaption);
+      const out = await this.library.exports.file(id, format, charsPerCaption);
       const path = await dialogs.saveFile({ title: 'Export transcript', defaultName: out.filename, filters: [filters[format]] });
       if (path === null) return { ...result, canceled: true };
       const target = extname(path) ? path : `${path}.${format}`;
-      await this.write(target, out.content, id, result);
+      await this.write(target, bytesOf(out), id, result);
       return result;
     }
     const dir = await dialogs.pickFolder({ title: `Export ${ids.length} transcripts`, buttonLabel: 'Export here' });
     if (dir === null) return { ...result, canceled: true };
     const taken = new Set<string>();
     for (const id of ids) {
-      let out: ExportedFile;
+      let out: ExportFile;
       try {
-        out = this.library.exports.render(id, format, charsPerCaption);
+        out = await this.library.exports.file(id, format, charsPerCaption);
       } catch (e) {
         result.errors.push({ id, message: e instanceof Error ? e.message : String(e) });
         continue;
       }
       const path = freeName(dir, out.filename, taken);
       taken.add(path);
-      await this.write(path, out.content, id, result);
+      await this.write(path, bytesOf(out), id, result);
     }
     return result;
   }
@@ -70,7 +71,7 @@ export class ExportSaver {
     this.need().reveal(path);
   }
 
-  private async write(path: string, content: string, id: string, result: SaveResult): Promise<void> {
+  private async write(path: string, content: string | Buffer, id: string, result: SaveResult): Promise<void> {
     try {
       await writeFileAtomic(path, content);
       this.saved.add(path);
@@ -85,6 +86,10 @@ export class ExportSaver {
     if (!this.dialogs) throw new AppError('unavailable', 'Save dialogs exist only in the desktop app; in a browser, exports are downloads.');
     return this.dialogs;
   }
+}
+
+function bytesOf(f: ExportFile): string | Buffer {
+  return f.encoding === 'base64' ? Buffer.from(f.content, 'base64') : f.content;
 }
 
 /** "name.srt", else "name (2).srt", … : never overwrite a file already there or saved in this batch. */

@@ -1,7 +1,13 @@
-/** A transcript rendered as a file (TXT, SRT, VTT, JSON) from the one edited model: words, corrections, speaker names, cue edits. */
-import type { Cue, ExportFormat } from '../../../shared/library';
-import { buildCues, toSrt, toVtt } from '../../../shared/captions/index';
+/**
+ * A transcript rendered as a file (TXT, SRT, VTT, JSON, DOCX) from the one
+ * edited model: words, corrections, speaker names, cue edits. The library's
+ * exports and the Subtitles view's text and document formats both come from here.
+ */
+import { AlignmentType, Document, HeadingLevel, Packer, Paragraph, TextRun } from 'docx';
+import type { ExportFormat, Transcript, Word } from '../../../shared/library';
+import { buildCues, toSrt, toVtt, type Cue } from '../../../shared/captions/index';
 import type { Database, LibraryContext } from './db';
+import { correctionsOf, withWords } from './subtitles';
 import { readTranscript } from './transcripts';
 
 export interface ExportedFile {
@@ -10,15 +16,36 @@ export interface ExportedFile {
   content: string;
 }
 
+/** A file of any format: text, or base64 for DOCX. */
+export interface ExportFile extends ExportedFile {
+  encoding: 'utf8' | 'base64';
+}
+
+export type TextExportFormat = Exclude<ExportFormat, 'docx'>;
+
+export const exportMimes: Record<ExportFormat, string> = {
+  txt: 'text/plain; charset=utf-8',
+  srt: 'application/x-subrip; charset=utf-8',
+  vtt: 'text/vtt; charset=utf-8',
+  json: 'application/json',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+};
+
+export interface EditedParagraph {
+  speaker: string | null;
+  start: number;
+  text: string;
+}
+
 export class ExportStore {
   constructor(
     private readonly db: Database,
     private readonly ctx: LibraryContext,
-    /** The subtitle editor's cues (edited cues with corrected words taken in). */
+    /** The subtitle editor's cues (edited cues with corrected words taken in; built by the profile when never edited). */
     private readonly editedCues: (recordingId: string) => Cue[],
   ) {}
 
-  render(recordingId: string, format: ExportFormat, charsPerCaption?: number): ExportedFile {
+  render(recordingId: string, format: TextExportFormat, charsPerCaption?: number): ExportedFile {
     const t = readTranscript(this.db, recordingId);
     const base = safeFileName(t.item.title);
     const names = new Map(t.speakers.map((s) => [s.id, s.name ?? `Speaker ${s.id}`]));
@@ -26,28 +53,133 @@ export class ExportStore {
     // Edited cues are the user's own words (with corrected words taken in); otherwise cues of one 42-character line, named at each change of speaker.
     const cues = () =>
       t.cues && charsPerCaption === undefined ? this.editedCues(recordingId) : buildCues(t.words, { charsPerCaption: charsPerCaption ?? 42, speakerLabel });
+    const file = (content: string): ExportedFile => ({ filename: `${base}.${format}`, mime: exportMimes[format], content });
     switch (format) {
-      case 'txt': {
-        const paras = t.paragraphs.length ? t.paragraphs : [{ text: t.text, speaker: null }];
-        const content = paras.map((p) => (p.speaker && names.has(p.speaker) ? `${names.get(p.speaker)}: ${p.text}` : p.text)).join('\n\n');
-        return { filename: `${base}.txt`, mime: 'text/plain; charset=utf-8', content: `${content}\n` };
-      }
+      case 'txt':
+        return file(
+          `${this.paragraphs(recordingId, t)
+            .map((p) => (p.speaker ? `${p.speaker}: ${p.text}` : p.text))
+            .join('\n\n')}\n`,
+        );
       case 'srt':
-        return { filename: `${base}.srt`, mime: 'application/x-subrip; charset=utf-8', content: toSrt(cues()) };
+        return file(toSrt(cues()));
       case 'vtt':
-        return { filename: `${base}.vtt`, mime: 'text/vtt; charset=utf-8', content: toVtt(cues()) };
-      case 'json':
-        return { filename: `${base}.json`, mime: 'application/json', content: `${JSON.stringify(t, null, 2)}\n` };
+        return file(toVtt(cues()));
+      case 'json': {
+        const paras = this.paragraphs(recordingId, t);
+        const current = this.editedCues(recordingId);
+        return file(
+          `${JSON.stringify({ ...t, paragraphs: t.paragraphs.map((p, i) => ({ ...p, text: paras[i]?.text ?? p.text })), cues: current }, null, 2)}\n`,
+        );
+      }
     }
+  }
+
+  /** Any format as a file; DOCX as base64. */
+  async file(recordingId: string, format: ExportFormat, charsPerCaption?: number): Promise<ExportFile> {
+    if (format !== 'docx') return { ...this.render(recordingId, format, charsPerCaption), encoding: 'utf8' };
+    const t = readTranscript(this.db, recordingId);
+    return {
+      filename: `${safeFileName(t.item.title)}.docx`,
+      mime: exportMimes.docx,
+      content: (await this.docx(recordingId, t)).toString('base64'),
+      encoding: 'base64',
+    };
+  }
+
+  /** A Word document: the title, then each paragraph with its time and speaker, as edited. */
+  async docx(recordingId: string, t: Transcript = readTranscript(this.db, recordingId)): Promise<Buffer> {
+    const doc = new Document({
+      title: t.item.title,
+      creator: 'Verbatim',
+      sections: [
+        {
+          children: [
+            new Paragraph({ text: t.item.title, heading: HeadingLevel.TITLE }),
+            ...this.paragraphs(recordingId, t).map(
+              (p) =>
+                new Paragraph({
+                  alignment: AlignmentType.LEFT,
+                  spacing: { after: 160 },
+                  children: [
+                    new TextRun({ text: `[${clock(p.start)}] `, color: '666666' }),
+                    ...(p.speaker ? [new TextRun({ text: `${p.speaker}: `, bold: true })] : []),
+                    new TextRun(p.text),
+                  ],
+                }),
+            ),
+          ],
+        },
+      ],
+    });
+    return Packer.toBuffer(doc);
+  }
+
+  /** The paragraphs as the user last left them; cue text only matters once the cues were edited. */
+  private paragraphs(recordingId: string, t: Transcript): EditedParagraph[] {
+    const paras = t.paragraphs.length ? t.paragraphs : [];
+    if (!paras.length) return [{ speaker: null, start: t.words[0]?.start ?? 0, text: t.text }];
+    return editedParagraphs(t, t.cues ? this.editedCues(recordingId) : []);
   }
 }
 
-function safeFileName(title: string): string {
+/** Cue text in place of the words it covers, where the cue was edited beyond one token per word. */
+function overrides(cues: readonly Cue[], words: readonly Word[]): Map<number, { last: number; text: string }> {
+  const out = new Map<number, { last: number; text: string }>();
+  for (const c of cues) {
+    if (!c.words) continue;
+    const current = withWords(c, words);
+    const own = current.text
+      .replace(/<[^>]*>/g, '')
+      .replace(/^- /gm, '')
+      .replace(/\s+/g, ' ')
+      .trim();
+    const fromWords = words
+      .slice(c.words[0], c.words[1] + 1)
+      .map((w) => w.text)
+      .join(' ');
+    if (own !== fromWords && correctionsOf(current, words).length === 0) out.set(c.words[0], { last: c.words[1], text: own });
+  }
+  return out;
+}
+
+/** The transcript's paragraphs as the user last left them: corrected words, named speakers, edited cue text. */
+export function editedParagraphs(t: Transcript, cues: readonly Cue[]): EditedParagraph[] {
+  const names = new Map(t.speakers.map((s) => [s.id, s.name ?? `Speaker ${s.id}`]));
+  const over = overrides(cues, t.words);
+  let skipTo = -1;
+  return t.paragraphs.map((p) => {
+    const parts: string[] = [];
+    for (let i = p.firstWord; i <= p.lastWord; i++) {
+      if (i <= skipTo) continue;
+      const o = over.get(i);
+      if (o) {
+        parts.push(o.text);
+        skipTo = o.last;
+      } else parts.push(t.words[i]?.text ?? '');
+    }
+    return {
+      speaker: p.speaker !== null && t.speakers.length > 0 ? (names.get(p.speaker) ?? `Speaker ${p.speaker}`) : null,
+      start: p.start,
+      text: parts.join(' '),
+    };
+  });
+}
+
+function clock(ms: number): string {
+  const s = Math.floor(ms / 1000);
+  const h = Math.floor(s / 3600);
+  const mm = String(Math.floor((s % 3600) / 60)).padStart(2, '0');
+  const ss = String(s % 60).padStart(2, '0');
+  return h ? `${h}:${mm}:${ss}` : `${mm}:${ss}`;
+}
+
+export function safeFileName(title: string, fallback = 'transcript'): string {
   const cleaned = [...title]
     .map((c) => (c.charCodeAt(0) < 32 || '\\/:*?"<>|'.includes(c) ? ' ' : c))
     .join('')
     .replace(/\s+/g, ' ')
     .trim()
     .slice(0, 120);
-  return cleaned || 'transcript';
+  return cleaned || fallback;
 }

@@ -2,7 +2,7 @@
  * A subtitle file as a new library item: its cues become the words (each
  * cue's time shared among its words by length), so the item reads, searches
  * and exports like any transcript, and the file's cues, header and notes are
- * kept as its subtitles.
+ * kept as its subtitles. Its video or audio, when given, is copied in beside them.
  */
 import { AppError } from '../../../shared/errors';
 import { parseSubtitles, type Cue, type ParseProblem } from '../../../shared/captions/index';
@@ -39,7 +39,16 @@ export function wordsFromCues(cues: readonly Cue[]): { words: Word[]; cues: Cue[
   return { words, cues: out };
 }
 
-export function importSubtitlesAsItem(library: Library, name: string, content: string): { id: string; problems: ParseProblem[]; cues: number } {
+/**
+ * `media`: the item's video or audio (already checked by the caller), put
+ * into the library's audio folder; when that fails, nothing is added.
+ */
+export function importSubtitlesAsItem(
+  library: Library,
+  name: string,
+  content: string,
+  media: { path: string; name: string; move: boolean } | null = null,
+): { id: string; problems: ParseProblem[]; cues: number; media: string | null } {
   const parsed = parseSubtitles(content);
   if (parsed.doc.cues.length === 0) {
     const first = parsed.problems[0];
@@ -53,7 +62,8 @@ export function importSubtitlesAsItem(library: Library, name: string, content: s
   const last = parsed.doc.cues[parsed.doc.cues.length - 1]!;
   const { recordingId, transcriptId } = library.recordings.add({
     title,
-    source: name,
+    // The media's name when there is one: the player tells a video by it.
+    source: media?.name ?? name,
     sourceKind: 'import',
     sizeBytes: Buffer.byteLength(content),
     durationMs: last.end,
@@ -79,6 +89,18 @@ export function importSubtitlesAsItem(library: Library, name: string, content: s
     { at: 0, remove: library.subtitles.cues(recordingId).cues, insert: cues },
     { header: parsed.doc.header, trailer: parsed.doc.trailer ?? [] },
   );
+  if (media) {
+    try {
+      library.audio.attach(recordingId, media.path, 'original', { move: media.move, name: media.name });
+    } catch (e) {
+      library.recordings.delete([recordingId]);
+      throw new AppError(
+        'file_unreadable',
+        `“${media.name}” could not be copied into the library (${e instanceof Error ? e.message : String(e)}). Check the disk has room, then import again. Nothing was added.`,
+        { cause: e },
+      );
+    }
+  }
   library.context.changed([recordingId], 'added');
-  return { id: recordingId, problems: parsed.problems, cues: cues.length };
+  return { id: recordingId, problems: parsed.problems, cues: cues.length, media: media?.name ?? null };
 }

@@ -11,6 +11,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import { AppError } from '../../../shared/errors';
@@ -112,6 +113,9 @@ export function correctionsOf(c: Cue, words: readonly Word[]): { index: number; 
 
 export class SubtitleStore {
   private readonly peaksRunning = new Map<string, Promise<Peaks>>();
+  /** Peaks made ahead of the view run one at a time, at low priority: a batch of finished jobs does not start a dozen ffmpegs. */
+  private peaksAhead: Promise<unknown> = Promise.resolve();
+  private readonly stopAhead = new AbortController();
 
   constructor(
     private readonly db: Database,
@@ -308,16 +312,25 @@ export class SubtitleStore {
       .run({ t: transcriptId, p: profileId, h: row.header, tr: row.trailer, v: row.version });
   }
 
-  /** Stored peaks of a recording's audio; computed with ffmpeg the first time and kept in the library. */
-  async peaks(recordingId: string, audioPath: string | null): Promise<Peaks> {
+  /** A recording's stored peaks, or null when none were made yet. */
+  storedPeaks(recordingId: string): Peaks | null {
     const row = this.db.prepare(`SELECT rate, duration_ms AS durationMs, data FROM waveform_peaks WHERE recording_id = ?`).get(recordingId) as
       { rate: number; durationMs: number; data: Buffer } | undefined;
-    if (row) return { rate: row.rate, durationMs: row.durationMs, data: row.data.toString('base64') };
+    return row ? { rate: row.rate, durationMs: row.durationMs, data: row.data.toString('base64') } : null;
+  }
+
+  /** Stored peaks of a recording's audio; computed with ffmpeg the first time (when nothing made them ahead) and kept in the library. */
+  async peaks(recordingId: string, audioPath: string | null, background = false): Promise<Peaks> {
+    const stored = this.storedPeaks(recordingId);
+    if (stored) return stored;
     if (!audioPath || !existsSync(audioPath))
       throw new AppError('not_found', 'There is no audio for this recording, so there is no waveform. The cues can still be edited.');
     let running = this.peaksRunning.get(recordingId);
     if (!running) {
-      running = computePeaks(audioPath, PEAKS_PER_SECOND).then((p) => {
+      const opts = background ? { background: true, signal: this.stopAhead.signal } : {};
+      running = computePeaks(audioPath, PEAKS_PER_SECOND, opts).then((p) => {
+        // The library may have closed while ffmpeg ran (the app quit).
+        if (!this.db.open) throw new AppError('canceled', 'The library closed before the waveform was stored.');
         this.db
           .prepare(`INSERT OR REPLACE INTO waveform_peaks (recording_id, rate, duration_ms, data) VALUES (?, ?, ?, ?)`)
           .run(recordingId, p.rate, p.durationMs, p.bytes);
@@ -327,6 +340,31 @@ export class SubtitleStore {
       void running.finally(() => this.peaksRunning.delete(recordingId)).catch(() => undefined);
     }
     return running;
+  }
+
+  /**
+   * Makes and stores a recording's peaks ahead of the Subtitles view (a job
+   * completed, a live session was saved), queued behind earlier ones. Resolves
+   * false when there is no audio to read; a failure is the caller's to log,
+   * and the view then computes them when it opens.
+   */
+  precomputePeaks(recordingId: string): Promise<boolean> {
+    const run = this.peaksAhead.then(async () => {
+      if (this.stopAhead.signal.aborted || !this.db.open) return false;
+      if (this.storedPeaks(recordingId)) return true;
+      const path = this.audioOf(recordingId);
+      if (!path) return false;
+      await this.peaks(recordingId, path, true);
+      return true;
+    });
+    this.peaksAhead = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Stops peaks being made ahead (the app is closing) and waits until none runs, so the library can close. */
+  async stopBackground(): Promise<void> {
+    this.stopAhead.abort();
+    await this.peaksAhead;
   }
 
   /** Where a recording's audio is (the library's copy, else the original file): for peaks. */
@@ -342,13 +380,29 @@ export class SubtitleStore {
  * Peaks with ffmpeg: decoded to 8 kHz mono 16-bit and streamed (a 3-hour file
  * is never held whole), one byte per slice: its loudest sample scaled to 127.
  */
-export function computePeaks(path: string, rate: number): Promise<{ rate: number; durationMs: number; bytes: Buffer }> {
+export function computePeaks(
+  path: string,
+  rate: number,
+  opts: { background?: boolean; signal?: AbortSignal } = {},
+): Promise<{ rate: number; durationMs: number; bytes: Buffer }> {
   const sampleRate = 8000;
   const per = sampleRate / rate;
   return new Promise((resolve, reject) => {
+    if (opts.signal?.aborted) return reject(new AppError('canceled', 'The waveform was not made: Verbatim is closing.'));
     const ff = spawn('ffmpeg', ['-v', 'error', '-nostdin', '-i', path, '-vn', '-ac', '1', '-ar', String(sampleRate), '-f', 's16le', 'pipe:1'], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    if (opts.background && ff.pid !== undefined) {
+      try {
+        // Made ahead, nobody waits for it: it yields the CPU to whatever the user is doing.
+        setPriority(ff.pid, 10);
+      } catch {
+        // not permitted on this system: it runs at normal priority
+      }
+    }
+    const onAbort = () => ff.kill('SIGKILL');
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
+    ff.on('close', () => opts.signal?.removeEventListener('abort', onAbort));
     const out: number[] = [];
     let max = 0;
     let n = 0;
@@ -378,6 +432,7 @@ export function computePeaks(path: string, rate: number): Promise<{ rate: number
       ),
     );
     ff.on('close', (code) => {
+      if (opts.signal?.aborted) return reject(new AppError('canceled', 'The waveform was not made: Verbatim is closing.'));
       if (code !== 0)
         return reject(
           new AppError(

@@ -6,8 +6,11 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Library } from '../../../../src/main/services/library/library';
+import { builtInProfiles, commands, diffCues } from '../../../../src/shared/captions/index';
+import { addCompleted } from '../../../support/library';
 
 let dir: string;
 beforeEach(() => {
@@ -87,6 +90,105 @@ describe('backup import', () => {
     writeFileSync(join(dir, 'junk', 'library.json'), JSON.stringify({ format: 'verbatim-library', tables: 7 }));
     expect(() => lib.backup.importAll(join(dir, 'junk'))).toThrow(/not a Verbatim library backup/);
     expect(lib.backup.importAll(backup({ title: { nested: true } }))).toEqual({ imported: 0, skipped: 1 });
+    lib.close();
+  });
+});
+
+describe('backup round trip', () => {
+  it('brings back edited cues, their undo history, saved profiles, waveform peaks, a chat over a recording and an insight into an empty library', async () => {
+    const src = new Library(join(dir, 'src'));
+    const text = 'Welcome to the quarterly review. We will look at the market, the budget and the product launch.';
+    const words = text.split(' ').map((t, i) => ({ text: t, start: 300 + i * 350, end: 600 + i * 350, confidence: 0.9, speaker: null }));
+    const { recordingId: id, transcriptId } = addCompleted(src, 'Review', words);
+    // Audio and its peaks.
+    const wav = join(dir, 'tone.wav');
+    execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=2', '-ar', '16000', '-ac', '1', wav]);
+    src.audio.attach(id, wav);
+    const peaks = await src.subtitles.peaks(id, src.subtitles.audioOf(id));
+    // One cue edit that changes a word, one that only retimes.
+    let doc = src.subtitles.open(id);
+    const at = doc.cues.findIndex((c) => c.text.includes('budget'));
+    const state = (cues: typeof doc.cues) => ({
+      cues,
+      selection: [at],
+      caret: null,
+      playheadMs: 0,
+      words: src.transcripts.get(id).words,
+      profile: builtInProfiles[0]!,
+    });
+    const edited = commands.editText.perform(state(doc.cues), { index: at, text: doc.cues[at]!.text.replace('budget', 'forecast') })!.cues;
+    src.subtitles.commit(id, doc.version, 'Edit text', diffCues(doc.cues, edited)!);
+    doc = src.subtitles.open(id);
+    const shifted = commands.shift.perform(state(doc.cues), { ms: 120, all: false })!.cues;
+    src.subtitles.commit(id, doc.version, 'Shift', diffCues(doc.cues, shifted)!);
+    const before = src.subtitles.open(id);
+    const profile = { ...builtInProfiles[0]!, id: 'user-broadcast', name: 'Broadcast 37', maxCharsPerLine: 37 };
+    src.subtitles.saveProfile(profile);
+    src.subtitles.setProfile(id, profile.id);
+    const chat = src.chats.create({ scope: 'recordings', recordingIds: [id], title: 'Budget questions', model: null });
+    src.chats.addMessage(chat.id, { role: 'user', content: 'What about the forecast?' });
+    src.chats.addMessage(chat.id, { role: 'assistant', content: 'It is reviewed this quarter.' });
+    src.insights.save(transcriptId, '', null, { kind: 'summary', bullets: ['The quarterly review covers the forecast.'] });
+    src.backup.exportAll(join(dir, 'backup'));
+    src.close();
+
+    const lib = new Library(join(dir, 'restored'));
+    expect(lib.backup.importAll(join(dir, 'backup'))).toEqual({ imported: 1, skipped: 0 });
+    const after = lib.subtitles.open(id);
+    expect(after).toMatchObject({ edited: true, profileId: 'user-broadcast', version: before.version });
+    expect(after.cues).toEqual(before.cues);
+    expect(after.cues[at]!.text).toContain('forecast');
+    expect(after.undo.map((e) => e.label)).toEqual(['Edit text', 'Shift']);
+    expect(after.profiles.find((p) => p.id === 'user-broadcast')).toEqual(profile);
+    expect(lib.transcripts.get(id).words.find((w) => w.text === 'forecast')).toMatchObject({ original: 'budget' });
+    expect(lib.subtitles.storedPeaks(id)).toEqual(peaks);
+    // The history works: two undos give back the generated cues and the original word.
+    let v = lib.subtitles.undo(id, after.version).version;
+    v = lib.subtitles.undo(id, v).version;
+    expect(
+      lib.subtitles
+        .open(id)
+        .cues.map((c) => c.text)
+        .join(' '),
+    ).toContain('budget');
+    expect(lib.subtitles.redo(id, v).entry?.label).toBe('Edit text');
+    const chats = lib.chats.list();
+    expect(chats).toHaveLength(1);
+    expect(chats[0]).toMatchObject({ id: chat.id, title: 'Budget questions' });
+    expect(lib.chats.detail(chat.id)).toMatchObject({ recordings: [{ id, title: 'Review' }] });
+    expect(lib.chats.messages(chat.id).map((m) => m.content)).toEqual(['What about the forecast?', 'It is reviewed this quarter.']);
+    expect(lib.chats.list({ query: 'forecast' }).map((c) => c.id)).toEqual([chat.id]);
+    expect(lib.insights.list(transcriptId)).toMatchObject([{ kind: 'summary', result: { bullets: ['The quarterly review covers the forecast.'] } }]);
+    lib.close();
+  });
+
+  it('skips subtitle rows whose stored JSON the views could not read, and chats over no imported recording', () => {
+    const lib = new Library(join(dir, 'lib'));
+    const b = backup({});
+    const file = join(b, 'library.json');
+    const json = JSON.parse(readFileSync(file, 'utf8')) as { tables: Record<string, unknown[]> };
+    const now = '2026-01-01T00:00:00.000Z';
+    json.tables.cues = [{ transcript_id: TID, data: '{"not":"cues"}', updated_at: now }];
+    json.tables.subtitle_history = [
+      { transcript_id: TID, seq: 1, label: 'bad', splice: 'not json', undone: 0 },
+      { transcript_id: 'someone-elses-transcript', seq: 1, label: 'x', splice: '{"at":0,"remove":[],"insert":[]}', undone: 0 },
+    ];
+    json.tables.subtitle_profiles = [
+      { id: 'netflix', data: JSON.stringify({ ...builtInProfiles[0]!, maxCharsPerLine: 99 }), created_at: now },
+      { id: 'mine', data: JSON.stringify({ ...builtInProfiles[0]!, id: 'other' }), created_at: now },
+      { id: 'broken', data: '{"id":"broken"}', created_at: now },
+    ];
+    json.tables.waveform_peaks = [{ recording_id: RID, rate: 0, duration_ms: 10, data: { base64: 'AAAA' } }];
+    json.tables.chats = [{ id: 'c1', recording_id: null, title: 'Over another library', model: null, created_at: now, updated_at: now, scope: 'recordings' }];
+    json.tables.chat_recordings = [{ chat_id: 'c1', recording_id: 'not-in-this-backup', position: 0 }];
+    writeFileSync(file, JSON.stringify(json));
+    expect(lib.backup.importAll(b)).toEqual({ imported: 1, skipped: 0 });
+    const doc = lib.subtitles.open(RID);
+    expect(doc).toMatchObject({ edited: false, undo: [] });
+    expect(lib.subtitles.profiles().map((p) => p.id)).toEqual(['netflix', 'social', 'lenient']);
+    expect(lib.subtitles.profile('netflix').maxCharsPerLine).toBe(42);
+    expect(lib.subtitles.storedPeaks(RID)).toBeNull();
+    expect(lib.chats.list()).toEqual([]);
     lib.close();
   });
 });

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +10,7 @@ import { ExportSaver } from '../../../../src/main/services/library/export-files'
 import { Library } from '../../../../src/main/services/library/library';
 import type { LibraryRemote } from '../../../../src/main/services/library/remote';
 import type { WebhookFollower } from '../../../../src/main/services/library/webhook-status';
+import { builtInProfiles, commands, diffCues } from '../../../../src/shared/captions/index';
 
 let dir: string;
 let lib: Library;
@@ -134,5 +136,81 @@ describe('saving exports through the desktop dialogs', () => {
     const reply = await router.dispatch('library.saveExport', { ids: [id], format: 'txt' }, { sender: { kind: 'host', tokenValid: true } });
     expect(reply).toMatchObject({ ok: false, error: { code: 'unavailable', message: expect.stringMatching(/downloads/) } });
     expect(existsSync(join(dir, 'Hosted.txt'))).toBe(false);
+  });
+});
+
+/** The text of a DOCX's body (word/document.xml), tags removed. */
+function docxText(bytes: Buffer): string {
+  const f = join(dir, `d${Math.random().toString(36).slice(2)}.docx`);
+  writeFileSync(f, bytes);
+  return execFileSync('unzip', ['-p', f, 'word/document.xml'])
+    .toString('utf8')
+    .replace(/<[^>]+>/g, '');
+}
+
+describe('DOCX from the library', () => {
+  function edited(): string {
+    const id = addCompleted(
+      'Board meeting',
+      'we agreed on the budget for next year. Then we talked about hiring two engineers and a designer before the summer holidays. Finally the new office opens in March.',
+    );
+    // A word corrected in the transcript view.
+    lib.edits.correctWords(id, [{ index: 1, text: 'settled' }]);
+    // A word changed in a cue, and a cue's text rewritten beyond its words, in the Subtitles view.
+    let doc = lib.subtitles.open(id);
+    const state = (cues: typeof doc.cues, at: number) => ({
+      cues,
+      selection: [at],
+      caret: null,
+      playheadMs: 0,
+      words: lib.transcripts.get(id).words,
+      profile: builtInProfiles[0]!,
+    });
+    const at = doc.cues.findIndex((c) => c.text.includes('budget'));
+    let next = commands.editText.perform(state(doc.cues, at), { index: at, text: doc.cues[at]!.text.replace('budget', 'forecast') })!.cues;
+    lib.subtitles.commit(id, doc.version, 'Edit text', diffCues(doc.cues, next)!);
+    doc = lib.subtitles.open(id);
+    const last = doc.cues.length - 1;
+    expect(doc.cues[last]!.text).toContain('in March');
+    expect(last).toBeGreaterThan(at);
+    next = commands.editText.perform(state(doc.cues, last), { index: last, text: 'The office opens in spring.' })!.cues;
+    lib.subtitles.commit(id, doc.version, 'Edit text', diffCues(doc.cues, next)!);
+    return id;
+  }
+
+  it('library.export answers a DOCX (base64) carrying the corrected word, the word edited in a cue and the rewritten cue', async () => {
+    const id = edited();
+    const router = new Router(() => true);
+    registerLibraryHandlers(
+      router,
+      { library: lib, remote: {} as LibraryRemote, saver: new ExportSaver(lib, null), webhooks: {} as WebhookFollower },
+      () => null,
+    );
+    const reply = await router.dispatch('library.export', { id, format: 'docx' }, { sender: { kind: 'host', tokenValid: true } });
+    expect(reply).toMatchObject({
+      ok: true,
+      output: { filename: 'Board meeting.docx', mime: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', encoding: 'base64' },
+    });
+    const text = docxText(Buffer.from((reply as { output: { content: string } }).output.content, 'base64'));
+    expect(text).toContain('Board meeting');
+    expect(text).toContain('we settled on the forecast');
+    expect(text).toContain('The office opens in spring.');
+    expect(text).not.toContain('budget');
+    expect(text).not.toContain('in March');
+    // The same model in the other library formats.
+    expect(lib.exports.render(id, 'txt').content).toContain('we settled on the forecast');
+    expect(lib.exports.render(id, 'txt').content).toContain('The office opens in spring.');
+  });
+
+  it('saves the DOCX through the save dialog as the bytes of a Word document', async () => {
+    const id = edited();
+    const target = join(dir, 'minutes');
+    const { dialogs, calls } = scriptedDialogs({ save: target });
+    const r = await new ExportSaver(lib, dialogs).save([id], 'docx');
+    expect(calls[0]).toMatchObject({ opts: { defaultName: 'Board meeting.docx', filters: [{ name: 'Word document', extensions: ['docx'] }] } });
+    expect(r.files).toEqual([{ id, path: `${target}.docx` }]);
+    const bytes = readFileSync(`${target}.docx`);
+    expect(bytes.subarray(0, 2).toString()).toBe('PK');
+    expect(docxText(bytes)).toContain('we settled on the forecast');
   });
 });

@@ -10,6 +10,7 @@ import { registerSubtitleHandlers } from '../../../../src/main/ipc/subtitles';
 import type { FileDialogs } from '../../../../src/main/platform/types';
 import { Library } from '../../../../src/main/services/library/library';
 import { SubtitleExporter } from '../../../../src/main/services/library/subtitle-export';
+import { PickedFiles } from '../../../../src/main/services/picked-files';
 import { importSubtitlesAsItem } from '../../../../src/main/services/library/subtitle-import';
 import { buildCuesWith, builtInProfiles, commands, diffCues, parseSubtitles, type Cue, type EditorState } from '../../../../src/shared/captions/index';
 
@@ -197,7 +198,11 @@ describe('subtitle store', () => {
 
   it('answers bad IPC input with bad_request and a missing item with not_found', async () => {
     const router = new Router(() => true);
-    registerSubtitleHandlers(router, lib, new SubtitleExporter(lib, null));
+    registerSubtitleHandlers(router, lib, new SubtitleExporter(lib, null), {
+      picked: new PickedFiles(),
+      uploadsDir: join(dir, 'uploads'),
+      log: () => undefined,
+    });
     const ctx = { sender: { kind: 'host' as const, tokenValid: true } };
     expect(await router.dispatch('subtitles.commit', { id: 'x', version: -1 }, ctx)).toMatchObject({ ok: false, error: { code: 'bad_request' } });
     expect(await router.dispatch('subtitles.open', { id: 'missing' }, ctx)).toMatchObject({ ok: false, error: { code: 'not_found' } });

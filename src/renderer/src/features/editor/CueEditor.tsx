@@ -21,9 +21,15 @@ const editButtons: [CommandName, string][] = [
 ];
 
 function TimeField({ label, value, onCommit }: { label: string; value: number; onCommit(ms: number): void }) {
-  // Keyed by its value: a new time from elsewhere starts a fresh draft.
   const [draft, setDraft] = useState(cueTime(value));
   const [bad, setBad] = useState(false);
+  // A new time from elsewhere starts a fresh draft, in the same input (a remount per edit cost the frame a new field's layout and text shaping).
+  const [shown, setShown] = useState(value);
+  if (shown !== value) {
+    setShown(value);
+    setDraft(cueTime(value));
+    setBad(false);
+  }
   const commit = () => {
     const ms = parseCueTime(draft);
     if (ms === null) return setBad(true);
@@ -69,11 +75,10 @@ export function CueEditor({ textRef }: { textRef: React.RefObject<HTMLTextAreaEl
           Cue {index + 1}
           {count > 1 && <span className="muted"> (and {count - 1} more selected)</span>}
         </h2>
-        <TimeField key={`s${cue.start}`} label="Start" value={cue.start} onCommit={(ms) => retime(ms, Math.max(ms + 100, cue.end))} />
-        <TimeField key={`e${cue.end}`} label="End" value={cue.end} onCommit={(ms) => retime(cue.start, ms)} />
+        <TimeField label="Start" value={cue.start} onCommit={(ms) => retime(ms, Math.max(ms + 100, cue.end))} />
+        <TimeField label="End" value={cue.end} onCommit={(ms) => retime(cue.start, ms)} />
       </div>
       <CueText
-        key={`${index}:${cue.text}`}
         index={index}
         text={cue.text}
         textRef={textRef}
@@ -113,11 +118,16 @@ export function CueEditor({ textRef }: { textRef: React.RefObject<HTMLTextAreaEl
   );
 }
 
-/** The cue's text as typed; keyed by cue and text, so an edit from elsewhere (undo, a fix) starts a fresh draft. */
+/** The cue's text as typed; another cue or an edit from elsewhere (undo, a fix) starts a fresh draft in the same field. */
 function CueText({ index, text, textRef, help }: { index: number; text: string; textRef: React.RefObject<HTMLTextAreaElement | null>; help: string }) {
   const run = useSubtitles((s) => s.run);
   const setCaret = useSubtitles((s) => s.setCaret);
   const [draft, setDraft] = useState(text);
+  const [shown, setShown] = useState({ index, text });
+  if (shown.index !== index || shown.text !== text) {
+    setShown({ index, text });
+    setDraft(text);
+  }
   const commitText = (): void => {
     if (draft !== text) run('editText', { index, text: draft });
   };

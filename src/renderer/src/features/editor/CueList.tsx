@@ -1,11 +1,27 @@
-/** The cue list, virtualized (@tanstack/react-virtual): number, times, text and rule marks of each cue; arrows move the selection. */
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useEffect, useRef } from 'react';
+/**
+ * The cue list, windowed: number, times, text and rule marks of each cue;
+ * arrows move the selection. Rows have one fixed height, so which rows are on
+ * screen is arithmetic on the scroll position and the list's height (both
+ * kept from events): an edit never reads layout back from the page, and never
+ * rebuilds a measurement per cue (5,000 objects an edit with a virtualizer).
+ */
+import { memo, useEffect, useRef, useState } from 'react';
 import type { Cue, Issue } from '../../../../shared/captions/index';
 import { cachedCheck, currentProfile, useSubtitles } from '../../stores/subtitles';
 import { cueTime } from './time';
 
 const ROW = 52;
+/**
+ * The scrolled content is this many rows taller at most than the cues. A change
+ * of its size makes Chromium raster the list's whole scrolled layer again (about
+ * 4,000 px around the view: 14 ms of raster and 10 ms of tile work per edit on
+ * our machines); growing it in steps keeps split, insert, merge and delete from
+ * resizing it, at the cost of up to this much blank space after the last cue.
+ */
+const SPACER_STEP = 16;
+const spacerRows = (n: number): number => Math.ceil((n + 1) / SPACER_STEP) * SPACER_STEP;
+/** Rows drawn beyond each edge of the view, so a fast scroll does not show blank space. */
+const OVERSCAN = 8;
 
 interface RowProps {
   index: number;
@@ -55,15 +71,42 @@ export function CueList({ onEdit }: { onEdit(): void }) {
   const profile = useSubtitles(currentProfile);
   const select = useSubtitles((s) => s.select);
   const scroller = useRef<HTMLDivElement>(null);
-  // The React Compiler is not used here; the virtualizer's functions are fresh on each render by design.
-  // eslint-disable-next-line react-hooks/incompatible-library
-  const v = useVirtualizer({ count: cues.length, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 8 });
+  // Scroll position and height as last reported by the page (scroll events, ResizeObserver): never read during an edit.
+  const [port, setPort] = useState({ top: 0, height: 600 });
+  const portRef = useRef(port);
+  const update = (next: { top: number; height: number }) => {
+    portRef.current = next;
+    setPort(next);
+  };
   const current = selection[0] ?? -1;
   const sel = new Set(selection);
 
   useEffect(() => {
-    if (current >= 0) v.scrollToIndex(current, { align: 'auto' });
-  }, [current, v]);
+    const el = scroller.current;
+    if (!el) return;
+    // Its first report is the list's height now.
+    const ro = new ResizeObserver(([e]) => e && update({ ...portRef.current, height: e.contentRect.height }));
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+
+  // The selected row comes into view when it is not (nearest edge, as scrollIntoView's "nearest").
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el || current < 0) return;
+    const { top, height } = portRef.current;
+    const rowTop = current * ROW;
+    const to = rowTop < top ? rowTop : rowTop + ROW > top + height ? rowTop + ROW - height : null;
+    if (to === null) return;
+    el.scrollTop = to;
+    // The rows of the new position are drawn in this frame, not after the scroll event.
+    update({ top: to, height });
+  }, [current]);
+
+  const first = Math.max(0, Math.floor(port.top / ROW) - OVERSCAN);
+  const last = Math.min(cues.length - 1, Math.ceil((port.top + port.height) / ROW) + OVERSCAN);
+  const rows: number[] = [];
+  for (let i = first; i <= last; i++) rows.push(i);
 
   return (
     <div
@@ -75,6 +118,10 @@ export function CueList({ onEdit }: { onEdit(): void }) {
       tabIndex={0}
       aria-activedescendant={current >= 0 ? `cue-${current}` : undefined}
       data-testid="cue-list"
+      onScroll={(e) => {
+        const top = e.currentTarget.scrollTop;
+        if (top !== portRef.current.top) update({ ...portRef.current, top });
+      }}
       onKeyDown={(e) => {
         if (e.altKey || e.ctrlKey || e.metaKey) return;
         const step = e.key === 'ArrowDown' ? 1 : e.key === 'ArrowUp' ? -1 : e.key === 'PageDown' ? 10 : e.key === 'PageUp' ? -10 : 0;
@@ -90,16 +137,16 @@ export function CueList({ onEdit }: { onEdit(): void }) {
         }
       }}
     >
-      <div style={{ height: v.getTotalSize(), position: 'relative' }}>
-        {v.getVirtualItems().map((row) => (
+      <div style={{ height: spacerRows(cues.length) * ROW, position: 'relative' }}>
+        {rows.map((i) => (
           <CueRow
-            key={row.key}
-            index={row.index}
-            cue={cues[row.index]!}
-            issues={cachedCheck(cues, row.index, profile)}
-            selected={sel.has(row.index)}
-            playing={playing === row.index}
-            top={row.start}
+            key={i}
+            index={i}
+            cue={cues[i]!}
+            issues={cachedCheck(cues, i, profile)}
+            selected={sel.has(i)}
+            playing={playing === i}
+            top={i * ROW}
             onPick={select}
             onEdit={onEdit}
           />

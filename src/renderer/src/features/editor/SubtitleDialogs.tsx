@@ -1,13 +1,18 @@
 /** The Subtitles view's dialogs: export, import a file, sync by two points, save a rules profile. */
-import { useId, useState } from 'react';
+import { useId, useMemo, useRef, useState } from 'react';
 import { parseSubtitles, type ParsedSubtitles, type RulesProfile } from '../../../../shared/captions/index';
-import type { SubtitleExportFormat } from '../../../../shared/subtitles';
-import { api, errorMessage, saveText } from '../../bridge';
+import { mediaAcceptAttribute } from '../../../../shared/media-files';
+import { rulesProfileSchema, type SubtitleExportFormat } from '../../../../shared/subtitles';
+import { api, errorMessage, saveExportFile, type UploadProgress } from '../../bridge';
 import { Button } from '../../components/Button';
 import { Dialog } from '../../components/Dialog';
+import { formatBytes } from '../../components/format';
+import { ProgressBar } from '../../components/ProgressBar';
 import { useApp } from '../../stores/app';
 import { currentProfile, useSubtitles } from '../../stores/subtitles';
 import { toast } from '../../stores/toasts';
+import { classify } from '../library/collect';
+import { importAsItem, type SubtitleFile } from './importItem';
 import { cueTime, parseCueTime } from './time';
 
 const formats: [SubtitleExportFormat, string][] = [
@@ -27,19 +32,7 @@ export async function exportSubtitles(id: string, format: SubtitleExportFormat, 
       return;
     }
     const out = await api.invoke('subtitles.export', { id, format, voices });
-    if (out.encoding === 'base64') {
-      const bin = atob(out.content);
-      const bytes = new Uint8Array(bin.length);
-      for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-      const href = URL.createObjectURL(new Blob([bytes], { type: out.mime }));
-      const a = document.createElement('a');
-      a.href = href;
-      a.download = out.filename;
-      document.body.append(a);
-      a.click();
-      a.remove();
-      setTimeout(() => URL.revokeObjectURL(href), 10_000);
-    } else saveText(out.filename, out.mime, out.content);
+    saveExportFile(out);
     toast(`Exported ${out.filename} to your downloads.`, 'ok');
   } catch (err) {
     toast(errorMessage(err), 'error');
@@ -94,50 +87,85 @@ export function ExportSubtitlesDialog({ open, onClose, id }: { open: boolean; on
   );
 }
 
-export function ImportSubtitlesDialog({ file, onClose }: { file: { name: string; text: string } | null; onClose(): void }) {
+/**
+ * A subtitle file chosen for import: onto the open recording's cues (`onto`,
+ * from the Subtitles view), or as a new library item, optionally with its
+ * video or audio.
+ */
+export function ImportSubtitlesDialog({ file, onClose, onto = true }: { file: SubtitleFile | null; onClose(): void; onto?: boolean }) {
   const importOnto = useSubtitles((s) => s.importOnto);
   const count = useSubtitles((s) => s.cues.length);
   const openTranscript = useApp((s) => s.openTranscript);
-  const parsed: ParsedSubtitles | null = file ? parseSubtitles(file.text) : null;
+  const desktop = useApp((s) => s.info?.mode === 'electron');
+  const [media, setMedia] = useState<File | null>(null);
+  const [mediaError, setMediaError] = useState<string | null>(null);
+  const [upload, setUpload] = useState<UploadProgress | null>(null);
+  const [busy, setBusy] = useState(false);
+  const mediaInput = useRef<HTMLInputElement>(null);
+  const abort = useRef<AbortController | null>(null);
+  const legendId = useId();
+  const parsed: ParsedSubtitles | null = useMemo(() => (file ? parseSubtitles(file.text) : null), [file]);
   const usable = (parsed?.doc.cues.length ?? 0) > 0;
+  // Another subtitle file: start again with no media (adjusted during render, React's pattern for state that follows a prop).
+  const [forFile, setForFile] = useState(file);
+  if (forFile !== file) {
+    setForFile(file);
+    setMedia(null);
+    setMediaError(null);
+    setUpload(null);
+  }
+  const close = () => {
+    abort.current?.abort();
+    abort.current = null;
+    setBusy(false);
+    onClose();
+  };
+  const addAsItem = async () => {
+    if (!file) return;
+    setBusy(true);
+    const ac = new AbortController();
+    abort.current = ac;
+    try {
+      const r = await importAsItem(file, media, setUpload, ac.signal);
+      toast(`Added “${file.name}” to the library with ${r.cues} cues${r.media ? ` and ${r.media}` : ''}.`, 'ok');
+      abort.current = null;
+      setBusy(false);
+      onClose();
+      openTranscript(r.id);
+    } catch (err) {
+      if (ac.signal.aborted) return;
+      setBusy(false);
+      setUpload(null);
+      toast(errorMessage(err), 'error');
+    }
+  };
   return (
     <Dialog
       open={file !== null}
       title={file ? `Import ${file.name}` : 'Import'}
-      width={520}
-      onClose={onClose}
+      width={540}
+      onClose={close}
       footer={
         <>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button
-            disabled={!usable}
-            onClick={async () => {
-              if (!file) return;
-              try {
-                const r = await api.invoke('subtitles.importNew', { name: file.name, content: file.text });
-                toast(`Added “${file.name}” to the library with ${r.cues} cues.`, 'ok');
-                onClose();
-                openTranscript(r.id);
-              } catch (err) {
-                toast(errorMessage(err), 'error');
-              }
-            }}
-          >
+          <Button onClick={close}>Cancel</Button>
+          <Button variant={onto ? 'secondary' : 'primary'} data-autofocus={onto ? undefined : true} disabled={!usable || busy} busy={busy} onClick={addAsItem}>
             Add as a new item
           </Button>
-          <Button
-            variant="primary"
-            data-autofocus
-            disabled={!usable}
-            onClick={() => {
-              if (!parsed || !file) return;
-              importOnto(parsed.doc.cues, parsed.doc.header, parsed.doc.trailer ?? [], `Import ${file.name}`);
-              toast(`Imported ${parsed.doc.cues.length} cues from ${file.name}. Undo brings the previous cues back.`, 'ok');
-              onClose();
-            }}
-          >
-            Replace these cues
-          </Button>
+          {onto && (
+            <Button
+              variant="primary"
+              data-autofocus
+              disabled={!usable || busy}
+              onClick={() => {
+                if (!parsed || !file) return;
+                importOnto(parsed.doc.cues, parsed.doc.header, parsed.doc.trailer ?? [], `Import ${file.name}`);
+                toast(`Imported ${parsed.doc.cues.length} cues from ${file.name}. Undo brings the previous cues back.`, 'ok');
+                onClose();
+              }}
+            >
+              Replace these cues
+            </Button>
+          )}
         </>
       }
     >
@@ -145,7 +173,9 @@ export function ImportSubtitlesDialog({ file, onClose }: { file: { name: string;
         <>
           <p>
             {usable
-              ? `${parsed.doc.cues.length} cues (${parsed.format.toUpperCase()}), from ${cueTime(parsed.doc.cues[0]!.start)} to ${cueTime(parsed.doc.cues[parsed.doc.cues.length - 1]!.end)}. They can replace the ${count} cues here (undoable), or become a new library item.`
+              ? `${parsed.doc.cues.length} cues (${parsed.format.toUpperCase()}), from ${cueTime(parsed.doc.cues[0]!.start)} to ${cueTime(parsed.doc.cues[parsed.doc.cues.length - 1]!.end)}. ${
+                  onto ? `They can replace the ${count} cues here (undoable), or become a new library item.` : 'They become a new library item.'
+                }`
               : 'Verbatim found no cue it could read in this file.'}
           </p>
           {parsed.problems.length > 0 && (
@@ -160,6 +190,58 @@ export function ImportSubtitlesDialog({ file, onClose }: { file: { name: string;
                 ))}
                 {parsed.problems.length > 20 && <li>…and {parsed.problems.length - 20} more.</li>}
               </ul>
+            </div>
+          )}
+          {usable && (
+            <div className="media-choice" role="group" aria-labelledby={legendId}>
+              <p id={legendId} className="media-choice__label">
+                Video or audio for the new item <span className="muted">(optional)</span>
+              </p>
+              <div className="media-choice__row">
+                <span className={media ? 'media-choice__file' : 'muted'} data-testid="media-choice">
+                  {media
+                    ? `${media.name} (${formatBytes(media.size)})`
+                    : desktop
+                      ? 'None chosen: a video or audio file with the same name beside the subtitle file is used, if there is one.'
+                      : 'None chosen: the new item has the cues and text, with nothing to play.'}
+                </span>
+                <Button size="sm" icon="upload" disabled={busy} onClick={() => mediaInput.current?.click()}>
+                  {media ? 'Change…' : 'Choose video or audio…'}
+                </Button>
+                {media && (
+                  <Button size="sm" variant="ghost" disabled={busy} onClick={() => setMedia(null)}>
+                    Remove
+                  </Button>
+                )}
+              </div>
+              <input
+                ref={mediaInput}
+                type="file"
+                hidden
+                accept={mediaAcceptAttribute}
+                aria-label="Video or audio file for the new item"
+                onChange={(e) => {
+                  const f = e.target.files?.[0];
+                  e.target.value = '';
+                  if (!f) return;
+                  const c = classify(f.name, f.type, f.size);
+                  setMediaError(c.ok ? null : `“${f.name}” cannot be used: ${c.reason}`);
+                  if (c.ok) setMedia(f);
+                }}
+              />
+              {mediaError && (
+                <p className="field__error" role="alert">
+                  {mediaError}
+                </p>
+              )}
+              {upload && media && !desktop && (
+                <ProgressBar
+                  value={upload.total ? (upload.bytes / upload.total) * 100 : null}
+                  label={`Uploading ${media.name}`}
+                  bytesPerSecond={upload.bytesPerSecond}
+                  etaSeconds={upload.etaSeconds}
+                />
+              )}
             </div>
           )}
         </>
@@ -224,16 +306,74 @@ export function SyncDialog({ open, onClose }: { open: boolean; onClose(): void }
   );
 }
 
+const profileLabels: Partial<Record<keyof RulesProfile, string>> = {
+  maxCharsPerLine: 'Characters per line',
+  maxLines: 'Lines per cue',
+  minDurationMs: 'Shortest cue',
+  maxDurationMs: 'Longest cue',
+  maxCps: 'Characters a second',
+  minGapMs: 'Gap between cues',
+  leadOutMs: 'Lead-out into silence',
+  pauseMs: 'The pause that starts a cue',
+};
+
+/** The ranges of the contract's rulesProfileSchema, for the fields' min/max and the messages. */
+const profileLimits = Object.fromEntries(
+  (Object.keys(profileLabels) as (keyof RulesProfile)[]).map((k) => {
+    const n = rulesProfileSchema.shape[k] as { minValue?: number | null; maxValue?: number | null };
+    return [k, [n.minValue ?? 0, n.maxValue ?? 0]];
+  }),
+) as Partial<Record<keyof RulesProfile, [number, number]>>;
+
 export function ProfileDialog({ open, onClose }: { open: boolean; onClose(): void }) {
   const base = useSubtitles(currentProfile);
   const saveProfile = useSubtitles((s) => s.saveProfile);
   const [p, setP] = useState<RulesProfile>({ ...base, name: `${base.name} (mine)` });
+  const [invalid, setInvalid] = useState<{ field: keyof RulesProfile; message: string } | null>(null);
+  const errorId = useId();
   const num = (k: keyof RulesProfile, label: string, step = 1) => (
     <label className="field">
       <span>{label}</span>
-      <input type="number" step={step} value={Number(p[k] ?? 0)} onChange={(e) => setP({ ...p, [k]: Number(e.target.value) })} />
+      <input
+        type="number"
+        step={step}
+        min={profileLimits[k]?.[0]}
+        max={profileLimits[k]?.[1]}
+        value={Number(p[k] ?? 0)}
+        aria-invalid={invalid?.field === k || undefined}
+        aria-describedby={invalid?.field === k ? errorId : undefined}
+        onChange={(e) => setP({ ...p, [k]: Number(e.target.value) })}
+      />
     </label>
   );
+  const save = async () => {
+    const id = `user-${p.name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .slice(0, 60)}`;
+    const profile = { ...p, id, warnCps: p.warnCps && p.warnCps < p.maxCps ? p.warnCps : null };
+    // Checked here with the contract's own schema, so a value out of range is named in words, beside its field.
+    const checked = rulesProfileSchema.safeParse(profile);
+    if (!checked.success) {
+      const field = checked.error.issues[0]?.path[0] as keyof RulesProfile;
+      const limits = profileLimits[field];
+      setInvalid({
+        field,
+        message: limits
+          ? `${profileLabels[field]} must be between ${limits[0]} and ${limits[1]}.`
+          : field === 'name'
+            ? 'Give the profile a name (up to 80 characters).'
+            : `${profileLabels[field] ?? field} is not valid.`,
+      });
+      return;
+    }
+    if (checked.data.minDurationMs >= checked.data.maxDurationMs) {
+      setInvalid({ field: 'maxDurationMs', message: 'The longest cue must be longer than the shortest.' });
+      return;
+    }
+    setInvalid(null);
+    if (await saveProfile(checked.data)) onClose();
+  };
   return (
     <Dialog
       open={open}
@@ -243,16 +383,7 @@ export function ProfileDialog({ open, onClose }: { open: boolean; onClose(): voi
       footer={
         <>
           <Button onClick={onClose}>Cancel</Button>
-          <Button
-            variant="primary"
-            onClick={async () => {
-              const id = `user-${p.name
-                .toLowerCase()
-                .replace(/[^a-z0-9]+/g, '-')
-                .slice(0, 60)}`;
-              if (await saveProfile({ ...p, id, warnCps: p.warnCps && p.warnCps < p.maxCps ? p.warnCps : null })) onClose();
-            }}
-          >
+          <Button variant="primary" onClick={() => void save()}>
             Save profile
           </Button>
         </>
@@ -260,7 +391,14 @@ export function ProfileDialog({ open, onClose }: { open: boolean; onClose(): voi
     >
       <label className="field">
         <span>Name</span>
-        <input data-autofocus value={p.name} onChange={(e) => setP({ ...p, name: e.target.value })} />
+        <input
+          data-autofocus
+          value={p.name}
+          maxLength={80}
+          aria-invalid={invalid?.field === 'name' || undefined}
+          aria-describedby={invalid?.field === 'name' ? errorId : undefined}
+          onChange={(e) => setP({ ...p, name: e.target.value })}
+        />
       </label>
       <div className="sync-grid">
         {num('maxCharsPerLine', 'Characters per line')}
@@ -272,6 +410,11 @@ export function ProfileDialog({ open, onClose }: { open: boolean; onClose(): voi
         {num('leadOutMs', 'Lead-out into silence (ms)')}
         {num('pauseMs', 'A pause this long starts a cue (ms)')}
       </div>
+      {invalid && (
+        <p id={errorId} className="field__error" role="alert">
+          {invalid.message}
+        </p>
+      )}
     </Dialog>
   );
 }

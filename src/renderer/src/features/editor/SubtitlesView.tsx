@@ -15,6 +15,7 @@ import { checkAll, cueAt, currentProfile, playhead, useSubtitles } from '../../s
 import { useTranscript } from '../../stores/transcript';
 import { CueEditor } from './CueEditor';
 import { CueList } from './CueList';
+import type { SubtitleFile } from './importItem';
 import { ExportSubtitlesDialog, ImportSubtitlesDialog, ProfileDialog, SyncDialog } from './SubtitleDialogs';
 import { Waveform } from './Waveform';
 
@@ -195,7 +196,7 @@ export function SubtitlesView({ id, source }: { id: string; source: string }) {
   const [exporting, setExporting] = useState(false);
   const [syncing, setSyncing] = useState(false);
   const [profiling, setProfiling] = useState(false);
-  const [importing, setImporting] = useState<{ name: string; text: string } | null>(null);
+  const [importing, setImporting] = useState<SubtitleFile | null>(null);
   const [confirmReset, setConfirmReset] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
   const text = useRef<HTMLTextAreaElement>(null);
@@ -305,7 +306,7 @@ export function SubtitlesView({ id, source }: { id: string; source: string }) {
           onChange={async (e) => {
             const f = e.target.files?.[0];
             e.target.value = '';
-            if (f) setImporting({ name: f.name, text: await f.text() });
+            if (f) setImporting({ name: f.name, text: await f.text(), file: f });
           }}
         />
       </div>

@@ -18,6 +18,8 @@ type Regions = ReturnType<typeof RegionsPlugin.create>;
 type Region = ReturnType<Regions['addRegion']>;
 
 const PX_PER_SEC = 100;
+/** Region ids: unique, and never an index (see cueOf). */
+let regionSerial = 0;
 /** Snap when a dragged edge is this close to a word boundary or the playhead (in pixels, so it feels the same at any zoom). */
 const SNAP_PX = 8;
 
@@ -46,9 +48,17 @@ export function Waveform({ media, id, onReady }: { media: HTMLMediaElement | nul
   const ws = useRef<WaveSurfer | null>(null);
   const regions = useRef<Regions | null>(null);
   const shown = useRef(new Map<Cue, Region>());
-  /** What each shown region was last given (id and colour): an unchanged region is not touched, so the browser has nothing to restyle. */
+  /**
+   * The cue each region shows. Regions are named by their cue object, not its
+   * index: an edit that shifts the indices of the cues after it (split, insert,
+   * delete) leaves their regions untouched, so the browser has nothing to restyle.
+   */
+  const cueOf = useRef(new WeakMap<Region, Cue>());
+  /** The colour each shown region was last given: only a change of selection touches a region. */
   const given = useRef(new WeakMap<Region, string>());
   const view = useRef<[number, number]>([0, 30]);
+  /** Where the selection last asked the view to scroll; NaN once the view moved. */
+  const asked = useRef(NaN);
   const [state, setState] = useState<{ kind: 'loading' } | { kind: 'ready' } | { kind: 'none'; message: string }>({ kind: 'loading' });
   const cues = useSubtitles((s) => s.cues);
   const selection = useSubtitles((s) => s.selection);
@@ -87,14 +97,21 @@ export function Waveform({ media, id, onReady }: { media: HTMLMediaElement | nul
         regions.current = r;
         w.on('scroll', (a, b) => {
           view.current = [a, b];
+          asked.current = NaN;
           sync();
         });
+        const indexOf = (region: Region): number => {
+          const c = cueOf.current.get(region);
+          return c ? useSubtitles.getState().cues.indexOf(c) : -1;
+        };
         r.on('region-clicked', (region, e) => {
           e.stopPropagation();
-          useSubtitles.getState().select(Number(region.id.split(':')[1]));
+          const index = indexOf(region);
+          if (index >= 0) useSubtitles.getState().select(index);
         });
         r.on('region-updated', (region) => {
-          const index = Number(region.id.split(':')[1]);
+          const index = indexOf(region);
+          if (index < 0) return;
           const words = useTranscript.getState().transcript?.words ?? [];
           const within = (SNAP_PX / PX_PER_SEC) * 1000;
           const start = snapTime(region.start * 1000, words, playhead.get(), within);
@@ -161,10 +178,9 @@ export function Waveform({ media, id, onReady }: { media: HTMLMediaElement | nul
       const color = sel.has(i) ? accent : plain;
       const old = shown.current.get(c);
       if (old) {
-        const key = `cue:${i} ${color}`;
-        if (given.current.get(old) !== key) {
-          old.setOptions({ id: `cue:${i}`, color });
-          given.current.set(old, key);
+        if (given.current.get(old) !== color) {
+          old.setOptions({ color });
+          given.current.set(old, color);
         }
         continue;
       }
@@ -172,9 +188,19 @@ export function Waveform({ media, id, onReady }: { media: HTMLMediaElement | nul
       // Regions live in wavesurfer's shadow root: the page's stylesheet does not reach them, but its custom properties do (so the text follows a theme switch).
       content.style.cssText = `display:block;padding:2px 4px;font-size:11px;line-height:1.3;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;color:var(--text)`;
       content.textContent = c.text.replace(/<[^>]*>/g, '').replace(/\n/g, ' ');
-      const region = r.addRegion({ id: `cue:${i}`, start: c.start / 1000, end: c.end / 1000, color, drag: true, resize: true, content, minLength: 0.1 });
+      const region = r.addRegion({
+        id: `cue-${++regionSerial}`,
+        start: c.start / 1000,
+        end: c.end / 1000,
+        color,
+        drag: true,
+        resize: true,
+        content,
+        minLength: 0.1,
+      });
       shown.current.set(c, region);
-      given.current.set(region, `cue:${i} ${color}`);
+      cueOf.current.set(region, c);
+      given.current.set(region, color);
     }
   }
 
@@ -191,7 +217,11 @@ export function Waveform({ media, id, onReady }: { media: HTMLMediaElement | nul
     const [a, b] = view.current;
     // Scrolling forces a layout; a cue that cannot come further into view (at the end of the file) is left as it is.
     const target = Math.max(0, Math.min(selStart / 1000 - (b - a) / 4, w.getDuration() - (b - a)));
-    if ((selStart / 1000 < a || selEnd / 1000 > b) && Math.abs(target - a) > 0.01) w.setScrollTime(target);
+    // Asked already, and the view did not move (a cue past the end of the audio): asking again would only force a layout per edit.
+    if ((selStart / 1000 < a || selEnd / 1000 > b) && Math.abs(target - a) > 0.01 && !(Math.abs(target - asked.current) <= 0.01)) {
+      asked.current = target;
+      w.setScrollTime(target);
+    }
   }, [selStart, selEnd, state.kind]);
 
   return (

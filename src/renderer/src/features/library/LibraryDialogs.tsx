@@ -171,6 +171,7 @@ export function ExportDialog({ open, onClose, ids, title }: { open: boolean; onC
           <option value="txt">Text (.txt)</option>
           <option value="srt">Subtitles (.srt)</option>
           <option value="vtt">Web subtitles (.vtt)</option>
+          <option value="docx">Word document (.docx)</option>
           <option value="json">Everything (.json)</option>
         </select>
         <p className="field__help">

@@ -11,6 +11,8 @@ import { useLibrary } from '../../stores/library';
 import { useSearch } from '../../stores/search';
 import { useSettings } from '../../stores/settings';
 import { askAbout } from '../chat/ask';
+import type { SubtitleFile } from '../editor/importItem';
+import { ImportSubtitlesDialog } from '../editor/SubtitleDialogs';
 import { openFilePicker } from './DropOverlay';
 import { engineNote } from './engineNote';
 import { AddUrlDialog, DeleteDialog, ExportDialog, TagDialog } from './LibraryDialogs';
@@ -143,7 +145,7 @@ function Toolbar({ onDialog }: { onDialog(d: 'tag' | 'export' | 'delete'): void 
   );
 }
 
-function NewUserEmpty({ onUrl }: { onUrl(): void }) {
+function NewUserEmpty({ onUrl, onSubtitles }: { onUrl(): void; onSubtitles(): void }) {
   const settings = useSettings((s) => s.settings);
   const key = useKeys((s) => s.status);
   const note = engineNote(settings, key);
@@ -158,6 +160,9 @@ function NewUserEmpty({ onUrl }: { onUrl(): void }) {
           </Button>
           <Button icon="link" onClick={onUrl}>
             Add from URL
+          </Button>
+          <Button icon="captions" onClick={onSubtitles}>
+            Import subtitles
           </Button>
         </>
       }
@@ -201,6 +206,8 @@ export function LibraryScreen() {
   const searchQuery = useSearch((s) => s.query);
   const setSearch = useSearch((s) => s.setQuery);
   const [dialog, setDialog] = useState<'url' | 'tag' | 'export' | 'delete' | null>(null);
+  const [importing, setImporting] = useState<SubtitleFile | null>(null);
+  const subtitleInput = useRef<HTMLInputElement>(null);
   const ids = Object.keys(selectedIds);
   const empty = loaded && total === 0 && !filtered;
   const searching = searchQuery.trim() !== '';
@@ -242,6 +249,9 @@ export function LibraryScreen() {
                 />
               </div>
               <div className="library__actions">
+                <Button icon="captions" onClick={() => subtitleInput.current?.click()}>
+                  Import subtitles…
+                </Button>
                 <Button icon="link" onClick={() => setDialog('url')}>
                   Add from URL
                 </Button>
@@ -270,13 +280,26 @@ export function LibraryScreen() {
       ) : !loaded ? (
         <div className="library__loading" aria-busy="true" aria-label="Loading the library" />
       ) : empty ? (
-        <NewUserEmpty onUrl={() => setDialog('url')} />
+        <NewUserEmpty onUrl={() => setDialog('url')} onSubtitles={() => subtitleInput.current?.click()} />
       ) : (
         <>
           <Toolbar onDialog={setDialog} />
           <LibraryList />
         </>
       )}
+      <input
+        ref={subtitleInput}
+        type="file"
+        hidden
+        accept=".srt,.vtt,text/vtt,application/x-subrip"
+        aria-label="Subtitle file to import"
+        onChange={async (e) => {
+          const f = e.target.files?.[0];
+          e.target.value = '';
+          if (f) setImporting({ name: f.name, text: await f.text(), file: f });
+        }}
+      />
+      <ImportSubtitlesDialog file={importing} onto={false} onClose={() => setImporting(null)} />
       <AddUrlDialog open={dialog === 'url'} onClose={closeDialog} />
       <TagDialog open={dialog === 'tag'} onClose={closeDialog} ids={ids} />
       <ExportDialog open={dialog === 'export'} onClose={closeDialog} ids={ids} />

@@ -5,32 +5,19 @@
  * can be tested without a DOM.
  */
 
-const AUDIO = ['mp3', 'wav', 'wave', 'm4a', 'aac', 'flac', 'ogg', 'oga', 'opus', 'wma', 'aif', 'aiff', 'amr', 'mka', 'caf', 'weba', 'spx', 'mp2', 'ac3'];
-const VIDEO = ['mp4', 'm4v', 'mov', 'mkv', 'webm', 'avi', 'wmv', 'mpg', 'mpeg', 'ts', 'mts', 'm2ts', 'flv', '3gp', 'ogv'];
-export const acceptAttribute = ['audio/*', 'video/*', ...AUDIO.map((e) => `.${e}`), ...VIDEO.map((e) => `.${e}`)].join(',');
+import { extensionOf, mediaKindOf } from '../../../../shared/media-files';
+
+export { mediaAcceptAttribute as acceptAttribute, extensionOf } from '../../../../shared/media-files';
 
 const MAX_BYTES = 5 * 1000 ** 3;
 
 export type Classified = { ok: true; kind: 'audio' | 'video' } | { ok: false; reason: string };
 
-export function extensionOf(name: string): string {
-  const dot = name.lastIndexOf('.');
-  return dot > 0 ? name.slice(dot + 1).toLowerCase() : '';
-}
-
 export function classify(name: string, mime: string, size: number): Classified {
   const base = name.split('/').pop() ?? name;
   if (base.startsWith('.')) return { ok: false, reason: 'Hidden system file; skipped.' };
   const ext = extensionOf(base);
-  const kind: 'audio' | 'video' | null = mime.startsWith('audio/')
-    ? 'audio'
-    : mime.startsWith('video/')
-      ? 'video'
-      : AUDIO.includes(ext)
-        ? 'audio'
-        : VIDEO.includes(ext)
-          ? 'video'
-          : null;
+  const kind: 'audio' | 'video' | null = mime.startsWith('audio/') ? 'audio' : mime.startsWith('video/') ? 'video' : mediaKindOf(base);
   if (!kind) {
     const what = ext ? `a .${ext} file` : 'a file without an extension';
     return { ok: false, reason: `Not audio or video (${what}). Pick an audio or video file such as MP3, WAV, M4A or MP4.` };

@@ -3,7 +3,7 @@
  * the system's save dialog (main writes the files); a browser downloads them.
  */
 import type { ExportFormat } from '../../../../shared/library';
-import { api, errorMessage, saveText } from '../../bridge';
+import { api, errorMessage, saveExportFile } from '../../bridge';
 import { useApp } from '../../stores/app';
 import { toast } from '../../stores/toasts';
 
@@ -27,7 +27,7 @@ export async function exportTranscripts(ids: string[], format: ExportFormat): Pr
   for (const id of ids) {
     try {
       const out = await api.invoke('library.export', { id, format });
-      saveText(out.filename, out.mime, out.content);
+      saveExportFile(out);
       done++;
     } catch (err) {
       toast(errorMessage(err), 'error');
