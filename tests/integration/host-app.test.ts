@@ -7,12 +7,12 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { createCore, type Core } from '../../src/main/core';
 import { startHostServer, type HostServer } from '../../src/main/host/server';
 import { createHostPlatform, ForkEngineLauncher } from '../../src/main/platform/host';
 import { channelNames } from '../../src/shared/ipc';
 import { startFakeService, type FakeService } from '../unit/main/support/fake-service';
+import { openBridge, type BridgeClient } from './support/bridge';
 
 const KEY = 'cloud-key-0123456789-zz9y';
 const token = 'host-app-token-0123456789';
@@ -20,20 +20,8 @@ let dir: string;
 let core: Core;
 let host: HostServer;
 let svc: FakeService;
-let ws: WebSocket;
-const events: { event: string; payload: Record<string, unknown> }[] = [];
-let next = 1;
-const pending = new Map<number, (m: { output?: unknown; error?: { code: string; message: string } }) => void>();
-
-async function call<T = Record<string, unknown>>(channel: string, input?: unknown): Promise<T> {
-  const id = next++;
-  const reply = await new Promise<{ output?: unknown; error?: { code: string; message: string } }>((r) => {
-    pending.set(id, r);
-    ws.send(JSON.stringify({ id, channel, input }));
-  });
-  if (reply.error) throw Object.assign(new Error(reply.error.message), reply.error);
-  return reply.output as T;
-}
+let client: BridgeClient;
+const call = <T = Record<string, unknown>>(channel: string, input?: unknown): Promise<T> => client.call<T>(channel, input);
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'verbatim-host-app-'));
@@ -43,17 +31,11 @@ beforeAll(async () => {
   platform.engine = new ForkEngineLauncher(resolve('tests/unit/main/support/fake-engine-cli.ts'));
   core = createCore(platform, (s) => s.kind === 'host' && s.tokenValid, { jobs: { pollStartMs: 100 }, log: () => undefined });
   host = await startHostServer({ core, token, rendererDir: join(dir, 'none'), port: 0 });
-  ws = new WebSocket(`ws://127.0.0.1:${host.port}/bridge?token=${token}`);
-  await new Promise((r, j) => (ws.once('open', r), ws.once('error', j)));
-  ws.on('message', (d) => {
-    const m = JSON.parse(d.toString()) as Record<string, unknown>;
-    if (typeof m.id === 'number') pending.get(m.id)?.(m);
-    else events.push(m as (typeof events)[number]);
-  });
+  client = await openBridge(host.port, token);
 });
 
 afterAll(async () => {
-  ws.close();
+  client.close();
   await host.close();
   await core.dispose();
   await svc.close();
@@ -79,8 +61,8 @@ describe('host-mode contract of the app core', () => {
     await expect(call('keys.set', { key: 'wrong-key-123456', region: 'custom' })).rejects.toMatchObject({ code: 'invalid_key' });
     const ok = await call('keys.set', { key: KEY, region: 'custom' });
     expect(ok).toMatchObject({ present: true, masked: '…zz9y', source: 'vault', region: 'custom', lastError: null });
-    expect(events.some((e) => e.event === 'keys.changed' && e.payload.present === true)).toBe(true);
-    expect(JSON.stringify(events)).not.toContain(KEY);
+    expect(client.events.some((e) => e.event === 'keys.changed' && e.payload.present === true)).toBe(true);
+    expect(JSON.stringify(client.events)).not.toContain(KEY);
     expect(await call('keys.verify')).toMatchObject({ verifiedAt: expect.any(String) });
     expect(await call('keys.remove')).toMatchObject({ present: false });
     await call('settings.set', { region: 'local' });
@@ -108,9 +90,9 @@ describe('host-mode contract of the app core', () => {
     // The length the renderer measured shows in the queue at once, before the service has said anything.
     expect(jobs[0]!.durationMs).toBe(2480);
     await expect(call('jobs.addFiles', { paths: [file], durationsMs: [-1] })).rejects.toMatchObject({ code: 'bad_request' });
-    await waitFor(() => events.some((e) => e.event === 'jobs.changed' && (e.payload.job as { status?: string } | null)?.status === 'completed'));
-    expect(events.some((e) => e.event === 'library.changed' && (e.payload.ids as string[]).includes(rid))).toBe(true);
-    expect(events.some((e) => e.event === 'engine.status' && e.payload.state === 'running')).toBe(true);
+    await waitFor(() => client.events.some((e) => e.event === 'jobs.changed' && (e.payload.job as { status?: string } | null)?.status === 'completed'));
+    expect(client.events.some((e) => e.event === 'library.changed' && (e.payload.ids as string[]).includes(rid))).toBe(true);
+    expect(client.events.some((e) => e.event === 'engine.status' && e.payload.state === 'running')).toBe(true);
 
     const list = await call<{ items: { id: string; title: string; status: string }[]; total: number }>('library.list', { sort: 'created' });
     expect(list).toMatchObject({ total: 1, items: [{ id: rid, title: 'Weekly sync', status: 'completed' }] });
@@ -150,7 +132,7 @@ describe('host-mode contract of the app core', () => {
 
     await expect(call('jobs.cancel', { id: jobId })).rejects.toMatchObject({ code: 'conflict' });
     expect(await call('jobs.remove', { id: jobId })).toEqual({ ok: true });
-    expect(events.some((e) => e.event === 'jobs.changed' && e.payload.id === jobId && e.payload.job === null)).toBe(true);
+    expect(client.events.some((e) => e.event === 'jobs.changed' && e.payload.id === jobId && e.payload.job === null)).toBe(true);
 
     expect(await call('library.delete', { ids: [rid], remote: true })).toEqual({ deleted: 1, remoteErrors: [] });
     expect(await call('library.list')).toMatchObject({ total: 0 });

@@ -10,31 +10,21 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { createCore, type Core } from '../../src/main/core';
 import { startHostServer, type HostServer } from '../../src/main/host/server';
 import { createHostPlatform } from '../../src/main/platform/host';
 import { call as callRouter } from '../support/router';
+import { openBridge, type BridgeClient } from './support/bridge';
 
 const token = 'subtitle-media-token-0123456789';
 let dir: string;
 let core: Core;
 let host: HostServer;
-let ws: WebSocket;
-let next = 1;
-const pending = new Map<number, (m: { output?: unknown; error?: { code: string; message: string } }) => void>();
+let client: BridgeClient;
 
 const SRT = '1\n00:00:00,200 --> 00:00:01,400\nThe tide comes in\n\n2\n00:00:01,600 --> 00:00:02,800\nand the boats float again.\n';
 
-async function bridge<T = Record<string, unknown>>(channel: string, input?: unknown): Promise<T> {
-  const id = next++;
-  const reply = await new Promise<{ output?: unknown; error?: { code: string; message: string } }>((r) => {
-    pending.set(id, r);
-    ws.send(JSON.stringify({ id, channel, input }));
-  });
-  if (reply.error) throw Object.assign(new Error(reply.error.message), reply.error);
-  return reply.output as T;
-}
+const bridge = <T = Record<string, unknown>>(channel: string, input?: unknown): Promise<T> => client.call<T>(channel, input);
 
 async function upload(name: string, bytes: Buffer): Promise<string> {
   const res = await fetch(`http://127.0.0.1:${host.port}/upload?token=${token}&name=${encodeURIComponent(name)}`, {
@@ -78,18 +68,13 @@ beforeAll(async () => {
     },
   );
   host = await startHostServer({ core, token, rendererDir: join(dir, 'none'), port: 0 });
-  ws = new WebSocket(`ws://127.0.0.1:${host.port}/bridge?token=${token}`);
-  await new Promise((r, j) => (ws.once('open', r), ws.once('error', j)));
-  ws.on('message', (d) => {
-    const m = JSON.parse(d.toString()) as { id?: number; output?: unknown; error?: { code: string; message: string } };
-    if (typeof m.id === 'number') pending.get(m.id)?.(m);
-  });
+  client = await openBridge(host.port, token);
   mkdirSync(join(dir, 'desk'));
   video(join(dir, 'desk', 'Harbour.mp4'));
 }, 60_000);
 
 afterAll(async () => {
-  ws?.close();
+  client?.close();
   await host?.close();
   await core?.dispose();
   rmSync(dir, { recursive: true, force: true });
