@@ -4,7 +4,7 @@
  * thousand twenty four", "five five five ...", "jane at example dot com")
  * and rewrites them in the requested patterns.
  */
-import { TENS, UNITS } from '../text/number-words';
+import { SPOKEN_DIGITS, TENS, UNITS } from '../text/number-words';
 
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 const ORD: Record<string, number> = {
@@ -30,21 +30,6 @@ const ORD: Record<string, number> = {
   twentieth: 20,
   thirtieth: 30,
 };
-const DIGIT: Record<string, string> = {
-  zero: '0',
-  oh: '0',
-  o: '0',
-  one: '1',
-  two: '2',
-  three: '3',
-  four: '4',
-  five: '5',
-  six: '6',
-  seven: '7',
-  eight: '8',
-  nine: '9',
-};
-
 export interface CustomFormattingRequest {
   date?: string;
   phone_number?: string;
@@ -153,7 +138,7 @@ function findPhones(text: string, pattern: string, mapping: Record<string, strin
     const digits = all
       .toLowerCase()
       .match(/\d|zero|oh|one|two|three|four|five|six|seven|eight|nine/g)!
-      .map((t) => (/\d/.test(t) ? t : (DIGIT[t] as string)))
+      .map((t) => (/\d/.test(t) ? t : (SPOKEN_DIGITS[t] as string)))
       .join('');
     if (digits.length !== 10 && !(digits.length === 11 && digits.startsWith('1'))) return all;
     const f = formatPhone(pattern, digits);

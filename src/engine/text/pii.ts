@@ -7,6 +7,7 @@
 import type { PiiPolicy, Sentence, Word } from '../../shared/api/transcript';
 import { round3 } from './format';
 import { PERSON_NAMES } from './names';
+import { SPOKEN_DIGITS } from './number-words';
 
 export const SUPPORTED_PII_POLICIES: readonly PiiPolicy[] = [
   'person_name',
@@ -26,21 +27,6 @@ export interface PiiSpan {
   start: number;
   end: number;
 }
-
-const SPOKEN_DIGITS: Record<string, string> = {
-  zero: '0',
-  oh: '0',
-  o: '0',
-  one: '1',
-  two: '2',
-  three: '3',
-  four: '4',
-  five: '5',
-  six: '6',
-  seven: '7',
-  eight: '8',
-  nine: '9',
-};
 
 function bare(w: string): string {
   return w.toLowerCase().replace(/[.,?!;:]+$/, '');
