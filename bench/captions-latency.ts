@@ -16,6 +16,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
 import { launchHost, stopHost } from '../tests/e2e/host';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, fakeMicrophoneArgs } from '../tests/e2e/chromium';
 import { quantile, tempDataDir } from '../tests/e2e/bench-kit';
 
 const MINUTES = Number(process.argv[2] ?? 10);
@@ -77,17 +78,8 @@ function childrenOf(pid: number): number[] {
 async function main(): Promise<void> {
   const { url, child } = await launchHost(tempDataDir('captions'));
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--use-fake-device-for-media-stream',
-      '--use-fake-ui-for-media-stream',
-      `--use-file-for-fake-audio-capture=${wav}`,
-      '--enable-precise-memory-info',
-      '--autoplay-policy=no-user-gesture-required',
-    ],
+    executablePath: CHROMIUM_PATH,
+    args: [...CHROMIUM_ARGS, ...fakeMicrophoneArgs(wav), '--enable-precise-memory-info'],
   });
   const ctx = await browser.newContext({ permissions: ['microphone'] });
   const page = await ctx.newPage();

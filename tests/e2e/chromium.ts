@@ -1,0 +1,22 @@
+/** The Chromium every e2e test and UI benchmark drives: Debian's, never a downloaded one, with the same flags everywhere. */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export const CHROMIUM_ARGS: readonly string[] = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+  '--no-first-run',
+];
+
+/** Chromium's fake microphone playing `wav` (granted without a prompt), for live captions. */
+export function fakeMicrophoneArgs(wav: string): string[] {
+  return [
+    '--use-fake-device-for-media-stream',
+    '--use-fake-ui-for-media-stream',
+    `--use-file-for-fake-audio-capture=${wav}`,
+    '--autoplay-policy=no-user-gesture-required',
+  ];
+}
