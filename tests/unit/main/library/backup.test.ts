@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Library } from '../../../../src/main/services/library/library';
-import { builtInProfiles, commands, diffCues } from '../../../../src/shared/captions/index';
-import { addCompleted } from '../../../support/library';
+import { builtInProfiles, commands } from '../../../../src/shared/captions/index';
+import { addCompleted, commitCueEdit } from '../../../support/library';
 
 let dir: string;
 beforeEach(() => {
@@ -106,21 +106,10 @@ describe('backup round trip', () => {
     src.audio.attach(id, wav);
     const peaks = await src.subtitles.peaks(id, src.subtitles.audioOf(id));
     // One cue edit that changes a word, one that only retimes.
-    let doc = src.subtitles.open(id);
-    const at = doc.cues.findIndex((c) => c.text.includes('budget'));
-    const state = (cues: typeof doc.cues) => ({
-      cues,
-      selection: [at],
-      caret: null,
-      playheadMs: 0,
-      words: src.transcripts.get(id).words,
-      profile: builtInProfiles[0]!,
-    });
-    const edited = commands.editText.perform(state(doc.cues), { index: at, text: doc.cues[at]!.text.replace('budget', 'forecast') })!.cues;
-    src.subtitles.commit(id, doc.version, 'Edit text', diffCues(doc.cues, edited)!);
-    doc = src.subtitles.open(id);
-    const shifted = commands.shift.perform(state(doc.cues), { ms: 120, all: false })!.cues;
-    src.subtitles.commit(id, doc.version, 'Shift', diffCues(doc.cues, shifted)!);
+    const cues = src.subtitles.open(id).cues;
+    const at = cues.findIndex((c) => c.text.includes('budget'));
+    commitCueEdit(src, id, commands.editText, { index: at, text: cues[at]!.text.replace('budget', 'forecast') }, [at]);
+    commitCueEdit(src, id, commands.shift, { ms: 120, all: false }, [at]);
     const before = src.subtitles.open(id);
     const profile = { ...builtInProfiles[0]!, id: 'user-broadcast', name: 'Broadcast 37', maxCharsPerLine: 37 };
     src.subtitles.saveProfile(profile);
@@ -138,7 +127,7 @@ describe('backup round trip', () => {
     expect(after).toMatchObject({ edited: true, profileId: 'user-broadcast', version: before.version });
     expect(after.cues).toEqual(before.cues);
     expect(after.cues[at]!.text).toContain('forecast');
-    expect(after.undo.map((e) => e.label)).toEqual(['Edit text', 'Shift']);
+    expect(after.undo.map((e) => e.label)).toEqual(['Edit text', 'Shift by milliseconds']);
     expect(after.profiles.find((p) => p.id === 'user-broadcast')).toEqual(profile);
     expect(lib.transcripts.get(id).words.find((w) => w.text === 'forecast')).toMatchObject({ original: 'budget' });
     expect(lib.subtitles.storedPeaks(id)).toEqual(peaks);

@@ -10,7 +10,8 @@ import { ExportSaver } from '../../../../src/main/services/library/export-files'
 import { Library } from '../../../../src/main/services/library/library';
 import type { LibraryRemote } from '../../../../src/main/services/library/remote';
 import type { WebhookFollower } from '../../../../src/main/services/library/webhook-status';
-import { builtInProfiles, commands, diffCues } from '../../../../src/shared/captions/index';
+import { commands } from '../../../../src/shared/captions/index';
+import { commitCueEdit } from '../../../support/library';
 
 let dir: string;
 let lib: Library;
@@ -157,24 +158,13 @@ describe('DOCX from the library', () => {
     // A word corrected in the transcript view.
     lib.edits.correctWords(id, [{ index: 1, text: 'settled' }]);
     // A word changed in a cue, and a cue's text rewritten beyond its words, in the Subtitles view.
-    let doc = lib.subtitles.open(id);
-    const state = (cues: typeof doc.cues, at: number) => ({
-      cues,
-      selection: [at],
-      caret: null,
-      playheadMs: 0,
-      words: lib.transcripts.get(id).words,
-      profile: builtInProfiles[0]!,
-    });
-    const at = doc.cues.findIndex((c) => c.text.includes('budget'));
-    let next = commands.editText.perform(state(doc.cues, at), { index: at, text: doc.cues[at]!.text.replace('budget', 'forecast') })!.cues;
-    lib.subtitles.commit(id, doc.version, 'Edit text', diffCues(doc.cues, next)!);
-    doc = lib.subtitles.open(id);
-    const last = doc.cues.length - 1;
-    expect(doc.cues[last]!.text).toContain('in March');
+    const cues = lib.subtitles.open(id).cues;
+    const at = cues.findIndex((c) => c.text.includes('budget'));
+    const after = commitCueEdit(lib, id, commands.editText, { index: at, text: cues[at]!.text.replace('budget', 'forecast') }, [at]);
+    const last = after.length - 1;
+    expect(after[last]!.text).toContain('in March');
     expect(last).toBeGreaterThan(at);
-    next = commands.editText.perform(state(doc.cues, last), { index: last, text: 'The office opens in spring.' })!.cues;
-    lib.subtitles.commit(id, doc.version, 'Edit text', diffCues(doc.cues, next)!);
+    commitCueEdit(lib, id, commands.editText, { index: last, text: 'The office opens in spring.' }, [last]);
     return id;
   }
 

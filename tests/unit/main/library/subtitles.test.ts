@@ -1,4 +1,4 @@
-import { addCompleted as addTranscript } from '../../../support/library';
+import { addCompleted as addTranscript, commitCueEdit } from '../../../support/library';
 import BetterSqlite3 from 'better-sqlite3';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,7 +12,7 @@ import { Library } from '../../../../src/main/services/library/library';
 import { SubtitleExporter } from '../../../../src/main/services/library/subtitle-export';
 import { PickedFiles } from '../../../../src/main/services/picked-files';
 import { importSubtitlesAsItem } from '../../../../src/main/services/library/subtitle-import';
-import { buildCuesWith, builtInProfiles, commands, diffCues, parseSubtitles, type Cue, type EditorState } from '../../../../src/shared/captions/index';
+import { buildCuesWith, builtInProfiles, commands, parseSubtitles, type Cue, type EditorState } from '../../../../src/shared/captions/index';
 
 let dir: string;
 let lib: Library;
@@ -44,11 +44,7 @@ function edit<A>(
   selection = [0],
   caret: number | null = null,
 ): Cue[] {
-  const doc = lib.subtitles.open(id);
-  const words = lib.transcripts.get(id).words;
-  const r = cmd.perform({ cues: doc.cues, selection, caret, playheadMs: 0, words, profile: builtInProfiles[0]! }, arg)!;
-  lib.subtitles.commit(id, doc.version, cmd.name, diffCues(doc.cues, r.cues)!);
-  return r.cues;
+  return commitCueEdit(lib, id, cmd, arg, selection, caret);
 }
 
 describe('subtitle store', () => {
@@ -81,9 +77,9 @@ describe('subtitle store', () => {
     lib.close();
     lib = new Library(join(dir, 'data'));
     const doc = lib.subtitles.open(id);
-    expect(doc.undo.map((e) => e.label)).toEqual(['editText']);
+    expect(doc.undo.map((e) => e.label)).toEqual(['Edit text']);
     const r = lib.subtitles.undo(id, doc.version);
-    expect(r.entry?.label).toBe('editText');
+    expect(r.entry?.label).toBe('Edit text');
     expect(lib.transcripts.get(id).words[at]!.text).toBe('budget');
     expect(lib.transcripts.get(id).words[at]!.original ?? null).toBeNull();
     expect(lib.search.search('budget').map((h) => h.recordingId)).toEqual([id]);
