@@ -109,9 +109,16 @@ export function opensQuestion(firstWord: string): boolean {
 }
 
 /** Capitalises weekdays and months (ambiguous months only next to a date cue); `prev`/`next` are the neighbouring words. */
+/** Titles before a name, as people write them: "mr smith" → "Mr. Smith" (the recognizer's dictionary spells them without the dot). */
+const TITLES: Readonly<Record<string, string>> = { mr: 'Mr.', mrs: 'Mrs.', ms: 'Ms.', dr: 'Dr.' };
+
 export function properNoun(word: string, prev: string | undefined, next: string | undefined): string {
   const w = word.toLowerCase();
   if (WEEKDAYS.has(w) || MONTHS.has(w)) return capitalise(word);
+  // Only before another word: a title ends no sentence, and the name after it is a name.
+  const title = TITLES[w];
+  if (title && next) return title;
+  if (prev && TITLES[prev.toLowerCase()]) return capitalise(word);
   if (AMBIGUOUS_MONTHS.has(w)) {
     const before = prev?.toLowerCase() ?? '';
     const after = next?.toLowerCase() ?? '';

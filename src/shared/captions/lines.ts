@@ -20,6 +20,8 @@ const ADJECTIVES = new Set(
   ),
 );
 const SENTENCE_END = /[.?!…]["')\]]*$/;
+/** Titles and abbreviations whose dot ends no sentence ("Mr. Smith" is not two sentences). */
+const ABBREVIATION = /^["'(]?(?:mr|mrs|ms|dr|prof|vs|e\.g|i\.e)\.$/i;
 const CLAUSE_END = /[,;:–—]["')\]]*$/;
 
 interface TokenInfo {
@@ -43,7 +45,7 @@ function info(w: string): TokenInfo {
   i = {
     bare: w.toLowerCase().replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''),
     capital: /^["'(]?\p{Lu}/u.test(w),
-    sentenceEnd: SENTENCE_END.test(w),
+    sentenceEnd: SENTENCE_END.test(w) && !ABBREVIATION.test(w),
     clauseEnd: CLAUSE_END.test(w),
   };
   infos.set(w, i);

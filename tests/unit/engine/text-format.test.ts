@@ -39,6 +39,14 @@ describe('formatting of weekdays, months, "I" and clock times', () => {
     expect(fmt('at seven twenty people came')).not.toContain(':');
   });
 
+  it('writes a title before a name as people do, and scores it as the word said', () => {
+    expect(fmt('and mr john dashwood had then leisure')).toBe('And Mr. John dashwood had then leisure.');
+    expect(fmt('we met dr smith today')).toContain('Dr. Smith');
+    // At the end there is no name after it: the word stays as recognised.
+    expect(fmt('that was the mr')).toBe('That was the mr.');
+    expect(wordErrorRate('and mister john dashwood', fmt('and mr john dashwood'))).toBe(0);
+  });
+
   it('keeps the recognised words as they are with format_text false', () => {
     const f = formatTranscript(raw('i saw them on monday at seven thirty in june'), { punctuate: false, formatText: false });
     expect(f.text).toBe('i saw them on monday at seven thirty in june');

@@ -152,6 +152,15 @@ describe('line breaking', () => {
     const cues = buildCuesWith(ws, builtInProfiles[0]!);
     expect(cues[0]!.text.replace('\n', ' ')).toBe('We reviewed the budget for the launch in detail.');
   });
+  it('reads a title\'s dot as no sentence end: "Mr. Dashwood" is never broken after the title', () => {
+    const text = 'After dinner we spoke to Mr. Dashwood about the estate and the house.';
+    const ws = text.split(' ').map((t, i) => ({ text: t, start: i * 300, end: i * 300 + 250 }));
+    for (const p of builtInProfiles) {
+      const cues = buildCuesWith(ws, p);
+      for (const c of cues) expect(c.text).not.toMatch(/Mr\.$/m);
+    }
+    expect(lines('We spoke to Mr. Dashwood about the estate and the old house.')?.join('|')).not.toMatch(/Mr\.\|/);
+  });
 });
 
 describe("the service's chars_per_caption", () => {
