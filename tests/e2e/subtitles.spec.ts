@@ -90,6 +90,23 @@ test.describe('subtitle editor', () => {
     expect(got).toEqual(expected.map((c) => [c.start, c.end, c.text]));
     expect(srt).toContain('Zanzibar');
 
+    // The playhead follows the selection once it rests; Space right after a move plays from the selected cue.
+    const media = page.getByTestId('subtitle-media');
+    const now = () => media.evaluate((a: HTMLMediaElement) => a.currentTime);
+    await page.getByRole('listbox').focus();
+    await page.keyboard.press('Home');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(now).toBeCloseTo(expected[2]!.start / 1000, 2);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Space');
+    await expect.poll(() => media.evaluate((a: HTMLMediaElement) => !a.paused)).toBe(true);
+    const from = await now();
+    expect(from).toBeGreaterThanOrEqual(expected[3]!.start / 1000 - 0.05);
+    expect(from).toBeLessThan(expected[3]!.start / 1000 + 1.5);
+    await page.keyboard.press('Space');
+    await expect.poll(() => media.evaluate((a: HTMLMediaElement) => a.paused)).toBe(true);
+
     // Dark theme of the edited view.
     await page.emulateMedia({ colorScheme: 'dark' });
     await snap(page, 'subtitles-dark');

@@ -54,6 +54,29 @@ function RulesSummary() {
   );
 }
 
+/** How long the selection rests before the playhead moves to it. */
+const SEEK_AFTER_MS = 120;
+
+/** The playhead's move to the selected cue, waiting for the selection to rest (see MediaPane). */
+const pendingSeek = {
+  timer: 0 as ReturnType<typeof setTimeout> | 0,
+  run: (): void => undefined,
+  schedule(): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.flush(), SEEK_AFTER_MS);
+  },
+  cancel(): void {
+    clearTimeout(this.timer);
+    this.timer = 0;
+  },
+  /** Moves it now if one is waiting (before playing, so play starts at the selected cue). */
+  flush(): void {
+    if (!this.timer) return;
+    this.cancel();
+    this.run();
+  },
+};
+
 /** The media element, the current cue drawn over a video, and play/loop following the selection. */
 function MediaPane({ onMedia, video }: { onMedia(el: HTMLMediaElement | null): void; video: boolean }) {
   const mediaUrl = useTranscript((s) => s.mediaUrl);
@@ -80,15 +103,23 @@ function MediaPane({ onMedia, video }: { onMedia(el: HTMLMediaElement | null): v
       raf = requestAnimationFrame(tick);
     };
     raf = requestAnimationFrame(tick);
-    // Selecting another cue moves the playhead to it (unless playing), so Space plays from there.
+    // Selecting another cue moves the playhead to it (unless playing), so Space plays from there. The seek waits until the
+    // selection rests: a seek redraws the waveform's cursor and progress and may scroll it, which an edit's frame or a held
+    // arrow key should not pay for each time (play flushes it first).
     const unsub = useSubtitles.subscribe((s, prev) => {
-      const a = ref.current;
-      const at = s.cues[s.selection[0] ?? -1]?.start;
-      if (a && a.paused && at !== undefined && s.selection[0] !== prev.selection[0]) a.currentTime = at / 1000;
+      if (s.selection[0] !== prev.selection[0]) pendingSeek.schedule();
     });
+    pendingSeek.run = () => {
+      const a = ref.current;
+      const s = useSubtitles.getState();
+      const at = s.cues[s.selection[0] ?? -1]?.start;
+      if (a && a.paused && at !== undefined) a.currentTime = at / 1000;
+    };
     return () => {
       cancelAnimationFrame(raf);
       unsub();
+      pendingSeek.cancel();
+      pendingSeek.run = () => undefined;
     };
   }, []);
 
@@ -106,6 +137,8 @@ function MediaPane({ onMedia, video }: { onMedia(el: HTMLMediaElement | null): v
       ref.current = el;
       onMedia(el);
     },
+    // Someone moved the playhead (a click on the waveform, the keyboard): that wins over a move still waiting for the selection.
+    onSeeking: () => pendingSeek.cancel(),
     onPlay: () => setPaused(false),
     onPause: () => setPaused(true),
   };
@@ -130,6 +163,7 @@ function MediaPane({ onMedia, video }: { onMedia(el: HTMLMediaElement | null): v
           aria-label={paused ? 'Play (space)' : 'Pause (space)'}
           onClick={() => {
             const a = ref.current;
+            pendingSeek.flush();
             if (a) void (a.paused ? a.play() : a.pause());
           }}
         />
@@ -238,6 +272,7 @@ export function SubtitlesView({ id, source }: { id: string; source: string }) {
       }
       if (e.key === ' ' && !typingIn(e.target) && (e.target as HTMLElement | null)?.tagName !== 'BUTTON' && media) {
         e.preventDefault();
+        pendingSeek.flush();
         const sel = s.cues[s.selection[0] ?? -1];
         if (media.paused && s.loop && sel) media.currentTime = sel.start / 1000;
         void (media.paused ? media.play() : media.pause());
@@ -296,7 +331,6 @@ export function SubtitlesView({ id, source }: { id: string; source: string }) {
         <Button size="sm" icon="download" onClick={() => setExporting(true)}>
           Export…
         </Button>
-        <SavingStatus />
         <input
           ref={fileInput}
           type="file"
@@ -329,7 +363,10 @@ export function SubtitlesView({ id, source }: { id: string; source: string }) {
           </Button>
         </div>
       )}
-      <RulesSummary />
+      <div className="subtitles__status">
+        <RulesSummary />
+        <SavingStatus />
+      </div>
       <div className="subtitles__top">
         <MediaPane onMedia={setMedia} video={video} />
         <CueEditor textRef={text} />

@@ -43,6 +43,14 @@ function cssVar(name: string): string {
   return v;
 }
 
+/** A region's text. Regions live in wavesurfer's shadow root: the page's stylesheet does not reach them, but its custom properties do (so the text follows a theme switch). */
+function label(text: string): HTMLElement {
+  const content = document.createElement('span');
+  content.style.cssText = `display:block;padding:2px 4px;font-size:11px;line-height:1.3;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;color:var(--text)`;
+  content.textContent = text;
+  return content;
+}
+
 export function Waveform({ media, id, onReady }: { media: HTMLMediaElement | null; id: string; onReady?: (ms: number) => void }) {
   const box = useRef<HTMLDivElement>(null);
   const ws = useRef<WaveSurfer | null>(null);
@@ -168,9 +176,12 @@ export function Waveform({ media, id, onReady }: { media: HTMLMediaElement | nul
     const want = new Map<Cue, number>();
     // From the first cue that ends after the window opens.
     for (let i = firstEndingFrom(cues, (a - margin) * 1000); i < cues.length && cues[i]!.start / 1000 <= b + margin; i++) want.set(cues[i]!, i);
+    // Regions whose cue left the view or was replaced by an edit: reused for the new cues (moving a region and changing its text
+    // restyles one element; removing one and making another builds and lays out a new element with its handles).
+    const spare: Region[] = [];
     for (const [cue, region] of shown.current) {
       if (!want.has(cue)) {
-        region.remove();
+        spare.push(region);
         shown.current.delete(cue);
       }
     }
@@ -184,24 +195,30 @@ export function Waveform({ media, id, onReady }: { media: HTMLMediaElement | nul
         }
         continue;
       }
-      const content = document.createElement('span');
-      // Regions live in wavesurfer's shadow root: the page's stylesheet does not reach them, but its custom properties do (so the text follows a theme switch).
-      content.style.cssText = `display:block;padding:2px 4px;font-size:11px;line-height:1.3;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;color:var(--text)`;
-      content.textContent = c.text.replace(/<[^>]*>/g, '').replace(/\n/g, ' ');
-      const region = r.addRegion({
-        id: `cue-${++regionSerial}`,
-        start: c.start / 1000,
-        end: c.end / 1000,
-        color,
-        drag: true,
-        resize: true,
-        content,
-        minLength: 0.1,
-      });
+      const text = c.text.replace(/<[^>]*>/g, '').replace(/\n/g, ' ');
+      const reused = spare.pop();
+      const region =
+        reused ??
+        r.addRegion({
+          id: `cue-${++regionSerial}`,
+          start: c.start / 1000,
+          end: c.end / 1000,
+          color,
+          drag: true,
+          resize: true,
+          content: label(text),
+          minLength: 0.1,
+        });
+      if (reused) {
+        reused.setOptions({ start: c.start / 1000, end: c.end / 1000, ...(given.current.get(reused) !== color ? { color } : {}) });
+        const content = reused.content;
+        if (content && content.textContent !== text) content.textContent = text;
+      }
       shown.current.set(c, region);
       cueOf.current.set(region, c);
       given.current.set(region, color);
     }
+    for (const region of spare) region.remove();
   }
 
   useEffect(() => {
