@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeToRaw, readSamples } from '../../src/engine/audio/decode';
+import { suppressNoise } from '../../src/engine/audio/denoise';
 import { findSpeechSegments } from '../../src/engine/audio/segment';
 import type { RecognizedWord, SphinxRecognizer } from '../../src/engine/recognizer/index';
 import { formatTranscript } from '../../src/engine/text/format';
@@ -61,12 +62,17 @@ function decodeBefore(input: string, output: string): number {
 export async function transcribe(
   rec: SphinxRecognizer,
   file: string,
-  opts: { before?: boolean; keyterms?: string[]; formatText?: boolean; filters?: string } = {},
+  opts: { before?: boolean; keyterms?: string[]; formatText?: boolean; filters?: string; denoise?: boolean } = {},
 ): Promise<Transcribed> {
   const raw = join(scratch, 'audio.raw');
   const t0 = performance.now();
   const c0 = process.cpuUsage();
   const samples = opts.before ? decodeBefore(file, raw) : await decodeToRaw(file, raw, { filters: opts.filters });
+  // As the engine's jobs do (jobs/process.ts): noisy recordings are denoised before segmentation.
+  if (!opts.before && opts.denoise !== false)
+    await suppressNoise(raw, samples, undefined, (m) => {
+      throw new Error(m);
+    });
   const segments = await findSpeechSegments(raw, samples);
   const words: RecognizedWord[] = [];
   for (const seg of segments) {

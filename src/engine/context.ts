@@ -60,6 +60,11 @@ export interface EngineOptions {
    * Default true; it needs sphinxtrain and sphinxbase-utils, else jobs decode once.
    */
   speakerAdaptation?: boolean;
+  /**
+   * Suppress the noise of noisy recordings (estimated SNR below 22 dB) with
+   * RNNoise before recognition (audio/denoise.ts). Default true.
+   */
+  denoise?: boolean;
   /** Disk retention (defaults in retention.ts: partial files 1 h, unused uploads 24 h, hourly sweep). */
   retention?: Partial<RetentionPolicy>;
 }

@@ -1,6 +1,6 @@
 /**
  * `npm run engine -- --port 8787 --api-key KEY --data DIR [--host 127.0.0.1] [--workers N] [--allow-file-urls] [--allow-private-urls] [--max-upload-bytes N]
- *   [--tls-cert PEM --tls-key PEM] [--max-streams N] [--idle-seconds N] [--no-speaker-adaptation] [--llm-base-url URL --llm-models a,b [--llm-api-key KEY] [--llm-rate-limit N]]`
+ *   [--tls-cert PEM --tls-key PEM] [--max-streams N] [--idle-seconds N] [--no-speaker-adaptation] [--no-denoise] [--llm-base-url URL --llm-models a,b [--llm-api-key KEY] [--llm-rate-limit N]]`
  * The local AssemblyAI-compatible service, a program of its own.
  */
 import { homedir } from 'node:os';
@@ -27,6 +27,7 @@ async function main(): Promise<void> {
       'max-streams': { type: 'string' },
       'idle-seconds': { type: 'string' },
       'no-speaker-adaptation': { type: 'boolean', default: false },
+      'no-denoise': { type: 'boolean', default: false },
       'llm-base-url': { type: 'string' },
       'llm-api-key': { type: 'string' },
       'llm-models': { type: 'string' },
@@ -79,6 +80,7 @@ async function main(): Promise<void> {
     streaming: maxStreams === undefined ? {} : { maxSessions: maxStreams },
     idleMs: idleSeconds === undefined ? undefined : idleSeconds * 1000,
     speakerAdaptation: !values['no-speaker-adaptation'],
+    denoise: !values['no-denoise'],
   });
   process.stdout.write(`listening on ${engine.url}\n`);
   // The last line of defence: every listener handles its own errors, but one missed case must

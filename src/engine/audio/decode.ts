@@ -86,20 +86,15 @@ export const INPUT_FORMATS = [
   'smjpeg',
 ].join(',');
 
-/**
- * The graph from the decoded audio to the recognizer's 16 kHz mono.
- * Low-bitrate MP3 (24 kbps at 22.05 kHz, a common voice-memo and podcast
- * rate) zeroes whole frequency bands for stretches of frames, and codecs cut
- * the top band at rates that vary frame to frame; the acoustic model's log
- * filterbank then sees near −∞ energies it never saw in training, and words
- * fall apart ("please calm in akron" for "please call me back"). A gentle
- * two-pole low-pass at 5.5 kHz makes every source's top band alike, and a
- * pink noise floor at −74 dBFS fills the holes, as a quiet room would,
- * leaving audible speech alone. On the tuning half (bench/corpus/sweep.ts):
- * clean 18.8 → 12.5% WER, the 24 kbps sentence exact at 16 and 22.05 kHz.
+/*
+ * No filter graph between the decoded audio and the recognizer's 16 kHz mono.
+ * Issue 16 tried one (a two-pole low-pass at 5.5 kHz and a -74 dBFS pink
+ * floor, for the band holes of low-bitrate MP3): it read better on the tuning
+ * half, but on the held-out half it made clean speech worse (synthetic 7.5 →
+ * 8.3%, LibriVox 28.2 → 31.0%) and 24/64 kbps MP3 and Opus too, and the
+ * 24 kbps sentence it was made for reads exactly without it at 16, 22.05 and
+ * 44.1 kHz. Noisy recordings are handled after decoding (audio/denoise.ts).
  */
-export const SPEECH_FILTERS =
-  'lowpass=f=5500:poles=2,aformat=channel_layouts=mono,aresample=16000[speech];anoisesrc=color=pink:sample_rate=16000:amplitude=0.0002:seed=1[floor];[speech][floor]amix=inputs=2:duration=first:normalize=0';
 
 /** The demuxer ffmpeg refused, from its "Format not on whitelist" message. */
 function refusedFormat(stderr: string): string | null {
@@ -111,7 +106,7 @@ export interface DecodeOptions {
   startMs?: number | null;
   endMs?: number | null;
   signal?: AbortSignal;
-  /** The audio filter graph (default SPEECH_FILTERS); for the accuracy sweeps. */
+  /** An ffmpeg audio filter graph to run before resampling (none by default); for the accuracy sweeps. */
   filters?: string;
 }
 
@@ -148,8 +143,7 @@ export async function decodeToRaw(input: string, output: string, opts: DecodeOpt
   if (opts.endMs) args.push('-to', (opts.endMs / 1000).toFixed(3));
   // -to with -ss before -i is measured on the input timeline since ffmpeg 4 when -copyts is absent; keep both on the input side.
   args.push('-i', input, '-map', '0:a:0?', '-vn', '-sn', '-dn', '-ac', '1');
-  const filters = opts.filters ?? SPEECH_FILTERS;
-  if (filters) args.push('-af', filters);
+  if (opts.filters) args.push('-af', opts.filters);
   args.push('-ar', '16000', '-f', 's16le', '-acodec', 'pcm_s16le', output);
   let result;
   try {

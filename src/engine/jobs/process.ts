@@ -8,6 +8,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BYTES_PER_SECOND, DecodeError, decodeToRaw, looksLikeHtml, NARROWBAND_BELOW_HZ, probeSampleRate } from '../audio/decode';
 import { renderRedactedAudio } from '../audio/redact';
+import { suppressNoise } from '../audio/denoise';
 import { findSpeechSegments } from '../audio/segment';
 import { isLoopbackListen } from '../audio/fetch-guard';
 import { resolveSource, SourceError } from '../audio/source';
@@ -70,6 +71,7 @@ export async function processJob(ctx: JobContext, job: TranscriptRow, signal: Ab
       const w = keytermWarning(ctx.recognizers.batch.prepareKeyterms ? await ctx.recognizers.batch.prepareKeyterms(p.keyterms_prompt) : null);
       if (w) warnings.push(w);
     }
+    if (ctx.opts.denoise !== false) await suppressNoise(raw, samples, signal, (m) => ctx.logger.warn(`job ${job.id}: ${m}`));
     const segments = await findSpeechSegments(raw, samples, { signal });
     const adapter = ctx.recognizers.adapter;
     const rate = adapter ? await probeSampleRate(source.path, raw, signal) : null;
