@@ -1,28 +1,30 @@
 /**
  * Accuracy regression guard for the local recognizer (issue 16): a small
  * fixed subset of the accuracy corpus, made at test time (flite voices, one
- * 24 kbps MP3, two LibriVox clips of pocketsphinx-testdata), through the
- * batch path (ffmpeg decode graph → VAD segments → PocketSphinx → format).
+ * 24 kbps MP3, two sentences in 10 dB room noise, two LibriVox clips of
+ * pocketsphinx-testdata), through the batch path as a job runs it (ffmpeg
+ * decode → noise suppression when noisy → VAD segments → PocketSphinx → format).
  * Fails when WER rises more than 2 points above the figure recorded here.
  * The full picture is `npm run bench -- accuracy`.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeToRaw, readSamples } from '../../src/engine/audio/decode';
+import { suppressNoise } from '../../src/engine/audio/denoise';
 import { findSpeechSegments } from '../../src/engine/audio/segment';
 import { SphinxRecognizer, type RecognizedWord } from '../../src/engine/recognizer/index';
 import { formatTranscript } from '../../src/engine/text/format';
 import { normalizeForWer, wordErrorRate } from '../../src/engine/text/wer';
 import { hasFlite } from '../fixtures/speech';
 
-/** WER (%) of this subset when it was recorded; the test fails above this + 2. */
-const RECORDED_WER = 13.3;
+/** WER (%) of this subset when it was recorded (13.3 before the two noisy sentences joined it); the test fails above this + 2. */
+const RECORDED_WER = 18.2;
 
 const LIBRIVOX = '/usr/share/pocketsphinx/test/data/librivox';
-const SUBSET: { voice: string; text: string; mp3?: number }[] = [
+const SUBSET: { voice: string; text: string; mp3?: number; noiseDb?: number }[] = [
   { voice: 'kal16', text: 'the meeting has been moved to thursday afternoon' },
   { voice: 'kal16', text: 'can you pick up some milk on the way home' },
   { voice: 'awb', text: 'the store closes at nine in the evening' },
@@ -31,6 +33,8 @@ const SUBSET: { voice: string; text: string; mp3?: number }[] = [
   { voice: 'rms', text: 'the road was closed because of the snow' },
   { voice: 'slt', text: 'we are going to visit my parents in june' },
   { voice: 'slt', text: 'please call me back when you get this message', mp3: 24 },
+  { voice: 'rms', text: 'the meeting has been moved to thursday afternoon', noiseDb: 10 },
+  { voice: 'slt', text: 'thank you for your help with the project', noiseDb: 10 },
 ];
 const LIBRIVOX_CLIPS = [
   { id: 'sense_and_sensibility_01_austen_64kb-0880', text: 'he was not an ill disposed young man' },
@@ -44,12 +48,23 @@ const ready = hasFlite() && existsSync(LIBRIVOX) && rec.available;
 async function transcribe(file: string): Promise<string> {
   const raw = join(dir, 'audio.raw');
   const samples = await decodeToRaw(file, raw);
+  await suppressNoise(raw, samples, undefined, (m) => expect.fail(m));
   const words: RecognizedWord[] = [];
   for (const seg of await findSpeechSegments(raw, samples)) {
     const ms = Math.round(seg.start / 16);
     for (const w of await rec.recognize(await readSamples(raw, seg.start, seg.end))) words.push({ ...w, start: w.start + ms, end: w.end + ms });
   }
   return formatTranscript(words, { punctuate: true, formatText: true }).text;
+}
+
+/** The clip mixed with pink noise (highs rolled off, as a room's) `snrDb` below its level, as the accuracy corpus makes it. */
+function withRoomNoise(clean: string, snrDb: number, out: string): string {
+  const rms = (f: string) => Number(/RMS\s+amplitude:\s+([\d.]+)/.exec(spawnSync('sox', [f, '-n', 'stat'], { encoding: 'utf8' }).stderr)?.[1]);
+  const seconds = execFileSync('soxi', ['-D', clean]).toString().trim();
+  const noise = `${out}.noise.wav`;
+  execFileSync('sox', ['-n', '-r', '16000', '-c', '1', '-b', '16', noise, 'synth', seconds, 'pinknoise', 'lowpass', '2500', 'norm', '-3']);
+  execFileSync('sox', ['-m', clean, '-v', (rms(clean) / 10 ** (snrDb / 20) / rms(noise)).toFixed(5), noise, out]);
+  return out;
 }
 
 beforeAll(() => {
@@ -73,6 +88,7 @@ describe.skipIf(!ready)('recognizer accuracy on a fixed subset', () => {
         execFileSync('ffmpeg', ['-nostdin', '-loglevel', 'error', '-y', '-i', file, '-ar', '16000', '-c:a', 'libmp3lame', '-b:a', `${s.mp3}k`, mp3]);
         file = mp3;
       }
+      if (s.noiseDb) file = withRoomNoise(file, s.noiseDb, join(dir, `s${i}-noisy.wav`));
       results.push({ ref: s.text, hyp: await transcribe(file) });
     }
     for (const c of LIBRIVOX_CLIPS) results.push({ ref: c.text, hyp: await transcribe(join(LIBRIVOX, `${c.id}.wav`)) });

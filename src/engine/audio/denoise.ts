@@ -213,7 +213,6 @@ class Denoiser {
   }
 }
 
-
 /**
  * Denoises a 16 kHz PCM16 raw file in place (through a temporary file beside
  * it, renamed over it when done). The output has the input's length and

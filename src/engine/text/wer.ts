@@ -1,4 +1,5 @@
 /** Word error rate: (substitutions + deletions + insertions) / reference words, after normalising case, punctuation and numbers. */
+
 /** Titles scored as the words that are said ("Mr." and "mister" are one word read two ways), as common WER normalisers do. */
 const SAID: Readonly<Record<string, string>> = { mr: 'mister', mrs: 'missus', dr: 'doctor' };
 const DIGITS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'];
@@ -12,11 +13,7 @@ export function normalizeForWer(text: string): string[] {
       .filter(Boolean)
       // Digit strings: up to 4 digits read as a number ("2026", "10"), longer ones digit by digit (phone numbers, codes).
       .flatMap((w) =>
-        /^\d+$/.test(w)
-          ? w.length <= 4 && !w.startsWith('0')
-            ? numberWords(Number(w))
-            : w.split('').map((d) => DIGITS[Number(d)] as string)
-          : [SAID[w] ?? w],
+        /^\d+$/.test(w) ? (w.length <= 4 && !w.startsWith('0') ? numberWords(Number(w)) : w.split('').map((d) => DIGITS[Number(d)] as string)) : [SAID[w] ?? w],
       )
   );
 }
