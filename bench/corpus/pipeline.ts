@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeToRaw, readSamples } from '../../src/engine/audio/decode';
-import { suppressNoise } from '../../src/engine/audio/denoise';
+import { suppressNoise, type DenoiseOptions } from '../../src/engine/audio/denoise';
 import { findSpeechSegments } from '../../src/engine/audio/segment';
 import type { RecognizedWord, SphinxRecognizer } from '../../src/engine/recognizer/index';
 import { formatTranscript } from '../../src/engine/text/format';
@@ -62,7 +62,7 @@ function decodeBefore(input: string, output: string): number {
 export async function transcribe(
   rec: SphinxRecognizer,
   file: string,
-  opts: { before?: boolean; keyterms?: string[]; formatText?: boolean; filters?: string; denoise?: boolean } = {},
+  opts: { before?: boolean; keyterms?: string[]; formatText?: boolean; filters?: string; denoise?: boolean | DenoiseOptions } = {},
 ): Promise<Transcribed> {
   const raw = join(scratch, 'audio.raw');
   const t0 = performance.now();
@@ -70,9 +70,15 @@ export async function transcribe(
   const samples = opts.before ? decodeBefore(file, raw) : await decodeToRaw(file, raw, { filters: opts.filters });
   // As the engine's jobs do (jobs/process.ts): noisy recordings are denoised before segmentation.
   if (!opts.before && opts.denoise !== false)
-    await suppressNoise(raw, samples, undefined, (m) => {
-      throw new Error(m);
-    });
+    await suppressNoise(
+      raw,
+      samples,
+      undefined,
+      (m) => {
+        throw new Error(m);
+      },
+      typeof opts.denoise === 'object' ? opts.denoise : {},
+    );
   const segments = await findSpeechSegments(raw, samples);
   const words: RecognizedWord[] = [];
   for (const seg of segments) {

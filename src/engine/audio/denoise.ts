@@ -28,6 +28,14 @@ const FACTOR = 3;
 /** Samples (16 kHz) read and written per chunk. */
 const CHUNK = 16000 * 10;
 
+/** Settings for the accuracy sweeps (bench/corpus); the engine uses the defaults. */
+export interface DenoiseOptions {
+  /** The share of the original in the output (default DRY). */
+  dry?: number;
+  /** Denoise below this estimated SNR, dB (default DENOISE_BELOW_DB). */
+  belowDb?: number;
+}
+
 interface RnnoiseModule {
   ready: Promise<unknown>;
   HEAPF32: Float32Array;
@@ -150,7 +158,10 @@ class Denoiser {
   private readonly ptr: number;
   private readonly state: number;
 
-  constructor(private readonly m: RnnoiseModule) {
+  constructor(
+    private readonly m: RnnoiseModule,
+    private readonly dryShare: number,
+  ) {
     this.state = m._rnnoise_create();
     this.ptr = m._malloc(FRAME * 4);
     this.frame = new Float32Array(FRAME);
@@ -182,7 +193,7 @@ class Denoiser {
       const dry = this.dryLine[this.dryAt] as number;
       this.dryLine[this.dryAt] = this.dry[i] as number;
       this.dryAt = (this.dryAt + 1) % RNNOISE_DELAY;
-      this.down[this.downAt] = (1 - DRY) * (wet[i] as number) + DRY * dry;
+      this.down[this.downAt] = (1 - this.dryShare) * (wet[i] as number) + this.dryShare * dry;
       this.downAt = (this.downAt + 1) % TAPS;
       if (++this.phase === FACTOR) {
         this.phase = 0;
@@ -218,9 +229,9 @@ class Denoiser {
  * it, renamed over it when done). The output has the input's length and
  * timing: the filters' delay is taken off the start.
  */
-export async function denoiseRaw(path: string, totalSamples: number, signal?: AbortSignal): Promise<void> {
+export async function denoiseRaw(path: string, totalSamples: number, signal?: AbortSignal, opts: DenoiseOptions = {}): Promise<void> {
   const m = await loadRnnoise();
-  const d = new Denoiser(m);
+  const d = new Denoiser(m, opts.dry ?? DRY);
   const tmp = `${path}.denoised`;
   const src = await open(path, 'r');
   const dst = await open(tmp, 'w');
@@ -271,11 +282,17 @@ export async function denoiseRaw(path: string, totalSamples: number, signal?: Ab
  * denoiser (the package missing, a broken module) is reported through `warn`
  * and the audio is recognized as it is; an abort is passed on.
  */
-export async function suppressNoise(raw: string, samples: number, signal: AbortSignal | undefined, warn: (m: string) => void): Promise<boolean> {
+export async function suppressNoise(
+  raw: string,
+  samples: number,
+  signal: AbortSignal | undefined,
+  warn: (m: string) => void,
+  opts: DenoiseOptions = {},
+): Promise<boolean> {
   const snr = await estimateSnrDb(raw, samples, signal);
-  if (!(snr < DENOISE_BELOW_DB)) return false;
+  if (!(snr < (opts.belowDb ?? DENOISE_BELOW_DB))) return false;
   try {
-    await denoiseRaw(raw, samples, signal);
+    await denoiseRaw(raw, samples, signal, opts);
     return true;
   } catch (err) {
     if (signal?.aborted) throw err;
