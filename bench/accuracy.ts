@@ -5,7 +5,7 @@
  * condition, before issue 16's changes and now, with real-time factors;
  * then the effect of keyterms on sentences that contain them.
  *   npm run bench -- accuracy    (EVERY=n takes every nth synthetic clip; CONDS=clean,mp3-24k limits the conditions)
- * BEFORE=graph keeps today's decode graph in the "before" pass, so it measures the decoder settings alone;
+ * BEFORE=graph runs the "before" pass through today's decode step (noise suppression included), so it measures the decoder settings alone;
  * SKIP_LIBRI=0870,0890 leaves out LibriVox clips a sweep tuned on (bench/corpus/sweep.ts LIBRI=).
  * The corpus is generated on first use (bench/corpus/speech-corpus.ts).
  */

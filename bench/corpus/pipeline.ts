@@ -1,8 +1,9 @@
 /**
  * The engine's batch path without HTTP, for the accuracy benchmarks: ffmpeg
- * decode → speech segments → PocketSphinx per segment → formatted text.
- * `before` runs the decode graph and decoder settings the engine had before
- * issue 16, so both can be measured on the same corpus in one run.
+ * decode → noise suppression when noisy → speech segments → PocketSphinx per
+ * segment → formatted text. `before` runs the decode step and decoder
+ * settings the engine had before issue 16 (no noise suppression), so both can
+ * be measured on the same corpus in one run.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
