@@ -8,10 +8,11 @@
  * (rms, slt, ked, the LibriVox reader) are held out.
  *   npx tsx bench/corpus/speech-corpus.ts
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { withRoomNoise } from '../../tests/fixtures/speech';
 import { KEYTERM_SENTENCES, SENTENCES } from './sentences';
 
 export const CORPUS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'results', 'corpus');
@@ -83,14 +84,6 @@ function speak(v: Voice, text: string, out: string): void {
   sh('rm', ['-f', tmp]);
 }
 
-/** RMS amplitude of a file (sox stat prints on stderr). */
-function rmsOf(file: string): number {
-  const out = spawnSync('sox', [file, '-n', 'stat'], { encoding: 'utf8' }).stderr;
-  const v = Number(/RMS\s+amplitude:\s+([\d.]+)/.exec(out)?.[1]);
-  if (!Number.isFinite(v) || v <= 0) throw new Error(`sox could not measure ${file}`);
-  return v;
-}
-
 /** Passes the clean clip through a condition; returns the file made. */
 function degrade(clean: string, cond: Condition, base: string): string {
   const ff = (args: string[], out: string) => sh('ffmpeg', ['-nostdin', '-hide_banner', '-loglevel', 'error', '-y', '-i', clean, ...args, out]);
@@ -113,17 +106,9 @@ function degrade(clean: string, cond: Condition, base: string): string {
       // Telephone band: 300–3400 Hz, 8 kHz μ-law.
       sh('sox', [clean, '-r', '8000', '-e', 'u-law', `${base}.wav`, 'sinc', '300-3400']);
       return `${base}.wav`;
-    case 'noise-10db': {
+    case 'noise-10db':
       // Room noise: pink noise with the highs rolled off, 10 dB below the speech's RMS level.
-      const rms = rmsOf(clean);
-      const seconds = execFileSync('soxi', ['-D', clean]).toString().trim();
-      const noise = `${base}.noise.wav`;
-      sh('sox', ['-n', '-r', '16000', '-c', '1', '-b', '16', noise, 'synth', seconds, 'pinknoise', 'lowpass', '2500', 'norm', '-3']);
-      const gain = rms / Math.sqrt(10) / rmsOf(noise);
-      sh('sox', ['-m', clean, '-v', gain.toFixed(5), noise, `${base}.wav`]);
-      sh('rm', ['-f', noise]);
-      return `${base}.wav`;
-    }
+      return withRoomNoise(clean, 10, `${base}.wav`);
   }
 }
 

@@ -5,7 +5,6 @@
  * noise down, clean files are left byte for byte, and a noisy sentence is
  * recognized better for it.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,31 +14,10 @@ import { DENOISE_BELOW_DB, denoiseError, denoiseRaw, estimateSnrDb, suppressNois
 import { findSpeechSegments } from '../../src/engine/audio/segment';
 import { SphinxRecognizer } from '../../src/engine/recognizer/index';
 import { wordErrorRate } from '../../src/engine/text/wer';
-import { hasSpeechTools, makeSpeech } from '../fixtures/speech';
+import { hasSpeechTools, makeSpeech, withRoomNoise } from '../fixtures/speech';
 
 const TEXT = 'please call me back when you get this message';
 let dir: string;
-
-/** The RMS amplitude of a sound file (sox stat writes it to stderr). */
-function rmsOf(file: string): number {
-  const r = spawnSync('sox', [file, '-n', 'stat'], { encoding: 'utf8' });
-  const v = Number(/RMS\s+amplitude:\s+([\d.]+)/.exec(r.stderr)?.[1]);
-  if (!(v > 0)) throw new Error(`sox could not measure ${file}`);
-  return v;
-}
-
-/** `clean` mixed with pink noise (highs rolled off, as a room's) `snrDb` below the speech's level, after a second of noise alone. */
-function noisy(clean: string, snrDb: number, name: string): string {
-  const padded = join(dir, `${name}-padded.wav`);
-  execFileSync('sox', [clean, '-r', '16000', '-c', '1', '-b', '16', padded, 'pad', '1', '0.5']);
-  const seconds = execFileSync('soxi', ['-D', padded]).toString().trim();
-  const noise = join(dir, `${name}-noise.wav`);
-  execFileSync('sox', ['-n', '-r', '16000', '-c', '1', '-b', '16', noise, 'synth', seconds, 'pinknoise', 'lowpass', '2500', 'norm', '-3']);
-  const gain = rmsOf(clean) / 10 ** (snrDb / 20) / rmsOf(noise);
-  const out = join(dir, `${name}.wav`);
-  execFileSync('sox', ['-m', padded, '-v', gain.toFixed(5), noise, out]);
-  return out;
-}
 
 async function raw(file: string, name: string): Promise<{ path: string; samples: number }> {
   const path = join(dir, `${name}.raw`);
@@ -63,7 +41,7 @@ describe.skipIf(!ready)('noise suppression before recognition', () => {
   it('estimates clean speech far above the threshold and speech in 10 dB room noise below it', async () => {
     const clean = makeSpeech(dir, 'clean', TEXT);
     const a = await raw(clean, 'clean');
-    const b = await raw(noisy(clean, 10, 'noisy10'), 'noisy10');
+    const b = await raw(withRoomNoise(clean, 10, join(dir, 'noisy10.wav'), 1), 'noisy10');
     const cleanSnr = await estimateSnrDb(a.path, a.samples);
     const noisySnr = await estimateSnrDb(b.path, b.samples);
     expect(cleanSnr).toBeGreaterThan(40);
@@ -73,7 +51,7 @@ describe.skipIf(!ready)('noise suppression before recognition', () => {
 
   it('keeps the length and the timing of the audio, and takes the noise down', async () => {
     const clean = makeSpeech(dir, 'timing', TEXT);
-    const { path, samples } = await raw(noisy(clean, 10, 'timing-noisy'), 'timing');
+    const { path, samples } = await raw(withRoomNoise(clean, 10, join(dir, 'timing-noisy.wav'), 1), 'timing');
     const before = new Int16Array(readFileSync(path).buffer.slice(0));
     await denoiseRaw(path, samples);
     const after = new Int16Array(readFileSync(path).buffer.slice(0));
@@ -105,7 +83,12 @@ describe.skipIf(!ready)('noise suppression before recognition', () => {
   it('a sentence in 10 dB room noise is recognized better once denoised', { timeout: 60_000 }, async () => {
     const rec = new SphinxRecognizer({ poolSize: 1 });
     if (!rec.available) return;
-    const file = noisy(makeSpeech(dir, 'words', 'the package should arrive on monday morning before the meeting starts'), 8, 'words-noisy');
+    const file = withRoomNoise(
+      makeSpeech(dir, 'words', 'the package should arrive on monday morning before the meeting starts'),
+      8,
+      join(dir, 'words-noisy.wav'),
+      1,
+    );
     const recognize = async (name: string, denoise: boolean) => {
       const { path, samples } = await raw(file, name);
       if (denoise) expect(await suppressNoise(path, samples, undefined, (m) => expect.fail(m))).toBe(true);

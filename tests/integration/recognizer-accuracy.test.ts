@@ -7,7 +7,7 @@
  * Fails when WER rises more than 2 points above the figure recorded here.
  * The full picture is `npm run bench -- accuracy`.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,7 +18,7 @@ import { findSpeechSegments } from '../../src/engine/audio/segment';
 import { SphinxRecognizer, type RecognizedWord } from '../../src/engine/recognizer/index';
 import { formatTranscript } from '../../src/engine/text/format';
 import { normalizeForWer, wordErrorRate } from '../../src/engine/text/wer';
-import { hasFlite } from '../fixtures/speech';
+import { hasFlite, withRoomNoise } from '../fixtures/speech';
 
 /** WER (%) of this subset when it was recorded (13.3 before the two noisy sentences joined it); the test fails above this + 2. */
 const RECORDED_WER = 18.2;
@@ -55,16 +55,6 @@ async function transcribe(file: string): Promise<string> {
     for (const w of await rec.recognize(await readSamples(raw, seg.start, seg.end))) words.push({ ...w, start: w.start + ms, end: w.end + ms });
   }
   return formatTranscript(words, { punctuate: true, formatText: true }).text;
-}
-
-/** The clip mixed with pink noise (highs rolled off, as a room's) `snrDb` below its level, as the accuracy corpus makes it. */
-function withRoomNoise(clean: string, snrDb: number, out: string): string {
-  const rms = (f: string) => Number(/RMS\s+amplitude:\s+([\d.]+)/.exec(spawnSync('sox', [f, '-n', 'stat'], { encoding: 'utf8' }).stderr)?.[1]);
-  const seconds = execFileSync('soxi', ['-D', clean]).toString().trim();
-  const noise = `${out}.noise.wav`;
-  execFileSync('sox', ['-n', '-r', '16000', '-c', '1', '-b', '16', noise, 'synth', seconds, 'pinknoise', 'lowpass', '2500', 'norm', '-3']);
-  execFileSync('sox', ['-m', clean, '-v', (rms(clean) / 10 ** (snrDb / 20) / rms(noise)).toFixed(5), noise, out]);
-  return out;
 }
 
 beforeAll(() => {
