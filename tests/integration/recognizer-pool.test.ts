@@ -3,6 +3,7 @@
  * demand, shared through pools, and freed after the idle time (issue 12.17);
  * the factory's batch and live recognizers; keyterms added to the vocabulary.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +12,7 @@ import { decodeToRaw, readSamples } from '../../src/engine/audio/decode';
 import { findSpeechSegments, pooledVadCount, setVadIdleMs } from '../../src/engine/audio/segment';
 import { vadStatus } from '../../src/engine/audio/vad';
 import { createRecognizers, keytermWarning, keytermWords, SphinxRecognizer } from '../../src/engine/recognizer/index';
-import { hasFlite, makeSpeech } from '../fixtures/speech';
+import { hasFlite, makeSpeech, withRoomNoise } from '../fixtures/speech';
 
 let dir: string;
 let pcm: Int16Array;
@@ -61,6 +62,31 @@ describe.skipIf(!ready)('recognizer pools', () => {
       expect(pooledVadCount()).toBe(0);
     } finally {
       setVadIdleMs(60_000);
+    }
+  });
+
+  it('reads the same audio the same way whatever a pooled decoder heard before', { timeout: 60_000 }, async () => {
+    // An 8 kHz voice (nothing above 4 kHz) and a loud noisy clip: the front end's noise estimate moves a lot between them.
+    const kal = join(dir, 'kal.wav');
+    execFileSync('flite', ['-voice', 'kal', '-t', 'the store closes at nine in the evening and opens at eight', '-o', kal]);
+    const loud = withRoomNoise(makeSpeech(dir, 'loud', 'thank you for your help with the project'), 0, join(dir, 'loud-noisy.wav'));
+    const samples = async (wav: string): Promise<Int16Array> => {
+      const raw = `${wav}.raw`;
+      return readSamples(raw, 0, await decodeToRaw(wav, raw));
+    };
+    const [a, b] = [await samples(kal), await samples(loud)];
+    const rec = new SphinxRecognizer({ poolSize: 1 });
+    try {
+      const text = async (pcm: Int16Array) => (await rec.recognize(pcm)).map((w) => w.text).join(' ');
+      const first = await text(a);
+      const heard = [first];
+      for (let i = 0; i < 3; i++) {
+        await text(b);
+        heard.push(await text(a));
+      }
+      expect(new Set(heard)).toEqual(new Set([first]));
+    } finally {
+      rec.dispose();
     }
   });
 

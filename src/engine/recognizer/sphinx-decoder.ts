@@ -31,6 +31,7 @@ export interface SphinxApi {
   ps_init: AsyncFn;
   ps_free: AsyncFn;
   ps_start_utt: AsyncFn;
+  ps_start_stream: AsyncFn;
   ps_process_raw: AsyncFn;
   ps_end_utt: AsyncFn;
   ps_get_hyp: AsyncFn;
@@ -99,6 +100,7 @@ export function loadApi(): SphinxApi | null {
       ps_init: ps.func('void *ps_init(void *config)') as AsyncFn,
       ps_free: ps.func('int ps_free(void *ps)') as AsyncFn,
       ps_start_utt: ps.func('int ps_start_utt(void *ps)') as AsyncFn,
+      ps_start_stream: ps.func('int ps_start_stream(void *ps)') as AsyncFn,
       ps_process_raw: ps.func('int ps_process_raw(void *ps, const int16_t *data, size_t n, int no_search, int full_utt)') as AsyncFn,
       ps_end_utt: ps.func('int ps_end_utt(void *ps)') as AsyncFn,
       ps_get_hyp: ps.func('const char *ps_get_hyp(void *ps, _Out_ int32_t *score)') as AsyncFn,
@@ -171,6 +173,9 @@ export class Decoder {
   /** Decodes one whole utterance in a single call (batch CMN: deterministic and more accurate than live CMN). */
   async processFull(pcm: Int16Array): Promise<RecognizedWord[]> {
     if (this.inUtt) await this.end();
+    // A new stream resets the front end's noise estimate, which otherwise carries over from whatever this pooled decoder
+    // heard before: the same audio read differently depending on the files decoded ahead of it.
+    if ((await call<number>(this.a.ps_start_stream, this.ps)) < 0) throw new Error('PocketSphinx could not start a stream');
     await this.ensureUtt();
     const copy = new Int16Array(pcm);
     const rc = await call<number>(this.a.ps_process_raw, this.ps, copy, copy.length, 0, 1);
