@@ -25,8 +25,12 @@ const DRY = 0.2;
 const FRAME = 480;
 const RNNOISE_DELAY = 2 * FRAME;
 const FACTOR = 3;
-/** Samples (16 kHz) read and written per chunk. */
-const CHUNK = 16000 * 10;
+/**
+ * Samples (16 kHz) read and written per chunk: a quarter second, about 18 ms
+ * of work (RNNoise in WebAssembly costs about 0.07 of real time), so live
+ * sessions sharing the engine's thread never wait longer than that.
+ */
+const CHUNK = 4000;
 
 /** Settings for the accuracy sweeps (bench/corpus); the engine uses the defaults. */
 export interface DenoiseOptions {
@@ -133,6 +137,10 @@ const KERNEL = (() => {
   return k;
 })();
 
+/** The kernel split by phase for the 1:3 upsampler, with its gain of 3 (zero-stuffing leaves a third of the level). */
+const PHASE_TAPS = TAPS / FACTOR;
+const PHASES = Array.from({ length: FACTOR }, (_, p) => Float64Array.from({ length: PHASE_TAPS }, (_, j) => FACTOR * (KERNEL[p + FACTOR * j] as number)));
+
 /** Group delay of the two filters and of RNNoise, in 16 kHz samples. */
 const DELAY = Math.round((TAPS - 1 + RNNOISE_DELAY) / FACTOR);
 
@@ -143,12 +151,13 @@ const DELAY = Math.round((TAPS - 1 + RNNOISE_DELAY) / FACTOR);
  * group delay, which `flush` gives back so the length and timing match the input.
  */
 class Denoiser {
-  private readonly up = new Float64Array(TAPS); // history of the zero-stuffed 48 kHz input
-  private readonly down = new Float64Array(TAPS); // history of the 48 kHz output
-  private upAt = 0;
-  private downAt = 0;
-  private readonly frame: Float32Array;
-  private readonly dry = new Float32Array(FRAME);
+  /** The last PHASE_TAPS input samples, twice over, so each window is one contiguous run (no index wrapping in the loops). */
+  private readonly xh = new Float64Array(2 * PHASE_TAPS);
+  private xAt = 0;
+  /** The last TAPS samples of the 48 kHz output, twice over. */
+  private readonly dh = new Float64Array(2 * TAPS);
+  private dAt = 0;
+  private readonly frame = new Float32Array(FRAME);
   /** The dry signal delayed as RNNoise delays the wet one, so the blend adds no echo. */
   private readonly dryLine = new Float32Array(RNNOISE_DELAY);
   private dryAt = 0;
@@ -164,19 +173,22 @@ class Denoiser {
   ) {
     this.state = m._rnnoise_create();
     this.ptr = m._malloc(FRAME * 4);
-    this.frame = new Float32Array(FRAME);
   }
 
   /** Pushes 16 kHz samples; returns the 16 kHz samples ready so far. */
   push(input: Int16Array): Int16Array {
+    const xh = this.xh;
     for (let i = 0; i < input.length; i++) {
+      const x = input[i] as number;
+      xh[this.xAt] = x;
+      xh[this.xAt + PHASE_TAPS] = x;
+      this.xAt = (this.xAt + 1) % PHASE_TAPS;
+      // Upsampling 1:3 as polyphase filtering: output phase p is the input under taps p, p+3, p+6, … (newest first).
+      const newest = this.xAt + PHASE_TAPS - 1;
       for (let p = 0; p < FACTOR; p++) {
-        // Zero-stuffing: the sample at phase 0, zeros between; gain 3 restores the level.
-        this.up[this.upAt] = p === 0 ? (input[i] as number) * FACTOR : 0;
-        this.upAt = (this.upAt + 1) % TAPS;
+        const taps = PHASES[p] as Float64Array;
         let acc = 0;
-        for (let k = 0, j = this.upAt; k < TAPS; k++, j = (j + 1) % TAPS) acc += (KERNEL[k] as number) * (this.up[j] as number);
-        this.dry[this.filled] = acc;
+        for (let j = 0; j < PHASE_TAPS; j++) acc += (taps[j] as number) * (xh[newest - j] as number);
         this.frame[this.filled++] = acc;
         if (this.filled === FRAME) this.runFrame();
       }
@@ -185,20 +197,25 @@ class Denoiser {
   }
 
   private runFrame(): void {
-    const heap = this.m.HEAPF32;
-    heap.set(this.frame, this.ptr >> 2);
+    const base = this.ptr >> 2;
+    this.m.HEAPF32.set(this.frame, base);
     this.m._rnnoise_process_frame(this.state, this.ptr, this.ptr);
-    const wet = this.m.HEAPF32.subarray(this.ptr >> 2, (this.ptr >> 2) + FRAME);
+    // Read the heap again: the call may have grown (and so replaced) it.
+    const wet = this.m.HEAPF32;
+    const dh = this.dh;
     for (let i = 0; i < FRAME; i++) {
       const dry = this.dryLine[this.dryAt] as number;
-      this.dryLine[this.dryAt] = this.dry[i] as number;
-      this.dryAt = (this.dryAt + 1) % RNNOISE_DELAY;
-      this.down[this.downAt] = (1 - this.dryShare) * (wet[i] as number) + this.dryShare * dry;
-      this.downAt = (this.downAt + 1) % TAPS;
+      this.dryLine[this.dryAt] = this.frame[i] as number;
+      this.dryAt = this.dryAt + 1 === RNNOISE_DELAY ? 0 : this.dryAt + 1;
+      const v = (1 - this.dryShare) * (wet[base + i] as number) + this.dryShare * dry;
+      dh[this.dAt] = v;
+      dh[this.dAt + TAPS] = v;
+      this.dAt = this.dAt + 1 === TAPS ? 0 : this.dAt + 1;
       if (++this.phase === FACTOR) {
+        // Decimation 3:1: the low-pass at every third sample only.
         this.phase = 0;
         let acc = 0;
-        for (let k = 0, j = this.downAt; k < TAPS; k++, j = (j + 1) % TAPS) acc += (KERNEL[k] as number) * (this.down[j] as number);
+        for (let k = 0; k < TAPS; k++) acc += (KERNEL[k] as number) * (dh[this.dAt + k] as number);
         this.out.push(acc);
       }
     }
