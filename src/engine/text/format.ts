@@ -108,10 +108,14 @@ export function opensQuestion(firstWord: string): boolean {
   return QUESTION_STARTS.has(firstWord.toLowerCase());
 }
 
-/** Capitalises weekdays and months (ambiguous months only next to a date cue); `prev`/`next` are the neighbouring words. */
 /** Titles before a name, as people write them: "mr smith" → "Mr. Smith" (the recognizer's dictionary spells them without the dot). */
 const TITLES: Readonly<Record<string, string>> = { mr: 'Mr.', mrs: 'Mrs.', ms: 'Ms.', dr: 'Dr.' };
 
+/**
+ * Capitalises weekdays and months (ambiguous months only next to a date cue)
+ * and writes a title before a name with its dot, the name capitalised;
+ * `prev`/`next` are the neighbouring words.
+ */
 export function properNoun(word: string, prev: string | undefined, next: string | undefined): string {
   const w = word.toLowerCase();
   if (WEEKDAYS.has(w) || MONTHS.has(w)) return capitalise(word);
