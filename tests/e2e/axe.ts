@@ -5,6 +5,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
 import type { Result } from 'axe-core';
+import { snap } from './snap';
 
 /** The rule sets the project promises: WCAG 2.0, 2.1 and 2.2, levels A and AA. */
 export const wcagTags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
@@ -49,4 +50,18 @@ export async function expectNoAxeViolations(page: Page, label: string, options: 
   const lines = describeViolations(results.violations);
   if (lines.length) console.log(`axe violations in ${label}:\n  ${lines.join('\n  ')}`);
   expect(lines, `axe-core (WCAG 2.2 AA) violations in ${label}`).toEqual([]);
+}
+
+/**
+ * The axe check in the light theme and then the dark one (the page is left
+ * light). With `shot`, a screenshot of each theme is saved first (snap.ts),
+ * as `<shot>-light` and `<shot>-dark`.
+ */
+export async function expectNoAxeViolationsInBothThemes(page: Page, label: string, shot?: string): Promise<void> {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    if (shot) await snap(page, `${shot}-${scheme}`);
+    await expectNoAxeViolations(page, `${label} ${scheme}`);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
 }

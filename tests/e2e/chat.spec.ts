@@ -11,24 +11,13 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page } from '@playwright/test';
 import { Library } from '../../src/main/services/library/library';
 import type { Word } from '../../src/shared/library';
 import { startUpstream, type Upstream } from '../fixtures/openai-upstream';
-import { expectNoAxeViolations } from './axe';
+import { expectNoAxeViolationsInBothThemes } from './axe';
 import { dropFileFrom, dropFiles } from './drop';
 import { expect, test } from './host';
 import { snap } from './snap';
-
-async function bothThemes(page: Page, name: string): Promise<void> {
-  await page.emulateMedia({ colorScheme: 'light' });
-  await snap(page, `${name}-light`);
-  await expectNoAxeViolations(page, `${name} light`);
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await snap(page, `${name}-dark`);
-  await expectNoAxeViolations(page, `${name} dark`);
-  await page.emulateMedia({ colorScheme: 'light' });
-}
 
 /** Three flite sentences with two seconds of silence between them, so each starts at its own time. */
 function spokenMeeting(dir: string): string {
@@ -86,7 +75,7 @@ test.describe('chat over recordings', () => {
     await expect(page.getByTestId('connection')).toHaveText('Connected');
     await page.getByRole('button', { name: 'Chat', exact: true }).click();
     await expect(page.getByRole('heading', { name: 'Chat with your recordings' })).toBeVisible();
-    await bothThemes(page, 'chat-empty');
+    await expectNoAxeViolationsInBothThemes(page, 'chat-empty', 'chat-empty');
 
     await page.getByRole('button', { name: 'Library', exact: true }).click();
     await dropFiles(page, [dropFileFrom(wav)]);
@@ -121,7 +110,7 @@ test.describe('chat over recordings', () => {
     const citedSeconds = Number(mm) * 60 + Number(ss);
     // The weather sentence is the third, after two sentences and two 2-second pauses.
     expect(citedSeconds).toBeGreaterThanOrEqual(4);
-    await bothThemes(page, 'chat-extractive-answer');
+    await expectNoAxeViolationsInBothThemes(page, 'chat-extractive-answer', 'chat-extractive-answer');
 
     await cite.click();
     await expect(page.getByTestId('transcript-body')).toBeVisible();
@@ -218,7 +207,7 @@ test.describe('chat over recordings', () => {
       await expect(second.getByText('Stopped')).toBeVisible();
       expect((await second.textContent()) ?? '').not.toContain('word59');
       await expect.poll(() => upstream?.aborted ?? 0).toBeGreaterThan(0);
-      await bothThemes(page, 'chat-upstream-answers');
+      await expectNoAxeViolationsInBothThemes(page, 'chat-upstream-answers', 'chat-upstream-answers');
 
       // Action items from a transcript, in a JSON schema.
       await page.locator('.chat__about').getByRole('button', { name: 'Monday standup', exact: true }).click();
@@ -231,7 +220,7 @@ test.describe('chat over recordings', () => {
       await expect(items.getByRole('row').nth(1)).toContainText('Send the revised budget');
       await expect(items.getByRole('row').nth(1)).toContainText('Friday');
       await expect(items.getByRole('row').nth(2)).toContainText('Unassigned');
-      await bothThemes(page, 'chat-action-items');
+      await expectNoAxeViolationsInBothThemes(page, 'chat-action-items', 'chat-action-items');
       await dialog.getByRole('button', { name: 'Close' }).click();
 
       // The fourth request this minute is refused: the chat says when, then asks by itself.
@@ -241,7 +230,7 @@ test.describe('chat over recordings', () => {
       await input.press('Enter');
       await expect(page.getByTestId('chat-state')).toContainText(/limit is reached\. You can ask again at .* \(in \d+ s\)/);
       await expect(page.getByTestId('rate-limit')).toContainText('0/3 requests left');
-      await bothThemes(page, 'chat-rate-limited');
+      await expectNoAxeViolationsInBothThemes(page, 'chat-rate-limited', 'chat-rate-limited');
       const retried = page.getByTestId('answer').last();
       await expect(retried).toHaveAttribute('data-status', 'done', { timeout: 90_000 });
       await expect(retried.locator('a.cite')).toHaveText('Quarterly review @ 01:05');

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { Library } from '../../src/main/services/library/library';
 import { buildCuesWith, builtInProfiles, editText, parseSubtitles, splitCue } from '../../src/shared/captions/index';
-import { expectNoAxeViolations } from './axe';
+import { expectNoAxeViolations, expectNoAxeViolationsInBothThemes } from './axe';
 import { expect, test } from './host';
 import { fliteWav, seedLibrary } from './seed';
 import { snap } from './snap';
@@ -155,10 +155,7 @@ test.describe('subtitle import', () => {
     await expect(dialog.getByRole('alert')).toContainText('Line 6:');
     await expect(dialog.getByRole('alert')).toContainText('Line 10:');
     await snap(page, 'subtitles-import-light');
-    await expectNoAxeViolations(page, 'import dialog light');
-    await page.emulateMedia({ colorScheme: 'dark' });
-    await expectNoAxeViolations(page, 'import dialog dark');
-    await page.emulateMedia({ colorScheme: 'light' });
+    await expectNoAxeViolationsInBothThemes(page, 'import dialog');
     await dialog.getByRole('button', { name: 'Replace these cues' }).click();
     await expect(page.getByRole('listbox', { name: 'Cues (2)' })).toBeVisible();
     await expect(rows.first()).toContainText('Fine.');
@@ -258,12 +255,7 @@ test.describe('subtitle dialogs', () => {
       // Focus starts in the dialog, on the field to fill.
       await expect(dialog.getByRole('textbox').or(dialog.getByRole('spinbutton')).first()).toBeVisible();
       expect(await page.evaluate(() => document.activeElement?.closest('dialog') !== null)).toBe(true);
-      await snap(page, `${shot}-light`);
-      await expectNoAxeViolations(page, `${title} light`);
-      await page.emulateMedia({ colorScheme: 'dark' });
-      await snap(page, `${shot}-dark`);
-      await expectNoAxeViolations(page, `${title} dark`);
-      await page.emulateMedia({ colorScheme: 'light' });
+      await expectNoAxeViolationsInBothThemes(page, title, shot);
       await expectFocusTrapped(page, title);
       // Escape closes it and focus is back on the button that opened it.
       await page.keyboard.press('Escape');
@@ -285,10 +277,7 @@ test.describe('subtitle dialogs', () => {
     await profile.getByRole('button', { name: 'Save profile' }).click();
     await expect(profile.getByRole('alert')).toHaveText('Lines per cue must be between 1 and 4.');
     await expect(profile.getByLabel('Lines per cue')).toHaveAttribute('aria-invalid', 'true');
-    await expectNoAxeViolations(page, 'profile dialog with an error, light');
-    await page.emulateMedia({ colorScheme: 'dark' });
-    await expectNoAxeViolations(page, 'profile dialog with an error, dark');
-    await page.emulateMedia({ colorScheme: 'light' });
+    await expectNoAxeViolationsInBothThemes(page, 'profile dialog with an error,');
     await profile.getByLabel('Lines per cue').fill('3');
     await profile.getByRole('button', { name: 'Save profile' }).click();
     await expect(profile).toHaveCount(0);

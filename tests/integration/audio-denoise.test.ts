@@ -10,12 +10,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeToRaw, readSamples } from '../../src/engine/audio/decode';
+import { decodeToRaw } from '../../src/engine/audio/decode';
 import { DENOISE_BELOW_DB, denoiseError, denoiseRaw, estimateSnrDb, suppressNoise } from '../../src/engine/audio/denoise';
-import { findSpeechSegments } from '../../src/engine/audio/segment';
 import { SphinxRecognizer } from '../../src/engine/recognizer/index';
 import { wordErrorRate } from '../../src/engine/text/wer';
 import { hasSpeechTools, makeSpeech, withRoomNoise } from '../fixtures/speech';
+import { recognizeFile } from './support/transcribe';
 
 const TEXT = 'please call me back when you get this message';
 let dir: string;
@@ -96,12 +96,9 @@ describe.skipIf(!ready)('noise suppression before recognition', () => {
       execFileSync('flite', ['-voice', s.voice, '-t', s.text, '-o', clean]);
       const file = withRoomNoise(clean, 10, join(dir, `said-${i}-noisy.wav`), 1);
       const recognize = async (denoise: boolean) => {
-        const { path, samples } = await raw(file, `said-${i}-${denoise}`);
-        if (denoise) expect(await suppressNoise(path, samples, undefined, (m) => expect.fail(m))).toBe(true);
-        const words: string[] = [];
-        for (const seg of await findSpeechSegments(path, samples))
-          for (const w of await rec.recognize(await readSamples(path, seg.start, seg.end))) words.push(w.text);
-        return words.join(' ');
+        const r = await recognizeFile(rec, file, join(dir, `said-${i}-${denoise}.raw`), { denoise });
+        expect(r.denoised).toBe(denoise);
+        return r.words.map((w) => w.text).join(' ');
       };
       plain += wordErrorRate(s.text, await recognize(false));
       denoised += wordErrorRate(s.text, await recognize(true));

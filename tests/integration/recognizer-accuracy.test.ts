@@ -12,13 +12,11 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeToRaw, readSamples } from '../../src/engine/audio/decode';
-import { suppressNoise } from '../../src/engine/audio/denoise';
-import { findSpeechSegments } from '../../src/engine/audio/segment';
-import { SphinxRecognizer, type RecognizedWord } from '../../src/engine/recognizer/index';
+import { SphinxRecognizer } from '../../src/engine/recognizer/index';
 import { formatTranscript } from '../../src/engine/text/format';
 import { normalizeForWer, wordErrorRate } from '../../src/engine/text/wer';
 import { hasFlite, withRoomNoise } from '../fixtures/speech';
+import { recognizeFile } from './support/transcribe';
 
 /** WER (%) of this subset when it was recorded (13.3 before the two noisy sentences joined it; their noise is the same on every run); the test fails above this + 2. */
 const RECORDED_WER = 18.2;
@@ -46,14 +44,7 @@ const rec = new SphinxRecognizer({ poolSize: 1 });
 const ready = hasFlite() && existsSync(LIBRIVOX) && rec.available;
 
 async function transcribe(file: string): Promise<string> {
-  const raw = join(dir, 'audio.raw');
-  const samples = await decodeToRaw(file, raw);
-  await suppressNoise(raw, samples, undefined, (m) => expect.fail(m));
-  const words: RecognizedWord[] = [];
-  for (const seg of await findSpeechSegments(raw, samples)) {
-    const ms = Math.round(seg.start / 16);
-    for (const w of await rec.recognize(await readSamples(raw, seg.start, seg.end))) words.push({ ...w, start: w.start + ms, end: w.end + ms });
-  }
+  const { words } = await recognizeFile(rec, file, join(dir, 'audio.raw'));
   return formatTranscript(words, { punctuate: true, formatText: true }).text;
 }
 

@@ -92,20 +92,20 @@ export function denoiseError(): string | null {
  */
 export async function estimateSnrDb(path: string, totalSamples: number, signal?: AbortSignal): Promise<number> {
   const W = 320;
+  // Whole frames per read, so none straddles two reads.
+  const chunk = W * 50;
   const levels: number[] = [];
   const fh = await open(path, 'r');
   try {
-    const buf = Buffer.alloc(CHUNK * 2);
-    for (let at = 0; at < totalSamples; at += CHUNK) {
+    const buf = Buffer.alloc(chunk * 2);
+    for (let at = 0; at < totalSamples; at += chunk) {
       signal?.throwIfAborted();
       const { bytesRead } = await fh.read(buf, 0, buf.length, at * 2);
       const n = Math.floor(bytesRead / 2);
+      const pcm = new Int16Array(buf.buffer, buf.byteOffset, n);
       for (let i = 0; i + W <= n; i += W) {
         let s = 0;
-        for (let k = 0; k < W; k++) {
-          const v = buf.readInt16LE((i + k) * 2);
-          s += v * v;
-        }
+        for (let k = i; k < i + W; k++) s += (pcm[k] as number) ** 2;
         levels.push(Math.sqrt(s / W));
       }
       if (bytesRead < buf.length) break;
@@ -276,9 +276,7 @@ export async function denoiseRaw(path: string, totalSamples: number, signal?: Ab
       const { bytesRead } = await src.read(buf, 0, buf.length, at * 2);
       const n = Math.floor(bytesRead / 2);
       if (!n) break;
-      const pcm = new Int16Array(n);
-      for (let i = 0; i < n; i++) pcm[i] = buf.readInt16LE(i * 2);
-      await write(d.push(pcm));
+      await write(d.push(new Int16Array(buf.buffer, buf.byteOffset, n)));
     }
     await write(d.flush());
     // Pad to the input's length if the tail fell short (it does not; this keeps the timing contract explicit).
