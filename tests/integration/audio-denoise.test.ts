@@ -48,6 +48,11 @@ describe.skipIf(!ready)('noise suppression before recognition', () => {
     expect(cleanSnr).toBeGreaterThan(40);
     expect(noisySnr).toBeLessThan(DENOISE_BELOW_DB);
     expect(noisySnr).toBeGreaterThan(5);
+    // Silence throughout is not noise: nothing is denoised.
+    const silence = join(dir, 'silence.wav');
+    execFileSync('sox', ['-n', '-r', '16000', '-c', '1', '-b', '16', silence, 'trim', '0', '2']);
+    const c = await raw(silence, 'silence');
+    expect(await estimateSnrDb(c.path, c.samples)).toBe(Infinity);
   });
 
   it('keeps the length and the timing of the audio, and takes the noise down', async () => {

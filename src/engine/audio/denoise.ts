@@ -88,7 +88,8 @@ export function denoiseError(): string | null {
  * Estimated SNR (dB) of a 16 kHz PCM16 raw file: the loud frames (95th
  * percentile of 20 ms frame levels) over the quiet ones (10th percentile),
  * the quiet ones being the pauses between words and the noise under them.
- * Digital silence counts as one unit of level, so clean speech reads 60+ dB.
+ * Digital silence counts as one unit of level, so clean speech reads 60+ dB;
+ * a file that is silent throughout reads as clean (Infinity).
  */
 export async function estimateSnrDb(path: string, totalSamples: number, signal?: AbortSignal): Promise<number> {
   const W = 320;
@@ -116,7 +117,9 @@ export async function estimateSnrDb(path: string, totalSamples: number, signal?:
   if (levels.length < 10) return Infinity;
   levels.sort((a, b) => a - b);
   const at = (q: number): number => levels[Math.min(levels.length - 1, Math.floor(q * levels.length))] as number;
-  return 20 * Math.log10(Math.max(at(0.95), 1) / Math.max(at(0.1), 1));
+  // Near silence (even the loud frames below −60 dBFS) has nothing to denoise: it reads as clean.
+  if (at(0.95) < 32) return Infinity;
+  return 20 * Math.log10(at(0.95) / Math.max(at(0.1), 1));
 }
 
 /**
