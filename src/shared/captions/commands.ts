@@ -48,11 +48,15 @@ const alt =
   (e: KeyLike) =>
     e.altKey && !e.ctrlKey && !e.metaKey && e.shiftKey === shift && e.key.toLowerCase() === key.toLowerCase();
 const changed = (before: Cue[], after: Cue[], selection?: number[]): CommandResult | null => (after === before ? null : { cues: after, selection });
-/** Indexes of the cues an edit made (new objects), i.e. where the edited cues are now. */
+/** Indexes of the cues an edit made (new objects), i.e. where the edited cues are now. Only the span between the unchanged head and tail is looked at. */
 const fresh = (before: readonly Cue[], after: readonly Cue[]): number[] => {
-  const old = new Set(before);
+  let head = 0;
+  while (head < before.length && head < after.length && before[head] === after[head]) head++;
+  let tail = 0;
+  while (tail < before.length - head && tail < after.length - head && before[before.length - 1 - tail] === after[after.length - 1 - tail]) tail++;
+  const old = new Set(before.slice(head, before.length - tail));
   const out: number[] = [];
-  after.forEach((c, i) => !old.has(c) && out.push(i));
+  for (let i = head; i < after.length - tail; i++) if (!old.has(after[i]!)) out.push(i);
   return out;
 };
 const current = (s: EditorState): number | undefined => s.selection[0];

@@ -126,16 +126,19 @@ export function deleteCues(cues: readonly Cue[], indexes: readonly number[]): Cu
 /** Moves the given cues (all when `indexes` is null) by `ms`, never before 0. */
 export function shiftCues(cues: readonly Cue[], indexes: readonly number[] | null, ms: number): Cue[] {
   if (ms === 0) return cues as Cue[];
-  const sel = indexes ? new Set(indexes) : null;
-  // Never before 0: the earliest selected cue limits a backwards shift.
+  // The selection only: a copy of the list with those cues replaced, not a pass that rebuilds every cue.
+  const which = indexes ? [...new Set(indexes)].filter((i) => cues[i] !== undefined) : null;
+  // Never before 0: the earliest cue shifted limits a backwards shift.
   let least = Infinity;
-  cues.forEach((c, i) => {
-    if (!sel || sel.has(i)) least = Math.min(least, c.start);
-  });
+  if (which) for (const i of which) least = Math.min(least, cues[i]!.start);
+  else for (const c of cues) least = Math.min(least, c.start);
   const d = Math.max(ms, -least);
-  if (d === 0) return cues as Cue[];
-  const out = cues.map((c, i) => (!sel || sel.has(i) ? { ...c, start: c.start + d, end: c.end + d } : c));
-  return sel ? sortByStart(out) : out;
+  if (d === 0 || least === Infinity) return cues as Cue[];
+  const moved = (c: Cue): Cue => ({ ...c, start: c.start + d, end: c.end + d });
+  if (!which) return cues.map(moved);
+  const out = cues.slice();
+  for (const i of which) out[i] = moved(cues[i]!);
+  return sortByStart(out);
 }
 
 function sortByStart(cues: Cue[]): Cue[] {

@@ -44,8 +44,12 @@ interface SubtitlesState {
   /** The cue being played (follows the audio), or -1. */
   playing: number;
   loop: boolean;
-  /** Requests to main still in flight (the status line says "Saving…"). */
-  pending: number;
+  /**
+   * A save has been in flight for longer than SLOW_SAVE_MS (the status line says "Saving…"). A save that
+   * returns at once changes nothing on screen: "Saving…" flashing on every keystroke would be noise for the
+   * eye and for a screen reader, and a re-render inside each edit's frame.
+   */
+  saving: boolean;
   open(id: string): Promise<void>;
   close(): void;
   run<N extends CommandName>(
@@ -78,6 +82,21 @@ export const playhead = {
 let serverVersion = 0;
 let queue: Promise<unknown> = Promise.resolve();
 let openSeq = 0;
+/** Requests still in flight, and the timer that says "Saving…" once one takes long. */
+let inFlight = 0;
+let slowTimer: ReturnType<typeof setTimeout> | undefined;
+const SLOW_SAVE_MS = 400;
+
+/**
+ * Resolves once every edit made so far has reached main (whether it was stored or refused). An export or
+ * anything else that reads the document from main waits for it, so the last edits are always in the file.
+ */
+export function saved(): Promise<void> {
+  return queue.then(
+    () => undefined,
+    () => undefined,
+  );
+}
 
 export function currentProfile(s: Pick<SubtitlesState, 'profileId' | 'profiles'>): RulesProfile {
   return findProfile(s.profileId, s.profiles) ?? defaultProfile;
@@ -87,7 +106,7 @@ export const useSubtitles = create<SubtitlesState>((set, get) => {
   /** Sends one request after the ones before it; a failure reloads the document from main so both agree again. */
   const send = (fn: (version: number) => Promise<{ version: number }>): void => {
     const id = get().id;
-    set((s) => ({ pending: s.pending + 1 }));
+    if (inFlight++ === 0) slowTimer = setTimeout(() => set({ saving: true }), SLOW_SAVE_MS);
     queue = queue
       .then(() => fn(serverVersion))
       .then(
@@ -99,7 +118,11 @@ export const useSubtitles = create<SubtitlesState>((set, get) => {
           if (id && get().id === id) await get().open(id);
         },
       )
-      .finally(() => set((s) => ({ pending: Math.max(0, s.pending - 1) })));
+      .finally(() => {
+        if (--inFlight > 0) return;
+        clearTimeout(slowTimer);
+        if (get().saving) set({ saving: false });
+      });
   };
 
   const record = (label: string, before: Cue[], after: Cue[], selection: number[] | undefined, extra?: { header?: string[]; trailer?: string[] }): boolean => {
@@ -135,7 +158,7 @@ export const useSubtitles = create<SubtitlesState>((set, get) => {
     caret: null,
     playing: -1,
     loop: false,
-    pending: 0,
+    saving: false,
     async open(id) {
       const mine = ++openSeq;
       if (get().id !== id) set({ id, loading: true, error: null, cues: [], selection: [], undoStack: [], redoStack: [] });

@@ -9,7 +9,7 @@ import { Dialog } from '../../components/Dialog';
 import { formatBytes } from '../../components/format';
 import { ProgressBar } from '../../components/ProgressBar';
 import { useApp } from '../../stores/app';
-import { currentProfile, useSubtitles } from '../../stores/subtitles';
+import { currentProfile, saved, useSubtitles } from '../../stores/subtitles';
 import { toast } from '../../stores/toasts';
 import { classify } from '../library/collect';
 import { importAsItem, type SubtitleFile } from './importItem';
@@ -26,6 +26,8 @@ const formats: [SubtitleExportFormat, string][] = [
 /** Desktop: the save dialog (main writes a temporary file and renames it). Browser: a download. */
 export async function exportSubtitles(id: string, format: SubtitleExportFormat, voices: boolean): Promise<void> {
   try {
+    // Main builds the file from what it has stored: the edits still on their way go first.
+    await saved();
     if (useApp.getState().info?.mode === 'electron') {
       const r = await api.invoke('subtitles.saveExport', { id, format, voices });
       if (r.path) toast(`Saved ${r.path.split(/[\\/]/).pop()}.`, 'ok');

@@ -5,12 +5,13 @@
  * Keys: the commands' own shortcuts, Ctrl+Z / Ctrl+Shift+Z, Space to play,
  * Alt+L to loop the selected cue.
  */
-import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { commandForKey } from '../../../../shared/captions/index';
 import { mediaSrc } from '../../bridge';
 import { Button } from '../../components/Button';
 import { formatClock } from '../../components/format';
 import { typingIn } from '../../components/shortcuts';
+import { useAfterPaint } from '../../components/useAfterPaint';
 import { checkAll, cueAt, currentProfile, playhead, useSubtitles } from '../../stores/subtitles';
 import { useTranscript } from '../../stores/transcript';
 import { CueEditor } from './CueEditor';
@@ -24,9 +25,9 @@ const VIDEO = /\.(mp4|m4v|mov|mkv|webm|avi|wmv|mpe?g|ogv)$/i;
 function RulesSummary() {
   const cues = useSubtitles((s) => s.cues);
   const profile = useSubtitles(currentProfile);
-  // Checking 5,000 cues waits for the edit to be drawn first.
-  const deferred = useDeferredValue(cues);
-  const issues = useMemo(() => checkAll(deferred, profile), [deferred, profile]);
+  // Checking 5,000 cues waits until the edit has been drawn.
+  const checked = useAfterPaint(cues);
+  const issues = useMemo(() => checkAll(checked, profile), [checked, profile]);
   const errors = issues.filter((i) => i.severity === 'error');
   const fixable = errors.filter((i) => i.fix !== null).length;
   const run = useSubtitles((s) => s.run);
@@ -208,11 +209,11 @@ function UndoRedo() {
 }
 
 function SavingStatus() {
-  const pending = useSubtitles((s) => s.pending);
+  const saving = useSubtitles((s) => s.saving);
   const edited = useSubtitles((s) => s.edited);
   return (
     <span className="subtitles__saving muted" aria-live="polite">
-      {pending > 0 ? 'Saving…' : edited ? 'Saved' : ''}
+      {saving ? 'Saving…' : edited ? 'Saved' : ''}
     </span>
   );
 }

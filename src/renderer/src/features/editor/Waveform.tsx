@@ -1,69 +1,34 @@
 /**
- * The waveform timeline (wavesurfer.js 8 with its regions plugin) drawn from
- * the peaks stored with the recording: each cue on screen is a region; drag
- * its edges to retime it or its body to move it. Times snap to word
- * boundaries and to the playhead. Only the cues in view are regions, so a
- * 5,000-cue file costs what a screenful does.
+ * The waveform timeline (wavesurfer.js 8) drawn from the peaks stored with
+ * the recording, with the cues over it (cueLayer.ts): drag a cue's edges to
+ * retime it or its body to move it. Times snap to word boundaries and to the
+ * playhead. Only the cues near the view have boxes, so a 5,000-cue file costs
+ * what a screenful does.
  */
 import { firstEndingFrom } from '../../../../shared/timeline';
 import { useEffect, useRef, useState } from 'react';
 import WaveSurfer from 'wavesurfer.js';
-import RegionsPlugin from 'wavesurfer.js/plugins/regions';
-import { snapTime, type Cue } from '../../../../shared/captions/index';
+import { snapTime } from '../../../../shared/captions/index';
 import { api, errorMessage } from '../../bridge';
 import { playhead, useSubtitles } from '../../stores/subtitles';
 import { useTranscript } from '../../stores/transcript';
-
-type Regions = ReturnType<typeof RegionsPlugin.create>;
-type Region = ReturnType<Regions['addRegion']>;
+import { CueLayer } from './cueLayer';
 
 const PX_PER_SEC = 100;
-/** Region ids: unique, and never an index (see cueOf). */
-let regionSerial = 0;
 /** Snap when a dragged edge is this close to a word boundary or the playhead (in pixels, so it feels the same at any zoom). */
 const SNAP_PX = 8;
 
-/**
- * Theme colours, read once per theme: reading a computed style forces a style
- * recalculation, and doing it on every edit cost about a millisecond each time.
- */
-const colours = new Map<string, string>();
-let colourTheme: string | undefined;
-function cssVar(name: string): string {
-  const theme = document.documentElement.dataset.theme;
-  if (theme !== colourTheme) {
-    colours.clear();
-    colourTheme = theme;
-  }
-  let v = colours.get(name);
-  if (v === undefined) {
-    v = getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#888';
-    colours.set(name, v);
-  }
-  return v;
-}
-
-/** A region's text. Regions live in wavesurfer's shadow root: the page's stylesheet does not reach them, but its custom properties do (so the text follows a theme switch). */
-function label(text: string): HTMLElement {
-  const content = document.createElement('span');
-  content.style.cssText = `display:block;padding:2px 4px;font-size:11px;line-height:1.3;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;color:var(--text)`;
-  content.textContent = text;
-  return content;
+/** The wave's colours in the page's theme (wavesurfer draws on a canvas, so it is given colours, not custom properties). */
+function waveColours(): { waveColor: string; progressColor: string; cursorColor: string } {
+  const style = getComputedStyle(document.documentElement);
+  const v = (name: string) => style.getPropertyValue(name).trim() || '#888';
+  return { waveColor: v('--wave'), progressColor: v('--wave-played'), cursorColor: v('--accent') };
 }
 
 export function Waveform({ media, id, onReady }: { media: HTMLMediaElement | null; id: string; onReady?: (ms: number) => void }) {
   const box = useRef<HTMLDivElement>(null);
   const ws = useRef<WaveSurfer | null>(null);
-  const regions = useRef<Regions | null>(null);
-  const shown = useRef(new Map<Cue, Region>());
-  /**
-   * The cue each region shows. Regions are named by their cue object, not its
-   * index: an edit that shifts the indices of the cues after it (split, insert,
-   * delete) leaves their regions untouched, so the browser has nothing to restyle.
-   */
-  const cueOf = useRef(new WeakMap<Region, Cue>());
-  /** The colour each shown region was last given: only a change of selection touches a region. */
-  const given = useRef(new WeakMap<Region, string>());
+  const layer = useRef<CueLayer | null>(null);
   const view = useRef<[number, number]>([0, 30]);
   /** Where the selection last asked the view to scroll; NaN once the view moved. */
   const asked = useRef(NaN);
@@ -75,8 +40,8 @@ export function Waveform({ media, id, onReady }: { media: HTMLMediaElement | nul
   useEffect(() => {
     if (!media || !box.current) return;
     let gone = false;
+    let themeWatch: MutationObserver | undefined;
     const t0 = performance.now();
-    const regionsShown = shown.current;
     setState({ kind: 'loading' });
     api.invoke('subtitles.peaks', { id }).then(
       (p) => {
@@ -87,9 +52,7 @@ export function Waveform({ media, id, onReady }: { media: HTMLMediaElement | nul
         const w = WaveSurfer.create({
           container: box.current,
           height: 112,
-          waveColor: cssVar('--wave'),
-          progressColor: cssVar('--wave-played'),
-          cursorColor: cssVar('--accent'),
+          ...waveColours(),
           cursorWidth: 2,
           minPxPerSec: PX_PER_SEC,
           peaks: [peaks],
@@ -100,35 +63,31 @@ export function Waveform({ media, id, onReady }: { media: HTMLMediaElement | nul
           normalize: true,
           barWidth: 0,
         });
-        const r = w.registerPlugin(RegionsPlugin.create());
         ws.current = w;
-        regions.current = r;
+        // A theme switch recolours the wave (the cue boxes follow by themselves: they use the page's custom properties).
+        themeWatch = new MutationObserver(() => w.setOptions(waveColours()));
+        themeWatch.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
         w.on('scroll', (a, b) => {
           view.current = [a, b];
           asked.current = NaN;
           sync();
         });
-        const indexOf = (region: Region): number => {
-          const c = cueOf.current.get(region);
-          return c ? useSubtitles.getState().cues.indexOf(c) : -1;
-        };
-        r.on('region-clicked', (region, e) => {
-          e.stopPropagation();
-          const index = indexOf(region);
-          if (index >= 0) useSubtitles.getState().select(index);
-        });
-        r.on('region-updated', (region) => {
-          const index = indexOf(region);
-          if (index < 0) return;
-          const words = useTranscript.getState().transcript?.words ?? [];
-          const within = (SNAP_PX / PX_PER_SEC) * 1000;
-          const start = snapTime(region.start * 1000, words, playhead.get(), within);
-          const end = snapTime(region.end * 1000, words, playhead.get(), within);
-          if (!useSubtitles.getState().run('retime', { index, start, end })) {
-            // Snapped back to where it was: put the region back too.
-            const c = useSubtitles.getState().cues[index];
-            if (c) region.setOptions({ start: c.start / 1000, end: c.end / 1000 });
-          }
+        layer.current = new CueLayer(w.getWrapper(), p.durationMs, {
+          select(cue) {
+            const index = useSubtitles.getState().cues.indexOf(cue);
+            if (index >= 0) useSubtitles.getState().select(index);
+          },
+          retime(cue, start, end) {
+            const index = useSubtitles.getState().cues.indexOf(cue);
+            if (index < 0) return false;
+            const words = useTranscript.getState().transcript?.words ?? [];
+            const within = (SNAP_PX / PX_PER_SEC) * 1000;
+            return useSubtitles.getState().run('retime', {
+              index,
+              start: snapTime(start, words, playhead.get(), within),
+              end: snapTime(end, words, playhead.get(), within),
+            });
+          },
         });
         w.once('ready', () => {
           if (gone) return;
@@ -150,75 +109,27 @@ export function Waveform({ media, id, onReady }: { media: HTMLMediaElement | nul
     );
     return () => {
       gone = true;
+      themeWatch?.disconnect();
+      layer.current?.destroy();
+      layer.current = null;
       ws.current?.destroy();
       ws.current = null;
-      regions.current = null;
-      regionsShown.clear();
     };
     // onReady is a reporting hook: a new closure must not redraw the waveform.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [media, id]);
 
-  /**
-   * Regions for the cues in view (and a screen either side). After an edit
-   * only the regions of cues that changed are replaced: unchanged cues are
-   * the same objects, so most regions stay as they are.
-   */
+  /** Boxes for the cues in view, and a screen either side (so a short scroll finds them drawn). */
   function sync(): void {
-    const r = regions.current;
-    if (!r) return;
+    const l = layer.current;
+    if (!l) return;
     const { cues, selection } = useSubtitles.getState();
     const [a, b] = view.current;
     const margin = Math.max(10, b - a);
-    const sel = new Set(selection);
-    const accent = cssVar('--region-selected');
-    const plain = cssVar('--region');
-    const want = new Map<Cue, number>();
-    // From the first cue that ends after the window opens.
-    for (let i = firstEndingFrom(cues, (a - margin) * 1000); i < cues.length && cues[i]!.start / 1000 <= b + margin; i++) want.set(cues[i]!, i);
-    // Regions whose cue left the view or was replaced by an edit: reused for the new cues (moving a region and changing its text
-    // restyles one element; removing one and making another builds and lays out a new element with its handles).
-    const spare: Region[] = [];
-    for (const [cue, region] of shown.current) {
-      if (!want.has(cue)) {
-        spare.push(region);
-        shown.current.delete(cue);
-      }
-    }
-    for (const [c, i] of want) {
-      const color = sel.has(i) ? accent : plain;
-      const old = shown.current.get(c);
-      if (old) {
-        if (given.current.get(old) !== color) {
-          old.setOptions({ color });
-          given.current.set(old, color);
-        }
-        continue;
-      }
-      const text = c.text.replace(/<[^>]*>/g, '').replace(/\n/g, ' ');
-      const reused = spare.pop();
-      const region =
-        reused ??
-        r.addRegion({
-          id: `cue-${++regionSerial}`,
-          start: c.start / 1000,
-          end: c.end / 1000,
-          color,
-          drag: true,
-          resize: true,
-          content: label(text),
-          minLength: 0.1,
-        });
-      if (reused) {
-        reused.setOptions({ start: c.start / 1000, end: c.end / 1000, ...(given.current.get(reused) !== color ? { color } : {}) });
-        const content = reused.content;
-        if (content && content.textContent !== text) content.textContent = text;
-      }
-      shown.current.set(c, region);
-      cueOf.current.set(region, c);
-      given.current.set(region, color);
-    }
-    for (const region of spare) region.remove();
+    const from = firstEndingFrom(cues, (a - margin) * 1000);
+    let to = from;
+    while (to < cues.length && cues[to]!.start / 1000 <= b + margin) to++;
+    l.show(cues, from, to, new Set(selection));
   }
 
   useEffect(() => {

@@ -5,11 +5,14 @@
 import type { ExportFormat } from '../../../../shared/library';
 import { api, errorMessage, saveExportFile } from '../../bridge';
 import { useApp } from '../../stores/app';
+import { saved } from '../../stores/subtitles';
 import { toast } from '../../stores/toasts';
 
 const fileName = (path: string) => path.split(/[\\/]/).pop() ?? path;
 
 export async function exportTranscripts(ids: string[], format: ExportFormat): Promise<void> {
+  // Cue edits still on their way to main belong in the files.
+  await saved();
   if (useApp.getState().info?.mode === 'electron') {
     try {
       const r = await api.invoke('library.saveExport', { ids, format });
