@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { Library } from '../../src/main/services/library/library';
 import { buildCuesWith, builtInProfiles, editText, parseSubtitles, splitCue } from '../../src/shared/captions/index';
+import { parseCueTime } from '../../src/renderer/src/features/editor/time';
 import { expectNoAxeViolations, expectNoAxeViolationsInBothThemes } from './axe';
 import { expect, test } from './host';
 import { fliteWav, seedLibrary } from './seed';
@@ -132,6 +133,114 @@ test.describe('subtitle editor', () => {
     await page.getByTestId('search-hit').first().click();
     await page.getByRole('button', { name: 'Subtitles' }).click();
     await expect(page.getByRole('button', { name: 'Undo' })).toHaveAttribute('title', /Undo Split/);
+  });
+});
+
+test.describe('subtitle waveform', () => {
+  test('a click on a cue selects it; dragging its body moves it, its left edge retimes its start, Escape puts it back; an edit exported at once is in the file; the playing cue is marked and Loop replays it', async ({
+    page,
+    host,
+  }) => {
+    const wav = fliteWav(mkdtempSync(join(tmpdir(), 'verbatim-wav-')), 'drag.wav', `${speech} ${speech}`);
+    const [id] = seedLibrary(host.dataDir, { count: 1, wordsPer: 50, titlePrefix: 'Dragged review', audioFile: wav });
+    const lib = new Library(host.dataDir);
+    const built = buildCuesWith(lib.transcripts.get(id!).words, builtInProfiles[0]!);
+    lib.close();
+
+    await page.goto(host.url);
+    await page.getByRole('button', { name: 'Open Dragged review 00001' }).click();
+    await page.getByRole('button', { name: 'Subtitles' }).click();
+    await expect(page.getByTestId('cue-row').first()).toBeVisible();
+    const box = (i: number) =>
+      page
+        .locator('[part~="region"]')
+        .filter({ hasText: built[i]!.text.replace(/\n/g, ' ').slice(0, 12) })
+        .first();
+    await expect(box(2)).toBeVisible();
+    const times = async (): Promise<[number, number]> => {
+      const editor = page.getByRole('region', { name: /^Cue \d+$/ });
+      return [parseCueTime(await editor.getByLabel('Start').inputValue())!, parseCueTime(await editor.getByLabel('End').inputValue())!];
+    };
+    const undo = page.getByRole('button', { name: 'Undo' });
+
+    // A click selects the cue (and does not seek the wave under it).
+    await box(2).click();
+    await expect(page.getByRole('region', { name: 'Cue 3' })).toBeVisible();
+    expect(await times()).toEqual([built[2]!.start, built[2]!.end]);
+    await expect(undo).toBeDisabled();
+
+    // Drag the body 40 px (0.4 s at 100 px/s) to the right: both ends move by that much, each snapped to a word edge within 80 ms.
+    const drag = async (x: number, y: number, dx: number, finish: () => Promise<void> = () => page.mouse.up()) => {
+      await page.mouse.move(x, y);
+      await page.mouse.down();
+      await page.mouse.move(x + dx / 2, y, { steps: 4 });
+      await page.mouse.move(x + dx, y, { steps: 4 });
+      await finish();
+    };
+    const body = (await box(2).boundingBox())!;
+    await drag(body.x + body.width / 2, body.y + body.height / 2, 40);
+    await expect(undo).toHaveAttribute('title', /Undo Retime/);
+    const [start, end] = await times();
+    expect(Math.abs(start - (built[2]!.start + 400))).toBeLessThanOrEqual(90);
+    expect(Math.abs(end - (built[2]!.end + 400))).toBeLessThanOrEqual(90);
+
+    // Its left edge 30 px to the left: the start moves back about 0.3 s, the end stays.
+    const moved = (await box(2).boundingBox())!;
+    const left = (await box(2).locator('[part~="region-handle-left"]').boundingBox())!;
+    expect(left.x).toBeCloseTo(moved.x, 0);
+    await drag(left.x + left.width / 2, left.y + left.height / 2, -30);
+    await expect.poll(times).not.toEqual([start, end]);
+    const [start2, end2] = await times();
+    expect(end2).toBe(end);
+    expect(Math.abs(start2 - (start - 300))).toBeLessThanOrEqual(90);
+
+    // A drag given up with Escape changes nothing.
+    const title = await undo.getAttribute('title');
+    const now = (await box(2).boundingBox())!;
+    await drag(now.x + now.width / 2, now.y + now.height / 2, 80, async () => {
+      await page.keyboard.press('Escape');
+      await page.mouse.up();
+    });
+    expect(await times()).toEqual([start2, end2]);
+    await expect(undo).toHaveAttribute('title', title!);
+    expect((await box(2).boundingBox())!.x).toBeCloseTo(now.x, 0);
+    await snap(page, 'subtitles-dragged-light');
+
+    // An edit, then Export straight away: the edit is in the file (the export waits for it to reach main).
+    const text = page.getByRole('textbox', { name: 'Text of cue 3' });
+    await text.fill('Exported at once.');
+    await text.press('Control+Enter');
+    await page.getByRole('button', { name: 'Export…' }).last().click();
+    await page.getByLabel('Format').selectOption('srt');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('dialog').getByRole('button', { name: 'Export' }).click()]);
+    let srt = '';
+    for await (const chunk of await download.createReadStream()) srt += chunk.toString();
+    const third = parseSubtitles(srt).doc.cues[2]!;
+    expect([third.start, third.end, third.text]).toEqual([start2, end2, 'Exported at once.']);
+
+    // Playing: the row of the cue under the playhead is marked, and with Loop the selected cue plays again from its start.
+    const media = page.getByTestId('subtitle-media');
+    const at = () => media.evaluate((a: HTMLMediaElement) => a.currentTime * 1000);
+    const rows = page.getByTestId('cue-row');
+    await page.getByRole('listbox').focus();
+    await page.keyboard.press('Home');
+    await page.keyboard.press('Space');
+    await expect(rows.first()).toHaveClass(/cue--playing/);
+    await page.keyboard.press('Space');
+    await expect.poll(() => media.evaluate((a: HTMLMediaElement) => a.paused)).toBe(true);
+    await page.keyboard.press('ArrowDown');
+    await expect(page.getByRole('region', { name: 'Cue 2' })).toBeVisible();
+    await page.keyboard.press('Alt+l');
+    await expect(page.getByRole('button', { name: 'Loop cue' })).toHaveAttribute('aria-pressed', 'true');
+    // The playhead has followed the selection to cue 2 (so nothing moves it after the seek below).
+    await expect.poll(async () => Math.abs((await at()) - built[1]!.start)).toBeLessThan(5);
+    await media.evaluate((a: HTMLMediaElement, ms) => (a.currentTime = ms / 1000), built[1]!.end - 300);
+    await expect(rows.nth(1)).toHaveClass(/cue--playing/);
+    await page.getByRole('button', { name: 'Play (space)' }).click();
+    // Past the end, back to the start: the time drops below where it was set.
+    await expect.poll(at, { timeout: 5000 }).toBeLessThan(built[1]!.end - 400);
+    expect(await at()).toBeGreaterThanOrEqual(built[1]!.start - 50);
+    await page.getByRole('button', { name: 'Pause (space)' }).click();
   });
 });
 

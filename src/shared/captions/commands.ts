@@ -117,26 +117,25 @@ export const deleteCommand: Command = {
   },
 };
 
+/** The selection (or every cue) moved by `ms`; the same cues stay selected even if the shift reordered them. */
+function shifted(s: EditorState, ms: number, all: boolean): CommandResult | null {
+  if (!all && !s.selection.length) return null;
+  const after = shiftCues(s.cues, all ? null : s.selection, ms);
+  return changed(s.cues, after, all ? s.selection : fresh(s.cues, after));
+}
+
 const shiftBy = (ms: number, all: boolean): Command => ({
   name: `shift${all ? 'All' : ''}${ms > 0 ? 'Later' : 'Earlier'}`,
   label: `${all ? 'Shift all' : 'Shift'} ${ms > 0 ? 'later' : 'earlier'} by ${Math.abs(ms)} ms`,
   shortcut: `Alt+${all ? 'Shift+' : ''}${ms > 0 ? '→' : '←'}`,
   keyTest: (e) => e.altKey && !e.ctrlKey && e.shiftKey === all && e.key === (ms > 0 ? 'ArrowRight' : 'ArrowLeft'),
-  perform(s) {
-    if (!all && !s.selection.length) return null;
-    const after = shiftCues(s.cues, all ? null : s.selection, ms);
-    // Keep the same cues selected even if the shift reordered them.
-    return changed(s.cues, after, all ? s.selection : fresh(s.cues, after));
-  },
+  perform: (s) => shifted(s, ms, all),
 });
 
 export const shiftCommand: Command<{ ms: number; all: boolean }> = {
   name: 'shift',
   label: 'Shift by milliseconds',
-  perform(s, { ms, all }) {
-    if (!all && !s.selection.length) return null;
-    return changed(s.cues, shiftCues(s.cues, all ? null : s.selection, ms), s.selection);
-  },
+  perform: (s, { ms, all }) => shifted(s, ms, all),
 };
 
 export const startAtPlayheadCommand: Command = {

@@ -96,6 +96,24 @@ describe('editor operations, each with its undo', () => {
     expect(far[0]!.start).toBe(0);
   });
 
+  it('shifting selected cues past their neighbours keeps them in time order and keeps them selected; only they are new objects', () => {
+    const cues: Cue[] = [0, 1, 2, 3, 4].map((i) => ({ start: i * 1000, end: i * 1000 + 800, text: `cue ${i}` }));
+    // Cues 0 and 1 by 2.5 s: they land after cue 2 and cue 3. A repeated and an out-of-range index change nothing.
+    const r = commands.shift.perform(state(cues, { selection: [0, 1, 1, 9] }), { ms: 2500, all: false })!;
+    expect(r.cues.map((c) => c.text)).toEqual(['cue 2', 'cue 0', 'cue 3', 'cue 1', 'cue 4']);
+    expect(r.cues.map((c) => c.start)).toEqual([2000, 2500, 3000, 3500, 4000]);
+    expect(r.selection).toEqual([1, 3]);
+    expect([r.cues[0], r.cues[2], r.cues[4]]).toEqual([cues[2], cues[3], cues[4]]);
+    expect(r.cues[0]).toBe(cues[2]);
+    // Backwards, only the selection limits the shift: cue 3 can go back 3 s although cue 0 is at 0.
+    const back = commands.shift.perform(state(cues, { selection: [3] }), { ms: -5000, all: false })!;
+    expect(back.cues.map((c) => c.text)).toEqual(['cue 0', 'cue 3', 'cue 1', 'cue 2', 'cue 4']);
+    expect(back.cues[1]!.start).toBe(0);
+    expect(back.selection).toEqual([1]);
+    // Nothing selected that exists: nothing to do.
+    expect(commands.shift.perform(state(cues, { selection: [7] }), { ms: 100, all: false })).toBeNull();
+  });
+
   it('sets the start or end to the playhead', () => {
     const start = performAndUndo(commands.startAtPlayhead, state(built, { playheadMs: 300 }), undefined);
     expect(start[0]!.start).toBe(300);

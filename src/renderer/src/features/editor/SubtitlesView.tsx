@@ -87,28 +87,31 @@ function MediaPane({ onMedia, video }: { onMedia(el: HTMLMediaElement | null): v
   const [paused, setPaused] = useState(true);
   const playingCue = useSubtitles((s) => (s.playing >= 0 ? s.cues[s.playing] : undefined));
 
+  /** The frame loop that follows the audio; it runs only while playing, so an idle view draws no frames. */
+  const loop = useRef(0);
+  /** Reads where the media is: the playhead, the cue under it, the clock; while playing, again next frame. */
+  const follow = useRef(() => {});
   useEffect(() => {
-    let raf = 0;
-    const tick = () => {
+    follow.current = () => {
       const a = ref.current;
-      if (a) {
-        const ms = a.currentTime * 1000;
-        playhead.set(ms);
-        const s = useSubtitles.getState();
-        const sel = s.cues[s.selection[0] ?? -1];
-        // Loop the selected cue: back to its start when it ends.
-        if (s.loop && sel && !a.paused && ms >= sel.end) a.currentTime = sel.start / 1000;
-        s.setPlaying(cueAt(s.cues, ms));
-        setNow((n) => (Math.abs(n - ms) > 200 ? ms : n));
-      }
-      raf = requestAnimationFrame(tick);
+      if (!a) return;
+      const ms = a.currentTime * 1000;
+      playhead.set(ms);
+      const s = useSubtitles.getState();
+      const sel = s.cues[s.selection[0] ?? -1];
+      // Loop the selected cue: back to its start when it ends.
+      if (s.loop && sel && !a.paused && ms >= sel.end) a.currentTime = sel.start / 1000;
+      s.setPlaying(cueAt(s.cues, ms));
+      setNow((n) => (Math.abs(n - ms) > 200 ? ms : n));
+      loop.current = a.paused ? 0 : requestAnimationFrame(follow.current);
     };
-    raf = requestAnimationFrame(tick);
     // Selecting another cue moves the playhead to it (unless playing), so Space plays from there. The seek waits until the
     // selection rests: a seek redraws the waveform's cursor and progress and may scroll it, which an edit's frame or a held
     // arrow key should not pay for each time (play flushes it first).
     const unsub = useSubtitles.subscribe((s, prev) => {
       if (s.selection[0] !== prev.selection[0]) pendingSeek.schedule();
+      // An edit may have moved the cue under a paused playhead, or its index.
+      if (s.cues !== prev.cues && !loop.current) s.setPlaying(cueAt(s.cues, playhead.get()));
     });
     pendingSeek.run = () => {
       const a = ref.current;
@@ -117,12 +120,19 @@ function MediaPane({ onMedia, video }: { onMedia(el: HTMLMediaElement | null): v
       if (a && a.paused && at !== undefined) a.currentTime = at / 1000;
     };
     return () => {
-      cancelAnimationFrame(raf);
+      cancelAnimationFrame(loop.current);
+      loop.current = 0;
+      follow.current = () => {};
       unsub();
       pendingSeek.cancel();
       pendingSeek.run = () => undefined;
     };
   }, []);
+  /** Once now, and every frame after that while playing. */
+  const followNow = () => {
+    cancelAnimationFrame(loop.current);
+    follow.current();
+  };
 
   if (!src)
     return (
@@ -140,8 +150,17 @@ function MediaPane({ onMedia, video }: { onMedia(el: HTMLMediaElement | null): v
     },
     // Someone moved the playhead (a click on the waveform, the keyboard): that wins over a move still waiting for the selection.
     onSeeking: () => pendingSeek.cancel(),
-    onPlay: () => setPaused(false),
-    onPause: () => setPaused(true),
+    onSeeked: followNow,
+    onTimeUpdate: () => loop.current || followNow(),
+    onLoadedMetadata: followNow,
+    onPlay: () => {
+      setPaused(false);
+      followNow();
+    },
+    onPause: () => {
+      setPaused(true);
+      followNow();
+    },
   };
   return (
     <div className={`sub-media${video ? ' sub-media--video' : ''}`}>

@@ -48,8 +48,7 @@ interface Drag {
   frame: number;
 }
 
-const BOX_STYLE =
-  'position:absolute;top:0;bottom:0;box-sizing:border-box;border-radius:2px;overflow:hidden;pointer-events:auto;cursor:grab;touch-action:none';
+const BOX_STYLE = 'position:absolute;top:0;bottom:0;box-sizing:border-box;border-radius:2px;overflow:hidden;pointer-events:auto;cursor:grab;touch-action:none';
 const LABEL_STYLE =
   'display:block;padding:2px 8px;font-size:11px;line-height:1.3;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;color:var(--text);pointer-events:none';
 const HANDLE_STYLE = 'position:absolute;top:0;bottom:0;width:6px;cursor:ew-resize;border-color:var(--region-edge);border-style:solid;border-width:0';
