@@ -58,6 +58,13 @@ test.describe('subtitle editor', () => {
     }, at);
     await page.keyboard.press('Alt+s');
     await expect(page.getByRole('listbox', { name: `Cues (${built.length + 1})` })).toBeVisible();
+    // The rows below the split moved down one and were renumbered: each shows its own number, times and text.
+    const expected = splitCue(editText(built, 0, edited), 1, at, words, builtInProfiles[0]!);
+    for (let i = 0; i < Math.min(6, expected.length); i++) {
+      const row = rows.nth(i);
+      await expect(row.locator('.cue__n')).toHaveText(String(i + 1));
+      await expect(row.locator('.cue__text')).toHaveText(expected[i]!.text.replace(/\n/g, ' / '));
+    }
 
     // 3. Retime the fourth cue by dragging its right edge on the waveform.
     await rows.nth(3).click();
@@ -78,7 +85,6 @@ test.describe('subtitle editor', () => {
     await expect(page.getByText('Saved')).toBeVisible();
 
     // 5. Export SRT: exactly the expected cues.
-    const expected = splitCue(editText(built, 0, edited), 1, at, words, builtInProfiles[0]!);
     await page.getByRole('button', { name: 'Export…' }).last().click();
     await expect(page.getByRole('dialog', { name: 'Export subtitles' })).toBeVisible();
     await expectNoAxeViolations(page, 'export dialog light');

@@ -64,6 +64,21 @@ const CueRow = memo(function CueRow({ index, cue: c, issues, selected, playing, 
   );
 });
 
+/**
+ * Rows are keyed by their cue, not their place: after a split, merge, insert or delete the rows below keep their
+ * elements and only move and renumber, instead of every row on screen getting another cue's text to lay out.
+ */
+const rowKeys = new WeakMap<Cue, number>();
+let lastRowKey = 0;
+function rowKey(cue: Cue, i: number, used: Set<number | string>): number | string {
+  let k: number | string | undefined = rowKeys.get(cue);
+  if (k === undefined) rowKeys.set(cue, (k = ++lastRowKey));
+  // The same cue object twice in a list is not made by any edit; if it ever is, the place keeps the keys apart.
+  if (used.has(k)) k = `${k}@${i}`;
+  used.add(k);
+  return k;
+}
+
 export function CueList({ onEdit }: { onEdit(): void }) {
   const cues = useSubtitles((s) => s.cues);
   const selection = useSubtitles((s) => s.selection);
@@ -107,6 +122,7 @@ export function CueList({ onEdit }: { onEdit(): void }) {
   const last = Math.min(cues.length - 1, Math.ceil((port.top + port.height) / ROW) + OVERSCAN);
   const rows: number[] = [];
   for (let i = first; i <= last; i++) rows.push(i);
+  const used = new Set<number | string>();
 
   return (
     <div
@@ -140,7 +156,7 @@ export function CueList({ onEdit }: { onEdit(): void }) {
       <div style={{ height: spacerRows(cues.length) * ROW, position: 'relative' }}>
         {rows.map((i) => (
           <CueRow
-            key={i}
+            key={rowKey(cues[i]!, i, used)}
             index={i}
             cue={cues[i]!}
             issues={cachedCheck(cues, i, profile)}
