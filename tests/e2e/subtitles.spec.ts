@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { Library } from '../../src/main/services/library/library';
 import { buildCuesWith, builtInProfiles, editText, parseSubtitles, splitCue } from '../../src/shared/captions/index';
-import { parseCueTime } from '../../src/renderer/src/features/editor/time';
+import { cueTime, parseCueTime } from '../../src/renderer/src/features/editor/time';
 import { expectNoAxeViolations, expectNoAxeViolationsInBothThemes } from './axe';
 import { expect, test } from './host';
 import { fliteWav, seedLibrary } from './seed';
@@ -352,7 +352,10 @@ test.describe('subtitle dialogs', () => {
     }
   }
 
-  test('Sync and Save profile: no axe violations in light and dark, focus trapped inside, and back on the opener when closed', async ({ page, host }) => {
+  test('Shift, Sync and Save profile: no axe violations in light and dark, focus trapped inside, and back on the opener when closed', async ({
+    page,
+    host,
+  }) => {
     seedLibrary(host.dataDir, { count: 1, wordsPer: 60, titlePrefix: 'Dialogs' });
     await page.goto(host.url);
     await page.getByRole('button', { name: 'Open Dialogs 00001' }).click();
@@ -360,6 +363,7 @@ test.describe('subtitle dialogs', () => {
     await expect(page.getByTestId('cue-row').first()).toBeVisible();
 
     for (const [opener, title, shot] of [
+      ['Shift…', 'Shift times', 'subtitles-shift'],
       ['Sync…', 'Sync by two points', 'subtitles-sync'],
       ['Save profile…', 'Save a rules profile', 'subtitles-profile'],
     ] as const) {
@@ -398,5 +402,44 @@ test.describe('subtitle dialogs', () => {
     await expect(profile).toHaveCount(0);
     await expect(page.locator('.subtitles__profile select')).toHaveValue('user-broadcast');
     await expect(page.getByRole('button', { name: 'Save profile…' })).toBeFocused();
+
+    // Shift: the selected cue by a typed amount, then every cue; what is not an amount is named, and nothing moves.
+    const startOf = async () =>
+      parseCueTime(
+        await page
+          .getByRole('region', { name: /^Cue \d+$/ })
+          .getByLabel('Start')
+          .inputValue(),
+      )!;
+    await page.getByTestId('cue-row').nth(2).click();
+    const before = await startOf();
+    const shiftButton = page.getByRole('button', { name: 'Shift…' });
+    await shiftButton.click();
+    const shift = page.getByRole('dialog', { name: 'Shift times' });
+    await expect(shift.getByLabel('The selected cue')).toBeChecked();
+    await shift.getByLabel('By').fill('soon');
+    await shift.getByRole('button', { name: 'Shift' }).click();
+    await expect(shift.getByRole('alert')).toContainText('Type how far to move them');
+    await expectNoAxeViolationsInBothThemes(page, 'shift dialog with an error,');
+    await shift.getByLabel('By').fill('+1.5');
+    await shift.getByLabel('By').press('Enter');
+    await expect(shift).toHaveCount(0);
+    await expect(shiftButton).toBeFocused();
+    await expect.poll(startOf).toBe(before + 1500);
+    await expect(page.getByRole('button', { name: 'Undo' })).toHaveAttribute('title', /Undo Shift by milliseconds/);
+    const firstStart = Number(
+      await page
+        .getByTestId('cue-row')
+        .first()
+        .locator('.cue__time')
+        .textContent()
+        .then((t) => parseCueTime(t!.split(' → ')[0]!)),
+    );
+    await shiftButton.click();
+    await shift.getByLabel(/^All \d+ cues$/).check();
+    await shift.getByLabel('By').fill('-80 ms');
+    await shift.getByRole('button', { name: 'Shift' }).click();
+    await expect(shift).toHaveCount(0);
+    await expect(page.getByTestId('cue-row').first().locator('.cue__time')).toContainText(cueTime(Math.max(0, firstStart - 80)));
   });
 });

@@ -56,7 +56,7 @@ function TimeField({ label, value, onCommit }: { label: string; value: number; o
   );
 }
 
-export function CueEditor({ textRef }: { textRef: React.RefObject<HTMLTextAreaElement | null> }) {
+export function CueEditor({ textRef, onShift }: { textRef: React.RefObject<HTMLTextAreaElement | null>; onShift(): void }) {
   const index = useSubtitles((s) => s.selection[0] ?? -1);
   const count = useSubtitles((s) => s.selection.length);
   const cue = useSubtitles((s) => s.cues[s.selection[0] ?? -1]);
@@ -113,6 +113,9 @@ export function CueEditor({ textRef }: { textRef: React.RefObject<HTMLTextAreaEl
             </Button>
           );
         })}
+        <Button size="sm" onClick={onShift} title="Shift the selected cues, or all of them, by any amount">
+          Shift…
+        </Button>
       </div>
     </section>
   );

@@ -17,7 +17,7 @@ import { useTranscript } from '../../stores/transcript';
 import { CueEditor } from './CueEditor';
 import { CueList } from './CueList';
 import type { SubtitleFile } from './importItem';
-import { ExportSubtitlesDialog, ImportSubtitlesDialog, ProfileDialog, SyncDialog } from './SubtitleDialogs';
+import { ExportSubtitlesDialog, ImportSubtitlesDialog, ProfileDialog, ShiftDialog, SyncDialog } from './SubtitleDialogs';
 import { Waveform } from './Waveform';
 
 const VIDEO = /\.(mp4|m4v|mov|mkv|webm|avi|wmv|mpe?g|ogv)$/i;
@@ -249,6 +249,7 @@ export function SubtitlesView({ id, source }: { id: string; source: string }) {
   const [media, setMedia] = useState<HTMLMediaElement | null>(null);
   const [exporting, setExporting] = useState(false);
   const [syncing, setSyncing] = useState(false);
+  const [shifting, setShifting] = useState(false);
   const [profiling, setProfiling] = useState(false);
   const [importing, setImporting] = useState<SubtitleFile | null>(null);
   const [confirmReset, setConfirmReset] = useState(false);
@@ -258,6 +259,7 @@ export function SubtitlesView({ id, source }: { id: string; source: string }) {
   const video = VIDEO.test(source);
   // Stable, so the memoized cue rows do not re-render when this view does.
   const editText = useCallback(() => text.current?.focus(), []);
+  const shift = useCallback(() => setShifting(true), []);
 
   useEffect(() => {
     void open(id);
@@ -389,7 +391,7 @@ export function SubtitlesView({ id, source }: { id: string; source: string }) {
       </div>
       <div className="subtitles__top">
         <MediaPane onMedia={setMedia} video={video} />
-        <CueEditor textRef={text} />
+        <CueEditor textRef={text} onShift={shift} />
       </div>
       {media && <Waveform media={media} id={id} />}
       <CueList onEdit={editText} />
@@ -402,6 +404,7 @@ export function SubtitlesView({ id, source }: { id: string; source: string }) {
       <ExportSubtitlesDialog open={exporting} onClose={() => setExporting(false)} id={id} />
       <ImportSubtitlesDialog file={importing} onClose={() => setImporting(null)} />
       {syncing && <SyncDialog open onClose={() => setSyncing(false)} />}
+      {shifting && <ShiftDialog open onClose={() => setShifting(false)} />}
       {profiling && <ProfileDialog open onClose={() => setProfiling(false)} />}
     </div>
   );

@@ -19,3 +19,16 @@ export function parseCueTime(text: string): number | null {
   if (sec >= 60 && parts.length) return null;
   return Math.round(((h ?? 0) * 3600 + (min ?? 0) * 60 + sec) * 1000);
 }
+
+/**
+ * A shift as typed: a time with an optional sign ("+2.5", "−0:01.250", "-0.3") or milliseconds ("250 ms", "-80ms").
+ * Positive moves later. Null when it is not a shift, or is no shift at all.
+ */
+export function parseShift(text: string): number | null {
+  const m = /^\s*([+\-−]?)\s*(.*?)\s*(ms|s)?\s*$/i.exec(text);
+  if (!m || !m[2]) return null;
+  const sign = m[1] === '-' || m[1] === '−' ? -1 : 1;
+  const unit = m[3]?.toLowerCase();
+  const ms = unit === 'ms' ? (/^\d+(?:[.,]\d+)?$/.test(m[2]) ? Math.round(Number(m[2].replace(',', '.'))) : null) : parseCueTime(m[2]);
+  return ms === null || ms === 0 ? null : sign * ms;
+}
