@@ -143,11 +143,11 @@ test.describe('subtitle editor', () => {
 });
 
 test.describe('subtitle waveform', () => {
-  test('a click on a cue selects it; dragging its body moves it, its left edge retimes its start, Escape puts it back; an edit exported at once is in the file; the playing cue is marked and Loop replays it', async ({
+  test('a click on a cue selects it; dragging its body moves it, its left edge retimes its start, Escape puts it back; an edit exported at once is in the file; the playing cue is marked, the list follows it, and Loop replays it', async ({
     page,
     host,
   }) => {
-    const wav = fliteWav(mkdtempSync(join(tmpdir(), 'verbatim-wav-')), 'drag.wav', `${speech} ${speech}`);
+    const wav = fliteWav(mkdtempSync(join(tmpdir(), 'verbatim-wav-')), 'drag.wav', `${speech} ${speech} ${speech}`);
     const [id] = seedLibrary(host.dataDir, { count: 1, wordsPer: 50, titlePrefix: 'Dragged review', audioFile: wav });
     const lib = new Library(host.dataDir);
     const built = buildCuesWith(lib.transcripts.get(id!).words, builtInProfiles[0]!);
@@ -247,6 +247,19 @@ test.describe('subtitle waveform', () => {
     await expect.poll(at, { timeout: 5000 }).toBeLessThan(built[1]!.end - 400);
     expect(await at()).toBeGreaterThanOrEqual(built[1]!.start - 50);
     await page.getByRole('button', { name: 'Pause (space)' }).click();
+
+    // The list follows the cue being played, down to one out of view.
+    const list = page.getByRole('listbox');
+    await list.evaluate((el) => (el.scrollTop = 0));
+    // (The seeded words' times run past the audio: the last cue that starts inside it.)
+    const duration = await media.evaluate((a: HTMLMediaElement) => a.duration * 1000);
+    const n = built.findLastIndex((c) => c.start + 500 < duration);
+    expect(n).toBeGreaterThanOrEqual(3);
+    await media.evaluate((a: HTMLMediaElement, ms) => (a.currentTime = ms / 1000), built[n]!.start + 100);
+    const lastRow = rows.filter({ has: page.locator('.cue__n', { hasText: new RegExp(`^${n + 1}$`) }) });
+    await expect(lastRow).toHaveClass(/cue--playing/);
+    await expect(lastRow).toBeInViewport();
+    expect(await list.evaluate((el) => el.scrollTop)).toBeGreaterThan(0);
   });
 });
 

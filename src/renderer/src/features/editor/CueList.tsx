@@ -5,7 +5,7 @@
  * kept from events): an edit never reads layout back from the page, and never
  * rebuilds a measurement per cue (5,000 objects an edit with a virtualizer).
  */
-import { memo, useEffect, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useRef, useState } from 'react';
 import type { Cue, Issue } from '../../../../shared/captions/index';
 import { cachedCheck, currentProfile, useSubtitles } from '../../stores/subtitles';
 import { cueTime } from './time';
@@ -22,6 +22,8 @@ const SPACER_STEP = 16;
 const spacerRows = (n: number): number => Math.ceil((n + 1) / SPACER_STEP) * SPACER_STEP;
 /** Rows drawn beyond each edge of the view, so a fast scroll does not show blank space. */
 const OVERSCAN = 8;
+/** After the user scrolls the list, the playing cue waits this long before it scrolls the list again. */
+const FOLLOW_AFTER_SCROLL_MS = 3000;
 
 interface RowProps {
   index: number;
@@ -89,10 +91,10 @@ export function CueList({ onEdit }: { onEdit(): void }) {
   // Scroll position and height as last reported by the page (scroll events, ResizeObserver): never read during an edit.
   const [port, setPort] = useState({ top: 0, height: 600 });
   const portRef = useRef(port);
-  const update = (next: { top: number; height: number }) => {
+  const update = useCallback((next: { top: number; height: number }) => {
     portRef.current = next;
     setPort(next);
-  };
+  }, []);
   const current = selection[0] ?? -1;
   const sel = new Set(selection);
 
@@ -103,20 +105,31 @@ export function CueList({ onEdit }: { onEdit(): void }) {
     const ro = new ResizeObserver(([e]) => e && update({ ...portRef.current, height: e.contentRect.height }));
     ro.observe(el);
     return () => ro.disconnect();
-  }, []);
+  }, [update]);
 
-  // The selected row comes into view when it is not (nearest edge, as scrollIntoView's "nearest").
+  /** Brings a row into view when it is not (nearest edge, as scrollIntoView's "nearest"). */
+  const reveal = useCallback(
+    (row: number) => {
+      const el = scroller.current;
+      if (!el || row < 0) return;
+      const { top, height } = portRef.current;
+      const rowTop = row * ROW;
+      const to = rowTop < top ? rowTop : rowTop + ROW > top + height ? rowTop + ROW - height : null;
+      if (to === null) return;
+      el.scrollTop = to;
+      // The rows of the new position are drawn in this frame, not after the scroll event.
+      update({ top: to, height });
+    },
+    [update],
+  );
+  /** When the user last scrolled the list: the playing cue does not pull the list away from where they are looking. */
+  const userScrolled = useRef(-Infinity);
+
+  // The selected row comes into view; so does the cue being played, unless the user scrolled the list in the last few seconds.
+  useEffect(() => reveal(current), [current, reveal]);
   useEffect(() => {
-    const el = scroller.current;
-    if (!el || current < 0) return;
-    const { top, height } = portRef.current;
-    const rowTop = current * ROW;
-    const to = rowTop < top ? rowTop : rowTop + ROW > top + height ? rowTop + ROW - height : null;
-    if (to === null) return;
-    el.scrollTop = to;
-    // The rows of the new position are drawn in this frame, not after the scroll event.
-    update({ top: to, height });
-  }, [current]);
+    if (performance.now() - userScrolled.current > FOLLOW_AFTER_SCROLL_MS) reveal(playing);
+  }, [playing, reveal]);
 
   const first = Math.max(0, Math.floor(port.top / ROW) - OVERSCAN);
   const last = Math.min(cues.length - 1, Math.ceil((port.top + port.height) / ROW) + OVERSCAN);
@@ -136,7 +149,11 @@ export function CueList({ onEdit }: { onEdit(): void }) {
       data-testid="cue-list"
       onScroll={(e) => {
         const top = e.currentTarget.scrollTop;
-        if (top !== portRef.current.top) update({ ...portRef.current, top });
+        // A scroll this list did not ask for (reveal() records its own target first) is the user's.
+        if (top !== portRef.current.top) {
+          userScrolled.current = performance.now();
+          update({ ...portRef.current, top });
+        }
       }}
       onKeyDown={(e) => {
         if (e.altKey || e.ctrlKey || e.metaKey) return;
