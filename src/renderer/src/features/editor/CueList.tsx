@@ -7,7 +7,7 @@
  */
 import { memo, useCallback, useEffect, useRef, useState } from 'react';
 import type { Cue, Issue } from '../../../../shared/captions/index';
-import { cachedCheck, currentProfile, useSubtitles } from '../../stores/subtitles';
+import { cachedCheck, currentProfile, playhead, useSubtitles } from '../../stores/subtitles';
 import { cueTime } from './time';
 
 const ROW = 52;
@@ -127,7 +127,12 @@ export function CueList({ onEdit }: { onEdit(): void }) {
 
   // The selected row comes into view; so does the cue being played, unless the user scrolled the list in the last few seconds.
   useEffect(() => reveal(current), [current, reveal]);
+  /** Where the playhead was when the list last followed it: an edit that renumbers the cue under a still playhead moves nothing. */
+  const followedAt = useRef(NaN);
   useEffect(() => {
+    const at = playhead.get();
+    if (at === followedAt.current) return;
+    followedAt.current = at;
     if (performance.now() - userScrolled.current > FOLLOW_AFTER_SCROLL_MS) reveal(playing);
   }, [playing, reveal]);
 
