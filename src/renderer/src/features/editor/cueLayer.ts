@@ -55,6 +55,7 @@ const HANDLE_STYLE = 'position:absolute;top:0;bottom:0;width:6px;cursor:ew-resiz
 
 export class CueLayer {
   private readonly layer: HTMLDivElement;
+  private readonly durationMs: number;
   private readonly boxes = new Map<Cue, HTMLElement>();
   private readonly cueOf = new WeakMap<HTMLElement, Cue>();
   private readonly selected = new WeakMap<HTMLElement, boolean>();
@@ -64,9 +65,11 @@ export class CueLayer {
   constructor(
     /** wavesurfer's wrapper: as wide as the whole file, inside the element that scrolls. */
     private readonly wrapper: HTMLElement,
-    private readonly durationMs: number,
+    durationMs: number,
     private readonly on: CueLayerHandlers,
   ) {
+    // A file with no length still gets a layer (its boxes sit at the start) rather than positions of NaN.
+    this.durationMs = Math.max(1, durationMs);
     this.layer = document.createElement('div');
     this.layer.setAttribute('part', 'cues');
     // The cues are in the list beside it, and every change made here can be made there from the keyboard.
