@@ -23,6 +23,18 @@ const formats: [SubtitleExportFormat, string][] = [
   ['json', 'JSON (.json)'],
 ];
 
+/** The footer of these dialogs: Cancel, then the one thing the dialog does. */
+function Actions({ onCancel, label, onAct, busy }: { onCancel(): void; label: string; onAct(): void; busy?: boolean }) {
+  return (
+    <>
+      <Button onClick={onCancel}>Cancel</Button>
+      <Button variant="primary" busy={busy} onClick={onAct}>
+        {label}
+      </Button>
+    </>
+  );
+}
+
 /** Desktop: the save dialog (main writes a temporary file and renames it). Browser: a download. */
 export async function exportSubtitles(id: string, format: SubtitleExportFormat, voices: boolean): Promise<void> {
   try {
@@ -52,21 +64,17 @@ export function ExportSubtitlesDialog({ open, onClose, id }: { open: boolean; on
       title="Export subtitles"
       onClose={onClose}
       footer={
-        <>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button
-            variant="primary"
-            busy={busy}
-            onClick={async () => {
-              setBusy(true);
-              await exportSubtitles(id, format, voices);
-              setBusy(false);
-              onClose();
-            }}
-          >
-            Export
-          </Button>
-        </>
+        <Actions
+          onCancel={onClose}
+          label="Export"
+          busy={busy}
+          onAct={async () => {
+            setBusy(true);
+            await exportSubtitles(id, format, voices);
+            setBusy(false);
+            onClose();
+          }}
+        />
       }
     >
       <div className="field">
@@ -269,19 +277,7 @@ export function ShiftDialog({ open, onClose }: { open: boolean; onClose(): void 
     onClose();
   };
   return (
-    <Dialog
-      open={open}
-      title="Shift times"
-      onClose={onClose}
-      footer={
-        <>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button variant="primary" onClick={apply}>
-            Shift
-          </Button>
-        </>
-      }
-    >
+    <Dialog open={open} title="Shift times" onClose={onClose} footer={<Actions onCancel={onClose} label="Shift" onAct={apply} />}>
       <label className="field">
         <span>By</span>
         <input
@@ -327,6 +323,14 @@ export function SyncDialog({ open, onClose }: { open: boolean; onClose(): void }
   const last = cues[cues.length - 1]?.start ?? 0;
   const [v, setV] = useState({ af: cueTime(first), at: cueTime(first), bf: cueTime(last), bt: cueTime(last) });
   const [error, setError] = useState<string | null>(null);
+  const apply = () => {
+    const [af, at, bf, bt] = [v.af, v.at, v.bf, v.bt].map(parseCueTime);
+    if ([af, at, bf, bt].some((x) => x === null)) return setError('Every field needs a time like 1:02.500.');
+    if (af === bf) return setError('The two cue times must differ.');
+    if (!run('sync', { a: { from: af!, to: at! }, b: { from: bf!, to: bt! } }))
+      return setError('Those points would not move anything, or would run time backwards.');
+    onClose();
+  };
   const field = (k: keyof typeof v, label: string) => (
     <label className="field">
       <span>{label}</span>
@@ -334,30 +338,7 @@ export function SyncDialog({ open, onClose }: { open: boolean; onClose(): void }
     </label>
   );
   return (
-    <Dialog
-      open={open}
-      title="Sync by two points"
-      width={520}
-      onClose={onClose}
-      footer={
-        <>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button
-            variant="primary"
-            onClick={() => {
-              const [af, at, bf, bt] = [v.af, v.at, v.bf, v.bt].map(parseCueTime);
-              if ([af, at, bf, bt].some((x) => x === null)) return setError('Every field needs a time like 1:02.500.');
-              if (af === bf) return setError('The two cue times must differ.');
-              if (!run('sync', { a: { from: af!, to: at! }, b: { from: bf!, to: bt! } }))
-                return setError('Those points would not move anything, or would run time backwards.');
-              onClose();
-            }}
-          >
-            Sync
-          </Button>
-        </>
-      }
-    >
+    <Dialog open={open} title="Sync by two points" width={520} onClose={onClose} footer={<Actions onCancel={onClose} label="Sync" onAct={apply} />}>
       <p className="muted">
         Say where two cues should be. Everything is moved and stretched to match: a constant offset and a different frame rate are fixed together.
       </p>
@@ -450,14 +431,7 @@ export function ProfileDialog({ open, onClose }: { open: boolean; onClose(): voi
       title="Save a rules profile"
       width={560}
       onClose={onClose}
-      footer={
-        <>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button variant="primary" onClick={() => void save()}>
-            Save profile
-          </Button>
-        </>
-      }
+      footer={<Actions onCancel={onClose} label="Save profile" onAct={() => void save()} />}
     >
       <label className="field">
         <span>Name</span>
