@@ -6,6 +6,7 @@
  * is undoable with no code of its own.
  */
 import { applyFix, fixAll, type FixId } from './check';
+import { diffCues } from './history';
 import { deleteCues, insertCue, mergeWithNext, retimeCue, setEndAt, setStartAt, shiftCues, splitCue, editText, syncTwoPoints } from './operations';
 import type { RulesProfile } from './profiles';
 import type { Cue, TimedWord } from './types';
@@ -48,15 +49,13 @@ const alt =
   (e: KeyLike) =>
     e.altKey && !e.ctrlKey && !e.metaKey && e.shiftKey === shift && e.key.toLowerCase() === key.toLowerCase();
 const changed = (before: Cue[], after: Cue[], selection?: number[]): CommandResult | null => (after === before ? null : { cues: after, selection });
-/** Indexes of the cues an edit made (new objects), i.e. where the edited cues are now. Only the span between the unchanged head and tail is looked at. */
+/** Indexes of the cues an edit made (new objects), i.e. where the edited cues are now: inside the edit's splice, what it did not carry over. */
 const fresh = (before: readonly Cue[], after: readonly Cue[]): number[] => {
-  let head = 0;
-  while (head < before.length && head < after.length && before[head] === after[head]) head++;
-  let tail = 0;
-  while (tail < before.length - head && tail < after.length - head && before[before.length - 1 - tail] === after[after.length - 1 - tail]) tail++;
-  const old = new Set(before.slice(head, before.length - tail));
+  const splice = diffCues(before, after);
+  if (!splice) return [];
+  const kept = new Set(splice.remove);
   const out: number[] = [];
-  for (let i = head; i < after.length - tail; i++) if (!old.has(after[i]!)) out.push(i);
+  splice.insert.forEach((c, k) => !kept.has(c) && out.push(splice.at + k));
   return out;
 };
 const current = (s: EditorState): number | undefined => s.selection[0];

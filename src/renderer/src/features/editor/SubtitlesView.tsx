@@ -151,7 +151,10 @@ function MediaPane({ onMedia, video }: { onMedia(el: HTMLMediaElement | null): v
     // Someone moved the playhead (a click on the waveform, the keyboard): that wins over a move still waiting for the selection.
     onSeeking: () => pendingSeek.cancel(),
     onSeeked: followNow,
-    onTimeUpdate: () => loop.current || followNow(),
+    // While playing, the frame loop already follows; paused, a time change (a seek by the browser, the end) is read once.
+    onTimeUpdate: () => {
+      if (!loop.current) followNow();
+    },
     onLoadedMetadata: followNow,
     onPlay: () => {
       setPaused(false);
