@@ -10,7 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Library } from '../src/main/services/library/library';
 import { SubtitleExporter } from '../src/main/services/library/subtitle-export';
-import { buildCuesWith, builtInProfiles, commands, diffCues, applySplice, invertSplice, toSrt } from '../src/shared/captions/index';
+import { buildCuesWith, builtInProfiles, commands, diffCues, applySplice, invertSplice, toSrt } from '../src/shared/subtitles/index';
 import { ms, openHostPage, quantile, tempDataDir } from '../tests/e2e/bench-kit';
 import { makeWords, seedLibrary } from '../tests/e2e/seed';
 

@@ -15,7 +15,7 @@ import { registerSettingsHandlers } from './ipc/settings';
 import { Router, type Sender } from './ipc/router';
 import type { Platform } from './platform/types';
 import { CaptionsService } from './services/captions/service';
-import { ChatService } from './services/chat/chat-service';
+import { ChatService } from './services/chat/service';
 import { InsightService } from './services/chat/insights';
 import { ServiceClients } from './services/clients';
 import { EngineManager } from './services/local-engine';

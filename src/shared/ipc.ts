@@ -19,8 +19,8 @@ import {
   webhookStatusSchema,
 } from './library';
 import { settingsPatchSchema, settingsViewSchema } from './settings';
-import { exportFileSchema, peaksSchema, rulesProfileSchema, spliceSchema, subtitleDocSchema, subtitleExportFormatSchema } from './subtitles';
-import { captionsRunSchema, captionsStartInputSchema, captionsStoppedSchema, liveStatusSchema, liveTurnSchema } from './live';
+import { exportFileSchema, peaksSchema, rulesProfileSchema, spliceSchema, subtitleDocSchema, subtitleExportFormatSchema } from './subtitles/schema';
+import { captionsRunSchema, captionsStartInputSchema, captionsStoppedSchema, liveStatusSchema, liveTurnSchema } from './captions';
 import {
   chatDetailSchema,
   chatMessageSchema,
@@ -279,7 +279,7 @@ export const channels = {
   /** Start the local engine now (otherwise it starts with the first local job). */
   'engine.start': { input: none, output: engineStatusSchema },
 
-  // ── subtitles (the editor; see src/shared/captions) ─────────────────────
+  // ── subtitles (the editor; see src/shared/subtitles) ─────────────────────
   /** The cue document of a finished transcript (edited, or built from the words by its profile), with its stored undo/redo history. */
   'subtitles.open': { input: idInput, output: subtitleDocSchema },
   /**

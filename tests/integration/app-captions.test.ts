@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { hasSpeechTools } from '../fixtures/speech';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeFrame, type LiveSource } from '../../src/shared/audio-frame';
-import type { LiveStatus, LiveTurn } from '../../src/shared/live';
+import type { LiveStatus, LiveTurn } from '../../src/shared/captions';
 import { createCore, type Core } from '../../src/main/core';
 import { createHostPlatform } from '../../src/main/platform/host';
 import { CaptionsService } from '../../src/main/services/captions/service';

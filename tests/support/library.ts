@@ -1,6 +1,6 @@
 /** Test helpers: a completed local transcript in the library from words alone (no job, no audio); a cue edit committed as the Subtitles view commits it. */
 import type { Library } from '../../src/main/services/library/library';
-import { builtInProfiles, diffCues, type Cue, type EditorState } from '../../src/shared/captions/index';
+import { builtInProfiles, diffCues, type Cue, type EditorState } from '../../src/shared/subtitles/index';
 import type { Word } from '../../src/shared/library';
 
 export function addCompleted(

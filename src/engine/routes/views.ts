@@ -4,7 +4,7 @@ import type { ServerResponse } from 'node:http';
 import { stat } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import type { ParagraphsResponse, RedactedAudioResponse, SentencesResponse, WordSearchResponse } from '../../shared/api/transcript';
-import { buildCues, toSrt, toVtt } from '../../shared/captions/index';
+import { buildCues, toSrt, toVtt } from '../../shared/subtitles/index';
 import type { EngineContext } from '../context';
 import type { TranscriptResult, TranscriptRow } from '../store';
 import { paragraphsFrom } from '../text/format';

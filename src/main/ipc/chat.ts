@@ -1,5 +1,5 @@
 /** Handlers of chat over recordings and of speech-understanding actions: validate (the router), call the service. */
-import type { ChatService } from '../services/chat/chat-service';
+import type { ChatService } from '../services/chat/service';
 import type { InsightService } from '../services/chat/insights';
 import type { Router } from './router';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { formatBytes, formatClock, formatEta, percent } from '../../../src/renderer/src/components/format';
-import { classify, sortFiles } from '../../../src/renderer/src/features/library/collect';
+import { classify, sortFiles } from '../../../src/renderer/src/lib/collect';
 import { blockOf, blocksOf } from '../../../src/renderer/src/features/transcript/paragraphs';
-import { findWords, wordAt } from '../../../src/renderer/src/features/transcript/words';
-import { parseCueTime, parseShift } from '../../../src/renderer/src/features/editor/time';
+import { findWords, wordAt } from '../../../src/renderer/src/lib/words';
+import { parseCueTime, parseShift } from '../../../src/renderer/src/features/subtitles/time';
 import type { Transcript, Word } from '../../../src/shared/library';
 
 const w = (text: string, start: number, confidence = 0.9): Word => ({ text, start, end: start + 300, confidence, speaker: null });

@@ -15,7 +15,7 @@ import {
   type CaptionsStopped,
   type LiveStatus,
   type LiveTurn,
-} from '../../../shared/live';
+} from '../../../shared/captions';
 import type { StreamingClient, StreamingHandlers, StreamingOptions } from '../client/streaming';
 import type { Library } from '../library/library';
 import { failureSentence, reconnectedNotice, reconnectNotice } from './close-codes';

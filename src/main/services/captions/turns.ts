@@ -6,7 +6,7 @@
 import type { LiveSource } from '../../../shared/audio-frame';
 import { sourceLabels } from '../../../shared/audio-frame';
 import type { Span, Word } from '../../../shared/library';
-import type { LiveTurn, LiveWord } from '../../../shared/live';
+import type { LiveTurn, LiveWord } from '../../../shared/captions';
 import type { Turn } from '../client/streaming';
 
 export class TurnBook {

@@ -2,9 +2,9 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { builtInProfiles } from '../../../shared/captions/index';
+import { builtInProfiles } from '../../../shared/subtitles/index';
 import { AppError } from '../../../shared/errors';
-import { editorCueSchema, rulesProfileSchema, spliceSchema } from '../../../shared/subtitles';
+import { editorCueSchema, rulesProfileSchema, spliceSchema } from '../../../shared/subtitles/schema';
 import type { Database, LibraryContext } from './db';
 import { isLibraryAudioName } from './audio';
 import { indexSentences, readWords } from './transcripts';

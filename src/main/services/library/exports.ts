@@ -5,7 +5,7 @@
  */
 import { AlignmentType, Document, HeadingLevel, Packer, Paragraph, TextRun } from 'docx';
 import type { ExportFormat, Transcript, Word } from '../../../shared/library';
-import { buildCues, toSrt, toVtt, type Cue } from '../../../shared/captions/index';
+import { buildCues, toSrt, toVtt, type Cue } from '../../../shared/subtitles/index';
 import type { Database, LibraryContext } from './db';
 import { correctionsOf, withWords } from './subtitles';
 import { readTranscript } from './transcripts';

@@ -7,8 +7,8 @@
  */
 import { extname } from 'node:path';
 import { AppError } from '../../../shared/errors';
-import { docToVtt, toSrt } from '../../../shared/captions/index';
-import type { SubtitleExportFormat } from '../../../shared/subtitles';
+import { docToVtt, toSrt } from '../../../shared/subtitles/index';
+import type { SubtitleExportFormat } from '../../../shared/subtitles/schema';
 import type { FileDialogs } from '../../platform/types';
 import { writeFileAtomic } from './atomic-write';
 import { exportMimes, safeFileName, type ExportFile } from './exports';

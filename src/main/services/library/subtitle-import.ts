@@ -5,7 +5,7 @@
  * kept as its subtitles. Its video or audio, when given, is copied in beside them.
  */
 import { AppError } from '../../../shared/errors';
-import { parseSubtitles, type Cue, type ParseProblem } from '../../../shared/captions/index';
+import { parseSubtitles, type Cue, type ParseProblem } from '../../../shared/subtitles/index';
 import type { Word } from '../../../shared/library';
 import type { Library } from './library';
 

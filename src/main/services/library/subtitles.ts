@@ -27,9 +27,9 @@ import {
   type HistoryEntry,
   type RulesProfile,
   type Splice,
-} from '../../../shared/captions/index';
+} from '../../../shared/subtitles/index';
 import type { Word } from '../../../shared/library';
-import type { Peaks, SubtitleDoc } from '../../../shared/subtitles';
+import type { Peaks, SubtitleDoc } from '../../../shared/subtitles/schema';
 
 export interface LibraryContext {
   dataDir: string;

@@ -1,7 +1,7 @@
 /** Live captions: the run, its turns as they grow, each source's state and level, and the capture itself. */
 import { create } from 'zustand';
 import type { LiveSource } from '../../../shared/audio-frame';
-import type { CaptionsRun, CaptionsStopped, LiveStatus, LiveTurn } from '../../../shared/live';
+import type { CaptionsRun, CaptionsStopped, LiveStatus, LiveTurn } from '../../../shared/captions';
 import {
   captureErrorText,
   listInputs,

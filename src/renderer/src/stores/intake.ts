@@ -7,8 +7,8 @@
  */
 import { create } from 'zustand';
 import { api, errorCode, errorMessage, uploadFile } from '../bridge';
-import type { Collected } from '../features/library/collect';
-import { probeDurationMs } from '../features/library/probe';
+import type { Collected } from '../lib/collect';
+import { probeDurationMs } from '../lib/probe';
 import { useJobProgress, useJobs } from './jobs';
 import { toast } from './toasts';
 

@@ -1,6 +1,6 @@
 /**
  * The open subtitle document: its cues, selection, profile and undo/redo
- * history. Every edit runs a command of the registry in src/shared/captions
+ * history. Every edit runs a command of the registry in src/shared/subtitles
  * (`perform`), lands here at once, and is sent to main as a splice in order;
  * undo/redo apply the stored splices, so the history main keeps and this one
  * agree, and survive closing the view.
@@ -22,7 +22,7 @@ import {
   type HistoryEntry,
   type Issue,
   type RulesProfile,
-} from '../../../shared/captions/index';
+} from '../../../shared/subtitles/index';
 import { api, errorMessage } from '../bridge';
 import { toast } from './toasts';
 import { useTranscript } from './transcript';

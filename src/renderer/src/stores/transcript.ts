@@ -7,7 +7,7 @@
 import { create } from 'zustand';
 import type { Transcript, Word } from '../../../shared/library';
 import { api, errorCode, errorMessage } from '../bridge';
-import { findWords, wordAt } from '../features/transcript/words';
+import { findWords, wordAt } from '../lib/words';
 import { useApp } from './app';
 import { toast } from './toasts';
 

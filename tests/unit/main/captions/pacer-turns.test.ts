@@ -1,6 +1,6 @@
 /** Live captions in main: real-time pacing of frames, and turns merged by time with You/Others labels. */
 import { describe, expect, it } from 'vitest';
-import type { LiveTurn } from '../../../../src/shared/live';
+import type { LiveTurn } from '../../../../src/shared/captions';
 import { RealTimePacer, type PacerClock } from '../../../../src/main/services/captions/pacer';
 import { mergeTurns, TurnBook } from '../../../../src/main/services/captions/turns';
 import type { Turn } from '../../../../src/main/services/client/streaming';

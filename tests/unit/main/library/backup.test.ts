@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Library } from '../../../../src/main/services/library/library';
-import { builtInProfiles, commands } from '../../../../src/shared/captions/index';
+import { builtInProfiles, commands } from '../../../../src/shared/subtitles/index';
 import { addCompleted, commitCueEdit } from '../../../support/library';
 
 let dir: string;

@@ -10,7 +10,7 @@ import { ExportSaver } from '../../../../src/main/services/library/export-files'
 import { Library } from '../../../../src/main/services/library/library';
 import type { LibraryRemote } from '../../../../src/main/services/library/remote';
 import type { WebhookFollower } from '../../../../src/main/services/library/webhook-status';
-import { commands } from '../../../../src/shared/captions/index';
+import { commands } from '../../../../src/shared/subtitles/index';
 import { commitCueEdit } from '../../../support/library';
 
 let dir: string;

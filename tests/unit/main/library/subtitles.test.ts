@@ -12,7 +12,7 @@ import { Library } from '../../../../src/main/services/library/library';
 import { SubtitleExporter } from '../../../../src/main/services/library/subtitle-export';
 import { PickedFiles } from '../../../../src/main/services/picked-files';
 import { importSubtitlesAsItem } from '../../../../src/main/services/library/subtitle-import';
-import { buildCuesWith, builtInProfiles, commands, parseSubtitles, type Cue, type EditorState } from '../../../../src/shared/captions/index';
+import { buildCuesWith, builtInProfiles, commands, parseSubtitles, type Cue, type EditorState } from '../../../../src/shared/subtitles/index';
 
 let dir: string;
 let lib: Library;

@@ -5,7 +5,7 @@
  */
 import { memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { sourceLabels } from '../../../../shared/audio-frame';
-import type { LiveTurn } from '../../../../shared/live';
+import type { LiveTurn } from '../../../../shared/captions';
 import { formatClock } from '../../components/format';
 import { useCaptions } from '../../stores/captions';
 

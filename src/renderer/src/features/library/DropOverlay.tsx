@@ -6,7 +6,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Icon } from '../../components/Icon';
 import { useApp } from '../../stores/app';
-import { acceptAttribute, collectDrop, sortFiles } from './collect';
+import { acceptAttribute, collectDrop, sortFiles } from '../../lib/collect';
 import { useIntake } from '../../stores/intake';
 
 let pickerInput: HTMLInputElement | null = null;

@@ -18,7 +18,7 @@ import { FindBar } from './FindBar';
 import { blocksOf, plainText } from './paragraphs';
 import { Player } from './Player';
 import { TranscriptBody } from './TranscriptBody';
-import { SubtitlesView } from '../editor/SubtitlesView';
+import { SubtitlesView } from '../subtitles/SubtitlesView';
 
 /** The title as the page's heading; it takes focus when a transcript opens so keyboard users start here, not at the top of the document. */
 function Title({ id, title, focusKey }: { id: string; title: string; focusKey: number }) {

@@ -4,7 +4,7 @@
  * and the edit commands as buttons with their shortcuts.
  */
 import { useState } from 'react';
-import { checkCue, commandForKey, commands, fixLabels, type CommandName } from '../../../../shared/captions/index';
+import { checkCue, commandForKey, commands, fixLabels, type CommandName } from '../../../../shared/subtitles/index';
 import { Button } from '../../components/Button';
 import { currentProfile, useSubtitles } from '../../stores/subtitles';
 import { cueTime, parseCueTime } from './time';

@@ -1,5 +1,5 @@
 /** Long, varied transcripts for the captions property checks: sentences of 2–30 words, names, commas, speakers, pauses. */
-import type { TimedWord } from '../../../../src/shared/captions/index';
+import type { TimedWord } from '../../../../src/shared/subtitles/index';
 
 const vocab =
   'the a of and to in we is that it for on with as this was at by be are from or have an they which one you had not but what all were when there can more if out so said up about into than then time could now only like other people just know see two first well way even new want because any these give day most us market budget quarter interview research transcript recording meeting customer product launch design engineering schedule review project team report data model speech audio question answer extraordinarily'.split(

@@ -11,7 +11,7 @@ import {
   type Cue,
   type RulesProfile,
   type TimedWord,
-} from '../../../../src/shared/captions/index';
+} from '../../../../src/shared/subtitles/index';
 import { longTranscript } from './generate';
 
 const tokens = (c: Cue) => c.text.replace(/^- /gm, '').split(/\s+/).filter(Boolean);

@@ -1,6 +1,6 @@
 /** Pure word lookups of the transcript view: the word at a time, and find-in-transcript. */
-import type { Word } from '../../../../shared/library';
-import { lastStartingBy } from '../../../../shared/timeline';
+import type { Word } from '../../../shared/library';
+import { lastStartingBy } from '../../../shared/timeline';
 
 /** Index of the word being spoken at `ms`: the last word that started at or before it (-1 before the first). */
 export function wordAt(words: readonly Word[], ms: number): number {

@@ -1,5 +1,5 @@
 /**
- * Wire shapes of the subtitle editor (IPC): cues with their word ranges, a
+ * Wire shapes of the subtitle editor (IPC; zod schemas): cues with their word ranges, a
  * document's state and stored history, rules profiles, waveform peaks.
  * Times are integer milliseconds.
  */

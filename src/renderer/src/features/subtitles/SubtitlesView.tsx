@@ -6,7 +6,7 @@
  * Alt+L to loop the selected cue.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { commandForKey } from '../../../../shared/captions/index';
+import { commandForKey } from '../../../../shared/subtitles/index';
 import { mediaSrc } from '../../bridge';
 import { Button } from '../../components/Button';
 import { formatClock } from '../../components/format';

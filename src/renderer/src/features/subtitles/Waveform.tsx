@@ -8,7 +8,7 @@
 import { firstEndingFrom } from '../../../../shared/timeline';
 import { useEffect, useRef, useState } from 'react';
 import WaveSurfer from 'wavesurfer.js';
-import { snapTime } from '../../../../shared/captions/index';
+import { snapTime } from '../../../../shared/subtitles/index';
 import { api, errorMessage } from '../../bridge';
 import { playhead, useSubtitles } from '../../stores/subtitles';
 import { useTranscript } from '../../stores/transcript';

@@ -6,7 +6,7 @@
  * rebuilds a measurement per cue (5,000 objects an edit with a virtualizer).
  */
 import { memo, useCallback, useEffect, useRef, useState } from 'react';
-import type { Cue, Issue } from '../../../../shared/captions/index';
+import type { Cue, Issue } from '../../../../shared/subtitles/index';
 import { cachedCheck, currentProfile, playhead, useSubtitles } from '../../stores/subtitles';
 import { cueTime } from './time';
 

@@ -1,5 +1,5 @@
 /**
- * Captions: cue building from timed words by rules profiles, line breaking,
+ * Subtitles: cue building from timed words by rules profiles, line breaking,
  * the rules check and its fixes, SRT/VTT parse and serialize, cue edits and
  * the editor's command registry. Used by the engine's /srt and /vtt, the
  * library's exports and the subtitle editor. Pure TypeScript.

@@ -5,9 +5,9 @@
  * can be tested without a DOM.
  */
 
-import { extensionOf, mediaKindOf } from '../../../../shared/media-files';
+import { extensionOf, mediaKindOf } from '../../../shared/media-files';
 
-export { mediaAcceptAttribute as acceptAttribute, extensionOf } from '../../../../shared/media-files';
+export { mediaAcceptAttribute as acceptAttribute, extensionOf } from '../../../shared/media-files';
 
 const MAX_BYTES = 5 * 1000 ** 3;
 

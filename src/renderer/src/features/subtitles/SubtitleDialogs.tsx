@@ -1,8 +1,8 @@
 /** The Subtitles view's dialogs: export, import a file, sync by two points, save a rules profile. */
 import { useId, useMemo, useRef, useState } from 'react';
-import { parseSubtitles, type ParsedSubtitles, type RulesProfile } from '../../../../shared/captions/index';
+import { parseSubtitles, type ParsedSubtitles, type RulesProfile } from '../../../../shared/subtitles/index';
 import { mediaAcceptAttribute } from '../../../../shared/media-files';
-import { rulesProfileSchema, type SubtitleExportFormat } from '../../../../shared/subtitles';
+import { rulesProfileSchema, type SubtitleExportFormat } from '../../../../shared/subtitles/schema';
 import { api, errorMessage, saveExportFile, type UploadProgress } from '../../bridge';
 import { Button } from '../../components/Button';
 import { Dialog } from '../../components/Dialog';
@@ -11,7 +11,7 @@ import { ProgressBar } from '../../components/ProgressBar';
 import { useApp } from '../../stores/app';
 import { currentProfile, saved, useSubtitles } from '../../stores/subtitles';
 import { toast } from '../../stores/toasts';
-import { classify } from '../library/collect';
+import { classify } from '../../lib/collect';
 import { importAsItem, type SubtitleFile } from './importItem';
 import { cueTime, parseCueTime, parseShift } from './time';
 

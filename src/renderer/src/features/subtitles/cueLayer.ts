@@ -11,7 +11,7 @@
  * scroll after an edit forced a layout per region (eleven in one frame), and
  * a selection change ran a 200 ms colour transition, painting every frame.
  */
-import type { Cue } from '../../../../shared/captions/index';
+import type { Cue } from '../../../../shared/subtitles/index';
 
 export interface CueLayerHandlers {
   /** A click on a cue's box. */

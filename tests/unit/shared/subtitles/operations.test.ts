@@ -14,7 +14,7 @@ import {
   spliceFits,
   type Cue,
   type EditorState,
-} from '../../../../src/shared/captions/index';
+} from '../../../../src/shared/subtitles/index';
 import { longTranscript } from './generate';
 
 const netflix = builtInProfiles[0]!;

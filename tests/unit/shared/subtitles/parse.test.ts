@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { parseSync } from 'subtitle';
 import subsrt from 'subsrt-ts';
 import { describe, expect, it } from 'vitest';
-import { docToVtt, parseSubtitles, parseTime, srtTime, toSrt, vttTime } from '../../../../src/shared/captions/index';
+import { docToVtt, parseSubtitles, parseTime, srtTime, toSrt, vttTime } from '../../../../src/shared/subtitles/index';
 
 const dir = join(import.meta.dirname, '../../../fixtures/subtitles');
 const files = readdirSync(dir).filter((f) => /\.(srt|vtt)$/.test(f));
