@@ -6,7 +6,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
-import { DEFAULT_SPEECH_MODELS, firstIssue, OPTIONAL_FEATURE_PARAMS, TranscriptRequestSchema, type TranscriptList } from '../../shared/api/transcript';
+import { firstIssue, OPTIONAL_FEATURE_PARAMS, TranscriptRequestSchema, type TranscriptList } from '../../shared/api/transcript';
+import { DEFAULT_SPEECH_MODELS } from '../../shared/defaults';
 import type { EngineContext } from '../context';
 import { uploadIdOf } from '../audio/source';
 import type { TranscriptParams, TranscriptRow, TranscriptStatus } from '../store';
@@ -65,7 +66,7 @@ export function validateCreate(body: unknown, ctx: { baseUrl: string; allowFileU
   return {
     params: {
       audio_url: b.audio_url,
-      speech_models: legacy ? null : (b.speech_models ?? DEFAULT_SPEECH_MODELS),
+      speech_models: legacy ? null : (b.speech_models ?? [...DEFAULT_SPEECH_MODELS]),
       speech_model: legacy,
       language_code: language,
       punctuate: b.punctuate ?? true,

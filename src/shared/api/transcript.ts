@@ -58,7 +58,6 @@ export type Utterance = z.infer<typeof UtteranceSchema>;
 export const SPEECH_MODELS = ['universal-3-pro', 'universal-2', 'universal-3-5-pro'] as const;
 /** The older single-model field's values, which clients other than the official SDK still send and the cloud accepts. */
 export const LEGACY_SPEECH_MODELS = ['best', 'nano', 'slam-1', 'universal'] as const;
-export const DEFAULT_SPEECH_MODELS: string[] = ['universal-3-pro', 'universal-2'];
 export const PII_POLICIES = [
   'person_name',
   'phone_number',
