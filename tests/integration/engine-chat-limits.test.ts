@@ -4,12 +4,13 @@
  * bounded however the request is built (long pasted text, one transcript
  * named thousands of times, a transcript longer than the passage cap).
  */
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_PASSAGES } from '../../src/engine/gateway/extractive';
+import { MAX_PASSAGES, scoringEvents } from '../../src/engine/gateway/extractive';
 import type { TranscriptParams, TranscriptResult } from '../../src/engine/store';
 import { GATEWAY_BODY_LIMIT } from '../../src/engine/routes/gateway';
 import { startEngine, type RunningEngine } from '../../src/engine/server';
@@ -138,16 +139,28 @@ describe('extractive work is bounded', () => {
   });
 
   it('answers /health while a long extractive request is being scored', async () => {
-    const pending = chat({ model: 'verbatim-extractive', transcript_id: LONG_ID, messages: [{ role: 'user', content: 'routine matters filler sentence' }] });
-    let healthDoneFirst = false;
-    const health = (async () => {
-      // Give the chat request a head start into scoring, then ask.
-      await new Promise((r) => setTimeout(r, 150));
-      const h = await fetch(`${engine.url}/health`);
-      healthDoneFirst = h.status === 200;
-    })();
-    const [r] = await Promise.all([pending.then((x) => ({ ...x, healthDone: healthDoneFirst })), health]);
+    // Proved by the order of events, not by time: /health is asked once the
+    // engine says scoring has started (50,000 passages, scored in slices that
+    // yield), and must be answered before it says scoring has ended.
+    const events: string[] = [];
+    const onScored = () => events.push('scored');
+    scoringEvents.once('scored', onScored);
+    const started = once(scoringEvents, 'scoring');
+    const pending = chat({
+      model: 'verbatim-extractive',
+      transcript_id: LONG_ID,
+      messages: [{ role: 'user', content: 'routine matters filler sentence' }],
+    }).then((r) => {
+      events.push('chat answered');
+      return r;
+    });
+    const [passages] = (await started) as [number];
+    events.push('scoring');
+    expect(passages).toBe(MAX_PASSAGES);
+    const h = await fetch(`${engine.url}/health`);
+    events.push(`health ${h.status}`);
+    const r = await pending;
     expect(r.status).toBe(200);
-    expect(r.healthDone).toBe(true);
+    expect(events).toEqual(['scoring', 'health 200', 'scored', 'chat answered']);
   });
 });

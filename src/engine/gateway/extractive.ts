@@ -7,6 +7,7 @@
  * slices that yield to the event loop, so one long request cannot stall the
  * engine's other requests and streams.
  */
+import { EventEmitter } from 'node:events';
 import { contentText, type ChatProvider, type ChatRequest, type Completion, type CompletionDelta, type ModelInfo, roughTokens } from './provider';
 
 export const EXTRACTIVE_MODEL = 'verbatim-extractive';
@@ -86,12 +87,23 @@ export function bm25(query: string, passages: Passage[]): number[] {
   }
 }
 
+/**
+ * What the yielding scorer is doing, for probes and tests: `scoring` (with the
+ * passage count) when a request's scoring starts, `scored` when it ends. Tests
+ * use the order of these events to show other requests are served meanwhile.
+ */
+export const scoringEvents = new EventEmitter<{ scoring: [passages: number]; scored: [passages: number] }>();
+
 /** BM25 scores, giving the event loop back between slices. */
 export async function bm25Yielding(query: string, passages: Passage[]): Promise<number[]> {
   const it = bm25Slices(query, passages);
+  scoringEvents.emit('scoring', passages.length);
   for (;;) {
     const r = it.next();
-    if (r.done) return r.value;
+    if (r.done) {
+      scoringEvents.emit('scored', passages.length);
+      return r.value;
+    }
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
 }
