@@ -16,16 +16,17 @@ import type * as Koffi from 'koffi';
 
 const require = createRequire(import.meta.url);
 
-let collect: (() => void) | null | undefined;
+type Gc = (opts?: { type?: 'minor' | 'major' }) => void;
+let collect: Gc | null | undefined;
 let trim: ((pad: number) => number) | null | undefined;
 
-function fullGc(): (() => void) | null {
+function gcFunction(): Gc | null {
   if (collect !== undefined) return collect;
   try {
     // `--expose-gc` after start-up: V8 installs `gc` in contexts created from now on.
     // The flag changes nothing else, and the function is kept here, never made global.
     setFlagsFromString('--expose-gc');
-    collect = runInNewContext('gc') as () => void;
+    collect = runInNewContext('gc') as Gc;
   } catch {
     collect = null;
   }
@@ -46,6 +47,18 @@ function mallocTrim(): ((pad: number) => number) | null {
 
 /** Collects garbage and trims the C heap; cheap on an idle engine (a few ms), so call it after releasing something big. */
 export function releaseMemory(): void {
-  fullGc()?.();
+  gcFunction()?.();
   mallocTrim()?.(0);
+}
+
+/**
+ * A young-generation collection (a scavenge, well under a millisecond when
+ * little survives). A streamed body arrives as one fresh Buffer per socket
+ * read; their wrappers are tiny, so nothing else makes V8 scavenge, and the
+ * bytes behind them pile up as external memory until V8's 64 MiB external
+ * limit forces a full collection. Calling this every few MiB of a stream
+ * frees them as they go.
+ */
+export function releaseStreamGarbage(): void {
+  gcFunction()?.({ type: 'minor' });
 }

@@ -9,8 +9,12 @@ import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import type { UploadResponse } from '../../shared/api/transcript';
 import type { EngineContext } from '../context';
+import { releaseStreamGarbage } from '../memory';
 import { sendJson } from './respond';
 import { HttpError, type Router } from './router';
+
+/** Received bytes between two young-generation collections: bounds the upload's garbage at about this much. */
+const SCAVENGE_EVERY_BYTES = 8 * 1024 * 1024;
 
 export function registerUpload(ctx: EngineContext, router: Router): void {
   router.post('/v2/upload', async ({ req, res }) => {
@@ -26,9 +30,16 @@ export function registerUpload(ctx: EngineContext, router: Router): void {
     const final = ctx.store.uploadPath(id);
     const part = `${final}.part`;
     let size = 0;
+    let sinceScavenge = 0;
     const counter = new Transform({
       transform(chunk: Buffer, _enc, cb) {
         size += chunk.length;
+        sinceScavenge += chunk.length;
+        // Keep the engine's memory flat for any body size (see releaseStreamGarbage).
+        if (sinceScavenge >= SCAVENGE_EVERY_BYTES) {
+          sinceScavenge = 0;
+          releaseStreamGarbage();
+        }
         if (size > limit) cb(new HttpError(413, tooLarge));
         else cb(null, chunk);
       },
