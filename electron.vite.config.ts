@@ -12,6 +12,8 @@ export default defineConfig({
           index: resolve(import.meta.dirname, 'src/main/index.ts'),
           // The local engine ships inside the app and is forked by main with utilityProcess.
           engine: resolve(import.meta.dirname, 'src/engine/index.ts'),
+          // The engine forks it for native work that can crash (src/engine/native/child-host.ts).
+          'native-child': resolve(import.meta.dirname, 'src/engine/native/child.ts'),
         },
       },
     },

@@ -23,12 +23,17 @@ export function newest(dir) {
 }
 
 export async function ensureHost({ force = false } = {}) {
-  const outputs = ['cli.mjs', 'engine.mjs', 'engine-guard.mjs'].map((f) => join(out, f));
+  const outputs = ['cli.mjs', 'engine.mjs', 'native-child.mjs', 'engine-guard.mjs'].map((f) => join(out, f));
   const built = outputs.every((f) => existsSync(f)) ? Math.min(...outputs.map((f) => statSync(f).mtimeMs)) : 0;
   if (!force && built > Math.max(...sources.map(newest), statSync(join(root, 'package.json')).mtimeMs)) return false;
   mkdirSync(out, { recursive: true });
   await build({
-    entryPoints: { cli: join(root, 'src/main/host/cli.ts'), engine: join(root, 'src/engine/index.ts') },
+    entryPoints: {
+      cli: join(root, 'src/main/host/cli.ts'),
+      engine: join(root, 'src/engine/index.ts'),
+      // The engine forks it for native work that can crash (src/engine/native/child-host.ts).
+      'native-child': join(root, 'src/engine/native/child.ts'),
+    },
     outdir: out,
     outExtension: { '.js': '.mjs' },
     bundle: true,
