@@ -8,9 +8,9 @@
 import { randomUUID } from 'node:crypto';
 import type { RecognizedWord, RecognizerStream } from '../recognizer/types';
 import { VadPool, type StreamingVad } from '../audio/vad';
-import { decodeMulaw } from './mulaw';
-import { StreamingClientMessageSchema, type StreamingServerMessage } from '../../shared/api/streaming';
-import { applyTunables, CLOSE, frameMs, StreamingClose, type StreamingParams } from './params';
+import type { StreamingServerMessage } from '../../shared/api/streaming';
+import { applyTunables, CLOSE, StreamingClose, type StreamingParams } from './params';
+import { AudioPacer, parseControl } from './input';
 import { Resampler } from './resample';
 import { endOfTurnConfidence, formatWords, joinWords, PartialTracker, type StreamWord } from './turns';
 
@@ -73,8 +73,7 @@ export class StreamingSession {
   private prerollSamples = 0;
   /** 16 kHz samples received (stream clock). */
   private samples = 0;
-  private inputMs = 0;
-  private firstAudioAt = 0;
+  private readonly pacer: AudioPacer;
   private turn: Turn | null = null;
   private nextOrder = 0;
   private partialBusy = false;
@@ -97,6 +96,7 @@ export class StreamingSession {
     private readonly opts: SessionOptions,
   ) {
     this.expiresAt = this.startedAt + opts.maxSessionMs;
+    this.pacer = new AudioPacer(opts.burstMs);
     this.vad = opts.useVad ? acquireVad() : null;
     this.resampler = new Resampler(params.sampleRate, RATE);
   }
@@ -151,15 +151,8 @@ export class StreamingSession {
   }
 
   private onControl(text: string): void {
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      throw new StreamingClose(CLOSE.invalidMessage, 'Invalid JSON in a text message; send binary audio or a JSON control message');
-    }
-    const parsed = StreamingClientMessageSchema.safeParse(json);
-    if (!parsed.success) throw new StreamingClose(CLOSE.invalidMessage, parsed.error.issues[0]?.message ?? 'Invalid control message');
-    switch (parsed.data.type) {
+    const { message, json } = parseControl(text);
+    switch (message.type) {
       case 'Terminate':
         void this.terminate('');
         return;
@@ -169,7 +162,7 @@ export class StreamingSession {
       case 'KeepAlive':
         return;
       case 'UpdateConfiguration': {
-        const { type: _t, ...rest } = json as Record<string, unknown>;
+        const { type: _t, ...rest } = json;
         const next = { ...this.params, keyterms: [...this.params.keyterms] };
         applyTunables(next, rest);
         Object.assign(this.params, next);
@@ -180,23 +173,7 @@ export class StreamingSession {
   }
 
   private onAudio(data: Buffer): void {
-    const ms = frameMs(data.length, this.params);
-    if (ms === null || ms < 50 - 1e-6 || ms > 1000 + 1e-6) {
-      throw new StreamingClose(
-        CLOSE.badAudio,
-        `Input duration violation: ${ms === null ? 'a partial sample' : `${ms.toFixed(1)} ms`}; send audio frames of 50 to 1000 ms`,
-      );
-    }
-    const now = Date.now();
-    if (this.firstAudioAt === 0) this.firstAudioAt = now;
-    this.inputMs += ms;
-    if (this.inputMs - (now - this.firstAudioAt) > this.opts.burstMs) {
-      throw new StreamingClose(
-        CLOSE.badAudio,
-        `Audio sent faster than real time (${Math.round(this.inputMs)} ms of audio in ${now - this.firstAudioAt} ms); send it at its natural pace`,
-      );
-    }
-    const pcm = this.params.encoding === 'pcm_mulaw' ? decodeMulaw(data) : new Int16Array(data.buffer.slice(data.byteOffset, data.byteOffset + data.length));
+    const pcm = this.pacer.accept(data, this.params);
     this.ingest(this.resampler.process(pcm));
   }
 

@@ -7,7 +7,7 @@ import { AlignmentType, Document, HeadingLevel, Packer, Paragraph, TextRun } fro
 import type { ExportFormat, Transcript, Word } from '../../../shared/library';
 import { buildCues, toSrt, toVtt, type Cue } from '../../../shared/subtitles/index';
 import type { Database, LibraryContext } from './db';
-import { correctionsOf, withWords } from './subtitles';
+import { correctionsOf, withWords } from './cue-words';
 import { readTranscript } from './transcripts';
 
 export interface ExportedFile {

@@ -2,16 +2,14 @@
  * The subtitle editor's storage: each transcript's cue document (the cues in
  * the `cues` table, its profile and WebVTT header beside them), the undo/redo
  * history as splices (kept, so undo works after the view is closed), users'
- * rules profiles, and waveform peaks computed once with ffmpeg.
+ * rules profiles, and waveform peaks (made by peaks.ts) kept once computed.
  *
  * One source of truth: a cue whose text still has one token per word of its
  * range writes its changed tokens back as word corrections (so the transcript,
  * TXT/JSON/DOCX and search follow), and takes corrected words from the
  * transcript when read.
  */
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import { AppError } from '../../../shared/errors';
@@ -30,6 +28,8 @@ import {
 } from '../../../shared/subtitles/index';
 import type { Word } from '../../../shared/library';
 import type { Peaks, SubtitleDoc } from '../../../shared/subtitles/schema';
+import { withWords, correctionsOf } from './cue-words';
+import { computePeaks, PEAKS_PER_SECOND } from './peaks';
 
 export interface LibraryContext {
   dataDir: string;
@@ -47,8 +47,6 @@ export interface WordAccess {
 export const HISTORY_LIMIT = 500;
 /** Entries sent when the view opens (each may hold a whole list, e.g. after Reset). */
 const HISTORY_SENT = 100;
-/** 50 a second: 20 ms slices, finer than a frame; a 3-hour file is 540 KB. */
-export const PEAKS_PER_SECOND = 50;
 
 interface DocRow {
   transcript_id: string;
@@ -56,59 +54,6 @@ interface DocRow {
   header: string;
   trailer: string;
   version: number;
-}
-
-/** Tokens of a cue's text with the separators between them, dialogue hyphens left out of the tokens. */
-function tokenize(text: string): { tokens: string[]; rebuild(replacement: string[]): string } {
-  const parts = text.split(/(\s+)/);
-  const at: number[] = [];
-  parts.forEach((p, i) => {
-    if (p === '' || /^\s+$/.test(p)) return;
-    // A hyphen opening a line is a dialogue mark, not a word.
-    if (p === '-' && (i === 0 || /\n/.test(parts[i - 1] ?? ''))) return;
-    at.push(i);
-  });
-  return {
-    tokens: at.map((i) => parts[i]!),
-    rebuild(replacement) {
-      const out = parts.slice();
-      at.forEach((i, k) => (out[i] = replacement[k] ?? out[i]!));
-      return out.join('');
-    },
-  };
-}
-
-/** A cue's text with its tokens taken from the current words, when it still has one token per word. */
-export function withWords(c: Cue, words: readonly Word[]): Cue {
-  if (!c.words) return c;
-  const [a, b] = c.words;
-  if (b >= words.length) return { ...c, words: undefined };
-  const t = tokenize(c.text);
-  if (t.tokens.length !== b - a + 1) return c;
-  let same = true;
-  const next = t.tokens.map((tok, k) => {
-    const w = words[a + k]!.text;
-    // Tags (<i>, <b>) around a word stay; only the word inside changes.
-    const bare = tok.replace(/<[^>]*>/g, '');
-    if (bare === w) return tok;
-    same = false;
-    return bare ? tok.replace(bare, w) : w;
-  });
-  return same ? c : { ...c, text: t.rebuild(next) };
-}
-
-/** Word corrections a cue's text asks for: one per changed token, when its tokens still map one to one onto its words. */
-export function correctionsOf(c: Cue, words: readonly Word[]): { index: number; text: string }[] {
-  if (!c.words) return [];
-  const [a, b] = c.words;
-  if (b >= words.length) return [];
-  const tokens = tokenize(c.text).tokens.map((t) => t.replace(/<[^>]*>/g, ''));
-  if (tokens.length !== b - a + 1) return [];
-  const out: { index: number; text: string }[] = [];
-  tokens.forEach((tok, k) => {
-    if (words[a + k]!.text !== tok && tok.length <= 200) out.push({ index: a + k, text: tok });
-  });
-  return out;
 }
 
 export class SubtitleStore {
@@ -374,74 +319,4 @@ export class SubtitleStore {
     if (r?.audio_file && existsSync(join(this.ctx.audioDir, r.audio_file))) return join(this.ctx.audioDir, r.audio_file);
     return r?.original_path && existsSync(r.original_path) ? r.original_path : null;
   }
-}
-
-/**
- * Peaks with ffmpeg: decoded to 8 kHz mono 16-bit and streamed (a 3-hour file
- * is never held whole), one byte per slice: its loudest sample scaled to 127.
- */
-export function computePeaks(
-  path: string,
-  rate: number,
-  opts: { background?: boolean; signal?: AbortSignal } = {},
-): Promise<{ rate: number; durationMs: number; bytes: Buffer }> {
-  const sampleRate = 8000;
-  const per = sampleRate / rate;
-  return new Promise((resolve, reject) => {
-    if (opts.signal?.aborted) return reject(new AppError('canceled', 'The waveform was not made: Verbatim is closing.'));
-    const ff = spawn('ffmpeg', ['-v', 'error', '-nostdin', '-i', path, '-vn', '-ac', '1', '-ar', String(sampleRate), '-f', 's16le', 'pipe:1'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    if (opts.background && ff.pid !== undefined) {
-      try {
-        // Made ahead, nobody waits for it: it yields the CPU to whatever the user is doing.
-        setPriority(ff.pid, 10);
-      } catch {
-        // not permitted on this system: it runs at normal priority
-      }
-    }
-    const onAbort = () => ff.kill('SIGKILL');
-    opts.signal?.addEventListener('abort', onAbort, { once: true });
-    ff.on('close', () => opts.signal?.removeEventListener('abort', onAbort));
-    const out: number[] = [];
-    let max = 0;
-    let n = 0;
-    let samples = 0;
-    let carry: Buffer | null = null;
-    let err = '';
-    ff.stdout.on('data', (chunk: Buffer) => {
-      let buf = carry ? Buffer.concat([carry, chunk]) : chunk;
-      const even = buf.length - (buf.length % 2);
-      carry = even < buf.length ? buf.subarray(even) : null;
-      buf = buf.subarray(0, even);
-      for (let i = 0; i < buf.length; i += 2) {
-        const v = Math.abs(buf.readInt16LE(i));
-        if (v > max) max = v;
-        if (++n >= per) {
-          out.push(Math.min(127, Math.round((max / 32768) * 127)));
-          max = 0;
-          n = 0;
-        }
-      }
-      samples += buf.length / 2;
-    });
-    ff.stderr.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-2000)));
-    ff.on('error', (e) =>
-      reject(
-        new AppError('unavailable', `The waveform needs ffmpeg, which could not be started (${e.message}). Install ffmpeg; the cues can still be edited.`),
-      ),
-    );
-    ff.on('close', (code) => {
-      if (opts.signal?.aborted) return reject(new AppError('canceled', 'The waveform was not made: Verbatim is closing.'));
-      if (code !== 0)
-        return reject(
-          new AppError(
-            'unsupported_media',
-            `The waveform could not be made: ffmpeg could not read the audio (${err.trim().split('\n').pop() ?? `exit ${code}`}).`,
-          ),
-        );
-      if (n > 0) out.push(Math.min(127, Math.round((max / 32768) * 127)));
-      resolve({ rate, durationMs: Math.round((samples / sampleRate) * 1000), bytes: Buffer.from(Int8Array.from(out).buffer) });
-    });
-  });
 }
