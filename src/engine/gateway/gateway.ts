@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { customFormat, type CustomFormattingRequest } from './custom-formatting';
 import { ExtractiveProvider, EXTRACTIVE_MODEL } from './extractive';
 import type { GatewayConfig } from './config';
-import { parseModelJson, validateSchema } from './json-schema';
+import { checkSchema, parseModelJson, validateSchema } from './json-schema';
 import { OpenAICompatibleProvider } from './openai-compatible';
 import { RateLimiter, type RateService } from './rate-limit';
 import { ChatCompletionRequestSchema, type ChatCompletion, type ChatCompletionChunk, type UnderstandingResult } from '../../shared/api/gateway';
@@ -27,6 +27,9 @@ import {
 
 /** Transcripts one chat request may name (transcript_id plus transcript_ids). */
 export const MAX_TRANSCRIPTS_PER_REQUEST = 100;
+
+/** Languages one speech-understanding translation may name: each is one model call. */
+export const MAX_TARGET_LANGUAGES = 10;
 
 /** Where completed transcripts come from (the engine's store). */
 export interface TranscriptLookup {
@@ -122,6 +125,10 @@ export class Gateway {
       const target = messages[at];
       if (target?.content) target.content = target.content.replace('{{ transcript }}', () => first.text);
     }
+    if (rf?.type === 'json_schema') {
+      const bad = checkSchema(rf.json_schema?.schema ?? {});
+      if (bad) throw new GatewayError(400, bad);
+    }
     if (rf?.type === 'json_schema' && !provider.generative) {
       throw new GatewayError(
         400,
@@ -205,6 +212,11 @@ export class Gateway {
       throw new GatewayError(400, 'speech_understanding.request names no feature (translation, speaker_identification or custom_formatting).');
     const llm = this.understandingModel();
     const { translation, speaker_identification: who } = parsed.data.request;
+    if (translation && translation.target_languages.length > MAX_TARGET_LANGUAGES)
+      throw new GatewayError(
+        400,
+        `translation.target_languages names ${translation.target_languages.length} languages; the local engine translates into at most ${MAX_TARGET_LANGUAGES} per request.`,
+      );
     if (translation && !llm)
       throw new GatewayError(
         400,
@@ -225,6 +237,19 @@ export class Gateway {
   /** Runs speech understanding on a transcript. */
   async understand(t: UnderstandingTranscript, su: unknown, signal?: AbortSignal): Promise<UnderstandingResult> {
     const request = this.checkUnderstanding(su);
+    // Every upstream call counts against the rate limit: the route counted the request (the first call), the rest are taken here, before any is made.
+    const calls =
+      ((request.translation as { target_languages?: string[] } | undefined)?.target_languages?.length ?? 0) + (request.speaker_identification ? 1 : 0);
+    if (calls > 1) {
+      const model = this.understandingModel() as string;
+      const d = this.limiter.take(model, 'speech-understanding', calls - 1);
+      if (!d.allowed)
+        throw new GatewayError(
+          429,
+          `Rate limit reached for model ${model}: this request needs ${calls} model calls and ${d.headers['X-RateLimit-Remaining']} of ${d.headers['X-RateLimit-Limit']} per minute are left. Retry in ${d.resetSeconds} s, or name fewer target_languages.`,
+          d.headers,
+        );
+    }
     const response: Record<string, unknown> = {};
     const out: UnderstandingResult = { speech_understanding: { request, response } };
     const text = t.text ?? '';

@@ -50,6 +50,8 @@ export class GatewayError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** Headers the answer carries (the rate limit's on a 429). */
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
   }

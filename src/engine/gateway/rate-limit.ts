@@ -21,8 +21,8 @@ export class RateLimiter {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Counts one request for `model` under `service` and says whether it may proceed. */
-  take(model: string, service: RateService): RateDecision {
+  /** Counts `n` requests (upstream calls) for `model` under `service` and says whether they may proceed (all or none). */
+  take(model: string, service: RateService, n = 1): RateDecision {
     const limit = this.limitFor(model, service);
     const key = `${service}\u0000${model}`;
     const t = this.now();
@@ -31,8 +31,8 @@ export class RateLimiter {
       w = { start: t, count: 0 };
       this.windows.set(key, w);
     }
-    const allowed = w.count < limit;
-    if (allowed) w.count++;
+    const allowed = w.count + n <= limit;
+    if (allowed) w.count += n;
     const resetSeconds = Math.max(1, Math.ceil((w.start + this.windowMs - t) / 1000));
     const headers: Record<string, string> = {
       'X-RateLimit-Limit': String(limit),

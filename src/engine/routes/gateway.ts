@@ -16,7 +16,7 @@ import { HttpError, type RouteRequest, type Router } from './router';
 import { toWire } from './wire';
 
 function asHttp(err: unknown, headers: Record<string, string> = {}): unknown {
-  if (err instanceof GatewayError) return new HttpError(err.status, err.message, headers);
+  if (err instanceof GatewayError) return new HttpError(err.status, err.message, { ...headers, ...err.headers });
   if (err instanceof HttpError) return new HttpError(err.status, err.message, { ...headers, ...err.headers });
   return err;
 }
