@@ -26,6 +26,8 @@ export const DEFAULT_SETTINGS = {
   webhookAuthHeaderName: '',
   keepAudioCopy: true,
   uploadConcurrency: 3,
+  /** Local models (Settings → Models): the default for files and for live captions ('' = the built-in PocketSphinx), and a download mirror ('' = upstream). */
+  models: { files: '', live: '', mirror: '' },
   captions: {
     micDeviceId: '',
     echoCancellation: true,

@@ -42,6 +42,12 @@ const fields = {
   uploadConcurrency: z.number().int().min(1).max(8),
   /** Live captions: inputs, processing, turn detection, overlay look (replaced whole when given). */
   captions: captionsSettingsSchema,
+  /** Local models: default ids for files and live captions ('' = built-in PocketSphinx), and a download mirror ('' = upstream). Replaced whole when given. */
+  models: z.object({
+    files: z.union([z.literal(''), z.string().regex(/^[a-z0-9][a-z0-9.-]{0,95}$/)]),
+    live: z.union([z.literal(''), z.string().regex(/^[a-z0-9][a-z0-9.-]{0,95}$/)]),
+    mirror: baseUrlSchema,
+  }),
 };
 
 export const settingsSchema = z.object({
@@ -56,6 +62,7 @@ export const settingsSchema = z.object({
   keepAudioCopy: fields.keepAudioCopy.default(DEFAULT_SETTINGS.keepAudioCopy),
   uploadConcurrency: fields.uploadConcurrency.default(DEFAULT_SETTINGS.uploadConcurrency),
   captions: fields.captions.default(() => structuredClone(DEFAULT_SETTINGS.captions)),
+  models: fields.models.default(() => ({ ...DEFAULT_SETTINGS.models })),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
