@@ -5,16 +5,16 @@
  */
 import { BrowserWindow, shell } from 'electron';
 import { join } from 'node:path';
+import { isOwnUrlFor } from './own-url';
 
 export function rendererEntry(): { url?: string; file?: string } {
   const dev = process.env.ELECTRON_RENDERER_URL;
   return dev ? { url: dev } : { file: join(import.meta.dirname, '../renderer/index.html') };
 }
 
+/** Navigation, the IPC router's trusted sender and the media permission all ask this: see isOwnUrlFor. */
 export function isOwnUrl(target: string): boolean {
-  const entry = rendererEntry();
-  if (entry.url) return target.startsWith(entry.url);
-  return target.startsWith('file://') && target.includes('/renderer/index.html');
+  return isOwnUrlFor(target, rendererEntry());
 }
 
 export function createLibraryWindow(): BrowserWindow {
