@@ -24,6 +24,16 @@ const nodeBuiltins = [
 ];
 const outside = (...dirs) => dirs.map((d) => ({ group: [`**/${d}/*`, `**/${d}`], message: `DESIGN.md §2: this folder may not import from src/${d}.` }));
 
+const renderer = [
+  ...outside('main', 'engine', 'preload'),
+  { group: ['electron', ...nodeBuiltins], message: 'DESIGN.md §2: the renderer never imports Node built-ins or electron; ask main through the bridge.' },
+];
+const above = (...dirs) =>
+  dirs.map((d) => ({
+    group: [`**/${d}/*`, `**/${d}`],
+    message: `DESIGN.md §2: renderer imports run features → stores → lib/components → bridge/shared; this folder may not import ${d}/ (pass the data by props or move the helper down to lib/).`,
+  }));
+
 export const boundaries = [
   {
     files: ['src/shared/**/*.{ts,tsx}'],
@@ -42,20 +52,17 @@ export const boundaries = [
   },
   {
     files: ['src/renderer/**/*.{ts,tsx}'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            ...outside('main', 'engine', 'preload'),
-            {
-              group: ['electron', ...nodeBuiltins],
-              message: 'DESIGN.md §2: the renderer never imports Node built-ins or electron; ask main through the bridge.',
-            },
-          ],
-        },
-      ],
-    },
+    rules: { 'no-restricted-imports': ['error', { patterns: renderer }] },
+  },
+  // Inside the renderer imports run one way, features → stores → lib/components → bridge/shared
+  // (like VS Code's code-import-patterns: each layer lists what it may not reach up to).
+  {
+    files: ['src/renderer/src/stores/**/*.{ts,tsx}'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [...renderer, ...above('features')] }] },
+  },
+  {
+    files: ['src/renderer/src/components/**/*.{ts,tsx}', 'src/renderer/src/lib/**/*.{ts,tsx}'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [...renderer, ...above('features', 'stores')] }] },
   },
   {
     files: ['src/main/services/**/*.ts', 'src/main/ipc/**/*.ts', 'src/main/host/**/*.ts', 'src/main/platform/host/**/*.ts', 'src/main/core.ts'],
@@ -95,6 +102,12 @@ export const boundaries = [
   },
 ];
 
+/** DESIGN.md §2: no file in src/main or src/engine over 400 lines, the renderer's components over 450 (blank lines and comments not counted). */
+export const sizes = [
+  { files: ['src/main/**/*.ts', 'src/engine/**/*.ts'], rules: { 'max-lines': ['error', { max: 400, skipBlankLines: true, skipComments: true }] } },
+  { files: ['src/renderer/src/**/*.tsx'], rules: { 'max-lines': ['error', { max: 450, skipBlankLines: true, skipComments: true }] } },
+];
+
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'tests/fixtures/lint/**'] },
   js.configs.recommended,
@@ -114,4 +127,5 @@ export default tseslint.config(
     rules: { ...reactHooks.configs.recommended.rules },
   },
   ...boundaries,
+  ...sizes,
 );

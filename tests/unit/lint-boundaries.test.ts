@@ -38,4 +38,14 @@ describe('DESIGN.md §2 import boundaries', () => {
     const renderer = "import { api } from '../../bridge';\nimport { channels } from '../../../../shared/ipc';\nexport const a = [api, channels];\n";
     expect(await lintAs(renderer, 'src/renderer/src/features/library/ok.ts')).toEqual([]);
   });
+
+  it('lets each renderer layer import the layers below it', async () => {
+    const store =
+      "import { api } from '../bridge';\nimport { findWords } from '../lib/words';\nimport { labels } from '../components/labels';\nexport const a = [api, findWords, labels];\n";
+    expect(await lintAs(store, 'src/renderer/src/stores/ok.ts')).toEqual([]);
+    const feature = "import { useLibrary } from '../../stores/library';\nimport { askAbout } from '../chat/ask';\nexport const a = [useLibrary, askAbout];\n";
+    expect(await lintAs(feature, 'src/renderer/src/features/library/ok.ts')).toEqual([]);
+    const component = "import { Button } from './Button';\nimport { findWords } from '../lib/words';\nexport const a = [Button, findWords];\n";
+    expect(await lintAs(component, 'src/renderer/src/components/ok.tsx')).toEqual([]);
+  });
 });

@@ -17,6 +17,7 @@ import { useIntake } from './stores/intake';
 import { isFinal, useJobs } from './stores/jobs';
 import { useKeys } from './stores/keys';
 import { useSettings } from './stores/settings';
+import { useToasts } from './stores/toasts';
 
 const nav: Array<{ id: Screen; label: string; icon: IconName }> = [
   { id: 'library', label: 'Library', icon: 'library' },
@@ -68,9 +69,17 @@ export function App() {
       </main>
       <StatusBar />
       <DropOverlay />
-      <Toasts />
+      <ToastStack />
     </div>
   );
+}
+
+/** The toast stack with the toasts store's list (components take data by props). */
+function ToastStack() {
+  const toasts = useToasts((s) => s.toasts);
+  const dismiss = useToasts((s) => s.dismiss);
+  const hold = useToasts((s) => s.hold);
+  return <Toasts toasts={toasts} dismiss={dismiss} hold={hold} />;
 }
 
 function EngineStatus() {

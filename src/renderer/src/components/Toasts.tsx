@@ -1,12 +1,22 @@
-/** The toast stack, bottom right; polite for info, assertive for errors. */
-import { useToasts } from '../stores/toasts';
+/** The toast stack, bottom right; polite for info, assertive for errors. It shows the list it is given (stores/toasts keeps it). */
 import { Button } from './Button';
 import { Icon } from './Icon';
 
-export function Toasts() {
-  const toasts = useToasts((s) => s.toasts);
-  const dismiss = useToasts((s) => s.dismiss);
-  const hold = useToasts((s) => s.hold);
+export interface Toast {
+  id: number;
+  tone: 'info' | 'ok' | 'error';
+  text: string;
+  action?: { label: string; run(): void };
+}
+
+export interface ToastsProps {
+  toasts: readonly Toast[];
+  dismiss(id: number): void;
+  /** Hover or focus on the stack holds the toasts' clocks. */
+  hold(on: boolean): void;
+}
+
+export function Toasts({ toasts, dismiss, hold }: ToastsProps) {
   return (
     <div
       className="toasts"

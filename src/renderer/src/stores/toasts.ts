@@ -1,12 +1,8 @@
 /** Short-lived messages ("Copied", "Export saved", errors that belong to no field). */
 import { create } from 'zustand';
+import type { Toast } from '../components/Toasts';
 
-export interface Toast {
-  id: number;
-  tone: 'info' | 'ok' | 'error';
-  text: string;
-  action?: { label: string; run(): void };
-}
+export type { Toast } from '../components/Toasts';
 
 interface ToastState {
   toasts: Toast[];
