@@ -69,6 +69,65 @@ function seedTranscripts(dataDir: string, items: { title: string; sentences: [nu
 test.describe('chat over recordings', () => {
   test.setTimeout(240_000);
 
+  test('opens ready to type: a question typed with no other click asks the whole library and cites its moment', async ({ page, host }) => {
+    seedTranscripts(host.dataDir, [
+      {
+        title: 'Harbour log',
+        sentences: [
+          [0, 'Good morning from the harbour office.'],
+          [12_000, 'The ferry to the island leaves at seven tomorrow.'],
+          [20_000, 'Nets are mended on the north pier.'],
+        ],
+      },
+      {
+        title: 'Budget call',
+        sentences: [
+          [0, 'Welcome to the budget call.'],
+          [5000, 'Printing costs went down this year.'],
+        ],
+      },
+    ]);
+    await host.restart();
+    await page.goto(host.url);
+    await expect(page.getByTestId('connection')).toHaveText('Connected');
+    await expect(page.getByTestId('library-row')).toHaveCount(2);
+    await page.getByRole('button', { name: 'Chat', exact: true }).click();
+
+    const input = page.getByRole('textbox', { name: 'Ask a question' });
+    await expect(input).toBeFocused();
+    await expect(page.getByRole('combobox', { name: 'Ask about' })).toHaveValue('library');
+    await expect(page.getByRole('button', { name: 'What was decided?' })).toBeVisible();
+    await expect(page.getByRole('combobox', { name: 'Model' })).toHaveValue('verbatim-extractive');
+    // No click: the keyboard goes straight to the focused box.
+    await page.keyboard.type('When does the ferry leave for the island?');
+    await page.keyboard.press('Enter');
+
+    const answer = page.getByTestId('answer').last();
+    await expect(answer).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
+    await expect(answer).toContainText(/ferry to the island leaves at seven/i);
+    const cite = answer.locator('a.cite').filter({ hasText: /00:12/ });
+    await expect(cite.first()).toBeVisible();
+    await expect(answer.getByRole('button', { name: 'Harbour log' })).toBeVisible();
+    await expect(page.getByRole('combobox', { name: 'Ask about' })).toHaveValue('library');
+    await expectNoAxeViolationsInBothThemes(page, 'chat-ready-answer', 'chat-ready-answer');
+
+    // The scope beside the box can be changed: a new chat about the recording open last.
+    await cite.first().click();
+    await expect(page.getByTestId('transcript-body')).toBeVisible();
+    await page.getByRole('button', { name: 'Chat', exact: true }).click();
+    await expect(input).toBeFocused();
+    await page.getByRole('combobox', { name: 'Ask about' }).selectOption('this');
+    await expect(page.getByRole('heading', { level: 1, name: 'Chat with your recordings' })).toBeVisible();
+    await expect(page.locator('.chat__about')).toContainText('“Harbour log”');
+    await expect(input).toBeFocused();
+    await page.keyboard.type('Where are the nets mended?');
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('heading', { level: 1, name: /Harbour log/ })).toBeVisible();
+    await expect(page.getByTestId('answer').last()).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
+    await expect(page.getByTestId('answer').last()).toContainText(/north pier/);
+    await expect(page.getByRole('combobox', { name: 'Ask about' })).toHaveValue('this');
+  });
+
   test('offline: the extractive model quotes the right sentence and its citation opens the recording there and plays it', async ({ page, host }) => {
     const wav = spokenMeeting(mkdtempSync(join(tmpdir(), 'verbatim-chat-wav-')));
     await page.goto(host.url);

@@ -11,6 +11,15 @@ import { api, errorMessage, saveText } from '../bridge';
 import { whenConnected } from './app';
 import { toast } from './toasts';
 
+/** A recording a new chat can be about. */
+export interface ChatRecordingRef {
+  id: string;
+  title: string;
+}
+
+/** What the next new chat asks about: the whole library (the default) or some recordings. */
+export type ChatTarget = { scope: 'library' } | { scope: 'recordings'; recordings: ChatRecordingRef[] };
+
 interface ChatStoreState {
   chats: ChatSummary[];
   listLoaded: boolean;
@@ -25,12 +34,25 @@ interface ChatStoreState {
   rateLimit: RateLimit | null;
   /** Bumped when a new chat opens: its composer takes focus. */
   focusKey: number;
+  /** What a question asked with no chat open starts a chat about. */
+  target: ChatTarget;
+  /** The recordings of the last chat about recordings, offered again by the scope control. */
+  recent: ChatRecordingRef[];
+  /** The model a question asked with no chat open starts with (null: the region's default). */
+  draftModel: string | null;
+  /** The composer's text (kept when the scope changes). */
+  draft: string;
+  setDraft(text: string): void;
+  /** Close the open chat: the composer asks a new one about `target`. */
+  startNew(target: ChatTarget): void;
+  /** Ask in the open chat, or start a chat about `target` and ask there. */
+  ask(text: string): Promise<boolean>;
   loadList(): Promise<void>;
   setQuery(q: string): void;
   loadModels(fresh?: boolean): Promise<void>;
   open(id: string): Promise<void>;
   close(): void;
-  create(input: { scope: 'recordings' | 'library'; recordingIds?: string[] }): Promise<ChatDetail | null>;
+  create(input: { scope: 'recordings' | 'library'; recordingIds?: string[]; model?: string }): Promise<ChatDetail | null>;
   send(text: string): Promise<boolean>;
   stop(): Promise<void>;
   rename(id: string, title: string): Promise<void>;
@@ -63,6 +85,37 @@ export const useChat = create<ChatStoreState>((set, get) => ({
   states: {},
   rateLimit: null,
   focusKey: 0,
+  target: { scope: 'library' },
+  recent: [],
+  draftModel: null,
+  draft: '',
+  setDraft(draft) {
+    set({ draft });
+  },
+  startNew(target) {
+    openSeq++;
+    set((s) => ({
+      current: null,
+      loading: false,
+      error: null,
+      target,
+      recent: target.scope === 'recordings' && target.recordings.length ? target.recordings : s.recent,
+      focusKey: s.focusKey + 1,
+    }));
+  },
+  async ask(text) {
+    const q = text.trim();
+    if (!q) return false;
+    if (!get().current) {
+      const { target, draftModel } = get();
+      const input =
+        target.scope === 'library' ? { scope: 'library' as const } : { scope: 'recordings' as const, recordingIds: target.recordings.map((r) => r.id) };
+      if (!(await get().create(draftModel ? { ...input, model: draftModel } : input))) return false;
+    }
+    if (!(await get().send(q))) return false;
+    set({ draft: '' });
+    return true;
+  },
   async loadList() {
     const mine = ++listSeq;
     try {
@@ -90,7 +143,8 @@ export const useChat = create<ChatStoreState>((set, get) => ({
     set({ loading: get().current?.id !== id, error: null });
     try {
       const chat = await api.invoke('chat.get', { id });
-      if (mine === openSeq) set({ current: chat, loading: false, focusKey: get().focusKey + 1 });
+      if (mine === openSeq)
+        set((s) => ({ current: chat, loading: false, focusKey: s.focusKey + 1, recent: chat.recordings.length ? chat.recordings : s.recent }));
     } catch (err) {
       if (mine === openSeq) set({ loading: false, error: errorMessage(err) });
     }
@@ -102,7 +156,13 @@ export const useChat = create<ChatStoreState>((set, get) => ({
   async create(input) {
     try {
       const chat = await api.invoke('chat.create', input);
-      set((s) => ({ current: chat, error: null, focusKey: s.focusKey + 1, chats: [chat, ...s.chats.filter((c) => c.id !== chat.id)] }));
+      set((s) => ({
+        current: chat,
+        error: null,
+        focusKey: s.focusKey + 1,
+        recent: chat.recordings.length ? chat.recordings : s.recent,
+        chats: [chat, ...s.chats.filter((c) => c.id !== chat.id)],
+      }));
       return chat;
     } catch (err) {
       toast(errorMessage(err), 'error');

@@ -4,7 +4,6 @@ import { Button } from '../../components/Button';
 import { Icon } from '../../components/Icon';
 import { InlineEdit } from '../../components/InlineEdit';
 import { useChat } from '../../stores/chat';
-import { askAbout } from './ask';
 
 function when(iso: string): string {
   const d = new Date(iso);
@@ -19,14 +18,15 @@ export function ChatList() {
   const currentId = useChat((s) => s.current?.id ?? null);
   const open = useChat((s) => s.open);
   const rename = useChat((s) => s.rename);
+  const startNew = useChat((s) => s.startNew);
   const loaded = useChat((s) => s.listLoaded);
   const [renaming, setRenaming] = useState<string | null>(null);
 
   return (
     <nav className="chatlist" aria-label="Saved chats">
       <div className="chatlist__head">
-        <Button variant="primary" icon="plus" onClick={() => void askAbout(null)}>
-          Ask the whole library
+        <Button variant="primary" icon="plus" onClick={() => startNew({ scope: 'library' })}>
+          New chat
         </Button>
         <div className="chatlist__search">
           <Icon name="search" size={15} />
@@ -42,7 +42,9 @@ export function ChatList() {
       </div>
       {loaded && chats.length === 0 && (
         <p className="chatlist__empty muted">
-          {query.trim() ? 'No chat matches this search.' : 'No chats yet. Ask the whole library, or choose Ask on a transcript or a selection in the library.'}
+          {query.trim()
+            ? 'No chat matches this search.'
+            : 'No chats yet. Type a question to ask the whole library, or choose Ask on a transcript or a selection in the library.'}
         </p>
       )}
       <ul className="chatlist__items">

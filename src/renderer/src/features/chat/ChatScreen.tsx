@@ -1,11 +1,46 @@
-/** Chat over recordings: the saved chats beside the open one. */
+/** Chat over recordings: the saved chats beside the open one, or the message box ready for a new question. */
 import { useEffect } from 'react';
-import { Button } from '../../components/Button';
-import { EmptyScreen } from '../../components/EmptyScreen';
+import { Icon } from '../../components/Icon';
 import { useChat } from '../../stores/chat';
-import { askAbout } from './ask';
 import { ChatList } from './ChatList';
+import { Composer, Suggestions } from './Composer';
 import { Conversation } from './Conversation';
+import { ModelPicker } from './ModelPicker';
+
+/** No chat open: the box is focused and asks the whole library unless another scope is chosen beside it. */
+function NewChat() {
+  const target = useChat((s) => s.target);
+  const about =
+    target.scope === 'library'
+      ? 'everything in the library'
+      : target.recordings.length === 1
+        ? `“${target.recordings[0]?.title ?? ''}”`
+        : `${target.recordings.length} recordings`;
+  return (
+    <section className="chat" aria-labelledby="chat-title">
+      <header className="chat__header">
+        <div className="chat__heading">
+          <h1 id="chat-title">Chat with your recordings</h1>
+          <p className="chat__about muted">A new chat about {about}. Every answer cites the moments it comes from.</p>
+        </div>
+        <div className="chat__tools">
+          <ModelPicker chat={null} />
+        </div>
+      </header>
+      <div className="chat__scroll">
+        <div className="chat__intro">
+          <div className="empty__icon chat__intro-icon">
+            <Icon name="chat" size={28} />
+          </div>
+          <p>Ask about one recording, a selection, or everything in the library: choose beside the box.</p>
+          <p className="muted">To ask about one recording, open it and choose Ask; for several, select them in the library and choose Ask.</p>
+          <Suggestions />
+        </div>
+      </div>
+      <Composer chat={null} busy={false} />
+    </section>
+  );
+}
 
 export function ChatScreen() {
   const current = useChat((s) => s.current);
@@ -33,18 +68,7 @@ export function ChatScreen() {
         ) : loading ? (
           <div className="chat" aria-busy="true" aria-label="Opening the chat" />
         ) : (
-          <EmptyScreen
-            icon="chat"
-            title="Chat with your recordings"
-            actions={
-              <Button variant="primary" icon="chat" onClick={() => void askAbout(null)}>
-                Ask the whole library
-              </Button>
-            }
-          >
-            <p>Ask questions about one recording, a selection, or everything in the library. Every answer cites the moments it comes from.</p>
-            <p className="muted">To ask about one recording, open it and choose Ask; for several, select them in the library and choose Ask.</p>
-          </EmptyScreen>
+          <NewChat />
         )}
       </div>
     </div>

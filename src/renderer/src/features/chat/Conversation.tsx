@@ -3,7 +3,7 @@
  * state, the messages with their citations and sources, and the composer,
  * which becomes Stop while an answer is written or a rate limit is waited out.
  */
-import { memo, useCallback, useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { memo, useCallback, useEffect, useRef, useState } from 'react';
 import type { ChatDetail, ChatMessage } from '../../../../shared/chat/schema';
 import { Badge } from '../../components/Badge';
 import { Button } from '../../components/Button';
@@ -11,6 +11,8 @@ import { Dialog } from '../../components/Dialog';
 import { useApp } from '../../stores/app';
 import { useChat } from '../../stores/chat';
 import { AnswerMarkdown } from './AnswerMarkdown';
+import { Composer, Suggestions } from './Composer';
+import { ModelPicker } from './ModelPicker';
 
 function useNow(active: boolean): number {
   const [now, setNow] = useState(() => Date.now());
@@ -20,33 +22,6 @@ function useNow(active: boolean): number {
     return () => clearInterval(t);
   }, [active]);
   return now;
-}
-
-function ModelPicker({ chat }: { chat: ChatDetail }) {
-  const models = useChat((s) => s.models);
-  const defaultModel = useChat((s) => s.defaultModel);
-  const modelsError = useChat((s) => s.modelsError);
-  const setModel = useChat((s) => s.setModel);
-  const value = chat.model ?? defaultModel ?? '';
-  const known = models.some((m) => m.id === value);
-  const current = models.find((m) => m.id === value);
-  return (
-    <label className="chat__model">
-      <span>Model</span>
-      <select value={value} onChange={(e) => void setModel(e.target.value)} aria-describedby="chat-model-help" disabled={models.length === 0}>
-        {!known && value && <option value={value}>{value} (not offered by this service)</option>}
-        {models.length === 0 && !value && <option value="">{modelsError ? 'Models unavailable' : 'Loading…'}</option>}
-        {models.map((m) => (
-          <option key={m.id} value={m.id}>
-            {m.name}
-          </option>
-        ))}
-      </select>
-      <span id="chat-model-help" className="visually-hidden">
-        {modelsError ?? current?.description ?? ''}
-      </span>
-    </label>
-  );
 }
 
 function RateLimitNote() {
@@ -138,44 +113,23 @@ function StateLine({ chatId, streaming }: { chatId: string; streaming: boolean }
 
 export function Conversation({ chat }: { chat: ChatDetail }) {
   const send = useChat((s) => s.send);
-  const stop = useChat((s) => s.stop);
   const remove = useChat((s) => s.remove);
   const exportMarkdown = useChat((s) => s.exportMarkdown);
-  const focusKey = useChat((s) => s.focusKey);
   const state = useChat((s) => s.states[chat.id]?.state ?? 'idle');
   const openTranscript = useApp((s) => s.openTranscript);
-  const [text, setText] = useState('');
   const [confirmDelete, setConfirmDelete] = useState(false);
   // ChatScreen keys this component by chat: another chat starts again with the latest messages.
   const [shown, setShown] = useState(FIRST_PAINT);
-  const box = useRef<HTMLTextAreaElement>(null);
   const end = useRef<HTMLDivElement>(null);
   const streaming = chat.messages.some((m) => m.status === 'streaming');
   const busy = streaming || state === 'thinking' || state === 'waiting';
   const lastLen = chat.messages.at(-1)?.content.length ?? 0;
 
-  useEffect(() => {
-    box.current?.focus();
-  }, [focusKey]);
   // Block bodies: Chromium's scrollIntoView now returns a promise, which React would take for a clean-up.
   useEffect(() => {
     void end.current?.scrollIntoView({ block: 'end' });
   }, [chat.messages.length, lastLen]);
 
-  const ask = async (q: string) => {
-    if (!q.trim() || busy) return;
-    if (await send(q.trim())) setText('');
-  };
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    void ask(text);
-  };
-  const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
-      e.preventDefault();
-      void ask(text);
-    }
-  };
   const lastQuestion = [...chat.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
   const retry = useCallback(() => {
     if (!busy && lastQuestion) void send(lastQuestion);
@@ -221,6 +175,7 @@ export function Conversation({ chat }: { chat: ChatDetail }) {
           <div className="chat__intro">
             <p>Ask anything about {chat.scope === 'library' ? 'your recordings' : chat.recordings.length === 1 ? 'this recording' : 'these recordings'}.</p>
             <p className="muted">Answers cite the moments they come from, like [Standup @ 02:15]: choose one to hear it.</p>
+            <Suggestions />
           </div>
         ) : (
           <>
@@ -241,30 +196,7 @@ export function Conversation({ chat }: { chat: ChatDetail }) {
         <div ref={end} />
       </div>
       <StateLine chatId={chat.id} streaming={streaming} />
-      <form className="composer" onSubmit={submit}>
-        <label htmlFor="chat-input" className="visually-hidden">
-          Ask a question
-        </label>
-        <textarea
-          id="chat-input"
-          ref={box}
-          rows={2}
-          maxLength={4000}
-          placeholder="Ask a question (Enter sends, Shift+Enter for a new line)"
-          value={text}
-          onChange={(e) => setText(e.target.value)}
-          onKeyDown={onKey}
-        />
-        {busy ? (
-          <Button variant="danger" icon="pause" onClick={() => void stop()}>
-            Stop
-          </Button>
-        ) : (
-          <Button type="submit" variant="primary" icon="chat" disabled={!text.trim()}>
-            Ask
-          </Button>
-        )}
-      </form>
+      <Composer chat={chat} busy={busy} />
       <Dialog
         open={confirmDelete}
         title="Delete this chat?"
