@@ -10,6 +10,7 @@ import type { GatewayOptions } from './gateway/config';
 import type { Logger } from './logger';
 import type { Recognizer } from './recognizer/index';
 import type { EngineRecognizers } from './recognizers';
+import type { SpeakerLabels } from './recognizer/sherpa/diarize';
 import type { RetentionPolicy } from './retention';
 import type { Store } from './store';
 import type { StreamingEngineOptions } from './streaming/options';
@@ -67,6 +68,8 @@ export interface EngineOptions {
   denoise?: boolean;
   /** Disk retention (defaults in retention.ts: partial files 1 h, unused uploads 24 h, hourly sweep). */
   retention?: Partial<RetentionPolicy>;
+  /** The folder of installed models (default `<dataDir>/models`); diarization finds its models there. */
+  modelsDir?: string;
 }
 
 export type ResolvedOptions = Required<
@@ -91,6 +94,8 @@ export interface EngineContext {
   gateway: Gateway;
   webhooks: WebhookSender;
   jobs: JobQueue;
+  /** Speaker diarization (recognizer/sherpa/diarize.ts). */
+  speakers: SpeakerLabels;
   logger: Logger;
   /** `http://host:port` once listening. */
   baseUrl(): string;

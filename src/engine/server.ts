@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage, Server } from 'node:http';
 import { cpus } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { isAuthorized } from './auth';
 import type { EngineContext, EngineOptions, JobContext, ResolvedOptions } from './context';
@@ -13,7 +14,9 @@ import { Gateway } from './gateway/gateway';
 import { JobRunner } from './jobs/runner';
 import { stderrLogger } from './logger';
 import { releaseMemory } from './memory';
+import { NativeChild } from './native/child-host';
 import { buildRecognizers } from './recognizers';
+import { createSpeakerLabels } from './recognizer/sherpa/diarize';
 import { registerGateway } from './routes/gateway';
 import { sendJson } from './routes/respond';
 import { requestListener } from './routes/dispatch';
@@ -86,10 +89,13 @@ export async function startEngine(opts: EngineOptions): Promise<RunningEngine> {
   const closers: (() => void | Promise<void>)[] = [];
   let baseUrl = '';
   const webhooks = new WebhookSender({ store, logger }, opts.webhook);
+  const speakers = createSpeakerLabels(opts.modelsDir ?? join(resolved.dataDir, 'models'), new NativeChild({ name: 'speaker diarization' }));
+  closers.push(() => speakers.close());
   const base: JobContext = {
     opts: resolved,
     store,
     recognizers,
+    speakers,
     gateway,
     webhooks,
     logger,

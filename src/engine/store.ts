@@ -8,7 +8,7 @@
 import Database from 'better-sqlite3';
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { PiiPolicy, Sentence, Transcript, TranscriptStatus, Word } from '../shared/api/transcript';
+import type { PiiPolicy, Sentence, SpeakerOptions, Transcript, TranscriptStatus, Utterance, Word } from '../shared/api/transcript';
 
 /** A create request as stored: the validated request with its defaults, without the webhook secret. */
 export type TranscriptParams = Pick<
@@ -30,6 +30,10 @@ export type TranscriptParams = Pick<
   redact_pii_audio: boolean;
   redact_pii_audio_quality: 'mp3' | 'wav' | null;
   speech_understanding: Record<string, unknown> | null;
+  /** Speaker diarization (rows stored before it existed lack these). */
+  speaker_labels?: boolean;
+  speakers_expected?: number | null;
+  speaker_options?: SpeakerOptions | null;
 };
 
 /** What a finished job stores; the wire transcript (routes/wire.ts) is built from it. */
@@ -39,6 +43,8 @@ export type TranscriptResult = Pick<Transcript, 'confidence' | 'audio_duration' 
   sentences: Sentence[];
   speech_model_used: string;
   warnings: string[];
+  /** With speaker_labels: turns of one speaker (words carry `speaker` too). */
+  utterances?: Utterance[];
   /** Inline speech understanding (API.md §9), when the request asked for it. */
   speech_understanding?: { request: Record<string, unknown>; response: Record<string, unknown> };
 };

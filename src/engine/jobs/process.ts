@@ -17,9 +17,11 @@ import type { JobContext } from '../context';
 import type { TranscriptResult, TranscriptRow } from '../store';
 import { formatTranscript, round3 } from '../text/format';
 import { redactPii, SUPPORTED_PII_POLICIES } from '../text/pii';
+import { JobFailure } from './failure';
 import { recognizeSegments } from './recognize-segments';
+import { labelSpeakers } from './speakers';
 
-export class JobFailure extends Error {}
+export { JobFailure } from './failure';
 
 export const MIN_AUDIO_MS = 160;
 
@@ -110,12 +112,18 @@ export async function processJob(ctx: JobContext, job: TranscriptRow, signal: Ab
         );
       }
     }
+    let utterances: TranscriptResult['utterances'];
+    if (p.speaker_labels) {
+      const labelled = await labelSpeakers(ctx, p, { raw, samples, offsetMs: offset, words, sentences, signal });
+      ({ words, sentences, utterances } = labelled);
+      if (labelled.warning) warnings.push(labelled.warning);
+    }
     const confidence = words.length ? round3(words.reduce((a, w) => a + w.confidence, 0) / words.length) : null;
     let understanding: Pick<TranscriptResult, 'speech_understanding' | 'translated_texts'> = {};
     if (p.speech_understanding) {
       // A failed understanding step must not lose the transcript: say why in warnings.
       try {
-        understanding = await ctx.gateway.understand({ text, utterances: null }, p.speech_understanding, signal);
+        understanding = await ctx.gateway.understand({ text, utterances: utterances ?? null }, p.speech_understanding, signal);
       } catch (err) {
         warnings.push(`speech_understanding failed: ${err instanceof Error ? err.message : String(err)}; run it again with POST /v1/understanding.`);
       }
@@ -129,6 +137,7 @@ export async function processJob(ctx: JobContext, job: TranscriptRow, signal: Ab
         audio_duration: Math.round(durationMs / 1000),
         speech_model_used: p.speech_model ?? p.speech_models?.[0] ?? 'universal-3-pro',
         warnings,
+        ...(utterances ? { utterances } : {}),
         ...understanding,
       },
       redactedAudioPath,

@@ -7,4 +7,5 @@ export type HandlerModule = { handlers: Record<string, Handler> };
 
 export const KINDS: Record<string, () => Promise<HandlerModule>> = {
   asr: () => import('../recognizer/sherpa/child-asr'),
+  diarize: () => import('../recognizer/sherpa/child-diarize'),
 };

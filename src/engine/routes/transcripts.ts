@@ -5,8 +5,17 @@
  * cannot honour is a 400 saying so.
  */
 import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
 import { rm } from 'node:fs/promises';
-import { firstIssue, OPTIONAL_FEATURE_PARAMS, TranscriptRequestSchema, type TranscriptList } from '../../shared/api/transcript';
+import {
+  firstIssue,
+  OPTIONAL_FEATURE_PARAMS,
+  SpeakerOptionsSchema,
+  TranscriptRequestSchema,
+  type SpeakerOptions,
+  type TranscriptList,
+} from '../../shared/api/transcript';
+import { MAX_SPEAKERS } from '../recognizer/sherpa/diarize-plan';
 import { DEFAULT_SPEECH_MODELS } from '../../shared/defaults';
 import type { EngineContext } from '../context';
 import { uploadIdOf } from '../audio/source';
@@ -18,6 +27,8 @@ import { toWire } from './wire';
 import { GatewayError } from '../gateway/gateway';
 
 const ENGLISH = new Set(['en', 'en_us', 'en_uk', 'en_au']);
+
+type TranscriptRequestParsed = z.infer<typeof TranscriptRequestSchema>;
 
 function bad(msg: string): HttpError {
   return new HttpError(400, msg);
@@ -38,13 +49,10 @@ export function validateCreate(body: unknown, ctx: { baseUrl: string; allowFileU
   if (!parsed.success) throw bad(firstIssue(parsed.error));
   const b = parsed.data;
   for (const k of OPTIONAL_FEATURE_PARAMS) {
-    if (!asksFor(b[k])) continue;
-    if (k.startsWith('speaker'))
-      throw bad(
-        'speaker_labels is not supported by the local engine (no speaker diarization); remove speaker_labels, speakers_expected and speaker_options, or use a cloud region.',
-      );
+    if (!asksFor(b[k]) || k.startsWith('speaker')) continue;
     throw bad(`${k} is not supported by the local engine; remove it or use a cloud region.`);
   }
+  const speakers = speakerParams(b);
   let u: URL;
   try {
     u = new URL(b.audio_url);
@@ -85,11 +93,35 @@ export function validateCreate(body: unknown, ctx: { baseUrl: string; allowFileU
       webhook_auth_header_name: b.webhook_auth_header_name ?? null,
       speech_understanding: b.speech_understanding ?? null,
     },
+      ...speakers,
     webhookAuthValue: b.webhook_auth_header_value ?? null,
   };
 }
 
 export function getTranscriptOr404(ctx: EngineContext, id: string): TranscriptRow {
+/** A speaker count: an integer from 1 to MAX_SPEAKERS; 0 and null mean "not given". */
+function speakerCount(v: unknown, name: string): number | null {
+  if (v === undefined || v === null || v === 0) return null;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > MAX_SPEAKERS) throw bad(`${name} must be an integer from 1 to ${MAX_SPEAKERS}.`);
+  return v;
+}
+
+/** speaker_labels, speakers_expected and speaker_options, checked and normalized (zero means not given). */
+function speakerParams(b: TranscriptRequestParsed): Pick<TranscriptParams, 'speaker_labels' | 'speakers_expected' | 'speaker_options'> {
+  const expected = speakerCount(b.speakers_expected, 'speakers_expected');
+  let options: SpeakerOptions | null = null;
+  if (b.speaker_options) {
+    const o = SpeakerOptionsSchema.safeParse(b.speaker_options);
+    if (!o.success) throw bad('speaker_options may hold only min_speakers_expected and max_speakers_expected, each an integer.');
+    const min = speakerCount(o.data.min_speakers_expected, 'speaker_options.min_speakers_expected');
+    const max = speakerCount(o.data.max_speakers_expected, 'speaker_options.max_speakers_expected');
+    if (min !== null && max !== null && min > max) throw bad('speaker_options.min_speakers_expected must not be greater than max_speakers_expected.');
+    if (min !== null || max !== null) options = { min_speakers_expected: min, max_speakers_expected: max };
+  }
+  if (!b.speaker_labels && (expected !== null || options)) throw bad('speakers_expected and speaker_options need speaker_labels: true.');
+  return { speaker_labels: b.speaker_labels === true, speakers_expected: expected, speaker_options: options };
+}
+
   const t = ctx.store.getTranscript(id);
   if (!t) throw new HttpError(404, 'Transcript not found');
   return t;
@@ -104,6 +136,10 @@ export function registerTranscripts(ctx: EngineContext, router: Router): void {
     const body = await readJson(req);
     const { params, webhookAuthValue } = validateCreate(body, { baseUrl: ctx.baseUrl(), allowFileUrls: ctx.opts.allowFileUrls });
     if (params.speech_understanding) {
+    if (params.speaker_labels) {
+      const models = await ctx.speakers.models();
+      if ('missing' in models) throw bad(models.missing);
+    }
       try {
         ctx.gateway.checkUnderstanding(params.speech_understanding);
       } catch (err) {

@@ -55,6 +55,13 @@ export const UtteranceSchema = z.strictObject({
 });
 export type Utterance = z.infer<typeof UtteranceSchema>;
 
+/** Bounds on the number of speakers diarization may find (the SDK's SpeakerOptions). */
+export const SpeakerOptionsSchema = z.strictObject({
+  min_speakers_expected: z.number().int().nullable().optional(),
+  max_speakers_expected: z.number().int().nullable().optional(),
+});
+export type SpeakerOptions = z.infer<typeof SpeakerOptionsSchema>;
+
 export const SPEECH_MODELS = ['universal-3-pro', 'universal-2', 'universal-3-5-pro'] as const;
 /** The older single-model field's values, which clients other than the official SDK still send and the cloud accepts. */
 export const LEGACY_SPEECH_MODELS = ['best', 'nano', 'slam-1', 'universal'] as const;
@@ -300,6 +307,7 @@ export const TranscriptSchema = z.strictObject({
   filter_profanity: z.boolean().nullable(),
   speaker_labels: z.boolean().nullable(),
   speakers_expected: z.number().nullable(),
+  speaker_options: SpeakerOptionsSchema.nullable().optional(),
   keyterms_prompt: z.array(z.string()).nullable(),
   audio_start_from: z.number().nullable(),
   audio_end_at: z.number().nullable(),

@@ -1,0 +1,140 @@
+/**
+ * Speakers on a finished transcript: each word gets the speaker of the
+ * diarization turn at its midpoint, speakers are lettered A, B, … in the order
+ * they are first heard, and utterances are built as the cloud builds them
+ * (consecutive words of one speaker, split at long pauses).
+ */
+import type { Sentence, Utterance, Word } from '../../shared/api/transcript';
+import { round3 } from './format';
+
+/** One diarization turn in milliseconds; `speaker` is the diarizer's cluster number. */
+export interface SpeakerTurn {
+  start: number;
+  end: number;
+  speaker: number;
+}
+
+/** A pause between two words of one speaker longer than this starts a new utterance. */
+export const UTTERANCE_PAUSE_MS = 1500;
+
+/** A, B, …, Z, AA, AB, … */
+export function speakerLetter(index: number): string {
+  let s = '';
+  let n = index;
+  do {
+    s = String.fromCharCode(65 + (n % 26)) + s;
+    n = Math.floor(n / 26) - 1;
+  } while (n >= 0);
+  return s;
+}
+
+/**
+ * The diarizer's cluster number at a word. A turn that holds the word's
+ * midpoint wins; when several do (overlapping speech), the one overlapping
+ * the word the longest, then the one that started first, then the lowest
+ * cluster number. A word in a gap between turns takes the nearest turn (ties:
+ * the earlier). Null when there are no turns at all.
+ */
+export function speakerAt(word: { start: number; end: number }, turns: readonly SpeakerTurn[]): number | null {
+  const mid = (word.start + word.end) / 2;
+  let best: SpeakerTurn | null = null;
+  let bestOverlap = -1;
+  for (const t of turns) {
+    if (mid < t.start || mid > t.end) continue;
+    const overlap = Math.min(word.end, t.end) - Math.max(word.start, t.start);
+    if (
+      !best ||
+      overlap > bestOverlap ||
+      (overlap === bestOverlap && (t.start < best.start || (t.start === best.start && t.speaker < best.speaker)))
+    ) {
+      best = t;
+      bestOverlap = overlap;
+    }
+  }
+  if (best) return best.speaker;
+  let nearest: SpeakerTurn | null = null;
+  let nearestGap = Infinity;
+  for (const t of turns) {
+    const gap = mid < t.start ? t.start - mid : mid - t.end;
+    if (gap < nearestGap || (gap === nearestGap && nearest && (t.start < nearest.start || (t.start === nearest.start && t.speaker < nearest.speaker)))) {
+      nearest = t;
+      nearestGap = gap;
+    }
+  }
+  return nearest ? nearest.speaker : null;
+}
+
+/**
+ * Words with `speaker` filled: the cluster at each word, lettered in the
+ * order speakers are first heard (the first voice is A). With no turns every
+ * word is A: one voice, or too little speech to tell voices apart.
+ */
+export function assignSpeakers(words: readonly Word[], turns: readonly SpeakerTurn[]): Word[] {
+  const letters = new Map<number, string>();
+  return words.map((w) => {
+    const cluster = speakerAt(w, turns) ?? 0;
+    let letter = letters.get(cluster);
+    if (letter === undefined) {
+      letter = speakerLetter(letters.size);
+      letters.set(cluster, letter);
+    }
+    return { ...w, speaker: letter };
+  });
+}
+
+/** Words given their speakers by a label of each (e.g. a live session's You/Others), unchanged otherwise. */
+export function labelWords(words: readonly Word[], label: (w: Word, i: number) => string | null): Word[] {
+  return words.map((w, i) => ({ ...w, speaker: label(w, i) ?? w.speaker }));
+}
+
+/** Utterances: runs of consecutive words of one speaker, split where a pause is longer than `pauseMs`. */
+export function buildUtterances(words: readonly Word[], pauseMs = UTTERANCE_PAUSE_MS): Utterance[] {
+  const out: Utterance[] = [];
+  let run: Word[] = [];
+  const flush = (): void => {
+    const first = run[0];
+    const last = run[run.length - 1];
+    if (!first || !last) return;
+    out.push({
+      speaker: first.speaker ?? 'A',
+      text: run.map((w) => w.text).join(' '),
+      start: first.start,
+      end: last.end,
+      confidence: round3(run.reduce((a, w) => a + w.confidence, 0) / run.length),
+      words: run,
+    });
+    run = [];
+  };
+  for (const w of words) {
+    const prev = run[run.length - 1];
+    if (prev && (prev.speaker !== w.speaker || w.start - prev.end > pauseMs)) flush();
+    run.push(w);
+  }
+  flush();
+  return out;
+}
+
+/**
+ * Sentences whose words carry the speakers of `words` (the sentences hold
+ * the same words in the same order); a sentence's speaker is the one who
+ * says most of its words (ties: the one heard first in it).
+ */
+export function speakSentences(sentences: readonly Sentence[], words: readonly Word[]): Sentence[] {
+  let i = 0;
+  return sentences.map((s) => {
+    const mine = s.words.map((w) => {
+      const labelled = words[i++];
+      return labelled && labelled.start === w.start && labelled.end === w.end ? { ...w, speaker: labelled.speaker } : w;
+    });
+    const counts = new Map<string, number>();
+    for (const w of mine) if (w.speaker) counts.set(w.speaker, (counts.get(w.speaker) ?? 0) + 1);
+    let speaker: string | null = null;
+    let most = 0;
+    for (const [k, n] of counts)
+      if (n > most) {
+        speaker = k;
+        most = n;
+      }
+    return { ...s, words: mine, speaker };
+  });
+}
