@@ -89,16 +89,16 @@ export function validateCreate(body: unknown, ctx: { baseUrl: string; allowFileU
       redact_pii_sub: b.redact_pii_sub ?? null,
       redact_pii_audio: b.redact_pii_audio ?? false,
       redact_pii_audio_quality: b.redact_pii_audio_quality ?? null,
+      redact_pii_audio_options: b.redact_pii_audio_options ?? null,
       webhook_url: b.webhook_url ?? null,
       webhook_auth_header_name: b.webhook_auth_header_name ?? null,
       speech_understanding: b.speech_understanding ?? null,
-    },
       ...speakers,
+    },
     webhookAuthValue: b.webhook_auth_header_value ?? null,
   };
 }
 
-export function getTranscriptOr404(ctx: EngineContext, id: string): TranscriptRow {
 /** A speaker count: an integer from 1 to MAX_SPEAKERS; 0 and null mean "not given". */
 function speakerCount(v: unknown, name: string): number | null {
   if (v === undefined || v === null || v === 0) return null;
@@ -122,6 +122,7 @@ function speakerParams(b: TranscriptRequestParsed): Pick<TranscriptParams, 'spea
   return { speaker_labels: b.speaker_labels === true, speakers_expected: expected, speaker_options: options };
 }
 
+export function getTranscriptOr404(ctx: EngineContext, id: string): TranscriptRow {
   const t = ctx.store.getTranscript(id);
   if (!t) throw new HttpError(404, 'Transcript not found');
   return t;
@@ -135,11 +136,11 @@ export function registerTranscripts(ctx: EngineContext, router: Router): void {
       throw new HttpError(503, 'The engine is shutting down and takes no new jobs; submit again once it is back.', { 'retry-after': '5' });
     const body = await readJson(req);
     const { params, webhookAuthValue } = validateCreate(body, { baseUrl: ctx.baseUrl(), allowFileUrls: ctx.opts.allowFileUrls });
-    if (params.speech_understanding) {
     if (params.speaker_labels) {
       const models = await ctx.speakers.models();
       if ('missing' in models) throw bad(models.missing);
     }
+    if (params.speech_understanding) {
       try {
         ctx.gateway.checkUnderstanding(params.speech_understanding);
       } catch (err) {
