@@ -89,7 +89,6 @@ export function validateCreate(body: unknown, ctx: { baseUrl: string; allowFileU
       redact_pii_sub: b.redact_pii_sub ?? null,
       redact_pii_audio: b.redact_pii_audio ?? false,
       redact_pii_audio_quality: b.redact_pii_audio_quality ?? null,
-      redact_pii_audio_options: b.redact_pii_audio_options ?? null,
       webhook_url: b.webhook_url ?? null,
       webhook_auth_header_name: b.webhook_auth_header_name ?? null,
       speech_understanding: b.speech_understanding ?? null,
