@@ -16,7 +16,8 @@ const show = (raw: unknown): string => JSON.stringify(raw) ?? String(raw);
 function numberLike(name: string, min: number, max: number, integer = false) {
   const expected = `expected ${integer ? 'an integer' : 'a number'} from ${min} to ${max}`;
   return z.union([z.number(), z.string()], { error: (i) => `Invalid ${name}: ${show(i.input)}; ${expected}` }).transform((raw, ctx) => {
-    const n = typeof raw === 'number' ? raw : raw.trim() === '' ? NaN : Number(raw);
+    // A query string is read as plain decimal only (as the cloud does): Number() would also take 0x3e80, 16e3, 0b… and padding.
+    const n = typeof raw === 'number' ? raw : (integer ? /^\d{1,9}$/ : /^-?(\d{1,9}(\.\d{1,9})?|\.\d{1,9})$/).test(raw) ? Number(raw) : NaN;
     if (!Number.isFinite(n) || n < min || n > max || (integer && !Number.isInteger(n))) {
       ctx.addIssue({ code: 'custom', message: `Invalid ${name}: ${show(raw)}; ${expected}` });
       return z.NEVER;

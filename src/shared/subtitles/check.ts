@@ -89,7 +89,7 @@ export function checkCue(cues: readonly Cue[], i: number, p: RulesProfile): Issu
 
 export function checkCues(cues: readonly Cue[], p: RulesProfile): Issue[] {
   const out: Issue[] = [];
-  for (let i = 0; i < cues.length; i++) out.push(...checkCue(cues, i, p));
+  for (let i = 0; i < cues.length; i++) for (const x of checkCue(cues, i, p)) out.push(x);
   return out;
 }
 

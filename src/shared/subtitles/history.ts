@@ -42,10 +42,16 @@ export function diffCues(before: readonly Cue[], after: readonly Cue[]): Splice 
   return { at: head, remove: before.slice(head, before.length - tail), insert: after.slice(head, after.length - tail) };
 }
 
-export function applySplice(cues: readonly Cue[], s: Splice): Cue[] {
-  const out = cues.slice();
-  out.splice(s.at, s.remove.length, ...s.insert);
+/** A new list with `remove` cues at `at` replaced by `insert`: built by loops, since spreading 125,000 cues into splice()'s arguments overflows the stack. */
+export function spliceCues(cues: readonly Cue[], at: number, remove: number, insert: readonly Cue[]): Cue[] {
+  const out = cues.slice(0, at);
+  for (const c of insert) out.push(c);
+  for (let i = at + remove; i < cues.length; i++) out.push(cues[i]!);
   return out;
+}
+
+export function applySplice(cues: readonly Cue[], s: Splice): Cue[] {
+  return spliceCues(cues, s.at, s.remove.length, s.insert);
 }
 
 export function invertSplice(s: Splice): Splice {

@@ -8,13 +8,12 @@ import { firstEndingFrom } from '../timeline';
 import { layoutCue, rebalanceText } from './lines';
 import type { RulesProfile } from './profiles';
 import type { Cue, TimedWord } from './types';
+import { spliceCues } from './history';
 
 const MIN_CUE_MS = 100;
 
 function replace(cues: readonly Cue[], at: number, remove: number, ...insert: Cue[]): Cue[] {
-  const out = cues.slice();
-  out.splice(at, remove, ...insert);
-  return out;
+  return spliceCues(cues, at, remove, insert);
 }
 
 const tokensOf = (text: string): string[] => text.replace(/^- /gm, '').split(/\s+/).filter(Boolean);

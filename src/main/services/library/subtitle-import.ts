@@ -8,6 +8,7 @@ import { AppError } from '../../../shared/errors';
 import { parseSubtitles, type Cue, type ParseProblem } from '../../../shared/subtitles/index';
 import type { Word } from '../../../shared/library';
 import type { Library } from './library';
+import { CUE_LIMITS, cutLongLines, fitBlocks, fitCues } from '../../../shared/subtitles/limits';
 
 const tokens = (text: string): string[] =>
   text
@@ -49,7 +50,22 @@ export function importSubtitlesAsItem(
   content: string,
   media: { path: string; name: string; move: boolean } | null = null,
 ): { id: string; problems: ParseProblem[]; cues: number; media: string | null } {
-  const parsed = parseSubtitles(content);
+  // Limits at the door: an over-long line is cut before the parser sees it, and the cues are fitted to what subtitles.open can send back.
+  const door = cutLongLines(content);
+  const parsed = parseSubtitles(door.content);
+  for (const c of door.cut)
+    parsed.problems.push({
+      line: c.line,
+      message: `Line ${c.line} has ${c.chars.toLocaleString('en')} characters; it was cut to ${CUE_LIMITS.lineChars.toLocaleString('en')} (a cue keeps at most ${CUE_LIMITS.textChars.toLocaleString('en')}).`,
+    });
+  if (parsed.doc.cues.length > CUE_LIMITS.cues)
+    throw new AppError(
+      'bad_request',
+      `${name} has ${parsed.doc.cues.length.toLocaleString('en')} cues; Verbatim keeps at most ${CUE_LIMITS.cues.toLocaleString('en')} in one item. Split the file and import the parts. Nothing was added.`,
+    );
+  const fitted = fitCues(parsed.doc.cues);
+  for (const m of fitted.messages) parsed.problems.push({ line: 0, message: m });
+  parsed.doc = { ...parsed.doc, cues: fitted.cues, header: fitBlocks(parsed.doc.header), trailer: fitBlocks(parsed.doc.trailer ?? []) };
   if (parsed.doc.cues.length === 0) {
     const first = parsed.problems[0];
     throw new AppError(

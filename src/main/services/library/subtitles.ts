@@ -29,6 +29,7 @@ import {
 import type { Word } from '../../../shared/library';
 import type { Peaks, SubtitleDoc } from '../../../shared/subtitles/schema';
 import { withWords, correctionsOf } from './cue-words';
+import { fitCues } from '../../../shared/subtitles/limits';
 import { computePeaks, PEAKS_PER_SECOND } from './peaks';
 
 export interface LibraryContext {
@@ -123,7 +124,7 @@ export class SubtitleStore {
     const header = JSON.parse(row.header) as string[];
     const trailer = JSON.parse(row.trailer) as string[];
     if (!stored) return { cues: buildCuesWith(words, profile), edited: false, words, profile, header, trailer };
-    const cues = (JSON.parse(stored.data) as Cue[]).map((c) => withWords(c, words));
+    const cues = this.repaired(transcriptId, JSON.parse(stored.data) as Cue[]).map((c) => withWords(c, words));
     return { cues, edited: true, words, profile, header, trailer };
   }
 
@@ -147,15 +148,32 @@ export class SubtitleStore {
   }
 
   private history(transcriptId: string): { undo: HistoryEntry[]; redo: HistoryEntry[] } {
-    const rows = this.db.prepare(`SELECT label, splice, undone FROM subtitle_history WHERE transcript_id = ? ORDER BY seq`).all(transcriptId) as {
+    const rows = this.db.prepare(`SELECT seq, label, splice, undone FROM subtitle_history WHERE transcript_id = ? ORDER BY seq`).all(transcriptId) as {
+      seq: number;
       label: string;
       splice: string;
       undone: number;
     }[];
     const undo: HistoryEntry[] = [];
     const redo: HistoryEntry[] = [];
-    for (const r of rows) (r.undone ? redo : undo).push({ label: r.label, splice: JSON.parse(r.splice) as Splice });
+    for (const r of rows) {
+      const splice = JSON.parse(r.splice) as Splice;
+      const remove = fitCues(splice.remove);
+      const insert = fitCues(splice.insert);
+      const fitted = remove.changed + remove.dropped + insert.changed + insert.dropped ? { at: splice.at, remove: remove.cues, insert: insert.cues } : splice;
+      if (fitted !== splice)
+        this.db.prepare(`UPDATE subtitle_history SET splice = ? WHERE transcript_id = ? AND seq = ?`).run(JSON.stringify(fitted), transcriptId, r.seq);
+      (r.undone ? redo : undo).push({ label: r.label, splice: fitted });
+    }
     return { undo, redo };
+  }
+
+  /** Stored cues brought within CUE_LIMITS (an item imported before the limits, which subtitles.open could not send): written back once. */
+  private repaired(transcriptId: string, cues: Cue[]): Cue[] {
+    const fit = fitCues(cues);
+    if (fit.changed + fit.dropped === 0) return cues;
+    this.db.prepare(`UPDATE cues SET data = ? WHERE transcript_id = ?`).run(JSON.stringify(fit.cues), transcriptId);
+    return fit.cues;
   }
 
   private checkVersion(transcriptId: string, version: number): DocRow {
