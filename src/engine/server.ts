@@ -70,7 +70,8 @@ export async function startEngine(opts: EngineOptions): Promise<RunningEngine> {
   let gateway: Gateway;
   const store = new Store(resolved.dataDir);
   try {
-    gateway = new Gateway(loadGatewayConfig(resolved.dataDir, opts.gateway ?? {}), store);
+    const local = { modelsDir: opts.modelsDir, idleMs: opts.idleMs, log: (m: string) => logger.warn(m), ...opts.gateway?.local };
+    gateway = new Gateway(loadGatewayConfig(resolved.dataDir, { ...opts.gateway, local }), store);
   } catch (err) {
     store.close();
     logger.error(`LLM gateway configuration: ${err instanceof Error ? err.message : String(err)}`);
@@ -91,6 +92,7 @@ export async function startEngine(opts: EngineOptions): Promise<RunningEngine> {
   const webhooks = new WebhookSender({ store, logger }, opts.webhook);
   const speakers = createSpeakerLabels(opts.modelsDir ?? join(resolved.dataDir, 'models'), new NativeChild({ name: 'speaker diarization' }));
   closers.push(() => speakers.close());
+  closers.push(() => gateway.close());
   const base: JobContext = {
     opts: resolved,
     store,

@@ -9,6 +9,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import type { LocalModelOptions } from './llama';
 
 const upstreamSchema = z.object({
   baseUrl: z.string().url(),
@@ -38,8 +39,9 @@ export const gatewayConfigSchema = z.object({
   understandingModel: z.string().optional(),
 });
 
-export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;
-export type GatewayOptions = Partial<z.input<typeof gatewayConfigSchema>>;
+/** Local GGUF models (llama.ts): the models folder defaults to `<data>/models`; idle time, queue, threads and free memory are options, not gateway.json keys. */
+export type GatewayConfig = z.infer<typeof gatewayConfigSchema> & { local?: LocalModelOptions };
+export type GatewayOptions = Partial<z.input<typeof gatewayConfigSchema>> & { local?: LocalModelOptions };
 
 export const GATEWAY_CONFIG_FILE = 'gateway.json';
 
@@ -64,5 +66,6 @@ export function loadGatewayConfig(dataDir: string, opts: GatewayOptions = {}): G
     limits: { ...base.data.limits, ...(o.limits ?? {}) },
     defaultLimit: o.defaultLimit ?? base.data.defaultLimit,
     understandingModel: o.understandingModel ?? base.data.understandingModel,
+    local: { ...opts.local, modelsDir: opts.local?.modelsDir ?? join(dataDir, 'models') },
   };
 }

@@ -8,6 +8,7 @@ import { customFormat, type CustomFormattingRequest } from './custom-formatting'
 import { ExtractiveProvider, EXTRACTIVE_MODEL } from './extractive';
 import type { GatewayConfig } from './config';
 import { checkSchema, parseModelJson, validateSchema } from './json-schema';
+import { LOCAL_MODEL_HINT, LlamaProvider } from './llama';
 import { OpenAICompatibleProvider } from './openai-compatible';
 import { RateLimiter, type RateService } from './rate-limit';
 import { ChatCompletionRequestSchema, type ChatCompletion, type ChatCompletionChunk, type UnderstandingResult } from '../../shared/api/gateway';
@@ -48,6 +49,8 @@ export class Gateway {
   private readonly ordered: ChatProvider[] = [];
   readonly limiter: RateLimiter;
 
+  /** Installed GGUF models, run in process (llama.ts). */
+  readonly local: LlamaProvider;
   constructor(
     readonly config: GatewayConfig,
     private readonly transcripts: TranscriptLookup,
@@ -55,6 +58,8 @@ export class Gateway {
     const extractive = new ExtractiveProvider();
     for (const up of config.upstreams) this.add(new OpenAICompatibleProvider({ ...up, apiKey: up.apiKey ?? null }));
     this.add(extractive);
+    this.local = new LlamaProvider(config.local ?? {});
+    this.add(this.local);
     this.limiter = new RateLimiter((model) => config.limits[model] ?? config.defaultLimit);
   }
 
@@ -68,7 +73,8 @@ export class Gateway {
   }
 
   provider(model: string): ChatProvider {
-    const p = this.byModel.get(model);
+    // Local models are installed and deleted while the engine runs, so they are looked up each time.
+    const p = this.byModel.get(model) ?? (this.local.has(model) ? this.local : undefined);
     if (!p)
       throw new GatewayError(
         400,
@@ -80,11 +86,19 @@ export class Gateway {
   /** The model used for translation and speaker identification, or null when only the extractive model exists. */
   understandingModel(): string | null {
     if (this.config.understandingModel) return this.config.understandingModel;
-    for (const p of this.ordered) if (p.generative) return p.models()[0]?.id ?? null;
+    for (const p of this.ordered) {
+      const id = !p.generative ? undefined : p === this.local ? this.local.preferredModel() : p.models()[0]?.id;
+      if (id) return id;
+    }
     return null;
   }
 
   rate(model: string, service: RateService) {
+  /** Frees the loaded local model (the engine is closing). */
+  close(): Promise<void> {
+    return this.local.close();
+  }
+
     return this.limiter.take(model, service);
   }
 
@@ -130,10 +144,7 @@ export class Gateway {
       if (bad) throw new GatewayError(400, bad);
     }
     if (rf?.type === 'json_schema' && !provider.generative) {
-      throw new GatewayError(
-        400,
-        `${b.model} cannot answer in a JSON schema: it only quotes transcripts. Configure an OpenAI-compatible model (for example Ollama) for structured answers.`,
-      );
+      throw new GatewayError(400, `${b.model} cannot answer in a JSON schema: it only quotes transcripts. ${LOCAL_MODEL_HINT}`);
     }
     const req: ChatRequest = { model: b.model, messages, max_tokens: maxTokens, transcripts };
     if (b.temperature !== undefined) req.temperature = b.temperature;
@@ -217,19 +228,11 @@ export class Gateway {
         400,
         `translation.target_languages names ${translation.target_languages.length} languages; the local engine translates into at most ${MAX_TARGET_LANGUAGES} per request.`,
       );
-    if (translation && !llm)
-      throw new GatewayError(
-        400,
-        'translation needs an LLM provider and none is configured on the local engine: start it with --llm-base-url and --llm-models (for example a local Ollama) or add gateway.json to its data folder.',
-      );
+    if (translation && !llm) throw new GatewayError(400, `translation needs a model that writes, and the local engine has none. ${LOCAL_MODEL_HINT}`);
     if (who) {
       if (who.speaker_type === 'role' && !who.known_values?.length)
         throw new GatewayError(400, 'speaker_identification with speaker_type "role" needs known_values.');
-      if (!llm)
-        throw new GatewayError(
-          400,
-          'speaker_identification is not available on the local engine: it has no diarisation and no LLM provider is configured (start it with --llm-base-url and --llm-models).',
-        );
+      if (!llm) throw new GatewayError(400, `speaker_identification needs a model that writes, and the local engine has none. ${LOCAL_MODEL_HINT}`);
     }
     return r;
   }

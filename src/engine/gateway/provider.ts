@@ -36,7 +36,7 @@ export type CompletionDelta = ChatDelta & { finish_reason?: string | null };
 export type ModelInfo = Omit<WireModelInfo, 'object' | 'owned_by'>;
 
 export interface ChatProvider {
-  readonly kind: 'openai-compatible' | 'verbatim-extractive';
+  readonly kind: 'openai-compatible' | 'verbatim-extractive' | 'local-gguf';
   readonly supportsTools: boolean;
   /** Whether it can write free text (translation, speaker naming need that). */
   readonly generative: boolean;

@@ -1,0 +1,360 @@
+/**
+ * Local GGUF chat models through node-llama-cpp, in process, on its prebuilt
+ * CPU binary (no GPU probing, no build, no download). One model is loaded at
+ * a time and freed after the idle time; one generation runs at a time, the
+ * rest wait in a bounded queue (429 + Retry-After beyond it). Each file is
+ * checked (gguf-check.ts) and its memory need compared with free memory
+ * before native code loads it. Generation runs on llama.cpp's threads, so
+ * the event loop stays free; a client that goes away aborts it at once.
+ */
+import { availableParallelism } from 'node:os';
+import type * as NodeLlamaModule from 'node-llama-cpp';
+import type { Llama, LlamaContext, LlamaContextSequence, LlamaModel, ChatHistoryItem } from 'node-llama-cpp';
+import { checkGguf, GgufError, type GgufInfo } from './gguf-check';
+import { listChatModels, readChatModel } from './local-models';
+import { availableMemory, formatBytes, ramNeed } from './llama-memory';
+import { releaseMemory } from '../memory';
+import { GatewayError, type ChatProvider, type ChatRequest, type Completion, type CompletionDelta, type ModelInfo } from './provider';
+
+export interface LocalModelOptions {
+  /** The models folder (`<models dir>/<id>/verbatim-model.json`). */
+  modelsDir?: string;
+  /** A loaded model unused this long is freed (default 60 s). */
+  idleMs?: number;
+  /** Requests that may wait behind the running one (default 4); more answer 429. */
+  queueLimit?: number;
+  /** llama.cpp threads (default: the cores less one, at least 1, at most 8). */
+  threads?: number;
+  /** Context size in tokens (default 4096, at most the model's, at least 1024). */
+  contextSize?: number;
+  /** Bytes of memory available now (default: MemAvailable on Linux, free memory elsewhere); tests inject it. */
+  freeMemory?: () => number;
+  /** Where llama.cpp's warnings go. */
+  log?: (msg: string) => void;
+}
+
+interface Loaded {
+  id: string;
+  model: LlamaModel;
+  context: LlamaContext;
+  sequence: LlamaContextSequence;
+}
+
+type NodeLlama = typeof NodeLlamaModule;
+
+export const LOCAL_PROVIDER_KIND = 'local-gguf';
+
+/** What a 400 says when a feature needs a model that writes and none is installed. */
+export const LOCAL_MODEL_HINT =
+  'Download a chat model (Qwen2.5 1.5B Instruct is a good start) in Settings → Models; or start the engine with --llm-base-url and --llm-models to use an OpenAI-compatible server such as Ollama.';
+
+export class LlamaProvider implements ChatProvider {
+  readonly kind = LOCAL_PROVIDER_KIND;
+  readonly supportsTools = false;
+  readonly generative = true;
+  private lib: NodeLlama | null = null;
+  private llama: Llama | null = null;
+  private loaded: Loaded | null = null;
+  private tail: Promise<void> = Promise.resolve();
+  private pending = 0;
+  private idleTimer: NodeJS.Timeout | null = null;
+  private logs: string[] = [];
+  /** Generations running now (0 or 1); tests and the bench read it. */
+  generating = 0;
+  /** Load and unload events, for tests and the bench. */
+  readonly events: { type: 'load' | 'unload'; id: string; ms?: number }[] = [];
+
+  constructor(private readonly opts: LocalModelOptions) {}
+
+  get loadedModel(): string | null {
+    return this.loaded?.id ?? null;
+  }
+
+  private get threads(): number {
+    return this.opts.threads ?? Math.max(1, Math.min(8, availableParallelism() - 1));
+  }
+
+  models(): ModelInfo[] {
+    return listChatModels(this.opts.modelsDir).map(({ manifest }) => ({
+      id: manifest.id,
+      name: manifest.name,
+      description: `${manifest.name}, a local GGUF model run by the engine on this computer (no network).`,
+      context_length: manifest.contextLength ?? 4096,
+    }));
+  }
+
+  /** The model speech understanding uses: the loaded one, else the last one that loaded, else the first installed. */
+  preferredModel(): string | null {
+    const last = this.loaded?.id ?? [...this.events].reverse().find((e) => e.type === 'load')?.id;
+    if (last && this.has(last)) return last;
+    return this.models()[0]?.id ?? null;
+  }
+
+  has(id: string): boolean {
+    return readChatModel(this.opts.modelsDir, id) !== null;
+  }
+
+  /** Runs `fn` when the generations queued before it are done; 429 when the queue is full. */
+  private async exclusive<T>(fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    const limit = this.opts.queueLimit ?? 4;
+    if (this.pending > limit) {
+      const wait = Math.max(1, this.pending * 5);
+      throw new GatewayError(
+        429,
+        `The local model is busy: one answer is being written and ${this.pending - 1} more are waiting, the most this engine queues. Retry in about ${wait} s.`,
+        { 'Retry-After': String(wait) },
+      );
+    }
+    this.pending++;
+    const before = this.tail;
+    let release!: () => void;
+    this.tail = new Promise<void>((r) => (release = r));
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+    try {
+      await before;
+      if (signal?.aborted) throw new GatewayError(499, 'The request was cancelled before the model started.');
+      return await fn();
+    } finally {
+      this.pending--;
+      release();
+      if (this.pending === 0) this.scheduleIdle();
+    }
+  }
+
+  private scheduleIdle(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = null;
+      if (this.pending === 0) void this.exclusive(() => this.unload()).catch(() => undefined);
+    }, this.opts.idleMs ?? 60_000);
+    this.idleTimer.unref();
+  }
+
+  private async getLlama(): Promise<Llama> {
+    if (this.llama) return this.llama;
+    try {
+      this.lib ??= await import('node-llama-cpp');
+    } catch (err) {
+      throw new GatewayError(
+        503,
+        `Local models need the node-llama-cpp package, which is not installed (${err instanceof Error ? err.message : String(err)}).`,
+      );
+    }
+    const lib = this.lib;
+    this.llama = await lib.getLlama({
+      gpu: false,
+      build: 'never',
+      skipDownload: true,
+      usePrebuiltBinaries: true,
+      progressLogs: false,
+      maxThreads: this.threads,
+      logLevel: lib.LlamaLogLevel.warn,
+      logger: (level, message) => {
+        const line = message.trim();
+        if (!line) return;
+        this.logs.push(line);
+        if (this.logs.length > 40) this.logs.shift();
+        if (level === lib.LlamaLogLevel.error || level === lib.LlamaLogLevel.fatal) this.opts.log?.(`llama.cpp: ${line}`);
+      },
+    });
+    return this.llama;
+  }
+
+  /** Loads `id` (freeing any other model first) after checking its file and the memory it needs. */
+  private async load(id: string): Promise<Loaded> {
+    if (this.loaded?.id === id) return this.loaded;
+    await this.unload();
+    const found = readChatModel(this.opts.modelsDir, id);
+    if (!found) throw new GatewayError(400, `The local model ${id} is not installed; download it on the Models screen.`);
+    let info: GgufInfo;
+    try {
+      info = await checkGguf(found.file);
+    } catch (err) {
+      if (err instanceof GgufError)
+        throw new GatewayError(422, `Failed to load model ${id}: ${err.message}. Delete it on the Models screen and download it again.`);
+      throw err;
+    }
+    const contextSize = Math.max(1024, Math.min(this.opts.contextSize ?? 4096, info.contextLength));
+    const need = found.manifest.ramBytes ?? ramNeed(info, contextSize);
+    const free = (this.opts.freeMemory ?? availableMemory)();
+    if (need > free)
+      throw new GatewayError(
+        503,
+        `${found.manifest.name} needs about ${formatBytes(need)} of memory and ${formatBytes(free)} is free now. Close other programs, or choose a smaller model on the Models screen.`,
+      );
+    const llama = await this.getLlama();
+    this.logs = [];
+    const started = performance.now();
+    let model: LlamaModel;
+    try {
+      model = await llama.loadModel({ modelPath: found.file, gpuLayers: 0 });
+    } catch (err) {
+      const reason = this.logs.slice(-3).join(' ') || (err instanceof Error ? err.message : String(err));
+      throw new GatewayError(422, `Failed to load model ${id}: ${reason}`);
+    }
+    let context: LlamaContext;
+    try {
+      context = await model.createContext({ contextSize, threads: this.threads, sequences: 1 });
+    } catch (err) {
+      await model.dispose();
+      throw new GatewayError(503, `The model ${id} loaded but its context could not be made: ${this.logs.slice(-2).join(' ') || String(err)}`);
+    }
+    this.loaded = { id, model, context, sequence: context.getSequence() };
+    this.events.push({ type: 'load', id, ms: performance.now() - started });
+    return this.loaded;
+  }
+
+  private async unload(): Promise<void> {
+    const l = this.loaded;
+    if (!l) return;
+    this.loaded = null;
+    await l.context.dispose();
+    await l.model.dispose();
+    this.events.push({ type: 'unload', id: l.id });
+    releaseMemory();
+  }
+
+  /** Frees everything (the engine is closing). */
+  async close(): Promise<void> {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    await this.exclusive(() => this.unload()).catch(() => undefined);
+    await this.llama?.dispose();
+    this.llama = null;
+  }
+
+  /** One generation; `onStart` runs once the model is loaded, `onText` for each piece. */
+  private generate(req: ChatRequest, signal: AbortSignal | undefined, onStart: () => void, onText: (t: string) => void): Promise<Completion> {
+    return this.exclusive(async () => {
+      const loaded = await this.load(req.model);
+      const lib = this.lib as NodeLlama;
+      const { history, prompt } = toHistory(req);
+      const schema = req.response_format?.type === 'json_schema' ? req.response_format.json_schema?.schema : undefined;
+      let grammar;
+      if (schema) {
+        try {
+          grammar = await (this.llama as Llama).createGrammarForJsonSchema(schema as never);
+        } catch (err) {
+          throw new GatewayError(
+            400,
+            `response_format.json_schema cannot be turned into a grammar for the local model: ${err instanceof Error ? err.message : String(err)}`,
+          );
+        }
+      } else if (req.response_format?.type === 'json_object') grammar = await (this.llama as Llama).getGrammarFor('json');
+      const session = new lib.LlamaChatSession({ contextSequence: loaded.sequence, autoDisposeSequence: false });
+      const stops = stopList(req);
+      this.generating++;
+      onStart();
+      try {
+        session.setChatHistory(history);
+        const before = loaded.sequence.tokenMeter.usedInputTokens;
+        const out = await session.promptWithMeta(prompt, {
+          maxTokens: req.max_tokens,
+          temperature: req.temperature ?? 0.7,
+          customStopTriggers: stops.length ? stops : undefined,
+          grammar,
+          signal,
+          stopOnAbortSignal: true,
+          onTextChunk: onText,
+        });
+        const completion = loaded.model.tokenize(out.responseText).length;
+        const prompted = loaded.sequence.tokenMeter.usedInputTokens - before;
+        return {
+          content: out.responseText,
+          finish_reason: out.stopReason === 'maxTokens' ? 'length' : 'stop',
+          usage: { prompt_tokens: Math.max(1, prompted), completion_tokens: completion },
+        };
+      } finally {
+        this.generating--;
+        session.dispose({ disposeSequence: false });
+      }
+    }, signal);
+  }
+
+  async complete(req: ChatRequest, signal?: AbortSignal): Promise<Completion> {
+    return this.generate(
+      req,
+      signal,
+      () => undefined,
+      () => undefined,
+    );
+  }
+
+  async *stream(req: ChatRequest, signal?: AbortSignal): AsyncGenerator<CompletionDelta> {
+    const pieces: string[] = [];
+    let started = false;
+    let wake: (() => void) | null = null;
+    const poke = (): void => {
+      wake?.();
+      wake = null;
+    };
+    let result: { ok: true; c: Completion } | { ok: false; err: unknown } | null = null;
+    void this.generate(
+      req,
+      signal,
+      () => {
+        started = true;
+        poke();
+      },
+      (t) => {
+        pieces.push(t);
+        poke();
+      },
+    ).then(
+      (c) => {
+        result = { ok: true, c };
+        poke();
+      },
+      (err: unknown) => {
+        result = { ok: false, err };
+        poke();
+      },
+    );
+    for (;;) {
+      if (!started && !result) await new Promise<void>((r) => (wake = r));
+      else break;
+    }
+    const r0 = result as { ok: boolean; err?: unknown } | null;
+    if (r0 && !r0.ok) throw r0.err;
+    yield { role: 'assistant', content: '' };
+    for (;;) {
+      if (pieces.length) {
+        yield { content: pieces.splice(0).join('') };
+        continue;
+      }
+      const r = result as { ok: true; c: Completion } | { ok: false; err: unknown } | null;
+      if (r) {
+        if (!r.ok) throw r.err;
+        yield { finish_reason: r.c.finish_reason };
+        return;
+      }
+      await new Promise<void>((res) => (wake = res));
+    }
+  }
+}
+
+/** The request's stop sequences (a string or up to four), whatever field shape the gateway passes them in. */
+function stopList(req: ChatRequest): string[] {
+  const s = (req as { stop?: unknown }).stop;
+  const list = typeof s === 'string' ? [s] : Array.isArray(s) ? s : [];
+  return list.filter((x): x is string => typeof x === 'string' && x.length > 0).slice(0, 16);
+}
+
+/** The chat history before the last user message, and that message (the prompt). */
+export function toHistory(req: ChatRequest): { history: ChatHistoryItem[]; prompt: string } {
+  const msgs = req.messages;
+  let last = -1;
+  for (let i = msgs.length - 1; i >= 0; i--)
+    if (msgs[i]?.role === 'user') {
+      last = i;
+      break;
+    }
+  const history: ChatHistoryItem[] = [];
+  for (const m of last >= 0 ? msgs.slice(0, last) : msgs) {
+    const text = m.content ?? '';
+    if (m.role === 'system' || m.role === 'developer') history.push({ type: 'system', text });
+    else if (m.role === 'assistant') history.push({ type: 'model', response: [text] });
+    else history.push({ type: 'user', text });
+  }
+  return { history, prompt: last >= 0 ? (msgs[last]?.content ?? '') : '' };
+}
