@@ -1,0 +1,134 @@
+/**
+ * Checks that a file is an ONNX model before native code reads it: walks the protobuf wire format of the
+ * ModelProto and its graph (field headers only; tensor payloads are skipped by position, so a 600 MB
+ * encoder costs a few reads) and returns the model's metadata_props. A truncated or garbage file fails here.
+ */
+import { open, type FileHandle } from 'node:fs/promises';
+
+/** The file is not a usable ONNX model; the message says why. */
+export class OnnxFileError extends Error {}
+
+const WINDOW = 1 << 20;
+
+/** A forward reader over a file with a 1 MiB window. */
+class Reader {
+  private buf = Buffer.alloc(0);
+  private bufStart = 0;
+  pos = 0;
+  constructor(
+    private readonly fh: FileHandle,
+    readonly size: number,
+  ) {}
+
+  private async byte(): Promise<number> {
+    if (this.pos >= this.size) throw new OnnxFileError('it ends in the middle of a field (truncated?)');
+    if (this.pos < this.bufStart || this.pos >= this.bufStart + this.buf.length) {
+      const len = Math.min(WINDOW, this.size - this.pos);
+      const b = Buffer.alloc(len);
+      const { bytesRead } = await this.fh.read(b, 0, len, this.pos);
+      this.buf = b.subarray(0, bytesRead);
+      this.bufStart = this.pos;
+      if (bytesRead === 0) throw new OnnxFileError('it could not be read to its end');
+    }
+    return this.buf[this.pos++ - this.bufStart] as number;
+  }
+
+  async varint(): Promise<number> {
+    let v = 0;
+    let mul = 1;
+    for (let i = 0; i < 10; i++) {
+      const b = await this.byte();
+      v += (b & 0x7f) * mul;
+      if (b < 0x80) return v;
+      mul *= 128;
+    }
+    throw new OnnxFileError('it has a malformed number (not a protobuf file)');
+  }
+
+  async bytes(n: number): Promise<Buffer> {
+    const out = Buffer.alloc(n);
+    const { bytesRead } = await this.fh.read(out, 0, n, this.pos);
+    if (bytesRead !== n) throw new OnnxFileError('it ends in the middle of a field (truncated?)');
+    this.pos += n;
+    return out;
+  }
+}
+
+interface Field {
+  num: number;
+  wire: number;
+  /** For length-delimited fields: where the payload starts and its length. */
+  start: number;
+  len: number;
+}
+
+/** Reads one field header and skips (or positions at) its payload; `end` bounds it. */
+async function field(r: Reader, end: number): Promise<Field> {
+  const tag = await r.varint();
+  const num = Math.floor(tag / 8);
+  const wire = tag % 8;
+  if (num < 1) throw new OnnxFileError('it has a field numbered 0 (not a protobuf file)');
+  let len = 0;
+  if (wire === 0) await r.varint();
+  else if (wire === 1) len = 8;
+  else if (wire === 5) len = 4;
+  else if (wire === 2) len = await r.varint();
+  else throw new OnnxFileError(`it has a field of wire type ${wire} (not an ONNX model)`);
+  const start = r.pos;
+  if (start + len > end) throw new OnnxFileError('a field runs past the end of the file (truncated?)');
+  r.pos = start + len;
+  return { num, wire, start, len };
+}
+
+/** The fields of one message occupying [from, to). */
+async function fields(r: Reader, from: number, to: number): Promise<Field[]> {
+  const out: Field[] = [];
+  r.pos = from;
+  while (r.pos < to) out.push(await field(r, to));
+  if (r.pos !== to) throw new OnnxFileError('a message does not end where it should (not an ONNX model)');
+  return out;
+}
+
+/** A string field's value inside a small message. */
+async function text(r: Reader, f: Field): Promise<string> {
+  r.pos = f.start;
+  return (await r.bytes(f.len)).toString('utf8');
+}
+
+export interface OnnxSummary {
+  metadata: Record<string, string>;
+  inputs: number;
+  outputs: number;
+  nodes: number;
+}
+
+/** Walks `file` as an ONNX ModelProto; throws OnnxFileError naming the file when it is not one. */
+export async function checkOnnx(file: string): Promise<OnnxSummary> {
+  const fh = await open(file, 'r');
+  try {
+    const { size } = await fh.stat();
+    if (size === 0) throw new OnnxFileError('it is empty');
+    const r = new Reader(fh, size);
+    const top = await fields(r, 0, size);
+    const graph = top.find((f) => f.num === 7 && f.wire === 2);
+    if (!top.some((f) => f.num === 1 && f.wire === 0)) throw new OnnxFileError('it has no ir_version (not an ONNX model)');
+    if (!graph) throw new OnnxFileError('it has no graph (not an ONNX model)');
+    const g = await fields(r, graph.start, graph.start + graph.len);
+    const count = (n: number) => g.filter((f) => f.num === n && f.wire === 2).length;
+    const summary: OnnxSummary = { metadata: {}, inputs: count(11), outputs: count(12), nodes: count(1) };
+    if (summary.inputs === 0 || summary.outputs === 0) throw new OnnxFileError('its graph has no inputs or no outputs');
+    for (const m of top.filter((f) => f.num === 14 && f.wire === 2)) {
+      if (m.len > 1 << 20) throw new OnnxFileError('it has an oversized metadata entry');
+      const kv = await fields(r, m.start, m.start + m.len);
+      const k = kv.find((f) => f.num === 1 && f.wire === 2);
+      const v = kv.find((f) => f.num === 2 && f.wire === 2);
+      if (k) summary.metadata[await text(r, k)] = v ? await text(r, v) : '';
+    }
+    return summary;
+  } catch (err) {
+    if (err instanceof OnnxFileError) throw new OnnxFileError(`${file} is not a usable ONNX model: ${err.message}`);
+    throw err;
+  } finally {
+    await fh.close();
+  }
+}

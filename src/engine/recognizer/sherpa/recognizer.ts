@@ -1,0 +1,205 @@
+/**
+ * An installed sherpa-onnx model behind the engine's Recognizer interface. Every load and decode runs in
+ * the native worker child (native/child-host.ts), so a model that crashes sherpa-onnx fails its job with
+ * a clear error and the engine keeps answering. Offline models decode whole clips (VAD segments, ≤ 30 s);
+ * a streaming transducer decodes live audio as it comes.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ModelManifest } from '../../../shared/models/catalog';
+import type { NativeChild } from '../../native/child-host';
+import type { KeytermReport, PartialResult, RecognizedWord, Recognizer, RecognizerStream } from '../types';
+import type { SherpaResult } from './child-asr';
+import { hotwordsFor, isTransducer, offlineConfig, onlineConfig, type DecodeOptions } from './config';
+import type { CheckedModel } from './validate';
+import { spreadWords, wordsFromTokens } from './words';
+
+/** What the registry hands a recognizer: the model, checked afresh when its files change. */
+export interface LocalModel {
+  readonly manifest: ModelManifest;
+  /** The checked files; throws when the model was deleted or its files are unusable. */
+  current(): Promise<CheckedModel>;
+  /** Marks `key` (a loaded recognizer in the child) as used now; the registry releases it when idle. */
+  touch(key: string): void;
+}
+
+const DECODE_TIMEOUT_MS = 5 * 60_000;
+
+export class SherpaRecognizer implements Recognizer {
+  readonly available = true;
+  readonly unavailableReason = null;
+  /** Whether the model's words carry their own times; otherwise they are spread over each segment (approximate). */
+  readonly timedWords: boolean;
+  /** Whether the model writes its own punctuation and capitals (Parakeet), so ours is not added. */
+  punctuates = false;
+  private lastTerms: { terms: string; hotwords: string } | null = null;
+
+  constructor(
+    private readonly model: LocalModel,
+    private readonly child: NativeChild,
+    /** Whisper: the language to transcribe, '' to detect. */
+    private readonly language?: string,
+  ) {
+    this.timedWords = model.manifest.wordTimings === 'words';
+  }
+
+  get name(): string {
+    return this.model.manifest.id;
+  }
+
+  get streaming(): boolean {
+    return this.model.manifest.family === 'streaming-transducer';
+  }
+
+  private key(c: CheckedModel, o: DecodeOptions): string {
+    return `${this.model.manifest.id}|${c.signature}|${o.beam ? 'beam' : 'greedy'}|${o.language ?? ''}`;
+  }
+
+  private async hotwords(c: CheckedModel, keyterms?: string[]): Promise<string> {
+    if (!keyterms?.length || !isTransducer(this.model.manifest)) return '';
+    const terms = keyterms.join('\n');
+    if (this.lastTerms?.terms !== terms) this.lastTerms = { terms, hotwords: hotwordsFor(keyterms, c.tokens).hotwords };
+    return this.lastTerms.hotwords;
+  }
+
+  /** Loads the model in the worker ahead of use (validating it first). */
+  async prewarm(): Promise<void> {
+    const c = await this.model.current();
+    if (this.streaming) return;
+    const o = { language: this.language };
+    const key = this.key(c, o);
+    this.model.touch(key);
+    await this.child.request('asr.load', { key, config: offlineConfig(this.model.manifest, c, o) }, { timeoutMs: DECODE_TIMEOUT_MS });
+  }
+
+  async recognize(pcm: Int16Array, opts: { keyterms?: string[] } = {}): Promise<RecognizedWord[]> {
+    const c = await this.model.current();
+    const hotwords = await this.hotwords(c, opts.keyterms);
+    const o: DecodeOptions = { beam: hotwords !== '', language: this.language };
+    const key = this.key(c, o);
+    this.model.touch(key);
+    const config = offlineConfig(this.model.manifest, c, o);
+    const r = await this.child.request<SherpaResult>('asr.decode', { key, config, pcm, ...(hotwords ? { hotwords } : {}) }, { timeoutMs: DECODE_TIMEOUT_MS });
+    this.model.touch(key);
+    return this.toWords(r, (pcm.length / 16000) * 1000);
+  }
+
+  private toWords(r: SherpaResult, clipMs: number): RecognizedWord[] {
+    if (/[.,?!]/.test(r.text ?? '') && /[a-z]/.test(r.text ?? '')) this.punctuates = true;
+    const timed = this.timedWords ? wordsFromTokens(r, clipMs) : [];
+    return timed.length > 0 || !r.text?.trim() ? timed : spreadWords(r.text, clipMs);
+  }
+
+  async prepareKeyterms(keyterms: string[]): Promise<KeytermReport> {
+    if (!isTransducer(this.model.manifest)) return { added: [], known: [], skipped: keyterms.flatMap((t) => t.split(/\s+/).filter(Boolean)) };
+    const c = await this.model.current();
+    const { added, skipped } = hotwordsFor(keyterms, c.tokens);
+    return { added, known: [], skipped };
+  }
+
+  async openStream(opts: { keyterms?: string[] } = {}): Promise<RecognizerStream> {
+    if (!this.streaming) return new BufferedStream(this, opts.keyterms);
+    const c = await this.model.current();
+    const hotwords = await this.hotwords(c, opts.keyterms);
+    const o = { beam: hotwords !== '' };
+    const key = this.key(c, o);
+    this.model.touch(key);
+    const session = randomUUID();
+    await this.child.request('asr.open', { key, config: onlineConfig(c, o), session }, { timeoutMs: DECODE_TIMEOUT_MS });
+    return new OnlineSession(this.child, session, () => this.model.touch(key));
+  }
+
+  dispose(): void {
+    // The registry releases the model's recognizers in the worker.
+  }
+}
+
+/** A live stream over an offline model: audio is kept and decoded at each utterance's end. */
+class BufferedStream implements RecognizerStream {
+  private chunks: Int16Array[] = [];
+  private total = 0;
+  acceptedMs = 0;
+  constructor(
+    private readonly rec: SherpaRecognizer,
+    private readonly keyterms?: string[],
+  ) {}
+  accept(pcm: Int16Array): Promise<void> {
+    this.chunks.push(pcm.slice());
+    this.total += pcm.length;
+    this.acceptedMs += (pcm.length / 16000) * 1000;
+    return Promise.resolve();
+  }
+  partial(): Promise<PartialResult> {
+    return Promise.resolve({ text: '' });
+  }
+  async finish(): Promise<RecognizedWord[]> {
+    const pcm = new Int16Array(this.total);
+    let at = 0;
+    for (const c of this.chunks) {
+      pcm.set(c, at);
+      at += c.length;
+    }
+    this.chunks = [];
+    this.total = 0;
+    return pcm.length ? this.rec.recognize(pcm, { keyterms: this.keyterms }) : [];
+  }
+  inSpeech(): Promise<boolean> {
+    return Promise.resolve(false);
+  }
+  close(): void {
+    this.chunks = [];
+  }
+}
+
+/** A live session of a streaming transducer in the worker. Calls are serialized. */
+class OnlineSession implements RecognizerStream {
+  acceptedMs = 0;
+  /** Audio accepted since the utterance began (ms), for the words' times. */
+  private utteranceMs = 0;
+  private last: SherpaResult & { endpoint?: boolean } = { text: '', tokens: [], timestamps: [] };
+  private queue: Promise<unknown> = Promise.resolve();
+  private closed = false;
+  constructor(
+    private readonly child: NativeChild,
+    private readonly session: string,
+    private readonly touch: () => void,
+  ) {}
+
+  private run<T>(fn: () => Promise<T>): Promise<T> {
+    const p = this.queue.then(fn);
+    this.queue = p.catch(() => undefined);
+    return p;
+  }
+
+  accept(pcm: Int16Array): Promise<void> {
+    this.acceptedMs += (pcm.length / 16000) * 1000;
+    this.utteranceMs += (pcm.length / 16000) * 1000;
+    return this.run(async () => {
+      this.touch();
+      this.last = await this.child.request('asr.accept', { session: this.session, pcm: pcm.slice() }, { timeoutMs: 60_000 });
+    });
+  }
+
+  partial(): Promise<PartialResult> {
+    return this.run(() => Promise.resolve({ text: (this.last.text ?? '').trim().toLowerCase(), words: wordsFromTokens(this.last, this.utteranceMs) }));
+  }
+
+  finish(): Promise<RecognizedWord[]> {
+    return this.run(async () => {
+      const r = await this.child.request<SherpaResult>('asr.finish', { session: this.session }, { timeoutMs: 60_000 });
+      const words = wordsFromTokens(r, this.utteranceMs);
+      this.utteranceMs = 0;
+      this.last = { text: '', tokens: [], timestamps: [] };
+      return words;
+    });
+  }
+
+  inSpeech(): Promise<boolean> {
+    return Promise.resolve((this.last.text ?? '').trim().length > 0 && !this.last.endpoint);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    void this.run(() => this.child.request('asr.close', { session: this.session }).catch(() => undefined));
+  }
+}

@@ -1,0 +1,157 @@
+/**
+ * An installed speech model checked before sherpa-onnx reads it: every file its family needs is a regular
+ * file inside the model's folder and not empty, each .onnx parses as ONNX with the metadata sherpa-onnx
+ * requires of the family (it exits the process when one is missing), and tokens.txt has the blank
+ * token where the family needs one. Returns what loading needs (the files' paths, their metadata).
+ */
+import { readFile, realpath, stat } from 'node:fs/promises';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { MODEL_FILE_ROLES, type ModelManifest } from '../../../shared/models/catalog';
+import { checkOnnx, OnnxFileError } from './onnx-check';
+
+/** The model's files are unusable; the message says which and why, and what to do. */
+export class ModelFileError extends Error {}
+
+export interface CheckedModel {
+  /** Absolute paths by role. */
+  paths: Record<string, string>;
+  /** metadata_props of each .onnx role. */
+  metadata: Record<string, Record<string, string>>;
+  /** tokens.txt's symbols, in id order. */
+  tokens: string[];
+  /** A signature of the files (size and mtime): a replaced model reads differently. */
+  signature: string;
+}
+
+/** Integer metadata each family's files must carry (sherpa-onnx 1.13.8's readers), by role. */
+const REQUIRED_INT: Partial<Record<ModelManifest['family'], Record<string, string[]>>> = {
+  'nemo-transducer': { encoder: ['vocab_size', 'subsampling_factor', 'pred_rnn_layers', 'pred_hidden'] },
+  'nemo-ctc': { model: ['vocab_size', 'subsampling_factor'] },
+  'zipformer-transducer': { decoder: ['vocab_size', 'context_size'] },
+  whisper: {
+    encoder: [
+      'n_mels',
+      'n_text_layer',
+      'n_text_ctx',
+      'n_text_state',
+      'n_vocab',
+      'sot',
+      'eot',
+      'blank_id',
+      'translate',
+      'transcribe',
+      'no_timestamps',
+      'no_speech',
+      'is_multilingual',
+    ],
+  },
+  'streaming-transducer': { decoder: ['vocab_size', 'context_size'] },
+};
+
+const STREAMING_TYPES = new Set(['lstm', 'zipformer', 'zipformer2', 'conformer', 'ebranchformer']);
+const STREAMING_INT: Record<string, string[]> = {
+  lstm: ['num_encoder_layers', 'T', 'decode_chunk_len', 'rnn_hidden_size', 'd_model'],
+  zipformer2: ['decode_chunk_len'],
+};
+
+const BLANKS = ['<blk>', '<eps>', '<blank>'];
+
+function fail(m: ModelManifest, why: string): never {
+  throw new ModelFileError(`The model ${m.id} cannot be used: ${why}. Delete it and download it again in Settings → Models.`);
+}
+
+/** A manifest path resolved inside the folder (no absolute paths, no `..`, no links out of it). */
+async function inside(folder: string, m: ModelManifest, role: string, rel: string): Promise<string> {
+  if (isAbsolute(rel) || rel.split(/[\\/]/).includes('..')) fail(m, `its ${role} path ${JSON.stringify(rel)} leaves the model's folder`);
+  const p = resolve(folder, rel);
+  let real: string;
+  try {
+    real = await realpath(p);
+  } catch {
+    fail(m, `its ${role} file ${rel} is missing`);
+  }
+  const root = await realpath(folder);
+  if (relative(root, real).startsWith(`..${sep}`) || relative(root, real) === '..') fail(m, `its ${role} file ${rel} links outside the model's folder`);
+  const st = await stat(real);
+  if (!st.isFile()) fail(m, `its ${role} file ${rel} is not a regular file`);
+  if (st.size === 0) fail(m, `its ${role} file ${rel} is empty`);
+  return real;
+}
+
+function requireInts(m: ModelManifest, role: string, meta: Record<string, string>, keys: string[]): void {
+  for (const k of keys) {
+    const v = meta[k];
+    if (v === undefined) fail(m, `its ${role} lacks the metadata "${k}" (not a ${m.family} export sherpa-onnx can load)`);
+    if (!/^-?\d+$/.test(v.trim())) fail(m, `its ${role}'s metadata "${k}" is ${JSON.stringify(v.slice(0, 40))}, not a whole number`);
+  }
+}
+
+/** Checks `manifest`'s files in `folder`; throws ModelFileError saying what is wrong. */
+export async function checkModelFiles(folder: string, m: ModelManifest): Promise<CheckedModel> {
+  const roles = MODEL_FILE_ROLES[m.family] as readonly string[];
+  const paths: Record<string, string> = {};
+  for (const role of roles) {
+    const rel = m.files[role];
+    if (!rel) fail(m, `its manifest names no ${role} file`);
+    paths[role] = await inside(folder, m, role, rel);
+  }
+  const signature = await fileSignature(folder, m);
+  const metadata: Record<string, Record<string, string>> = {};
+  for (const role of roles) {
+    if (role === 'tokens') continue;
+    try {
+      metadata[role] = (await checkOnnx(paths[role] as string)).metadata;
+    } catch (err) {
+      if (err instanceof OnnxFileError)
+        fail(m, `its ${role} file ${m.files[role]} is damaged or not an ONNX model (${err.message.replace(/^.* is not a usable ONNX model: /, '')})`);
+      throw err;
+    }
+  }
+  for (const [role, keys] of Object.entries(REQUIRED_INT[m.family] ?? {})) requireInts(m, role, metadata[role] ?? {}, keys);
+  if (m.family === 'nemo-ctc' || m.family === 'nemo-transducer') {
+    const enc = metadata[m.family === 'nemo-ctc' ? 'model' : 'encoder'] ?? {};
+    if (enc.normalize_type !== undefined && !['', 'NA', 'per_feature', 'all_features'].includes(enc.normalize_type))
+      fail(m, `its normalize_type ${JSON.stringify(enc.normalize_type.slice(0, 40))} is not one sherpa-onnx knows`);
+  }
+  if (m.family === 'streaming-transducer') {
+    const type = metadata.encoder?.model_type ?? '';
+    if (!STREAMING_TYPES.has(type)) fail(m, `its encoder's model_type ${JSON.stringify(type.slice(0, 40))} is not a streaming transducer sherpa-onnx runs`);
+    requireInts(m, 'encoder', metadata.encoder ?? {}, STREAMING_INT[type] ?? []);
+  }
+  const tokens = await readTokens(m, paths.tokens as string);
+  if ((m.family === 'nemo-ctc' || m.family === 'nemo-transducer') && !tokens.some((t) => BLANKS.includes(t)))
+    fail(m, 'its tokens.txt has no blank token (<blk>)');
+  // A joiner wider or narrower than the vocabulary exits or crashes sherpa-onnx; the worker catches that, but say it plainly here.
+  const vocab = Number(metadata.encoder?.vocab_size ?? NaN);
+  if (m.family === 'nemo-transducer' && vocab + 1 !== tokens.length)
+    fail(m, `its tokens.txt has ${tokens.length} tokens where the encoder says ${vocab} plus the blank`);
+  return { paths, metadata, tokens, signature };
+}
+
+/** The sizes, times and inodes of the family's files: a model replaced under the same name reads differently. */
+export async function fileSignature(folder: string, m: ModelManifest): Promise<string> {
+  const parts: string[] = [];
+  for (const role of MODEL_FILE_ROLES[m.family] as readonly string[]) {
+    const st = await stat(resolve(folder, m.files[role] ?? ''));
+    parts.push(`${role}:${st.size}:${st.mtimeMs}:${st.ino}`);
+  }
+  return parts.join('|');
+}
+
+/** tokens.txt: `symbol id` per line, ids 0…n−1. */
+async function readTokens(m: ModelManifest, file: string): Promise<string[]> {
+  const st = await stat(file);
+  if (st.size > 32 << 20) fail(m, 'its tokens.txt is larger than any vocabulary');
+  const out: string[] = [];
+  const lines = (await readFile(file, 'utf8')).split('\n');
+  for (const [i, line] of lines.entries()) {
+    if (!line.trim()) continue;
+    const cut = line.trimEnd().lastIndexOf(' ');
+    const id = Number(line.slice(cut + 1));
+    // Whisper's tokens.txt holds base64 symbols and ids too; a line without an id is not a token file.
+    if (cut < 0 || !Number.isInteger(id) || id < 0) fail(m, `its tokens.txt line ${i + 1} is not "symbol id"`);
+    out[id] = line.slice(0, cut);
+  }
+  if (out.length === 0) fail(m, 'its tokens.txt is empty');
+  return Array.from(out, (t) => t ?? '');
+}
