@@ -33,12 +33,16 @@ export async function labelSpeakers(ctx: JobContext, p: TranscriptParams, input:
   const models = await ctx.speakers.models();
   if ('missing' in models) throw new JobFailure(models.missing);
   let turns;
-  let warning: string | null = null;
+  let warning: string | null;
   try {
     const r = await ctx.speakers.diarize({
       rawPath: input.raw,
       samples: input.samples,
-      counts: { expected: p.speakers_expected ?? null, min: p.speaker_options?.min_speakers_expected ?? null, max: p.speaker_options?.max_speakers_expected ?? null },
+      counts: {
+        expected: p.speakers_expected ?? null,
+        min: p.speaker_options?.min_speakers_expected ?? null,
+        max: p.speaker_options?.max_speakers_expected ?? null,
+      },
       models,
       signal: input.signal,
     });

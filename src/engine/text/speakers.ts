@@ -42,11 +42,7 @@ export function speakerAt(word: { start: number; end: number }, turns: readonly 
   for (const t of turns) {
     if (mid < t.start || mid > t.end) continue;
     const overlap = Math.min(word.end, t.end) - Math.max(word.start, t.start);
-    if (
-      !best ||
-      overlap > bestOverlap ||
-      (overlap === bestOverlap && (t.start < best.start || (t.start === best.start && t.speaker < best.speaker)))
-    ) {
+    if (!best || overlap > bestOverlap || (overlap === bestOverlap && (t.start < best.start || (t.start === best.start && t.speaker < best.speaker)))) {
       best = t;
       bestOverlap = overlap;
     }

@@ -33,7 +33,12 @@ describe('word assignment', () => {
     expect(speakerAt({ start: 200, end: 400 }, same)).toBe(1);
     expect(speakerAt({ start: 200, end: 400 }, [...same].reverse())).toBe(1);
     // A word that overlaps one turn longer goes to that turn even when both hold its midpoint.
-    expect(speakerAt({ start: 900, end: 2100 }, [{ start: 1400, end: 1600, speaker: 0 }, { start: 1000, end: 5000, speaker: 7 }])).toBe(7);
+    expect(
+      speakerAt({ start: 900, end: 2100 }, [
+        { start: 1400, end: 1600, speaker: 0 },
+        { start: 1000, end: 5000, speaker: 7 },
+      ]),
+    ).toBe(7);
   });
 
   it('gives a word between turns to the nearest turn, and no speaker with no turns', () => {

@@ -86,7 +86,9 @@ export function checkEmbedding(info: OnnxInfo, name = 'The speaker-embedding mod
   const framework = info.metadata.framework ?? '';
   if (!FRAMEWORKS.includes(framework))
     throw new ModelCheckError(
-      framework ? `${name} is from ${JSON.stringify(framework.slice(0, 40))}; sherpa-onnx runs ${FRAMEWORKS.join(', ')}` : `${name} lacks the metadata framework`,
+      framework
+        ? `${name} is from ${JSON.stringify(framework.slice(0, 40))}; sherpa-onnx runs ${FRAMEWORKS.join(', ')}`
+        : `${name} lacks the metadata framework`,
     );
   const dim = intMeta(info, 'output_dim', name);
   const sampleRate = intMeta(info, 'sample_rate', name);
@@ -95,7 +97,8 @@ export function checkEmbedding(info: OnnxInfo, name = 'The speaker-embedding mod
   if (normalize !== '0' && normalize !== '1') throw new ModelCheckError(`${name} lacks the metadata normalize_samples (0 or 1)`);
   if (!info.metadata.language) throw new ModelCheckError(`${name} lacks the metadata language`);
   const fnt = info.metadata.feature_normalize_type ?? '';
-  if (!FEATURE_NORMALIZE.includes(fnt)) throw new ModelCheckError(`${name} has feature_normalize_type ${JSON.stringify(fnt.slice(0, 40))}, which sherpa-onnx does not know`);
+  if (!FEATURE_NORMALIZE.includes(fnt))
+    throw new ModelCheckError(`${name} has feature_normalize_type ${JSON.stringify(fnt.slice(0, 40))}, which sherpa-onnx does not know`);
   const input = info.inputs[0];
   if (!input?.shape || input.shape.length !== 3) throw new ModelCheckError(`${name}'s input is not [1, frames, 80]`);
   const bins = fixed(input.shape[2]);

@@ -59,7 +59,10 @@ export async function clusterAsAsked(counts: SpeakerCounts, run: (c: Clustering)
     // One voice for several asked: too little speech for that many clusters (everyone became speaker 0).
     const t = await byThreshold();
     const found = distinctSpeakers(t.segments);
-    return { ...t, warning: `speakers_expected was ${expected}, but only ${found} voice${found === 1 ? ' was' : 's were'} found with enough speech to tell apart.` };
+    return {
+      ...t,
+      warning: `speakers_expected was ${expected}, but only ${found} voice${found === 1 ? ' was' : 's were'} found with enough speech to tell apart.`,
+    };
   }
   const t = await byThreshold();
   const found = distinctSpeakers(t.segments);

@@ -71,7 +71,10 @@ export async function diarizationModels(modelsDir: string | null): Promise<{ seg
   const segmentation = modelsDir ? await findInstalled(modelsDir, 'segmentation') : null;
   const embedding = modelsDir ? await findInstalled(modelsDir, 'embedding') : null;
   if (segmentation && embedding) return { segmentation, embedding };
-  const need = [!segmentation ? `a segmentation model such as ${suggestion('segmentation')}` : null, !embedding ? `a speaker-embedding model such as ${suggestion('embedding')}` : null]
+  const need = [
+    !segmentation ? `a segmentation model such as ${suggestion('segmentation')}` : null,
+    !embedding ? `a speaker-embedding model such as ${suggestion('embedding')}` : null,
+  ]
     .filter(Boolean)
     .join(' and ');
   return {
