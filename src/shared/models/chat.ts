@@ -1,4 +1,110 @@
-/** Catalog entries for local chat models (GGUF, run by node-llama-cpp); the llm engineer fills them. */
+/**
+ * Catalog entries for local chat models: small instruct models as Q4_K_M
+ * GGUF files, run on the CPU by node-llama-cpp in the engine's gateway.
+ * Sizes and SHA-256 are those of the published files (Git LFS pointers);
+ * where a repository publishes none we could check, sha256 is null and the
+ * manager records it on the first download. `ramBytes` is what the model
+ * needs loaded with a 4,096-token context: the file, its F16 KV cache
+ * (2 × layers × KV heads × head size × 2 bytes a token) and 64 MB of
+ * buffers; the engine checks it against free memory before loading.
+ */
 import type { CatalogEntry } from './catalog';
 
-export const CHAT_MODELS: CatalogEntry[] = [];
+const HF = 'https://huggingface.co';
+const common = { task: 'chat' as const, family: 'gguf' as const, format: 'file' as const, wer: [], rtf: null, wordTimings: 'none' as const };
+
+function entry(e: Omit<CatalogEntry, keyof typeof common | 'files'> & { file: string }): CatalogEntry {
+  const { file, ...rest } = e;
+  return { ...common, ...rest, files: { model: file } };
+}
+
+const QWEN_LANGUAGES = ['en', 'zh', 'fr', 'es', 'pt', 'de', 'it', 'ru', 'ja', 'ko', 'vi', 'th', 'ar'];
+const LLAMA_LANGUAGES = ['en', 'de', 'fr', 'it', 'pt', 'hi', 'es', 'th'];
+const PHI_LANGUAGES = ['en', 'ar', 'zh', 'nl', 'fr', 'de', 'it', 'ja', 'ko', 'pl', 'pt', 'ru', 'es', 'sv', 'th', 'tr', 'uk'];
+
+export const CHAT_MODELS: CatalogEntry[] = [
+  entry({
+    id: 'qwen2.5-0.5b-instruct',
+    name: 'Qwen2.5 0.5B Instruct (Q4_K_M)',
+    languages: QWEN_LANGUAGES,
+    url: `${HF}/Qwen/Qwen2.5-0.5B-Instruct-GGUF/resolve/main/qwen2.5-0.5b-instruct-q4_k_m.gguf`,
+    file: 'qwen2.5-0.5b-instruct-q4_k_m.gguf',
+    sizeBytes: 491_400_032,
+    sha256: null,
+    licence: 'Apache-2.0',
+    speedClass: 'fast',
+    contextLength: 32_768,
+    ramBytes: 650_000_000,
+    note: 'The smallest: quick on any laptop, good for short summaries and action items; weaker at long or subtle answers.',
+  }),
+  entry({
+    id: 'qwen2.5-1.5b-instruct',
+    name: 'Qwen2.5 1.5B Instruct (Q4_K_M)',
+    languages: QWEN_LANGUAGES,
+    url: `${HF}/Qwen/Qwen2.5-1.5B-Instruct-GGUF/resolve/main/qwen2.5-1.5b-instruct-q4_k_m.gguf`,
+    file: 'qwen2.5-1.5b-instruct-q4_k_m.gguf',
+    sizeBytes: 1_117_320_736,
+    sha256: '6a1a2eb6d15622bf3c96857206351ba97e1af16c30d7a74ee38970e434e9407e',
+    licence: 'Apache-2.0',
+    speedClass: 'medium',
+    contextLength: 32_768,
+    ramBytes: 1_300_000_000,
+    note: 'The recommended start: good summaries, translation and follow-up emails at reading speed on a 4-core laptop.',
+  }),
+  entry({
+    id: 'qwen2.5-3b-instruct',
+    name: 'Qwen2.5 3B Instruct (Q4_K_M)',
+    languages: QWEN_LANGUAGES,
+    url: `${HF}/Qwen/Qwen2.5-3B-Instruct-GGUF/resolve/main/qwen2.5-3b-instruct-q4_k_m.gguf`,
+    file: 'qwen2.5-3b-instruct-q4_k_m.gguf',
+    sizeBytes: 2_104_932_768,
+    sha256: null,
+    licence: 'Qwen Research License (non-commercial)',
+    speedClass: 'slow',
+    contextLength: 32_768,
+    ramBytes: 2_350_000_000,
+    note: 'Better answers than 1.5B at half the speed. Its licence allows research and non-commercial use only.',
+  }),
+  entry({
+    id: 'llama-3.2-1b-instruct',
+    name: 'Llama 3.2 1B Instruct (Q4_K_M)',
+    languages: LLAMA_LANGUAGES,
+    url: `${HF}/bartowski/Llama-3.2-1B-Instruct-GGUF/resolve/d52af3776f99ddf220e5ffd3f93b2a4e4df105be/Llama-3.2-1B-Instruct-Q4_K_M.gguf`,
+    file: 'Llama-3.2-1B-Instruct-Q4_K_M.gguf',
+    sizeBytes: 807_694_464,
+    sha256: '6f85a640a97cf2bf5b8e764087b1e83da0fdb51d7c9fab7d0fece9385611df83',
+    licence: 'Llama 3.2 Community License',
+    speedClass: 'fast',
+    contextLength: 131_072,
+    ramBytes: 1_000_000_000,
+    note: "Meta's small model: fast, fine for summaries in its eight languages.",
+  }),
+  entry({
+    id: 'llama-3.2-3b-instruct',
+    name: 'Llama 3.2 3B Instruct (Q4_K_M)',
+    languages: LLAMA_LANGUAGES,
+    url: `${HF}/bartowski/Llama-3.2-3B-Instruct-GGUF/resolve/c346bfc2029e79ba6d7edf026cf01fe44242db0d/Llama-3.2-3B-Instruct-Q4_K_M.gguf`,
+    file: 'Llama-3.2-3B-Instruct-Q4_K_M.gguf',
+    sizeBytes: 2_019_377_696,
+    sha256: '6c1a2b41161032677be168d354123594c0e6e67d2b9227c84f296ad037c728ff',
+    licence: 'Llama 3.2 Community License',
+    speedClass: 'slow',
+    contextLength: 131_072,
+    ramBytes: 2_550_000_000,
+    note: 'Better at following instructions than 1B; wants 8 GB of memory or more.',
+  }),
+  entry({
+    id: 'phi-3.5-mini-instruct',
+    name: 'Phi-3.5 mini Instruct (Q4_K_M)',
+    languages: PHI_LANGUAGES,
+    url: `${HF}/bartowski/Phi-3.5-mini-instruct-GGUF/resolve/4cd0c5148e612aa078f250862a4bffe4a10f5d38/Phi-3.5-mini-instruct-Q4_K_M.gguf`,
+    file: 'Phi-3.5-mini-instruct-Q4_K_M.gguf',
+    sizeBytes: 2_393_232_672,
+    sha256: 'e4165e3a71af97f1b4820da61079826d8752a2088e313af0c7d346796c38eff5',
+    licence: 'MIT',
+    speedClass: 'slow',
+    contextLength: 131_072,
+    ramBytes: 4_000_000_000,
+    note: "Microsoft's 3.8B model, strong at reasoning; the largest here, with a large memory need (no grouped-query attention).",
+  }),
+];
