@@ -249,11 +249,18 @@ export const channels = {
     input: z.object({ dir: z.string().min(1) }).strict(),
     output: z.object({ dir: z.string(), items: z.number().int(), audioFiles: z.number().int() }),
   },
-  /** Restore a backup made by exportAll; items already present (same id) are skipped. */
+  /**
+   * Restore a backup made by exportAll; items already present (same id) are
+   * skipped. Progress arrives as `library.importProgress`; `notes` says what
+   * was left out (links, FIFOs, rows over the limits). `conflict` while
+   * another import runs; `canceled` after library.importCancel (nothing kept).
+   */
   'library.importAll': {
-    input: z.object({ dir: z.string().min(1) }).strict(),
-    output: z.object({ imported: z.number().int(), skipped: z.number().int() }),
+    input: z.object({ dir: z.string().min(1).max(4096) }).strict(),
+    output: z.object({ imported: z.number().int(), skipped: z.number().int(), notes: z.array(z.string()) }),
   },
+  /** Cancel the running backup import: what it added so far is removed. Answers whether one was running. */
+  'library.importCancel': { input: none, output: z.object({ canceled: z.boolean() }) },
 
   // ── search ──────────────────────────────────────────────────────────────
   /**
@@ -465,6 +472,8 @@ export const events = {
   'jobs.changed': jobChangedSchema,
   /** Library items were added, updated (renamed, tagged, completed…), deleted or imported: refetch them. */
   'library.changed': libraryChangedSchema,
+  /** A backup import's progress: `done` of `total` units (library.json is read twice), ≤ 10/s. */
+  'library.importProgress': z.object({ done: z.number().nonnegative(), total: z.number().nonnegative() }),
   'engine.status': engineStatusSchema,
   /** Cloud key status changed (set, removed, verified). */
   'keys.changed': keyStatusSchema,

@@ -17,6 +17,8 @@ import {
 } from '../../shared/api/transcript';
 import { MAX_SPEAKERS } from '../recognizer/sherpa/diarize-plan';
 import { DEFAULT_SPEECH_MODELS } from '../../shared/defaults';
+import type { ModelManifest } from '../../shared/models/catalog';
+import { isMultilingual, namedLocalModels, resolveSpeechModels } from '../recognizer/sherpa/choose';
 import type { EngineContext } from '../context';
 import { uploadIdOf } from '../audio/source';
 import type { TranscriptParams, TranscriptRow, TranscriptStatus } from '../store';
@@ -43,9 +45,19 @@ function asksFor(v: unknown): boolean {
  * A create body checked against the wire schema (strict: unknown parameters
  * are a 400 naming them), then against what the local engine can do.
  */
-export function validateCreate(body: unknown, ctx: { baseUrl: string; allowFileUrls: boolean }): { params: TranscriptParams; webhookAuthValue: string | null } {
+export function validateCreate(
+  body: unknown,
+  ctx: { baseUrl: string; allowFileUrls: boolean; installed?: ReadonlyMap<string, ModelManifest> },
+): { params: TranscriptParams; webhookAuthValue: string | null } {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw bad('The request body must be a JSON object.');
-  const parsed = TranscriptRequestSchema.safeParse(body);
+  // speech_models may name installed local models and pocketsphinx beside the cloud's names.
+  let local: ReturnType<typeof resolveSpeechModels>;
+  try {
+    local = resolveSpeechModels((body as { speech_models?: unknown }).speech_models, ctx.installed ?? new Map());
+  } catch (err) {
+    throw bad(err instanceof Error ? err.message : String(err));
+  }
+  const parsed = TranscriptRequestSchema.safeParse(local.names ? { ...body, speech_models: local.forSchema } : body);
   if (!parsed.success) throw bad(firstIssue(parsed.error));
   const b = parsed.data;
   for (const k of OPTIONAL_FEATURE_PARAMS) {
@@ -63,18 +75,20 @@ export function validateCreate(body: unknown, ctx: { baseUrl: string; allowFileU
     throw bad('audio_url: file:// URLs are disabled on this engine; start it with --allow-file-urls, or upload the file with POST /v2/upload.');
   if (!['http:', 'https:', 'file:'].includes(u.protocol))
     throw bad(`audio_url must be an http(s) URL (or file:// when allowed); got ${u.protocol.slice(0, 20)}`);
-  const language = (b.language_code ?? 'en_us').toLowerCase();
-  if (!ENGLISH.has(language))
+  // A multilingual local model (Whisper) takes its languages, and detects the language when asked.
+  const multi = isMultilingual(local.chosen) ? local.chosen : null;
+  const language = b.language_detection && multi ? 'auto' : (b.language_code ?? 'en_us').toLowerCase();
+  if (!ENGLISH.has(language) && !(multi && (language === 'auto' || multi.languages.includes(language.slice(0, 2)))))
     throw bad(
       `language_code ${JSON.stringify(language.slice(0, 40))} is not supported by the local engine, which transcribes English only (en, en_us, en_uk, en_au).`,
     );
-  if (b.language_detection) throw bad('language_detection is not supported by the local engine, which transcribes English only; set language_code instead.');
+  if (b.language_detection && !multi) throw bad('language_detection is not supported by the local engine, which transcribes English only; set language_code instead.');
   // The older single speech_model is honoured as the cloud does, when speech_models is not given.
   const legacy = !b.speech_models && b.speech_model ? b.speech_model : null;
   return {
     params: {
       audio_url: b.audio_url,
-      speech_models: legacy ? null : (b.speech_models ?? [...DEFAULT_SPEECH_MODELS]),
+      speech_models: legacy ? null : (local.names ?? b.speech_models ?? [...DEFAULT_SPEECH_MODELS]),
       speech_model: legacy,
       language_code: language,
       punctuate: b.punctuate ?? true,
@@ -134,7 +148,8 @@ export function registerTranscripts(ctx: EngineContext, router: Router): void {
     if (!ctx.jobs.accepting)
       throw new HttpError(503, 'The engine is shutting down and takes no new jobs; submit again once it is back.', { 'retry-after': '5' });
     const body = await readJson(req);
-    const { params, webhookAuthValue } = validateCreate(body, { baseUrl: ctx.baseUrl(), allowFileUrls: ctx.opts.allowFileUrls });
+    const installed = await namedLocalModels(ctx.recognizers.local, body);
+    const { params, webhookAuthValue } = validateCreate(body, { baseUrl: ctx.baseUrl(), allowFileUrls: ctx.opts.allowFileUrls, installed });
     if (params.speaker_labels) {
       const models = await ctx.speakers.models();
       if ('missing' in models) throw bad(models.missing);

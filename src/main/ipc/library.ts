@@ -3,6 +3,7 @@ import type { Library } from '../services/library/library';
 import type { LibraryRemote } from '../services/library/remote';
 import type { WebhookFollower } from '../services/library/webhook-status';
 import type { Router } from './router';
+import { AppError } from '../../shared/errors';
 
 export interface LibraryServices {
   library: Library;
@@ -40,7 +41,32 @@ export function registerLibraryHandlers(router: Router, services: LibraryService
     return { url: library.audio.path(id, redacted ? 'redacted' : 'original') ? mediaUrl(id, redacted) : null };
   });
   router.handle('library.exportAll', ({ dir }) => library.backup.exportAll(dir));
-  router.handle('library.importAll', ({ dir }) => library.backup.importAll(dir));
+  // One backup import at a time; its progress at most 10 times a second; importCancel stops it.
+  let importing: AbortController | null = null;
+  router.handle('library.importAll', async ({ dir }) => {
+    if (importing) throw new AppError('conflict', 'A backup is being imported already. Wait for it to finish or cancel it.');
+    const abort = new AbortController();
+    importing = abort;
+    let last = 0;
+    try {
+      return await library.backup.importAll(dir, {
+        signal: abort.signal,
+        progress: (p) => {
+          const now = Date.now();
+          if (now - last < 100 && p.done < p.total) return;
+          last = now;
+          router.emit('library.importProgress', p);
+        },
+      });
+    } finally {
+      importing = null;
+    }
+  });
+  router.handle('library.importCancel', () => {
+    const running = importing !== null;
+    importing?.abort();
+    return { canceled: running };
+  });
   router.handle('search.query', ({ query, tag, limit, offset }) => {
     const t0 = performance.now();
     const hits = library.search.search(query, { tag, limit, offset });

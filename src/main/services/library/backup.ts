@@ -1,5 +1,6 @@
 /** Backing the library up into a folder (library.json + audio/) and restoring one, confined to the library's own columns and file names. */
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { lstat, realpath, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { builtInProfiles } from '../../../shared/subtitles/index';
@@ -9,6 +10,9 @@ import type { Database, LibraryContext } from './db';
 import { isLibraryAudioName } from './audio';
 import { indexSentences, readWords } from './transcripts';
 import { expandSpans, type StoredSpan } from './text';
+import { copyOpened, openRegular, realFolder } from './backup-files';
+import { backupRows, type BackupRow, type ReadStats } from './backup-reader';
+import { CUE_LIMITS } from '../../../shared/subtitles/limits';
 
 export class BackupStore {
   constructor(
@@ -47,117 +51,209 @@ export class BackupStore {
    * Restore a backup made by exportAll, adding only recordings this library
    * does not have. A backup is untrusted input: columns come from this
    * database's schema (never from the JSON's keys), audio names must be ones
-   * the library makes for that recording, files are read from the backup's
-   * audio/ folder and written into the library's, and `original_path` (a file
-   * on the machine the backup came from) is never imported. Rows hang off an
-   * imported recording or transcript (a chat off one of its recordings); JSON
-   * columns the views read (cues, undo history, profiles) must parse as the
-   * library writes them, else the row is skipped.
+   * the library makes for that recording, and `original_path` (a file on the
+   * machine the backup came from) is never imported. Only regular files
+   * reached without links are opened (backup-files.ts), library.json is read
+   * as a stream of rows within limits (backup-reader.ts), twice: the first
+   * pass learns which recordings, transcripts and chats are new, the second
+   * inserts in batches of BATCH rows, each its own transaction followed by a
+   * turn of the event loop, so memory is flat and the app stays responsive.
+   * Rows hang off an imported recording or transcript (a chat off one of its
+   * recordings); JSON columns the views read must parse as the library
+   * writes them, else the row is skipped. `signal` cancels: what this import
+   * added is removed again.
    */
-  importAll(dir: string): { imported: number; skipped: number } {
-    const file = join(dir, 'library.json');
-    if (!existsSync(file)) throw new AppError('file_unreadable', `${dir} does not contain a Verbatim backup (library.json is missing).`);
-    let parsed: { format?: unknown; tables?: unknown };
-    try {
-      parsed = JSON.parse(readFileSync(file, 'utf8')) as typeof parsed;
-    } catch {
-      throw new AppError('file_unreadable', `The backup in ${dir} is damaged (library.json is not valid JSON).`);
-    }
-    if (parsed?.format !== 'verbatim-library' || parsed.tables === null || typeof parsed.tables !== 'object')
-      throw new AppError('file_unreadable', `${dir} is not a Verbatim library backup.`);
-    const raw = parsed.tables as Record<string, unknown>;
-    const rows = (table: string): Record<string, unknown>[] =>
-      Array.isArray(raw[table])
-        ? (raw[table] as unknown[]).filter((r): r is Record<string, unknown> => r !== null && typeof r === 'object' && !Array.isArray(r))
-        : [];
-    const recordings = rows('recordings');
-    const existing = new Set((this.db.prepare(`SELECT id FROM recordings`).all() as { id: string }[]).map((r) => r.id));
-    const fresh = new Set(recordings.map((r) => r.id).filter((id): id is string => typeof id === 'string' && !existing.has(id)));
-    const transcriptIds = new Set(
-      rows('transcripts')
-        .filter((t) => fresh.has(String(t.recording_id)))
-        .map((t) => String(t.id)),
-    );
-    // A chat over chosen recordings comes in only with one of them: a chat over nothing could not answer.
-    const chatOver = new Map<string, boolean>();
-    for (const r of rows('chat_recordings')) {
-      const id = String(r.chat_id);
-      chatOver.set(id, (chatOver.get(id) ?? false) || fresh.has(String(r.recording_id)));
-    }
-    const keep: Record<string, (row: Record<string, unknown>) => boolean> = {
-      recordings: (r) => fresh.has(String(r.id)),
-      transcripts: (r) => fresh.has(String(r.recording_id)),
-      words: (r) => transcriptIds.has(String(r.transcript_id)),
-      tags: (r) => fresh.has(String(r.recording_id)),
-      speakers: (r) => transcriptIds.has(String(r.transcript_id)),
-      cues: (r) => transcriptIds.has(String(r.transcript_id)) && isJson(r.data, z.array(editorCueSchema)),
-      chats: (r) => (r.scope === 'library' ? r.recording_id === null : chatOver.get(String(r.id)) === true),
-      word_corrections: (r) => transcriptIds.has(String(r.transcript_id)),
-      live_sessions: (r) => fresh.has(String(r.recording_id)) && transcriptIds.has(String(r.live_transcript_id)),
-      subtitle_docs: (r) => transcriptIds.has(String(r.transcript_id)) && isJson(r.header, stringList) && isJson(r.trailer, stringList),
-      subtitle_history: (r) => transcriptIds.has(String(r.transcript_id)) && isJson(r.splice, spliceSchema),
-      // Profiles belong to no recording: one this library has (same id) or a built-in one is left as it is.
-      subtitle_profiles: (r) => isJson(r.data, rulesProfileSchema) && !builtInProfiles.some((b) => b.id === r.id) && rulesProfileId(r.data) === r.id,
-      waveform_peaks: (r) => fresh.has(String(r.recording_id)) && Number.isInteger(r.rate) && (r.rate as number) > 0 && (r.rate as number) <= 1000,
-      chat_recordings: (r) => chatIds.has(String(r.chat_id)) && fresh.has(String(r.recording_id)),
-      insights: (r) => transcriptIds.has(String(r.transcript_id)),
-    };
+  async importAll(
+    dir: string,
+    opts: { signal?: AbortSignal; progress?: (p: { done: number; total: number }) => void } = {},
+  ): Promise<{ imported: number; skipped: number; notes: string[] }> {
+    const root = await realpath(dir).catch(() => null);
+    const rootStat = root ? await lstat(root) : null;
+    if (!root || !rootStat?.isDirectory()) throw new AppError('file_unreadable', `${dir} is not a folder. Choose the folder a backup was saved into.`);
+    const opened = await openRegular(join(root, 'library.json'), root);
+    if ('refused' in opened)
+      throw new AppError(
+        'file_unreadable',
+        opened.refused === 'missing'
+          ? `${dir} does not contain a Verbatim backup (library.json is missing).`
+          : `library.json in ${dir} is ${opened.refused}, not a regular file. Nothing was imported.`,
+      );
+    const { fh, size } = opened;
+    const audioDir = await realFolder(join(root, 'audio'), 'audio/');
+    const stats: ReadStats = { bytes: 0, skipped: 0, reasons: [] };
+    const notes: string[] = [];
+    const second: ReadStats = { bytes: 0, skipped: 0, reasons: [] };
+    const report = (pass: number) => opts.progress?.({ done: pass * size + (pass ? second.bytes : stats.bytes), total: 2 * size });
+    const imported: string[] = [];
+    const copied: string[] = [];
     const chatIds = new Set<string>();
-    const audioIn = (name: unknown, recordingId: string, kind: 'original' | 'redacted'): string | null =>
-      isLibraryAudioName(name, recordingId, kind) && existsSync(join(dir, 'audio', name)) ? name : null;
-    const copies: [from: string, to: string][] = [];
-    this.db.transaction(() => {
+    try {
+      // Pass 1: which recordings are new, their transcripts, and which chats are over one of them.
+      const existing = new Set<string>();
+      const fresh = new Set<string>();
+      const transcriptIds = new Set<string>();
+      const transcriptOf = new Map<string, string>();
+      const chatOver = new Map<string, boolean>();
+      const has = this.db.prepare(`SELECT 1 FROM recordings WHERE id = ?`);
+      let recordings = 0;
+      let rows = 0;
+      for await (const { table, row } of backupRows(fh, size, stats, opts.signal)) {
+        if (++rows % BATCH === 0) report(0);
+        if (table === 'recordings') {
+          recordings++;
+          if (typeof row.id === 'string' && row.id.length <= 200 && !existing.has(row.id)) (has.get(row.id) ? existing : fresh).add(row.id);
+        } else if (table === 'transcripts' && typeof row.id === 'string' && row.id.length <= 200) transcriptOf.set(row.id, String(row.recording_id));
+        else if (table === 'chat_recordings') {
+          const id = String(row.chat_id);
+          chatOver.set(id, (chatOver.get(id) ?? false) || fresh.has(String(row.recording_id)));
+        }
+      }
+      for (const [t, r] of transcriptOf) if (fresh.has(r)) transcriptIds.add(t);
+      transcriptOf.clear();
+      const keep = keepRules(fresh, transcriptIds, chatOver, chatIds);
+      const columnsOf = new Map<string, Set<string>>();
       for (const table of BACKUP_TABLES) {
         const columns = new Set((this.db.prepare(`SELECT name FROM pragma_table_info(?)`).all(table) as { name: string }[]).map((c) => c.name));
         // Messages get new row ids here; a recording's original file belongs to the machine the backup came from.
         if (table === 'messages') columns.delete('id');
         if (table === 'recordings') columns.delete('original_path');
-        for (const row of rows(table)) {
-          if (table === 'messages' ? !chatIds.has(String(row.chat_id)) : !keep[table]!(row)) continue;
-          const values = new Map<string, SqlValue>();
-          let ok = true;
-          for (const c of columns) {
-            if (!(c in row)) continue;
-            const v = sqlValue(row[c]);
-            if (v === undefined) ok = false;
-            else values.set(c, v);
-          }
-          if (!ok) continue;
-          if (table === 'recordings') {
-            const id = String(row.id);
-            for (const [col, kind] of [
-              ['audio_file', 'original'],
-              ['redacted_audio_file', 'redacted'],
-            ] as const) {
-              const name = audioIn(row[col], id, kind);
-              values.set(col, name);
-              if (name) copies.push([join(dir, 'audio', name), join(this.ctx.audioDir, name)]);
+        columnsOf.set(table, columns);
+      }
+      // Pass 2: the rows, in batches.
+      let batch: BackupRow[] = [];
+      const flush = async () => {
+        const copies: [string, string][] = [];
+        this.db.transaction(() => {
+          for (const { table, row } of batch) {
+            const columns = columnsOf.get(table);
+            if (!columns || !keep[table as BackupTable](row)) continue;
+            const values = new Map<string, SqlValue>();
+            let ok = true;
+            for (const c of columns) {
+              if (!Object.hasOwn(row, c)) continue;
+              const v = sqlValue(row[c]);
+              if (v === undefined) ok = false;
+              else values.set(c, v);
+            }
+            if (!ok) continue;
+            if (table === 'recordings') {
+              const id = String(row.id);
+              for (const [col, kind] of [
+                ['audio_file', 'original'],
+                ['redacted_audio_file', 'redacted'],
+              ] as const) {
+                const name = audioDir && isLibraryAudioName(row[col], id, kind) ? row[col] : null;
+                values.set(col, name);
+                if (name) copies.push([name, id]);
+              }
+            }
+            const cols = [...values.keys()];
+            try {
+              const r = this.db
+                .prepare(`INSERT OR IGNORE INTO ${table} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`)
+                .run(...values.values());
+              if (table === 'chats' && r.changes) chatIds.add(String(row.id));
+              if (table === 'recordings' && r.changes) imported.push(String(row.id));
+            } catch {
+              // A row this schema refuses (a broken reference): skipped, the rest still comes in.
             }
           }
-          const cols = [...values.keys()];
-          try {
-            const r = this.db.prepare(`INSERT OR IGNORE INTO ${table} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`).run(...values.values());
-            if (table === 'chats' && r.changes) chatIds.add(String(row.id));
-          } catch {
-            // A row this schema refuses (a broken reference): skipped, the rest still comes in.
+        })();
+        batch = [];
+        for (const [name, id] of copies) {
+          const why = await this.copyAudio(join(audioDir as string, name), root, name, opts.signal);
+          if (why === null) copied.push(name);
+          else {
+            notes.push(`audio/${name} was not imported: it is ${why}.`);
+            for (const col of ['audio_file', 'redacted_audio_file'])
+              this.db.prepare(`UPDATE recordings SET ${col} = NULL WHERE id = ? AND ${col} = ?`).run(id, name);
           }
         }
+        report(1);
+        await new Promise((r) => setImmediate(r));
+      };
+      for await (const item of backupRows(fh, size, second, opts.signal)) {
+        batch.push(item);
+        if (batch.length >= BATCH) await flush();
       }
+      await flush();
+      // Search rows, a few transcripts at a time.
+      let n = 0;
       for (const t of transcriptIds) {
+        if (opts.signal?.aborted) throw new AppError('canceled', 'The import was canceled. Nothing was imported.');
         const row = this.db.prepare(`SELECT sentences FROM transcripts WHERE id = ?`).get(t) as { sentences: string } | undefined;
         if (!row) continue;
         try {
-          indexSentences(this.db, t, expandSpans(readWords(this.db, t), JSON.parse(row.sentences) as StoredSpan[]));
+          this.db.transaction(() => indexSentences(this.db, t, expandSpans(readWords(this.db, t), JSON.parse(row.sentences) as StoredSpan[])))();
         } catch {
           // Damaged spans: the transcript is kept, without search rows.
         }
+        if (++n % 20 === 0) await new Promise((r) => setImmediate(r));
       }
-    })();
-    for (const [from, to] of copies) copyFileSync(from, to);
-    const imported = [...fresh].filter((id) => this.db.prepare(`SELECT 1 FROM recordings WHERE id = ?`).get(id));
-    if (imported.length) this.ctx.changed(imported, 'imported');
-    return { imported: imported.length, skipped: recordings.length - imported.length };
+      if (imported.length) this.ctx.changed(imported, 'imported');
+      if (stats.skipped) notes.unshift(`${stats.skipped} rows of library.json were skipped (${stats.reasons.slice(0, 3).join('; ')}).`);
+      return { imported: imported.length, skipped: recordings - imported.length, notes };
+    } catch (e) {
+      // Canceled or failed part-way: what this import added goes again (rows cascade from their recording).
+      const del = this.db.prepare(`DELETE FROM recordings WHERE id = ?`);
+      const delChat = this.db.prepare(`DELETE FROM chats WHERE id = ?`);
+      this.db.transaction(() => {
+        for (const id of imported) del.run(id);
+        for (const id of chatIds) delChat.run(id);
+      })();
+      for (const name of copied) await unlink(join(this.ctx.audioDir, name)).catch(() => undefined);
+      throw e;
+    } finally {
+      await fh.close();
+    }
   }
+
+  /** One audio file from the backup into the library (null), or why not. */
+  private async copyAudio(from: string, root: string, name: string, signal?: AbortSignal): Promise<string | null> {
+    const to = join(this.ctx.audioDir, name);
+    const src = await openRegular(from, root);
+    if ('refused' in src) return src.refused;
+    try {
+      await copyOpened(src.fh, src.size, to, signal);
+      return null;
+    } finally {
+      await src.fh.close();
+    }
+  }
+}
+
+/** Rows inserted per transaction, between turns of the event loop. */
+const BATCH = 500;
+
+type BackupTable = (typeof BACKUP_TABLES)[number];
+
+/** Which rows of each table come in: those hanging off a new recording or transcript, with JSON columns as the library writes them. */
+function keepRules(
+  fresh: Set<string>,
+  transcriptIds: Set<string>,
+  chatOver: Map<string, boolean>,
+  chatIds: Set<string>,
+): Record<BackupTable, (row: Record<string, unknown>) => boolean> {
+  return {
+    recordings: (r) => fresh.has(String(r.id)),
+    transcripts: (r) => fresh.has(String(r.recording_id)) && transcriptIds.has(String(r.id)),
+    words: (r) => transcriptIds.has(String(r.transcript_id)),
+    tags: (r) => fresh.has(String(r.recording_id)),
+    speakers: (r) => transcriptIds.has(String(r.transcript_id)),
+    cues: (r) => transcriptIds.has(String(r.transcript_id)) && isJson(r.data, z.array(editorCueSchema).max(CUE_LIMITS.cues)),
+    // A chat over chosen recordings comes in only with one of them: a chat over nothing could not answer.
+    chats: (r) => (r.scope === 'library' ? r.recording_id === null : chatOver.get(String(r.id)) === true),
+    word_corrections: (r) => transcriptIds.has(String(r.transcript_id)),
+    live_sessions: (r) => fresh.has(String(r.recording_id)) && transcriptIds.has(String(r.live_transcript_id)),
+    subtitle_docs: (r) => transcriptIds.has(String(r.transcript_id)) && isJson(r.header, stringList) && isJson(r.trailer, stringList),
+    subtitle_history: (r) => transcriptIds.has(String(r.transcript_id)) && isJson(r.splice, spliceSchema),
+    // Profiles belong to no recording: one this library has (same id) or a built-in one is left as it is.
+    subtitle_profiles: (r) => isJson(r.data, rulesProfileSchema) && !builtInProfiles.some((b) => b.id === r.id) && rulesProfileId(r.data) === r.id,
+    waveform_peaks: (r) => fresh.has(String(r.recording_id)) && Number.isInteger(r.rate) && (r.rate as number) > 0 && (r.rate as number) <= 1000,
+    chat_recordings: (r) => chatIds.has(String(r.chat_id)) && fresh.has(String(r.recording_id)),
+    messages: (r) => chatIds.has(String(r.chat_id)),
+    insights: (r) => transcriptIds.has(String(r.transcript_id)),
+  };
 }
 
 type SqlValue = string | number | bigint | Buffer | null;

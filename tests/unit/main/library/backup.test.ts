@@ -42,21 +42,21 @@ function backup(recording: Record<string, unknown>, files: Record<string, string
 }
 
 describe('backup import', () => {
-  it('takes column names from the schema and ignores keys that are not columns (no SQL from the file)', () => {
+  it('takes column names from the schema and ignores keys that are not columns (no SQL from the file)', async () => {
     const lib = new Library(join(dir, 'lib'));
     const b = backup({ "title) VALUES ('x', 'y', 'z', 'w', 'v', 'u'); DROP TABLE tags; --": 1, not_a_column: 'ignored' });
-    expect(lib.backup.importAll(b)).toEqual({ imported: 1, skipped: 0 });
+    expect(await lib.backup.importAll(b)).toMatchObject({ imported: 1, skipped: 0 });
     expect(lib.recordings.item(RID)).toMatchObject({ title: 'Restored', tags: ['kept'] });
     expect(lib.recordings.tags()).toEqual([{ name: 'kept', count: 1 }]);
     lib.close();
   });
 
-  it('refuses audio names the library does not make: nothing is written outside the library, and delete removes nothing outside it', () => {
+  it('refuses audio names the library does not make: nothing is written outside the library, and delete removes nothing outside it', async () => {
     const lib = new Library(join(dir, 'lib'));
     const outside = join(dir, 'outside.txt');
     writeFileSync(outside, 'not yours');
     const b = backup({ audio_file: '../../outside.txt', redacted_audio_file: `../${RID}.redacted.mp3` });
-    lib.backup.importAll(b);
+    await lib.backup.importAll(b);
     expect(lib.audio.path(RID)).toBeNull();
     expect(lib.audio.path(RID, 'redacted')).toBeNull();
     expect(lib.recordings.item(RID).hasAudio).toBe(false);
@@ -66,30 +66,30 @@ describe('backup import', () => {
     lib.close();
   });
 
-  it('never imports original_path, so audioPath cannot answer a file elsewhere on this machine', () => {
+  it('never imports original_path, so audioPath cannot answer a file elsewhere on this machine', async () => {
     const lib = new Library(join(dir, 'lib'));
     const elsewhere = join(dir, 'secret.wav');
     writeFileSync(elsewhere, 'private');
-    lib.backup.importAll(backup({ original_path: elsewhere }));
+    await lib.backup.importAll(backup({ original_path: elsewhere }));
     expect(lib.audio.path(RID)).toBeNull();
     expect(lib.recordings.item(RID).hasAudio).toBe(false);
     lib.close();
   });
 
-  it('copies audio the library named itself, into the library folder', () => {
+  it('copies audio the library named itself, into the library folder', async () => {
     const lib = new Library(join(dir, 'lib'));
-    lib.backup.importAll(backup({ audio_file: `${RID}.wav` }, { [`${RID}.wav`]: 'RIFF' }));
+    await lib.backup.importAll(backup({ audio_file: `${RID}.wav` }, { [`${RID}.wav`]: 'RIFF' }));
     expect(lib.audio.path(RID)).toBe(join(dir, 'lib', 'audio', `${RID}.wav`));
     expect(existsSync(join(dir, 'lib', 'audio', `${RID}.wav`))).toBe(true);
     lib.close();
   });
 
-  it('answers a clear error for a backup that is not one, and skips rows with values SQLite cannot hold', () => {
+  it('answers a clear error for a backup that is not one, and skips rows with values SQLite cannot hold', async () => {
     const lib = new Library(join(dir, 'lib'));
     mkdirSync(join(dir, 'junk'));
     writeFileSync(join(dir, 'junk', 'library.json'), JSON.stringify({ format: 'verbatim-library', tables: 7 }));
-    expect(() => lib.backup.importAll(join(dir, 'junk'))).toThrow(/not a Verbatim library backup/);
-    expect(lib.backup.importAll(backup({ title: { nested: true } }))).toEqual({ imported: 0, skipped: 1 });
+    await expect(lib.backup.importAll(join(dir, 'junk'))).rejects.toThrow(/not a Verbatim library backup/);
+    expect(await lib.backup.importAll(backup({ title: { nested: true } }))).toMatchObject({ imported: 0, skipped: 1 });
     lib.close();
   });
 });
@@ -122,7 +122,7 @@ describe('backup round trip', () => {
     src.close();
 
     const lib = new Library(join(dir, 'restored'));
-    expect(lib.backup.importAll(join(dir, 'backup'))).toEqual({ imported: 1, skipped: 0 });
+    expect(await lib.backup.importAll(join(dir, 'backup'))).toMatchObject({ imported: 1, skipped: 0 });
     const after = lib.subtitles.open(id);
     expect(after).toMatchObject({ edited: true, profileId: 'user-broadcast', version: before.version });
     expect(after.cues).toEqual(before.cues);
@@ -151,7 +151,7 @@ describe('backup round trip', () => {
     lib.close();
   });
 
-  it('skips subtitle rows whose stored JSON the views could not read, and chats over no imported recording', () => {
+  it('skips subtitle rows whose stored JSON the views could not read, and chats over no imported recording', async () => {
     const lib = new Library(join(dir, 'lib'));
     const b = backup({});
     const file = join(b, 'library.json');
@@ -171,7 +171,7 @@ describe('backup round trip', () => {
     json.tables.chats = [{ id: 'c1', recording_id: null, title: 'Over another library', model: null, created_at: now, updated_at: now, scope: 'recordings' }];
     json.tables.chat_recordings = [{ chat_id: 'c1', recording_id: 'not-in-this-backup', position: 0 }];
     writeFileSync(file, JSON.stringify(json));
-    expect(lib.backup.importAll(b)).toEqual({ imported: 1, skipped: 0 });
+    expect(await lib.backup.importAll(b)).toMatchObject({ imported: 1, skipped: 0 });
     const doc = lib.subtitles.open(RID);
     expect(doc).toMatchObject({ edited: false, undo: [] });
     expect(lib.subtitles.profiles().map((p) => p.id)).toEqual(['netflix', 'social', 'lenient']);

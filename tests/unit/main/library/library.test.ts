@@ -256,7 +256,7 @@ describe('library', () => {
     lib.close();
   });
 
-  it('backs up to a folder and restores into an empty library, skipping what exists', () => {
+  it('backs up to a folder and restores into an empty library, skipping what exists', async () => {
     const a = new Library(join(dir, 'a'));
     const id = addCompleted(a, 'Backup me', 'precious words here.', ['keep']);
     writeFileSync(join(dir, 'src.wav'), Buffer.alloc(1000, 1));
@@ -265,8 +265,8 @@ describe('library', () => {
     expect(out).toMatchObject({ items: 1, audioFiles: 1 });
     expect(() => a.backup.exportAll(join(dir, 'backup'))).toThrow(/not empty/);
     const b = new Library(join(dir, 'b'));
-    expect(b.backup.importAll(join(dir, 'backup'))).toEqual({ imported: 1, skipped: 0 });
-    expect(b.backup.importAll(join(dir, 'backup'))).toEqual({ imported: 0, skipped: 1 });
+    expect(await b.backup.importAll(join(dir, 'backup'))).toMatchObject({ imported: 1, skipped: 0 });
+    expect(await b.backup.importAll(join(dir, 'backup'))).toMatchObject({ imported: 0, skipped: 1 });
     expect(b.transcripts.get(id)).toMatchObject({ text: 'precious words here.', item: { tags: ['keep'], hasAudio: true } });
     expect(b.search.search('precious')).toHaveLength(1);
     expect(readdirSync(b.audioDir)).toHaveLength(1);
