@@ -5,6 +5,7 @@ import { SPEAKER_MODELS } from './speakers';
 import { SPEECH_MODELS } from './speech';
 
 export * from './catalog';
+export * from './view';
 export { SPEECH_MODELS, DEFAULT_FILES_MODEL, SMALL_FILES_MODEL, DEFAULT_LIVE_MODEL } from './speech';
 export { SPEAKER_MODELS } from './speakers';
 export { CHAT_MODELS } from './chat';

@@ -1,0 +1,189 @@
+/**
+ * The models folder: a model is `<dir>/<id>/` with its files and, written
+ * last, verbatim-model.json. Installs go into a temporary folder that is
+ * renamed into place only when complete; deletes rename the folder away
+ * first so a reader never sees half a model. Also: disk use, free space, and
+ * the installed list.
+ */
+import { randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { copyFile, mkdir, readdir, readFile, rename, rm, stat, statfs, writeFile } from 'node:fs/promises';
+import { basename, join, resolve, sep } from 'node:path';
+import { createHash } from 'node:crypto';
+import { MODEL_MANIFEST_FILE, modelManifestSchema, type CatalogEntry, type ModelManifest } from '../../../shared/models/catalog';
+import { ModelError } from './errors';
+import { safeMemberPath, unpackTarBz2 } from './unpack';
+
+/** Prefixes of the manager's own working names in the folder (never a model id: ids start with a letter or digit). */
+export const TMP_PREFIX = '.tmp-';
+export const TRASH_PREFIX = '.trash-';
+export const PARTIAL_DIR = '.partial';
+
+/** Bytes used by everything under `path`. */
+export async function diskUse(path: string): Promise<number> {
+  let total = 0;
+  let entries;
+  try {
+    entries = await readdir(path, { withFileTypes: true });
+  } catch {
+    return 0;
+  }
+  for (const e of entries) {
+    const p = join(path, e.name);
+    if (e.isDirectory()) total += await diskUse(p);
+    else if (e.isFile()) total += (await stat(p)).size;
+  }
+  return total;
+}
+
+/** Free bytes on the disk that holds `dir` (fs.statfs), or null when unreadable. */
+export async function freeSpace(dir: string): Promise<number | null> {
+  try {
+    const s = await statfs(dir);
+    return Number(s.bavail) * Number(s.bsize);
+  } catch {
+    return null;
+  }
+}
+
+/** The installed manifest of `<dir>/<id>`, or null when the folder has none (not installed) or it does not parse. */
+export async function readManifest(dir: string, id: string): Promise<ModelManifest | null> {
+  try {
+    const parsed = modelManifestSchema.safeParse(JSON.parse(await readFile(join(dir, id, MODEL_MANIFEST_FILE), 'utf8')));
+    return parsed.success && parsed.data.id === id ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Every installed model (a folder with a valid manifest). */
+export async function installedModels(dir: string): Promise<ModelManifest[]> {
+  let names: string[];
+  try {
+    names = (await readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name);
+  } catch {
+    return [];
+  }
+  const out: ModelManifest[] = [];
+  for (const name of names) {
+    const m = await readManifest(dir, name);
+    if (m) out.push(m);
+  }
+  return out;
+}
+
+/** SHA-256 and size of a file, streamed. */
+export async function hashFile(path: string): Promise<{ sha256: string; bytes: number }> {
+  const hash = createHash('sha256');
+  let bytes = 0;
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) {
+    hash.update(chunk as Buffer);
+    bytes += (chunk as Buffer).length;
+  }
+  return { sha256: hash.digest('hex'), bytes };
+}
+
+const roleFiles = (entry: CatalogEntry): string[] => Object.values(entry.files).map((p) => safeMemberPath(p));
+
+/**
+ * Put the model in place from a source: an archive (unpacked), a single file
+ * (`format: 'file'`), or a folder holding the files. Everything lands in a
+ * temporary folder first; the manifest is written last, then the folder is
+ * renamed to `<dir>/<id>` (replacing an older copy).
+ */
+export async function installModel(
+  dir: string,
+  entry: CatalogEntry,
+  source: { kind: 'archive' | 'file' | 'folder'; path: string; sha256: string | null },
+  signal?: AbortSignal,
+): Promise<ModelManifest> {
+  await mkdir(dir, { recursive: true });
+  const tmp = join(dir, `${TMP_PREFIX}${entry.id}-${randomBytes(4).toString('hex')}`);
+  await mkdir(tmp);
+  try {
+    const wanted = roleFiles(entry);
+    if (source.kind === 'archive') {
+      await unpackTarBz2(source.path, tmp, { wanted, maxBytes: Math.max(entry.sizeBytes * 4, 64 * 1024 * 1024), signal });
+    } else if (source.kind === 'file') {
+      await copyFile(source.path, join(tmp, wanted[0]!));
+    } else {
+      await copyFolderFiles(source.path, tmp, wanted);
+    }
+    const manifest: ModelManifest = {
+      id: entry.id,
+      name: entry.name,
+      task: entry.task,
+      family: entry.family,
+      languages: entry.languages,
+      files: entry.files,
+      wordTimings: entry.wordTimings,
+      sha256: source.sha256,
+      bytes: await diskUse(tmp),
+      installedAt: new Date().toISOString(),
+      contextLength: entry.contextLength,
+      ramBytes: entry.ramBytes,
+    };
+    await writeFile(join(tmp, MODEL_MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+    const final = join(dir, entry.id);
+    const old = join(dir, `${TRASH_PREFIX}${entry.id}-${randomBytes(4).toString('hex')}`);
+    const hadOld = await rename(final, old).then(
+      () => true,
+      () => false,
+    );
+    await rename(tmp, final);
+    if (hadOld) await rm(old, { recursive: true, force: true });
+    return manifest;
+  } catch (err) {
+    await rm(tmp, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+/** Copy the model's files from a folder the user picked (their paths as the catalog names them, or under one top folder). */
+async function copyFolderFiles(from: string, to: string, wanted: string[]): Promise<void> {
+  const root = resolve(from);
+  const missing: string[] = [];
+  for (const rel of wanted) {
+    const src = resolve(root, rel);
+    if (!src.startsWith(root + sep)) throw new ModelError('unsafe_archive', 'A model file path leaves its folder.');
+    const s = await stat(src).catch(() => null);
+    if (!s?.isFile()) {
+      missing.push(rel);
+      continue;
+    }
+    await mkdir(join(to, rel, '..'), { recursive: true });
+    await copyFile(src, join(to, rel));
+  }
+  if (missing.length)
+    throw new ModelError(
+      'incomplete_model',
+      `The folder ${basename(from)} lacks files the model needs (${missing.slice(0, 4).join(', ')}). Pick the folder the archive unpacked to.`,
+    );
+}
+
+/** Remove an installed model; resolves with the bytes freed. */
+export async function deleteModel(dir: string, id: string): Promise<number> {
+  const final = join(dir, id);
+  const bytes = await diskUse(final);
+  const trash = join(dir, `${TRASH_PREFIX}${id}-${randomBytes(4).toString('hex')}`);
+  try {
+    await rename(final, trash);
+  } catch {
+    return 0;
+  }
+  await rm(trash, { recursive: true, force: true });
+  return bytes;
+}
+
+/** Left-overs of an install or delete a quit interrupted. */
+export async function sweep(dir: string): Promise<void> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (name.startsWith(TMP_PREFIX) || name.startsWith(TRASH_PREFIX)) await rm(join(dir, name), { recursive: true, force: true });
+  }
+}
