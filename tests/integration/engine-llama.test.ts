@@ -265,9 +265,9 @@ describe('memory and idle time', () => {
   it('frees the loaded model after the idle time', async () => {
     const e = await sandbox.start(KEY, { data: 'idle', modelsDir, gateway: { local: { idleMs: 300, threads: 1 } } });
     expect((await post(e, { model: 'tiny-llama-test', max_tokens: 3, messages: user('Hi') })).status).toBe(200);
-    expect(e.ctx.gateway.local.events.map((x) => x.type)).toEqual(['load']);
+    expect(e.ctx.gateway.local.events.map((x) => x.type)).toEqual(['binary', 'load']);
     await until(() => e.ctx.gateway.local.loadedModel === null, 'the idle unload');
-    expect(e.ctx.gateway.local.events.map((x) => x.type)).toEqual(['load', 'unload']);
+    expect(e.ctx.gateway.local.events.map((x) => x.type)).toEqual(['binary', 'load', 'unload']);
     // And loads again on the next request.
     expect((await post(e, { model: 'tiny-llama-test', max_tokens: 3, messages: user('Again') })).status).toBe(200);
     expect(e.ctx.gateway.local.loadedModel).toBe('tiny-llama-test');

@@ -61,8 +61,8 @@ export class LlamaProvider implements ChatProvider {
   private logs: string[] = [];
   /** Generations running now (0 or 1); tests and the bench read it. */
   generating = 0;
-  /** Load and unload events, for tests and the bench. */
-  readonly events: { type: 'load' | 'unload'; id: string; ms?: number }[] = [];
+  /** Binary, load and unload events, for tests and the bench. */
+  readonly events: { type: 'binary' | 'load' | 'unload'; id: string; ms?: number }[] = [];
 
   constructor(private readonly opts: LocalModelOptions) {}
 
@@ -142,6 +142,7 @@ export class LlamaProvider implements ChatProvider {
       );
     }
     const lib = this.lib;
+    const started = performance.now();
     this.llama = await lib.getLlama({
       gpu: false,
       build: 'never',
@@ -158,6 +159,7 @@ export class LlamaProvider implements ChatProvider {
         if (level === lib.LlamaLogLevel.error || level === lib.LlamaLogLevel.fatal) this.opts.log?.(`llama.cpp: ${line}`);
       },
     });
+    this.events.push({ type: 'binary', id: 'llama.cpp', ms: performance.now() - started });
     return this.llama;
   }
 
@@ -248,6 +250,7 @@ export class LlamaProvider implements ChatProvider {
       try {
         session.setChatHistory(history);
         const before = loaded.sequence.tokenMeter.usedInputTokens;
+        let completion = 0;
         const out = await session.promptWithMeta(prompt, {
           maxTokens: req.max_tokens,
           temperature: req.temperature ?? 0.7,
@@ -256,8 +259,8 @@ export class LlamaProvider implements ChatProvider {
           signal,
           stopOnAbortSignal: true,
           onTextChunk: onText,
+          onToken: (tokens) => void (completion += tokens.length),
         });
-        const completion = loaded.model.tokenize(out.responseText).length;
         const prompted = loaded.sequence.tokenMeter.usedInputTokens - before;
         return {
           content: out.responseText,
