@@ -137,12 +137,18 @@ function createRaw(): { raw: RawBridge; socket?: SocketBridge } {
   return { raw: socket, socket };
 }
 
-const { raw, socket } = createRaw();
+/** The transport, made on first use: importing this module opens nothing (a store's test imports it without a window or server). */
+let made: { raw: RawBridge; socket?: SocketBridge } | undefined;
+function connection(): { raw: RawBridge; socket?: SocketBridge } {
+  return (made ??= createRaw());
+}
 
-export const transport: 'electron' | 'host' = socket ? 'host' : 'electron';
+/** Which transport the page uses (read without connecting): the preload's window.verbatim in Electron, else the host's WebSocket. */
+export const transport: 'electron' | 'host' = typeof window !== 'undefined' && window.verbatim ? 'electron' : 'host';
 
 /** Connection state of the transport (Electron IPC is always open). */
 export function onConnectionState(listener: (s: ConnectionState) => void): () => void {
+  const { socket } = connection();
   if (!socket) {
     listener('open');
     return () => undefined;
@@ -153,12 +159,12 @@ export function onConnectionState(listener: (s: ConnectionState) => void): () =>
 
 export const api: VerbatimApi = {
   async invoke<C extends Channel>(channel: C, ...args: unknown[]): Promise<Output<C>> {
-    const reply = await raw.invoke(channel, args[0] as Input<C>);
+    const reply = await connection().raw.invoke(channel, args[0] as Input<C>);
     if (!reply.ok) throw AppError.from(reply.error);
     return reply.output as Output<C>;
   },
   on<E extends EventName>(event: E, listener: (payload: Payload<E>) => void): () => void {
-    return raw.on(event, listener as (p: unknown) => void);
+    return connection().raw.on(event, listener as (p: unknown) => void);
   },
 };
 
@@ -168,6 +174,7 @@ export const api: VerbatimApi = {
  * `keep` queues it across a reconnect (recording chunks must not be lost).
  */
 export function sendBinary(data: ArrayBuffer, keep = false): void {
+  const { raw, socket } = connection();
   if (socket) socket.sendBinary(data, keep);
   else raw.sendBinary?.(data);
 }

@@ -49,17 +49,21 @@ export const useApp = create<AppState>((set) => ({
   },
 }));
 
-/** Hooks that want to refetch after a reconnect (main may have restarted) register here. */
+/** Hooks that want to refetch after a reconnect (main may have restarted) register here (from their store's connectX); the answer unregisters. */
 const onReconnect = new Set<() => void>();
-export function whenConnected(fn: () => void): void {
+export function whenConnected(fn: () => void): () => void {
   onReconnect.add(fn);
   if (useApp.getState().connection === 'open') fn();
+  return () => void onReconnect.delete(fn);
 }
 
-onConnectionState((connection) => {
-  useApp.setState({ connection });
-  if (connection === 'open') {
-    void useApp.getState().loadInfo();
-    for (const fn of onReconnect) fn();
-  }
-});
+/** Follows the bridge's connection state (called once from main.tsx; importing this store opens nothing). */
+export function connectApp(): () => void {
+  return onConnectionState((connection) => {
+    useApp.setState({ connection });
+    if (connection === 'open') {
+      void useApp.getState().loadInfo();
+      for (const fn of onReconnect) fn();
+    }
+  });
+}

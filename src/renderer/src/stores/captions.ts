@@ -1,7 +1,8 @@
 /** Live captions: the run, its turns as they grow, each source's state and level, and the capture itself. */
-import { create } from 'zustand';
+import { create, type StateCreator, type StoreApi } from 'zustand';
 import type { LiveSource } from '../../../shared/audio-frame';
 import type { CaptionsRun, CaptionsStopped, LiveStatus, LiveTurn } from '../../../shared/captions';
+import type { VerbatimApi } from '../../../shared/ipc';
 import {
   captureErrorText,
   listInputs,
@@ -12,7 +13,7 @@ import {
   type CaptureInput,
   type InputDevice,
 } from '../audio/capture';
-import { api, errorMessage } from '../bridge';
+import { api as bridgeApi, errorMessage } from '../bridge';
 import { whenConnected } from './app';
 import { useSettings } from './settings';
 
@@ -22,7 +23,7 @@ const LOUD = 0.01;
 
 export type Phase = 'idle' | 'starting' | 'running' | 'stopping';
 
-interface CaptionsState {
+export interface CaptionsState {
   phase: Phase;
   run: CaptionsRun | null;
   /** Turn keys in time order, and the turns by key. */
@@ -55,132 +56,137 @@ function byTime(turns: Record<string, LiveTurn>) {
   };
 }
 
-export const useCaptions = create<CaptionsState>((set, get) => ({
-  phase: 'idle',
-  run: null,
-  order: [],
-  turns: {},
-  status: {},
-  levels: {},
-  lastLoud: {},
-  latencyMs: null,
-  error: null,
-  lastStopped: null,
-  devices: [],
-  inputLabels: {},
+/** The store's state and actions over `api` (zustand's StateCreator, apart from create: a test builds one against a fake api). */
+export const captionsState =
+  (api: VerbatimApi): StateCreator<CaptionsState> =>
+  (set, get) => ({
+    phase: 'idle',
+    run: null,
+    order: [],
+    turns: {},
+    status: {},
+    levels: {},
+    lastLoud: {},
+    latencyMs: null,
+    error: null,
+    lastStopped: null,
+    devices: [],
+    inputLabels: {},
 
-  async refreshDevices() {
-    try {
-      set({ devices: await listInputs() });
-    } catch {
-      set({ devices: [] });
-    }
-  },
-
-  async start() {
-    if (get().phase !== 'idle') return;
-    const c = useSettings.getState().settings.captions;
-    const sources: LiveSource[] = c.sources === 'both' ? ['mic', 'system'] : [c.sources];
-    set({ phase: 'starting', error: null, lastStopped: null, order: [], turns: {}, status: {}, levels: {}, lastLoud: {}, latencyMs: null });
-    const inputs: CaptureInput[] = [];
-    const labels: Partial<Record<LiveSource, string>> = {};
-    const fail = (message: string) => {
-      for (const i of inputs) for (const t of i.stream.getTracks()) t.stop();
-      set({ phase: 'idle', error: message });
-    };
-    // Devices first: nothing is created in the library until every input is open.
-    for (const source of sources) {
+    async refreshDevices() {
       try {
-        if (source === 'mic') {
-          const stream = await openMicrophone({
-            deviceId: c.micDeviceId,
-            echoCancellation: c.echoCancellation,
-            noiseSuppression: c.noiseSuppression,
-            autoGainControl: c.autoGainControl,
-          });
-          inputs.push({ source, stream });
-          labels.mic = stream.getAudioTracks()[0]?.label || 'Microphone';
-        } else {
-          const sys = await openSystemAudio();
-          inputs.push({ source, stream: sys.stream });
-          labels.system = sys.label;
-        }
-      } catch (e) {
-        return fail(captureErrorText(e, source === 'mic' ? 'microphone' : 'system audio'));
+        set({ devices: await listInputs() });
+      } catch {
+        set({ devices: [] });
       }
-    }
-    void get().refreshDevices();
-    const mime = recordingMime();
-    let run: CaptionsRun;
-    try {
-      run = await api.invoke('captions.start', {
-        sources,
-        recordOnly: c.recordOnly,
-        endOfTurn: c.endOfTurn,
-        formatTurns: c.formatTurns,
-        keyterms: c.keyterms,
-        deviceLabels: labels,
-        recordingMime: mime,
+    },
+
+    async start() {
+      if (get().phase !== 'idle') return;
+      const c = useSettings.getState().settings.captions;
+      const sources: LiveSource[] = c.sources === 'both' ? ['mic', 'system'] : [c.sources];
+      set({ phase: 'starting', error: null, lastStopped: null, order: [], turns: {}, status: {}, levels: {}, lastLoud: {}, latencyMs: null });
+      const inputs: CaptureInput[] = [];
+      const labels: Partial<Record<LiveSource, string>> = {};
+      const fail = (message: string) => {
+        for (const i of inputs) for (const t of i.stream.getTracks()) t.stop();
+        set({ phase: 'idle', error: message });
+      };
+      // Devices first: nothing is created in the library until every input is open.
+      for (const source of sources) {
+        try {
+          if (source === 'mic') {
+            const stream = await openMicrophone({
+              deviceId: c.micDeviceId,
+              echoCancellation: c.echoCancellation,
+              noiseSuppression: c.noiseSuppression,
+              autoGainControl: c.autoGainControl,
+            });
+            inputs.push({ source, stream });
+            labels.mic = stream.getAudioTracks()[0]?.label || 'Microphone';
+          } else {
+            const sys = await openSystemAudio();
+            inputs.push({ source, stream: sys.stream });
+            labels.system = sys.label;
+          }
+        } catch (e) {
+          return fail(captureErrorText(e, source === 'mic' ? 'microphone' : 'system audio'));
+        }
+      }
+      void get().refreshDevices();
+      const mime = recordingMime();
+      let run: CaptionsRun;
+      try {
+        run = await api.invoke('captions.start', {
+          sources,
+          recordOnly: c.recordOnly,
+          endOfTurn: c.endOfTurn,
+          formatTurns: c.formatTurns,
+          keyterms: c.keyterms,
+          deviceLabels: labels,
+          recordingMime: mime,
+        });
+      } catch (e) {
+        return fail(errorMessage(e));
+      }
+      const now = Date.now();
+      set({ run, inputLabels: labels, lastLoud: Object.fromEntries(sources.map((s) => [s, now])) });
+      capture = new LiveCapture(run.run, inputs, mime, {
+        level: (source, level) => onLevel(set, source, level),
+        ended: (source) =>
+          set((s) => ({
+            error: `${source === 'mic' ? 'The microphone' : 'System audio sharing'} stopped (unplugged or sharing ended). Captions from it stopped; what came before is kept. Stop and start again to continue.`,
+            levels: { ...s.levels, [source]: 0 },
+          })),
       });
-    } catch (e) {
-      return fail(errorMessage(e));
-    }
-    const now = Date.now();
-    set({ run, inputLabels: labels, lastLoud: Object.fromEntries(sources.map((s) => [s, now])) });
-    capture = new LiveCapture(run.run, inputs, mime, {
-      level: (source, level) => onLevel(source, level),
-      ended: (source) =>
-        set((s) => ({
-          error: `${source === 'mic' ? 'The microphone' : 'System audio sharing'} stopped (unplugged or sharing ended). Captions from it stopped; what came before is kept. Stop and start again to continue.`,
-          levels: { ...s.levels, [source]: 0 },
-        })),
-    });
-    try {
-      await capture.start();
-      set({ phase: 'running' });
-    } catch (e) {
-      await capture.stop().catch(() => undefined);
+      try {
+        await capture.start();
+        set({ phase: 'running' });
+      } catch (e) {
+        await capture.stop().catch(() => undefined);
+        capture = null;
+        await api.invoke('captions.stop', { run: run.run }).catch(() => undefined);
+        set({ phase: 'idle', run: null, error: `Audio capture could not start: ${errorMessage(e)}` });
+      }
+    },
+
+    async stop() {
+      const run = get().run;
+      if (!run || get().phase === 'stopping') return;
+      set({ phase: 'stopping' });
+      await capture?.stop().catch(() => undefined);
       capture = null;
-      await api.invoke('captions.stop', { run: run.run }).catch(() => undefined);
-      set({ phase: 'idle', run: null, error: `Audio capture could not start: ${errorMessage(e)}` });
-    }
-  },
+      try {
+        const stopped = await api.invoke('captions.stop', { run: run.run });
+        set({ phase: 'idle', run: null, lastStopped: stopped, levels: {} });
+      } catch (e) {
+        set({ phase: 'idle', run: null, levels: {}, error: `The session could not be saved: ${errorMessage(e)}` });
+      }
+    },
 
-  async stop() {
-    const run = get().run;
-    if (!run || get().phase === 'stopping') return;
-    set({ phase: 'stopping' });
-    await capture?.stop().catch(() => undefined);
-    capture = null;
-    try {
-      const stopped = await api.invoke('captions.stop', { run: run.run });
-      set({ phase: 'idle', run: null, lastStopped: stopped, levels: {} });
-    } catch (e) {
-      set({ phase: 'idle', run: null, levels: {}, error: `The session could not be saved: ${errorMessage(e)}` });
-    }
-  },
+    async loadCurrent() {
+      try {
+        const cur = await api.invoke('captions.current');
+        const turns = Object.fromEntries(cur.turns.map((t) => [t.key, t]));
+        set((s) => ({
+          run: cur.run,
+          phase: cur.run ? (capture ? s.phase : 'running') : capture ? s.phase : 'idle',
+          turns,
+          order: Object.keys(turns).sort(byTime(turns)),
+          status: Object.fromEntries(cur.status.map((x) => [x.source, x])),
+        }));
+      } catch {
+        // not connected yet: the events fill in
+      }
+    },
+  });
 
-  async loadCurrent() {
-    try {
-      const cur = await api.invoke('captions.current');
-      const turns = Object.fromEntries(cur.turns.map((t) => [t.key, t]));
-      set((s) => ({
-        run: cur.run,
-        phase: cur.run ? (capture ? s.phase : 'running') : capture ? s.phase : 'idle',
-        turns,
-        order: Object.keys(turns).sort(byTime(turns)),
-        status: Object.fromEntries(cur.status.map((x) => [x.source, x])),
-      }));
-    } catch {
-      // not connected yet: the events fill in
-    }
-  },
-}));
+export const useCaptions = create<CaptionsState>()(captionsState(bridgeApi));
 
 let levelQueued: Partial<Record<LiveSource, number>> = {};
 let levelTimer: ReturnType<typeof setTimeout> | null = null;
 /** Levels arrive 20 times a second per source; the meter is redrawn at 10/s. */
-function onLevel(source: LiveSource, level: number): void {
+function onLevel(set: StoreApi<CaptionsState>['setState'], source: LiveSource, level: number): void {
   levelQueued[source] = Math.max(levelQueued[source] ?? 0, level);
   if (levelTimer) return;
   levelTimer = setTimeout(() => {
@@ -188,7 +194,7 @@ function onLevel(source: LiveSource, level: number): void {
     const q = levelQueued;
     levelQueued = {};
     const now = Date.now();
-    useCaptions.setState((s) => {
+    set((s) => {
       const lastLoud = { ...s.lastLoud };
       for (const [k, v] of Object.entries(q)) if (v >= LOUD) lastLoud[k as LiveSource] = now;
       return { levels: { ...s.levels, ...q }, lastLoud };
@@ -206,46 +212,49 @@ export function silentSource(s: Pick<CaptionsState, 'lastLoud' | 'run' | 'phase'
   return null;
 }
 
-api.on('captions.turn', (t) => {
-  const s = useCaptions.getState();
-  if (s.run && t.run !== s.run.run) return;
-  const known = t.key in s.turns;
-  const turns = { ...s.turns, [t.key]: t };
-  let order = s.order;
-  if (!known) {
-    order = [...s.order, t.key];
-    // Nearly always already in order; a turn of the other source may start earlier.
-    const cmp = byTime(turns);
-    if (order.length > 1 && cmp(order[order.length - 2]!, t.key) > 0) order.sort(cmp);
-  }
-  useCaptions.setState({ turns, order });
-  // Growing turns only: a final turn comes after the end-of-turn silence by design, and counting
-  // that wait would show a delay of a second while words appear in a third of it.
-  if (t.capturedAt !== null && !t.final) {
-    const capturedAt = t.capturedAt;
-    // Measured once the words are painted.
-    requestAnimationFrame(() =>
-      setTimeout(() => {
-        const ms = Math.max(0, Date.now() - capturedAt);
-        useCaptions.setState((x) => ({ latencyMs: x.latencyMs === null ? ms : Math.round(x.latencyMs * 0.7 + ms * 0.3) }));
-        (window as { __verbatimCaptionTimes?: number[] }).__verbatimCaptionTimes?.push(ms);
-      }, 0),
-    );
-  }
-});
-
-api.on('captions.status', (st) => {
-  const s = useCaptions.getState();
-  if (s.run && st.run !== s.run.run) return;
-  useCaptions.setState({ status: { ...s.status, [st.source]: st } });
-});
-
-api.on('captions.run', (p) => {
-  // Another window (or the overlay) follows the run; this window's own start/stop set it directly.
-  const s = useCaptions.getState();
-  if (capture || s.phase === 'starting' || s.phase === 'stopping') return;
-  if (p.run && s.run?.run !== p.run.run) useCaptions.setState({ run: p.run, phase: 'running', order: [], turns: {}, status: {} });
-  if (!p.run) useCaptions.setState({ run: null, phase: 'idle', lastStopped: p.stopped });
-});
-
-whenConnected(() => void useCaptions.getState().loadCurrent());
+/** Follows the run's turns, statuses and runs started elsewhere; called once from main.tsx (a test passes its own store). */
+export function connectCaptions(api: VerbatimApi, store: StoreApi<CaptionsState> = useCaptions): () => void {
+  const offs = [
+    api.on('captions.turn', (t) => {
+      const s = store.getState();
+      if (s.run && t.run !== s.run.run) return;
+      const known = t.key in s.turns;
+      const turns = { ...s.turns, [t.key]: t };
+      let order = s.order;
+      if (!known) {
+        order = [...s.order, t.key];
+        // Nearly always already in order; a turn of the other source may start earlier.
+        const cmp = byTime(turns);
+        if (order.length > 1 && cmp(order[order.length - 2]!, t.key) > 0) order.sort(cmp);
+      }
+      store.setState({ turns, order });
+      // Growing turns only: a final turn comes after the end-of-turn silence by design, and counting
+      // that wait would show a delay of a second while words appear in a third of it.
+      if (t.capturedAt !== null && !t.final) {
+        const capturedAt = t.capturedAt;
+        // Measured once the words are painted.
+        requestAnimationFrame(() =>
+          setTimeout(() => {
+            const ms = Math.max(0, Date.now() - capturedAt);
+            store.setState((x) => ({ latencyMs: x.latencyMs === null ? ms : Math.round(x.latencyMs * 0.7 + ms * 0.3) }));
+            (window as { __verbatimCaptionTimes?: number[] }).__verbatimCaptionTimes?.push(ms);
+          }, 0),
+        );
+      }
+    }),
+    api.on('captions.status', (st) => {
+      const s = store.getState();
+      if (s.run && st.run !== s.run.run) return;
+      store.setState({ status: { ...s.status, [st.source]: st } });
+    }),
+    api.on('captions.run', (p) => {
+      // Another window (or the overlay) follows the run; this window's own start/stop set it directly.
+      const s = store.getState();
+      if (capture || s.phase === 'starting' || s.phase === 'stopping') return;
+      if (p.run && s.run?.run !== p.run.run) store.setState({ run: p.run, phase: 'running', order: [], turns: {}, status: {} });
+      if (!p.run) store.setState({ run: null, phase: 'idle', lastStopped: p.stopped });
+    }),
+    whenConnected(() => void store.getState().loadCurrent()),
+  ];
+  return () => offs.forEach((off) => off());
+}

@@ -4,10 +4,11 @@
  * each chat is doing (thinking, streaming, waiting out a rate limit), the
  * region's models, and the gateway's rate-limit state.
  */
-import { create } from 'zustand';
+import { create, type StateCreator, type StoreApi } from 'zustand';
 import type { ChatDetail, ChatMessage, ChatModel, ChatState, ChatSummary } from '../../../shared/chat/schema';
+import type { VerbatimApi } from '../../../shared/ipc';
 import type { RateLimit } from '../../../shared/jobs';
-import { api, errorMessage, saveText } from '../bridge';
+import { api as bridgeApi, errorMessage, saveText } from '../bridge';
 import { whenConnected } from './app';
 import { toast } from './toasts';
 
@@ -20,7 +21,7 @@ export interface ChatRecordingRef {
 /** What the next new chat asks about: the whole library (the default) or some recordings. */
 export type ChatTarget = { scope: 'library' } | { scope: 'recordings'; recordings: ChatRecordingRef[] };
 
-interface ChatStoreState {
+export interface ChatStoreState {
   chats: ChatSummary[];
   listLoaded: boolean;
   query: string;
@@ -69,199 +70,213 @@ function replaceMessage(messages: ChatMessage[], m: ChatMessage): ChatMessage[] 
   return next;
 }
 
-let listSeq = 0;
-let openSeq = 0;
-
-export const useChat = create<ChatStoreState>((set, get) => ({
-  chats: [],
-  listLoaded: false,
-  query: '',
-  current: null,
-  loading: false,
-  error: null,
-  models: [],
-  defaultModel: null,
-  modelsError: null,
-  states: {},
-  rateLimit: null,
-  focusKey: 0,
-  target: { scope: 'library' },
-  recent: [],
-  draftModel: null,
-  draft: '',
-  setDraft(draft) {
-    set({ draft });
-  },
-  startNew(target) {
-    openSeq++;
-    set((s) => ({
+/** The store's state and actions over `api` (zustand's StateCreator, apart from create: a test builds one against a fake api). */
+export const chatState =
+  (api: VerbatimApi): StateCreator<ChatStoreState> =>
+  (set, get) => {
+    let listSeq = 0;
+    let openSeq = 0;
+    return {
+      chats: [],
+      listLoaded: false,
+      query: '',
       current: null,
       loading: false,
       error: null,
-      target,
-      recent: target.scope === 'recordings' && target.recordings.length ? target.recordings : s.recent,
-      focusKey: s.focusKey + 1,
-    }));
-  },
-  async ask(text) {
-    const q = text.trim();
-    if (!q) return false;
-    if (!get().current) {
-      const { target, draftModel } = get();
-      const input =
-        target.scope === 'library' ? { scope: 'library' as const } : { scope: 'recordings' as const, recordingIds: target.recordings.map((r) => r.id) };
-      if (!(await get().create(draftModel ? { ...input, model: draftModel } : input))) return false;
-    }
-    if (!(await get().send(q))) return false;
-    set({ draft: '' });
-    return true;
-  },
-  async loadList() {
-    const mine = ++listSeq;
-    try {
-      const q = get().query.trim();
-      const { chats } = await api.invoke('chat.list', q ? { query: q } : {});
-      if (mine === listSeq) set({ chats, listLoaded: true });
-    } catch (err) {
-      if (mine === listSeq) set({ listLoaded: true, error: errorMessage(err) });
-    }
-  },
-  setQuery(query) {
-    set({ query });
-    void get().loadList();
-  },
-  async loadModels(fresh = false) {
-    try {
-      const r = await api.invoke('chat.models', { fresh });
-      set({ models: r.models, defaultModel: r.defaultModel, modelsError: null });
-    } catch (err) {
-      set({ modelsError: errorMessage(err) });
-    }
-  },
-  async open(id) {
-    const mine = ++openSeq;
-    set({ loading: get().current?.id !== id, error: null });
-    try {
-      const chat = await api.invoke('chat.get', { id });
-      if (mine === openSeq)
-        set((s) => ({ current: chat, loading: false, focusKey: s.focusKey + 1, recent: chat.recordings.length ? chat.recordings : s.recent }));
-    } catch (err) {
-      if (mine === openSeq) set({ loading: false, error: errorMessage(err) });
-    }
-  },
-  close() {
-    openSeq++;
-    set({ current: null, error: null });
-  },
-  async create(input) {
-    try {
-      const chat = await api.invoke('chat.create', input);
-      set((s) => ({
-        current: chat,
-        error: null,
-        focusKey: s.focusKey + 1,
-        recent: chat.recordings.length ? chat.recordings : s.recent,
-        chats: [chat, ...s.chats.filter((c) => c.id !== chat.id)],
-      }));
-      return chat;
-    } catch (err) {
-      toast(errorMessage(err), 'error');
-      return null;
-    }
-  },
-  async send(text) {
-    const chat = get().current;
-    if (!chat) return false;
-    try {
-      const { question, answer } = await api.invoke('chat.send', { id: chat.id, text });
-      const cur = get().current;
-      if (cur?.id === chat.id) set({ current: { ...cur, messages: replaceMessage(replaceMessage(cur.messages, question), answer) } });
-      return true;
-    } catch (err) {
-      toast(errorMessage(err), 'error');
-      return false;
-    }
-  },
-  async stop() {
-    const chat = get().current;
-    if (chat) await api.invoke('chat.stop', { id: chat.id }).catch((err: unknown) => toast(errorMessage(err), 'error'));
-  },
-  async rename(id, title) {
-    try {
-      const s = await api.invoke('chat.rename', { id, title });
-      set((st) => ({ chats: st.chats.map((c) => (c.id === id ? s : c)), current: st.current?.id === id ? { ...st.current, title: s.title } : st.current }));
-    } catch (err) {
-      toast(errorMessage(err), 'error');
-    }
-  },
-  async remove(id) {
-    try {
-      await api.invoke('chat.delete', { id });
-      set((s) => ({ chats: s.chats.filter((c) => c.id !== id), current: s.current?.id === id ? null : s.current }));
-      return true;
-    } catch (err) {
-      toast(errorMessage(err), 'error');
-      return false;
-    }
-  },
-  async setModel(model) {
-    const chat = get().current;
-    if (!chat) return;
-    set({ current: { ...chat, model } });
-    try {
-      await api.invoke('chat.setModel', { id: chat.id, model });
-    } catch (err) {
-      toast(errorMessage(err), 'error');
-    }
-  },
-  async exportMarkdown(id) {
-    try {
-      const out = await api.invoke('chat.export', { id });
-      saveText(out.filename, out.mime, out.content);
-      toast(`Saved ${out.filename} to your downloads.`, 'ok');
-    } catch (err) {
-      toast(errorMessage(err), 'error');
-    }
-  },
-}));
-
-let listTimer: ReturnType<typeof setTimeout> | null = null;
-function refreshListSoon(): void {
-  if (listTimer) return;
-  listTimer = setTimeout(() => {
-    listTimer = null;
-    void useChat.getState().loadList();
-  }, 150);
-}
-
-api.on('chat.delta', ({ chatId, messageId, text }) => {
-  const cur = useChat.getState().current;
-  if (cur?.id !== chatId) return;
-  const m = cur.messages.find((x) => x.id === messageId);
-  const base: ChatMessage = m ?? {
-    id: messageId,
-    role: 'assistant',
-    content: '',
-    createdAt: new Date().toISOString(),
-    status: 'streaming',
-    error: null,
-    model: cur.model,
-    citations: [],
-    sources: [],
+      models: [],
+      defaultModel: null,
+      modelsError: null,
+      states: {},
+      rateLimit: null,
+      focusKey: 0,
+      target: { scope: 'library' },
+      recent: [],
+      draftModel: null,
+      draft: '',
+      setDraft(draft) {
+        set({ draft });
+      },
+      startNew(target) {
+        openSeq++;
+        set((s) => ({
+          current: null,
+          loading: false,
+          error: null,
+          target,
+          recent: target.scope === 'recordings' && target.recordings.length ? target.recordings : s.recent,
+          focusKey: s.focusKey + 1,
+        }));
+      },
+      async ask(text) {
+        const q = text.trim();
+        if (!q) return false;
+        if (!get().current) {
+          const { target, draftModel } = get();
+          const input =
+            target.scope === 'library' ? { scope: 'library' as const } : { scope: 'recordings' as const, recordingIds: target.recordings.map((r) => r.id) };
+          if (!(await get().create(draftModel ? { ...input, model: draftModel } : input))) return false;
+        }
+        if (!(await get().send(q))) return false;
+        set({ draft: '' });
+        return true;
+      },
+      async loadList() {
+        const mine = ++listSeq;
+        try {
+          const q = get().query.trim();
+          const { chats } = await api.invoke('chat.list', q ? { query: q } : {});
+          if (mine === listSeq) set({ chats, listLoaded: true });
+        } catch (err) {
+          if (mine === listSeq) set({ listLoaded: true, error: errorMessage(err) });
+        }
+      },
+      setQuery(query) {
+        set({ query });
+        void get().loadList();
+      },
+      async loadModels(fresh = false) {
+        try {
+          const r = await api.invoke('chat.models', { fresh });
+          set({ models: r.models, defaultModel: r.defaultModel, modelsError: null });
+        } catch (err) {
+          set({ modelsError: errorMessage(err) });
+        }
+      },
+      async open(id) {
+        const mine = ++openSeq;
+        set({ loading: get().current?.id !== id, error: null });
+        try {
+          const chat = await api.invoke('chat.get', { id });
+          if (mine === openSeq)
+            set((s) => ({ current: chat, loading: false, focusKey: s.focusKey + 1, recent: chat.recordings.length ? chat.recordings : s.recent }));
+        } catch (err) {
+          if (mine === openSeq) set({ loading: false, error: errorMessage(err) });
+        }
+      },
+      close() {
+        openSeq++;
+        set({ current: null, error: null });
+      },
+      async create(input) {
+        try {
+          const chat = await api.invoke('chat.create', input);
+          set((s) => ({
+            current: chat,
+            error: null,
+            focusKey: s.focusKey + 1,
+            recent: chat.recordings.length ? chat.recordings : s.recent,
+            chats: [chat, ...s.chats.filter((c) => c.id !== chat.id)],
+          }));
+          return chat;
+        } catch (err) {
+          toast(errorMessage(err), 'error');
+          return null;
+        }
+      },
+      async send(text) {
+        const chat = get().current;
+        if (!chat) return false;
+        try {
+          const { question, answer } = await api.invoke('chat.send', { id: chat.id, text });
+          const cur = get().current;
+          if (cur?.id === chat.id) set({ current: { ...cur, messages: replaceMessage(replaceMessage(cur.messages, question), answer) } });
+          return true;
+        } catch (err) {
+          toast(errorMessage(err), 'error');
+          return false;
+        }
+      },
+      async stop() {
+        const chat = get().current;
+        if (chat) await api.invoke('chat.stop', { id: chat.id }).catch((err: unknown) => toast(errorMessage(err), 'error'));
+      },
+      async rename(id, title) {
+        try {
+          const s = await api.invoke('chat.rename', { id, title });
+          set((st) => ({ chats: st.chats.map((c) => (c.id === id ? s : c)), current: st.current?.id === id ? { ...st.current, title: s.title } : st.current }));
+        } catch (err) {
+          toast(errorMessage(err), 'error');
+        }
+      },
+      async remove(id) {
+        try {
+          await api.invoke('chat.delete', { id });
+          set((s) => ({ chats: s.chats.filter((c) => c.id !== id), current: s.current?.id === id ? null : s.current }));
+          return true;
+        } catch (err) {
+          toast(errorMessage(err), 'error');
+          return false;
+        }
+      },
+      async setModel(model) {
+        const chat = get().current;
+        if (!chat) return;
+        set({ current: { ...chat, model } });
+        try {
+          await api.invoke('chat.setModel', { id: chat.id, model });
+        } catch (err) {
+          toast(errorMessage(err), 'error');
+        }
+      },
+      async exportMarkdown(id) {
+        try {
+          const out = await api.invoke('chat.export', { id });
+          saveText(out.filename, out.mime, out.content);
+          toast(`Saved ${out.filename} to your downloads.`, 'ok');
+        } catch (err) {
+          toast(errorMessage(err), 'error');
+        }
+      },
+    };
   };
-  useChat.setState({ current: { ...cur, messages: replaceMessage(cur.messages, { ...base, content: base.content + text, status: 'streaming' }) } });
-});
-api.on('chat.message', ({ chatId, message }) => {
-  const cur = useChat.getState().current;
-  if (cur?.id === chatId) useChat.setState({ current: { ...cur, model: message.model ?? cur.model, messages: replaceMessage(cur.messages, message) } });
-});
-api.on('chat.state', (s) => useChat.setState((st) => ({ states: { ...st.states, [s.chatId]: s } })));
-api.on('chat.changed', () => refreshListSoon());
-api.on('gateway.rateLimit', (r) => useChat.setState({ rateLimit: r }));
-// The region decides the models: a switch in Settings lists others.
-api.on('settings.changed', () => void useChat.getState().loadModels(true));
-whenConnected(() => {
-  void useChat.getState().loadList();
-  const cur = useChat.getState().current;
-  if (cur) void useChat.getState().open(cur.id);
-});
+
+export const useChat = create<ChatStoreState>()(chatState(bridgeApi));
+
+/** Follows answers as they stream, chat states and the list; called once from main.tsx (a test passes its own store). */
+export function connectChat(api: VerbatimApi, store: StoreApi<ChatStoreState> = useChat): () => void {
+  let listTimer: ReturnType<typeof setTimeout> | null = null;
+  function refreshListSoon(): void {
+    if (listTimer) return;
+    listTimer = setTimeout(() => {
+      listTimer = null;
+      void store.getState().loadList();
+    }, 150);
+  }
+  const offs = [
+    api.on('chat.delta', ({ chatId, messageId, text }) => {
+      const cur = store.getState().current;
+      if (cur?.id !== chatId) return;
+      const m = cur.messages.find((x) => x.id === messageId);
+      const base: ChatMessage = m ?? {
+        id: messageId,
+        role: 'assistant',
+        content: '',
+        createdAt: new Date().toISOString(),
+        status: 'streaming',
+        error: null,
+        model: cur.model,
+        citations: [],
+        sources: [],
+      };
+      store.setState({ current: { ...cur, messages: replaceMessage(cur.messages, { ...base, content: base.content + text, status: 'streaming' }) } });
+    }),
+    api.on('chat.message', ({ chatId, message }) => {
+      const cur = store.getState().current;
+      if (cur?.id === chatId) store.setState({ current: { ...cur, model: message.model ?? cur.model, messages: replaceMessage(cur.messages, message) } });
+    }),
+    api.on('chat.state', (s) => store.setState((st) => ({ states: { ...st.states, [s.chatId]: s } }))),
+    api.on('chat.changed', () => refreshListSoon()),
+    api.on('gateway.rateLimit', (r) => store.setState({ rateLimit: r })),
+    // The region decides the models: a switch in Settings lists others.
+    api.on('settings.changed', () => void store.getState().loadModels(true)),
+    whenConnected(() => {
+      void store.getState().loadList();
+      const cur = store.getState().current;
+      if (cur) void store.getState().open(cur.id);
+    }),
+  ];
+  return () => {
+    if (listTimer) clearTimeout(listTimer);
+    offs.forEach((off) => off());
+  };
+}

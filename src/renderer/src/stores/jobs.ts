@@ -7,6 +7,7 @@ import { create } from 'zustand';
 import type { Job, JobProgress } from '../../../shared/jobs';
 import { isFinalStatus } from '../components/labels';
 import { api, errorCode, errorMessage } from '../bridge';
+import type { VerbatimApi } from '../../../shared/ipc';
 import { whenConnected } from './app';
 import { toast } from './toasts';
 
@@ -136,16 +137,21 @@ export const useJobProgress = create<ProgressState>((set, get) => ({
   },
 }));
 
-api.on('jobs.progress', (p) => useJobProgress.getState().put(p));
-api.on('jobs.changed', ({ id, job }) => {
-  if (job) useJobs.getState().upsert(job);
-  else useJobs.getState().drop(id);
-  if (job && isFinal(job)) useJobProgress.getState().clear(id);
-});
-
-let firstConnect = true;
-whenConnected(() => {
-  // After a reconnect main may have restarted: every unfinished job it lists has resumed.
-  void useJobs.getState().load(!firstConnect);
-  firstConnect = false;
-});
+/** Follows main's job events and reloads the list on every (re)connect; called once from main.tsx. */
+export function connectJobs(api: VerbatimApi): () => void {
+  let firstConnect = true;
+  const offs = [
+    api.on('jobs.progress', (p) => useJobProgress.getState().put(p)),
+    api.on('jobs.changed', ({ id, job }) => {
+      if (job) useJobs.getState().upsert(job);
+      else useJobs.getState().drop(id);
+      if (job && isFinal(job)) useJobProgress.getState().clear(id);
+    }),
+    whenConnected(() => {
+      // After a reconnect main may have restarted: every unfinished job it lists has resumed.
+      void useJobs.getState().load(!firstConnect);
+      firstConnect = false;
+    }),
+  ];
+  return () => offs.forEach((off) => off());
+}

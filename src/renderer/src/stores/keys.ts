@@ -1,6 +1,6 @@
 /** The cloud key's status (never the key): present, masked, verified, last error. */
 import { create } from 'zustand';
-import type { KeyStatus } from '../../../shared/ipc';
+import type { KeyStatus, VerbatimApi } from '../../../shared/ipc';
 import { api, errorCode, errorMessage } from '../bridge';
 import { whenConnected } from './app';
 
@@ -45,5 +45,8 @@ export const useKeys = create<KeysState>((set) => {
   };
 });
 
-api.on('keys.changed', (status) => useKeys.setState({ status }));
-whenConnected(() => void useKeys.getState().load());
+/** Follows the key's status; called once from main.tsx. */
+export function connectKeys(api: VerbatimApi): () => void {
+  const offs = [api.on('keys.changed', (status) => useKeys.setState({ status })), whenConnected(() => void useKeys.getState().load())];
+  return () => offs.forEach((off) => off());
+}

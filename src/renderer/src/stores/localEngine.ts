@@ -2,6 +2,7 @@
 import { create } from 'zustand';
 import type { EngineStatus } from '../../../shared/jobs';
 import { api, errorMessage } from '../bridge';
+import type { VerbatimApi } from '../../../shared/ipc';
 import { whenConnected } from './app';
 
 interface EngineState {
@@ -30,5 +31,8 @@ export const useEngine = create<EngineState>((set) => ({
   },
 }));
 
-api.on('engine.status', (status) => useEngine.setState({ status }));
-whenConnected(() => void useEngine.getState().load());
+/** Follows the local engine's status; called once from main.tsx. */
+export function connectEngine(api: VerbatimApi): () => void {
+  const offs = [api.on('engine.status', (status) => useEngine.setState({ status })), whenConnected(() => void useEngine.getState().load())];
+  return () => offs.forEach((off) => off());
+}

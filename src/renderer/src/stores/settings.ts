@@ -3,6 +3,7 @@ import { create } from 'zustand';
 import type { SettingsPatch, SettingsView } from '../../../shared/settings';
 import { initialSettings } from '../components/labels';
 import { api, errorCode, errorMessage } from '../bridge';
+import type { VerbatimApi } from '../../../shared/ipc';
 import { whenConnected } from './app';
 
 /** main's refusal of a value carries the channel and schema path; the user needs only to know it was not saved. */
@@ -45,5 +46,11 @@ export const useSettings = create<SettingsState>((set, get) => ({
   },
 }));
 
-api.on('settings.changed', (settings) => useSettings.setState({ settings, loaded: true }));
-whenConnected(() => void useSettings.getState().load());
+/** Follows settings changed elsewhere (another window, main); called once from main.tsx. */
+export function connectSettings(api: VerbatimApi): () => void {
+  const offs = [
+    api.on('settings.changed', (settings) => useSettings.setState({ settings, loaded: true })),
+    whenConnected(() => void useSettings.getState().load()),
+  ];
+  return () => offs.forEach((off) => off());
+}

@@ -6,7 +6,7 @@
  * agree, and survive closing the view.
  */
 import { lastStartingBy } from '../../../shared/timeline';
-import { create } from 'zustand';
+import { create, type StateCreator } from 'zustand';
 import {
   applySplice,
   buildCuesWith,
@@ -23,11 +23,12 @@ import {
   type Issue,
   type RulesProfile,
 } from '../../../shared/subtitles/index';
-import { api, errorMessage } from '../bridge';
+import type { VerbatimApi } from '../../../shared/ipc';
+import { api as bridgeApi, errorMessage } from '../bridge';
 import { toast } from './toasts';
 import { useTranscript } from './transcript';
 
-interface SubtitlesState {
+export interface SubtitlesState {
   id: string | null;
   loading: boolean;
   error: string | null;
@@ -102,167 +103,187 @@ export function currentProfile(s: Pick<SubtitlesState, 'profileId' | 'profiles'>
   return findProfile(s.profileId, s.profiles) ?? defaultProfile;
 }
 
-export const useSubtitles = create<SubtitlesState>((set, get) => {
-  /** Sends one request after the ones before it; a failure reloads the document from main so both agree again. */
-  const send = (fn: (version: number) => Promise<{ version: number }>): void => {
-    const id = get().id;
-    if (inFlight++ === 0) slowTimer = setTimeout(() => set({ saving: true }), SLOW_SAVE_MS);
-    queue = queue
-      .then(() => fn(serverVersion))
-      .then(
-        (r) => {
-          serverVersion = r.version;
-        },
-        async (err: unknown) => {
-          toast(`${errorMessage(err)} The subtitles were reloaded as last saved.`, 'error');
-          if (id && get().id === id) await get().open(id);
-        },
-      )
-      .finally(() => {
-        if (--inFlight > 0) return;
-        clearTimeout(slowTimer);
-        if (get().saving) set({ saving: false });
-      });
-  };
-
-  const record = (label: string, before: Cue[], after: Cue[], selection: number[] | undefined, extra?: { header?: string[]; trailer?: string[] }): boolean => {
-    const splice = diffCues(before, after);
-    const id = get().id;
-    if (!splice || !id) return false;
-    set((s) => ({
-      cues: after,
-      edited: true,
-      undoStack: [...s.undoStack, { label, splice }],
-      redoStack: [],
-      selection: selection ?? s.selection.filter((i) => i < after.length),
-      ...(extra?.header ? { header: extra.header } : {}),
-      ...(extra?.trailer ? { trailer: extra.trailer } : {}),
-    }));
-    send((version) => api.invoke('subtitles.commit', { id, version, label, splice, ...extra }));
-    return true;
-  };
-
-  return {
-    id: null,
-    loading: false,
-    error: null,
-    cues: [],
-    header: [],
-    trailer: [],
-    edited: false,
-    profileId: defaultProfile.id,
-    profiles: [],
-    undoStack: [],
-    redoStack: [],
-    selection: [],
-    caret: null,
-    playing: -1,
-    loop: false,
-    saving: false,
-    async open(id) {
-      const mine = ++openSeq;
-      if (get().id !== id) set({ id, loading: true, error: null, cues: [], selection: [], undoStack: [], redoStack: [] });
-      try {
-        await queue;
-        const doc = await api.invoke('subtitles.open', { id });
-        if (mine !== openSeq) return;
-        serverVersion = doc.version;
-        set((s) => ({
-          loading: false,
-          cues: doc.cues,
-          header: doc.header,
-          trailer: doc.trailer,
-          edited: doc.edited,
-          profileId: doc.profileId,
-          profiles: doc.profiles,
-          undoStack: doc.undo,
-          redoStack: doc.redo,
-          selection: s.selection.filter((i) => i < doc.cues.length).length ? s.selection.filter((i) => i < doc.cues.length) : doc.cues.length ? [0] : [],
-        }));
-      } catch (err) {
-        if (mine === openSeq) set({ loading: false, error: errorMessage(err) });
-      }
-    },
-    close() {
-      openSeq++;
-      set({ id: null, cues: [], selection: [], undoStack: [], redoStack: [], error: null, playing: -1, loop: false });
-    },
-    run(name, ...args) {
-      return get().runCommand({ ...(commands[name] as Command), perform: (s) => (commands[name] as Command<unknown>).perform(s, args[0]) });
-    },
-    runCommand(cmd, label) {
-      const s = get();
-      const words = useTranscript.getState().transcript?.words ?? [];
-      const r = cmd.perform({ cues: s.cues, selection: s.selection, caret: s.caret, playheadMs: playhead.get(), words, profile: currentProfile(s) }, undefined);
-      if (!r) return false;
-      return record(label ?? cmd.label, s.cues, r.cues, r.selection);
-    },
-    undo() {
-      const s = get();
-      const entry = s.undoStack[s.undoStack.length - 1];
-      const id = s.id;
-      if (!entry || !id) return;
-      const cues = applySplice(s.cues, invertSplice(entry.splice));
-      set({
-        cues,
-        undoStack: s.undoStack.slice(0, -1),
-        redoStack: [entry, ...s.redoStack],
-        selection: [Math.min(entry.splice.at, Math.max(0, cues.length - 1))],
-      });
-      send((version) => api.invoke('subtitles.undo', { id, version }));
-    },
-    redo() {
-      const s = get();
-      const entry = s.redoStack[0];
-      const id = s.id;
-      if (!entry || !id) return;
-      const cues = applySplice(s.cues, entry.splice);
-      set({ cues, undoStack: [...s.undoStack, entry], redoStack: s.redoStack.slice(1), selection: [Math.min(entry.splice.at, Math.max(0, cues.length - 1))] });
-      send((version) => api.invoke('subtitles.redo', { id, version }));
-    },
-    select(index, extend = false) {
-      const n = get().cues.length;
-      if (index < 0 || index >= n) return;
-      if (!extend) return set({ selection: [index], caret: null });
-      const first = get().selection[0] ?? index;
-      const [a, b] = first <= index ? [first, index] : [index, first];
-      set({ selection: Array.from({ length: b - a + 1 }, (_, k) => a + k) });
-    },
-    setCaret(at) {
-      set({ caret: at });
-    },
-    async setProfile(profileId) {
+/** The store's state and actions over `api` (zustand's StateCreator, apart from create: a test builds one against a fake api). */
+export const subtitlesState =
+  (api: VerbatimApi): StateCreator<SubtitlesState> =>
+  (set, get) => {
+    /** Sends one request after the ones before it; a failure reloads the document from main so both agree again. */
+    const send = (fn: (version: number) => Promise<{ version: number }>): void => {
       const id = get().id;
-      set({ profileId });
-      if (id) await api.invoke('subtitles.setProfile', { id, profileId }).catch((err: unknown) => toast(errorMessage(err), 'error'));
-    },
-    async saveProfile(p) {
-      try {
-        const r = await api.invoke('subtitles.saveProfile', { profile: p });
-        set({ profiles: r.profiles });
-        await get().setProfile(p.id);
-        return true;
-      } catch (err) {
-        toast(errorMessage(err), 'error');
-        return false;
-      }
-    },
-    resetToGenerated() {
-      const s = get();
-      const words = useTranscript.getState().transcript?.words ?? [];
-      record('Reset to generated', s.cues, buildCuesWith(words, currentProfile(s)), [0], { header: [], trailer: [] });
-    },
-    importOnto(cues, header, trailer, label) {
-      record(label, get().cues, cues, cues.length ? [0] : [], { header, trailer });
-    },
-    setPlaying(index) {
-      if (get().playing !== index) set({ playing: index });
-    },
-    setLoop(loop) {
-      set({ loop });
-    },
+      if (inFlight++ === 0) slowTimer = setTimeout(() => set({ saving: true }), SLOW_SAVE_MS);
+      queue = queue
+        .then(() => fn(serverVersion))
+        .then(
+          (r) => {
+            serverVersion = r.version;
+          },
+          (err: unknown) => {
+            toast(`${errorMessage(err)} The subtitles were reloaded as last saved.`, 'error');
+            // Not awaited: open() waits for this queue, which waits for this handler (awaiting it hung every later edit).
+            if (id && get().id === id) void get().open(id);
+          },
+        )
+        .finally(() => {
+          if (--inFlight > 0) return;
+          clearTimeout(slowTimer);
+          if (get().saving) set({ saving: false });
+        });
+    };
+
+    const record = (
+      label: string,
+      before: Cue[],
+      after: Cue[],
+      selection: number[] | undefined,
+      extra?: { header?: string[]; trailer?: string[] },
+    ): boolean => {
+      const splice = diffCues(before, after);
+      const id = get().id;
+      if (!splice || !id) return false;
+      set((s) => ({
+        cues: after,
+        edited: true,
+        undoStack: [...s.undoStack, { label, splice }],
+        redoStack: [],
+        selection: selection ?? s.selection.filter((i) => i < after.length),
+        ...(extra?.header ? { header: extra.header } : {}),
+        ...(extra?.trailer ? { trailer: extra.trailer } : {}),
+      }));
+      send((version) => api.invoke('subtitles.commit', { id, version, label, splice, ...extra }));
+      return true;
+    };
+
+    return {
+      id: null,
+      loading: false,
+      error: null,
+      cues: [],
+      header: [],
+      trailer: [],
+      edited: false,
+      profileId: defaultProfile.id,
+      profiles: [],
+      undoStack: [],
+      redoStack: [],
+      selection: [],
+      caret: null,
+      playing: -1,
+      loop: false,
+      saving: false,
+      async open(id) {
+        const mine = ++openSeq;
+        if (get().id !== id) set({ id, loading: true, error: null, cues: [], selection: [], undoStack: [], redoStack: [] });
+        try {
+          await queue;
+          const doc = await api.invoke('subtitles.open', { id });
+          if (mine !== openSeq) return;
+          serverVersion = doc.version;
+          set((s) => ({
+            loading: false,
+            cues: doc.cues,
+            header: doc.header,
+            trailer: doc.trailer,
+            edited: doc.edited,
+            profileId: doc.profileId,
+            profiles: doc.profiles,
+            undoStack: doc.undo,
+            redoStack: doc.redo,
+            selection: s.selection.filter((i) => i < doc.cues.length).length ? s.selection.filter((i) => i < doc.cues.length) : doc.cues.length ? [0] : [],
+          }));
+        } catch (err) {
+          if (mine === openSeq) set({ loading: false, error: errorMessage(err) });
+        }
+      },
+      close() {
+        openSeq++;
+        set({ id: null, cues: [], selection: [], undoStack: [], redoStack: [], error: null, playing: -1, loop: false });
+      },
+      run(name, ...args) {
+        return get().runCommand({ ...(commands[name] as Command), perform: (s) => (commands[name] as Command<unknown>).perform(s, args[0]) });
+      },
+      runCommand(cmd, label) {
+        const s = get();
+        const words = useTranscript.getState().transcript?.words ?? [];
+        const r = cmd.perform(
+          { cues: s.cues, selection: s.selection, caret: s.caret, playheadMs: playhead.get(), words, profile: currentProfile(s) },
+          undefined,
+        );
+        if (!r) return false;
+        return record(label ?? cmd.label, s.cues, r.cues, r.selection);
+      },
+      undo() {
+        const s = get();
+        const entry = s.undoStack[s.undoStack.length - 1];
+        const id = s.id;
+        if (!entry || !id) return;
+        const cues = applySplice(s.cues, invertSplice(entry.splice));
+        set({
+          cues,
+          undoStack: s.undoStack.slice(0, -1),
+          redoStack: [entry, ...s.redoStack],
+          selection: [Math.min(entry.splice.at, Math.max(0, cues.length - 1))],
+        });
+        send((version) => api.invoke('subtitles.undo', { id, version }));
+      },
+      redo() {
+        const s = get();
+        const entry = s.redoStack[0];
+        const id = s.id;
+        if (!entry || !id) return;
+        const cues = applySplice(s.cues, entry.splice);
+        set({
+          cues,
+          undoStack: [...s.undoStack, entry],
+          redoStack: s.redoStack.slice(1),
+          selection: [Math.min(entry.splice.at, Math.max(0, cues.length - 1))],
+        });
+        send((version) => api.invoke('subtitles.redo', { id, version }));
+      },
+      select(index, extend = false) {
+        const n = get().cues.length;
+        if (index < 0 || index >= n) return;
+        if (!extend) return set({ selection: [index], caret: null });
+        const first = get().selection[0] ?? index;
+        const [a, b] = first <= index ? [first, index] : [index, first];
+        set({ selection: Array.from({ length: b - a + 1 }, (_, k) => a + k) });
+      },
+      setCaret(at) {
+        set({ caret: at });
+      },
+      async setProfile(profileId) {
+        const id = get().id;
+        set({ profileId });
+        if (id) await api.invoke('subtitles.setProfile', { id, profileId }).catch((err: unknown) => toast(errorMessage(err), 'error'));
+      },
+      async saveProfile(p) {
+        try {
+          const r = await api.invoke('subtitles.saveProfile', { profile: p });
+          set({ profiles: r.profiles });
+          await get().setProfile(p.id);
+          return true;
+        } catch (err) {
+          toast(errorMessage(err), 'error');
+          return false;
+        }
+      },
+      resetToGenerated() {
+        const s = get();
+        const words = useTranscript.getState().transcript?.words ?? [];
+        record('Reset to generated', s.cues, buildCuesWith(words, currentProfile(s)), [0], { header: [], trailer: [] });
+      },
+      importOnto(cues, header, trailer, label) {
+        record(label, get().cues, cues, cues.length ? [0] : [], { header, trailer });
+      },
+      setPlaying(index) {
+        if (get().playing !== index) set({ playing: index });
+      },
+      setLoop(loop) {
+        set({ loop });
+      },
+    };
   };
-});
+
+export const useSubtitles = create<SubtitlesState>()(subtitlesState(bridgeApi));
 
 /** The cue at a time (binary search over starts), or -1 between cues. */
 export function cueAt(cues: readonly Cue[], ms: number): number {

@@ -7,6 +7,7 @@
 import { create } from 'zustand';
 import type { Transcript, Word } from '../../../shared/library';
 import { api, errorCode, errorMessage } from '../bridge';
+import type { VerbatimApi } from '../../../shared/ipc';
 import { findWords, wordAt } from '../lib/words';
 import { useApp } from './app';
 import { toast } from './toasts';
@@ -160,20 +161,22 @@ export function originalOf(word: Word, index: number, corrected: Record<number, 
   return corrected[index] ?? null;
 }
 
-// The library changed (a job completed, a rename, a delete): reload what is open.
-api.on('library.changed', (c) => {
-  const id = useTranscript.getState().id;
-  if (!id || !c.ids.includes(id)) return;
-  if (c.reason === 'deleted') {
-    // Said only to someone reading it; the library shows its own list.
-    if (useApp.getState().screen === 'transcript') {
-      toast('This recording was deleted.', 'info');
-      useApp.getState().setScreen('library');
+/** The library changed (a job completed, a rename, a delete): reload what is open. Called once from main.tsx. */
+export function connectTranscript(api: VerbatimApi): () => void {
+  return api.on('library.changed', (c) => {
+    const id = useTranscript.getState().id;
+    if (!id || !c.ids.includes(id)) return;
+    if (c.reason === 'deleted') {
+      // Said only to someone reading it; the library shows its own list.
+      if (useApp.getState().screen === 'transcript') {
+        toast('This recording was deleted.', 'info');
+        useApp.getState().setScreen('library');
+      }
+      return;
     }
-    return;
-  }
-  void api.invoke('library.get', { id }).then(
-    (t) => useTranscript.getState().applyTranscript(t),
-    () => undefined,
-  );
-});
+    void api.invoke('library.get', { id }).then(
+      (t) => useTranscript.getState().applyTranscript(t),
+      () => undefined,
+    );
+  });
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { splitMessage } from '../../../src/renderer/src/components/errorText';
+import { splitMessage } from '../../../../src/renderer/src/components/errorText';
 
 describe('queue error messages', () => {
   it('keeps a short message whole', () => {
