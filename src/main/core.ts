@@ -61,6 +61,8 @@ export interface CoreOptions {
   /** Resume unfinished jobs at once (default true). */
   resume?: boolean;
   log?: (message: string) => void;
+  /** Accept a path over IPC (jobs.addFiles) only when it was picked this session: host mode's server sets it (any tab with the token could name any file). */
+  onlyPickedPaths?: boolean;
 }
 
 export function createCore(platform: Platform, isTrustedSender: (s: Sender) => boolean, opts: CoreOptions = {}): Core {
@@ -96,7 +98,7 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
     },
     { log, ...opts.jobs },
   );
-  const picked = new PickedFiles();
+  const picked = new PickedFiles(opts.onlyPickedPaths ?? false);
   const clients = new ServiceClients(settings, vault, engine, (r) => router.emit('gateway.rateLimit', r));
   let mediaUrl: (id: string, redacted: boolean) => string | null = () => null;
   const captions = new CaptionsService({

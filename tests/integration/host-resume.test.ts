@@ -35,7 +35,7 @@ interface App {
 }
 
 async function launch(env: Record<string, string> = {}): Promise<App> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main/host/cli.ts', '--port', '0', '--data', join(dir, 'data')], {
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main/host/cli.ts', '--port', '0', '--data', join(dir, 'data'), '--folder', dir], {
     env: { ...process.env, VERBATIM_ENGINE_ENTRY: fakeEngine, VERBATIM_KEY_DIR: join(dir, 'keys'), ASSEMBLYAI_API_KEY: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

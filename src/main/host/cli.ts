@@ -26,11 +26,14 @@ async function main(): Promise<void> {
       port: { type: 'string', default: process.env.VERBATIM_PORT ?? '5180' },
       data: { type: 'string' },
       renderer: { type: 'string' },
+      folder: { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) {
-    process.stdout.write('Usage: npm run serve -- [--port 5180] [--data DIR]\n  --data (or VERBATIM_DATA) chooses the library folder.\n');
+    process.stdout.write(
+      'Usage: npm run serve -- [--port 5180] [--data DIR] [--folder DIR]...\n  --data (or VERBATIM_DATA) chooses the library folder.\n  --folder lets the browser add files by path from inside DIR (otherwise only uploaded files are transcribed).\n',
+    );
     return;
   }
   const port = Number(values.port);
@@ -39,7 +42,9 @@ async function main(): Promise<void> {
   const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
 
   const platform = createHostPlatform({ dataDir, version });
-  const core = createCore(platform, (s) => s.kind === 'host' && s.tokenValid);
+  const core = createCore(platform, (s) => s.kind === 'host' && s.tokenValid, { onlyPickedPaths: true });
+  // Folders the user named when starting host mode count as picked this session: paths inside them may be added by path.
+  for (const f of values.folder ?? []) core.picked.addFolder(resolve(f));
   const host = await startHostServer({
     core,
     token: newToken(),
