@@ -70,6 +70,7 @@ async function main(): Promise<void> {
     model: 'verbatim-extractive',
     messages: (JSON.parse(pasted) as { messages: ChatRequest['messages'] }).messages,
     max_tokens: 100,
+    stop: [],
     transcripts: [],
   } as ChatRequest;
   const measure = async (fn: () => unknown) => {

@@ -8,18 +8,16 @@
 import Database from 'better-sqlite3';
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { PiiPolicy, Sentence, SpeakerOptions, Transcript, TranscriptStatus, Utterance, Word } from '../shared/api/transcript';
+import type { PiiPolicy, RedactPiiAudioOptions, Sentence, SpeakerOptions, Transcript, TranscriptStatus, Utterance, Word } from '../shared/api/transcript';
 
 /** A create request as stored: the validated request with its defaults, without the webhook secret. */
-export type TranscriptParams = Pick<
-  Transcript,
-  'audio_url' | 'keyterms_prompt' | 'audio_start_from' | 'audio_end_at' | 'webhook_url' | 'webhook_auth_header_name'
-> & {
+export type TranscriptParams = Pick<Transcript, 'audio_url' | 'audio_start_from' | 'audio_end_at' | 'webhook_url' | 'webhook_auth_header_name'> & {
   /** Null when the request named the older single `speech_model`. */
   speech_models: string[] | null;
   /** The older single-model field, when the request used it (rows stored before it existed lack it). */
   speech_model?: string | null;
   language_code: string;
+  keyterms_prompt: string[] | null;
   punctuate: boolean;
   format_text: boolean;
   disfluencies: boolean;
@@ -29,6 +27,8 @@ export type TranscriptParams = Pick<
   redact_pii_sub: 'hash' | 'entity_name' | null;
   redact_pii_audio: boolean;
   redact_pii_audio_quality: 'mp3' | 'wav' | null;
+  /** Rows stored before it existed lack it. */
+  redact_pii_audio_options?: RedactPiiAudioOptions | null;
   speech_understanding: Record<string, unknown> | null;
   /** Speaker diarization (rows stored before it existed lack these). */
   speaker_labels?: boolean;

@@ -70,7 +70,7 @@ describe('gateway request bodies', () => {
     const big = { model: 'verbatim-extractive', messages: [{ role: 'user', content: 'x'.repeat(GATEWAY_BODY_LIMIT) }] };
     const r = await chat(big);
     expect(r.status).toBe(413);
-    expect(r.json.error).toMatch(/larger than 2 MB.*transcript_id/);
+    expect((r.json.error as { message: string }).message).toMatch(/larger than 2 MB.*transcript_id/);
   });
 
   it('answers 413 to a chunked body (no Content-Length) as soon as it passes 2 MB', async () => {
@@ -92,7 +92,7 @@ describe('gateway request bodies', () => {
     } as RequestInit);
     expect(res.status).toBe(413);
     expect(sent).toBeGreaterThan(GATEWAY_BODY_LIMIT);
-    expect(((await res.json()) as { error: string }).error).toMatch(/larger than 2 MB/);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/larger than 2 MB/);
   });
 
   it('answers 413 on /v1/understanding too, and keeps serving', async () => {

@@ -226,7 +226,7 @@ describe('LLM gateway', () => {
   it('answers 400 for an unknown model and 404 for an unknown transcript', async () => {
     const r = await post('/v1/chat/completions', { model: 'gpt-9', messages: [{ role: 'user', content: 'x' }] });
     expect(r.status).toBe(400);
-    expect(((await r.json()) as { error: string }).error).toMatch(/Unknown model.*\/v1\/models/);
+    expect(((await r.json()) as { error: { message: string } }).error.message).toMatch(/Unknown model.*\/v1\/models/);
     const r2 = await post('/v1/chat/completions', { model: 'up-small', transcript_id: 'nope', messages: [{ role: 'user', content: 'x' }] });
     expect(r2.status).toBe(404);
   });
@@ -275,7 +275,7 @@ describe('LLM gateway', () => {
     expect(over.status).toBe(429);
     expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(over.headers.get('x-ratelimit-remaining')).toBe('0');
-    expect(((await over.json()) as { error: string }).error).toMatch(/Rate limit/);
+    expect(((await over.json()) as { error: { message: string } }).error.message).toMatch(/Rate limit/);
     // Another model has its own window.
     const other = await post('/v1/chat/completions', { model: 'up-small', messages: [{ role: 'user', content: 'x' }] });
     expect(other.status).toBe(200);
@@ -317,7 +317,7 @@ describe('speech understanding', () => {
     expect(ta.id).toBe(TID);
     const noId = await post('/v1/speech-understanding', { speech_understanding: body.speech_understanding }, bare);
     expect(noId.status).toBe(400);
-    expect(((await noId.json()) as { error: string }).error).toMatch(/transcript_id is required/);
+    expect(((await noId.json()) as { error: { message: string } }).error.message).toMatch(/transcript_id is required/);
   });
 
   it('translates through the configured provider', async () => {
@@ -334,14 +334,14 @@ describe('speech understanding', () => {
   it('answers 400 for translation and speaker identification without a provider, and for an unknown transcript 404', async () => {
     const tr = await post('/v1/understanding', { transcript_id: TID, speech_understanding: { request: { translation: { target_languages: ['es'] } } } }, bare);
     expect(tr.status).toBe(400);
-    expect(((await tr.json()) as { error: string }).error).toMatch(/translation needs an LLM provider/);
+    expect(((await tr.json()) as { error: { message: string } }).error.message).toMatch(/translation needs an LLM provider/);
     const si = await post(
       '/v1/understanding',
       { transcript_id: TID, speech_understanding: { request: { speaker_identification: { speaker_type: 'name' } } } },
       bare,
     );
     expect(si.status).toBe(400);
-    expect(((await si.json()) as { error: string }).error).toMatch(/no diarisation/);
+    expect(((await si.json()) as { error: { message: string } }).error.message).toMatch(/no diarisation/);
     const missing = await post(
       '/v1/understanding',
       { transcript_id: 'nope', speech_understanding: { request: { custom_formatting: { date: 'mm/dd/yyyy' } } } },

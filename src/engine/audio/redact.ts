@@ -1,11 +1,18 @@
 /**
- * Redacted audio: a copy of the decoded audio with a 1 kHz beep over each
+ * Redacted audio: a copy of the decoded audio with a 1 kHz beep (or silence,
+ * redact_pii_audio_options.override_audio_redaction_method) over each
  * redacted span, encoded as mp3 or wav by ffmpeg.
  */
 import { open } from 'node:fs/promises';
 import { runTool } from './spawner';
 
-export async function renderRedactedAudio(rawPath: string, spans: { start: number; end: number }[], out: string, quality: 'mp3' | 'wav'): Promise<void> {
+export async function renderRedactedAudio(
+  rawPath: string,
+  spans: { start: number; end: number }[],
+  out: string,
+  quality: 'mp3' | 'wav',
+  method: 'beep' | 'silence' = 'beep',
+): Promise<void> {
   // Overwrite the spans in place in a copy of the raw file, then encode.
   const tmp = `${out}.raw`;
   const { copyFile, rm } = await import('node:fs/promises');
@@ -17,7 +24,7 @@ export async function renderRedactedAudio(rawPath: string, spans: { start: numbe
       const to = Math.ceil((s.end * 16000) / 1000);
       if (to <= from) continue;
       const beep = Buffer.alloc((to - from) * 2);
-      for (let i = 0; i < to - from; i++) beep.writeInt16LE(Math.round(6000 * Math.sin((2 * Math.PI * 1000 * i) / 16000)), i * 2);
+      if (method === 'beep') for (let i = 0; i < to - from; i++) beep.writeInt16LE(Math.round(6000 * Math.sin((2 * Math.PI * 1000 * i) / 16000)), i * 2);
       await fh.write(beep, 0, beep.length, from * 2);
     }
   } finally {

@@ -8,6 +8,7 @@
  * engine's other requests and streams.
  */
 import { EventEmitter } from 'node:events';
+import { cutAtStop } from './stop';
 import { contentText, type ChatProvider, type ChatRequest, type Completion, type CompletionDelta, type ModelInfo, roughTokens } from './provider';
 
 export const EXTRACTIVE_MODEL = 'verbatim-extractive';
@@ -212,15 +213,25 @@ export class ExtractiveProvider implements ChatProvider {
   }
 
   async complete(req: ChatRequest): Promise<Completion> {
-    const content = await extractiveAnswerYielding(req);
+    const { content, finish_reason } = bounded(await extractiveAnswerYielding(req), req);
     const prompt = req.messages.map((m) => contentText(m.content)).join('\n');
-    return { content, finish_reason: 'stop', usage: { prompt_tokens: roughTokens(prompt), completion_tokens: roughTokens(content) } };
+    return { content, finish_reason, usage: { prompt_tokens: roughTokens(prompt), completion_tokens: roughTokens(content) } };
   }
 
   async *stream(req: ChatRequest): AsyncGenerator<CompletionDelta> {
-    const content = await extractiveAnswerYielding(req);
+    const { content, finish_reason } = bounded(await extractiveAnswerYielding(req), req);
     yield { role: 'assistant', content: '' };
     for (const piece of content.split(/(?<=\n)/)) yield { content: piece };
-    yield { finish_reason: 'stop' };
+    yield { finish_reason };
   }
+}
+
+/** The answer ended at the first stop sequence and cut to max_tokens (at about four characters a token, on a word boundary when there is one). */
+function bounded(answer: string, req: ChatRequest): { content: string; finish_reason: 'stop' | 'length' } {
+  const { text } = cutAtStop(answer, req.stop);
+  const most = req.max_tokens * 4;
+  if (text.length <= most) return { content: text, finish_reason: 'stop' };
+  const head = text.slice(0, most);
+  const space = head.lastIndexOf(' ');
+  return { content: space > most / 2 ? head.slice(0, space) : head, finish_reason: 'length' };
 }

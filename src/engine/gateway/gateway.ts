@@ -10,6 +10,7 @@ import type { GatewayConfig } from './config';
 import { checkSchema, parseModelJson, validateSchema } from './json-schema';
 import { LOCAL_MODEL_HINT, LlamaProvider } from './llama';
 import { OpenAICompatibleProvider } from './openai-compatible';
+import { cutAtStop, StopCutter } from './stop';
 import { RateLimiter, type RateService } from './rate-limit';
 import { ChatCompletionRequestSchema, type ChatCompletion, type ChatCompletionChunk, type UnderstandingResult } from '../../shared/api/gateway';
 import { firstIssue, SpeechUnderstandingRequestSchema } from '../../shared/api/transcript';
@@ -112,14 +113,17 @@ export class Gateway {
       throw new GatewayError(400, `${at}${firstIssue(parsed.error)}`);
     }
     const b = parsed.data;
-    const messages: ProviderMessage[] = b.messages.map((o) => {
+    // The spec's prompt form is one user message.
+    const wireMessages = b.messages ?? [{ role: 'user' as const, content: b.prompt ?? '' }];
+    const messages: ProviderMessage[] = wireMessages.map((o) => {
       const out: ProviderMessage = { role: o.role, content: o.content === undefined || o.content === null ? null : contentText(o.content) };
       if (o.tool_calls) out.tool_calls = o.tool_calls;
       if (o.tool_call_id !== undefined) out.tool_call_id = o.tool_call_id;
       if (o.name !== undefined) out.name = o.name;
       return out;
     });
-    const maxTokens = b.max_tokens ?? 1000;
+    const maxTokens = b.max_completion_tokens ?? b.max_tokens ?? 1000;
+    const stop = b.stop === undefined || b.stop === null ? [] : typeof b.stop === 'string' ? [b.stop] : b.stop;
     const rf = b.response_format;
     const provider = this.provider(b.model);
     const transcripts: TranscriptSource[] = [];
@@ -146,7 +150,7 @@ export class Gateway {
     if (rf?.type === 'json_schema' && !provider.generative) {
       throw new GatewayError(400, `${b.model} cannot answer in a JSON schema: it only quotes transcripts. ${LOCAL_MODEL_HINT}`);
     }
-    const req: ChatRequest = { model: b.model, messages, max_tokens: maxTokens, transcripts };
+    const req: ChatRequest = { model: b.model, messages, max_tokens: maxTokens, stop, transcripts };
     if (b.temperature !== undefined) req.temperature = b.temperature;
     if (b.tools) req.tools = b.tools;
     if (b.tool_choice !== undefined) req.tool_choice = b.tool_choice;
@@ -177,6 +181,8 @@ export class Gateway {
         if (still) throw new GatewayError(502, `The model's answer did not match the response_format schema after one repair attempt: ${still}`);
       }
     }
+    const cut = cutAtStop(result.content ?? '', req.stop);
+    if (cut.stopped) result = { ...result, content: cut.text, finish_reason: 'stop' };
     return this.envelope(req, result);
   }
 
@@ -202,11 +208,25 @@ export class Gateway {
     const id = `chatcmpl-${randomUUID()}`;
     const created = Math.floor(Date.now() / 1000);
     let finished = false;
+    const cutter = new StopCutter(req.stop);
     for await (const d of provider.stream(req, signal) as AsyncGenerator<CompletionDelta>) {
       const { finish_reason, ...delta } = d;
+      // Text held back (a possible start of a stop sequence) goes out with the last chunk; a stop sequence ends the answer.
+      if (delta.content !== undefined) delta.content = cutter.push(delta.content);
+      if (finish_reason || cutter.stopped) delta.content = (delta.content ?? '') + cutter.flush();
+      if (!delta.content) delete delta.content;
+      if (cutter.stopped) {
+        if (Object.keys(delta).length)
+          yield { id, object: 'chat.completion.chunk', created, model: req.model, choices: [{ index: 0, delta, finish_reason: null }] };
+        yield { id, object: 'chat.completion.chunk', created, model: req.model, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] };
+        return;
+      }
+      if (!finish_reason && !Object.keys(delta).length) continue;
       if (finish_reason) finished = true;
       yield { id, object: 'chat.completion.chunk', created, model: req.model, choices: [{ index: 0, delta, finish_reason: finish_reason ?? null }] };
     }
+    const rest = cutter.flush();
+    if (rest) yield { id, object: 'chat.completion.chunk', created, model: req.model, choices: [{ index: 0, delta: { content: rest }, finish_reason: null }] };
     if (!finished) yield { id, object: 'chat.completion.chunk', created, model: req.model, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] };
   }
 
@@ -267,6 +287,7 @@ export class Gateway {
           {
             model,
             max_tokens: Math.max(1000, roughTokens(text) * 2),
+            stop: [],
             transcripts: [],
             messages: [
               {
@@ -293,6 +314,7 @@ export class Gateway {
         {
           model,
           max_tokens: 300,
+          stop: [],
           transcripts: [],
           messages: [
             {

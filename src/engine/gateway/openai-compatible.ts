@@ -43,6 +43,9 @@ export class OpenAICompatibleProvider implements ChatProvider {
 
   private body(req: ChatRequest, stream: boolean): string {
     const b: Record<string, unknown> = { model: req.model, messages: req.messages, max_tokens: req.max_tokens, stream };
+    // max_tokens is what Ollama, llama.cpp and vLLM read; OpenAI's newer models read only max_completion_tokens.
+    b.max_completion_tokens = req.max_tokens;
+    if (req.stop.length) b.stop = req.stop;
     if (req.temperature !== undefined) b.temperature = req.temperature;
     if (req.tools && this.supportsTools) b.tools = req.tools;
     if (req.tool_choice !== undefined && this.supportsTools) b.tool_choice = req.tool_choice;

@@ -11,7 +11,10 @@ export type ProviderMessage = Omit<ChatMessage, 'content'> & { content: string |
 export type ChatRequest = Pick<ChatCompletionRequest, 'temperature' | 'tools' | 'tool_choice' | 'response_format'> & {
   model: string;
   messages: ProviderMessage[];
+  /** The most tokens to write: the request's max_completion_tokens, else max_tokens, else 1000. The gateway also cuts a longer answer. */
   max_tokens: number;
+  /** Stop sequences (up to 4, possibly none): a provider stops before the first it would write; the gateway also cuts at them, so one that cannot still ends there. */
+  stop: string[];
   /** Completed transcripts named by the request (for retrieval providers). */
   transcripts: TranscriptSource[];
 };

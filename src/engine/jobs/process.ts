@@ -125,7 +125,13 @@ export async function processJob(ctx: JobContext, job: TranscriptRow, signal: Ab
       try {
         understanding = await ctx.gateway.understand({ text, utterances: utterances ?? null }, p.speech_understanding, signal);
       } catch (err) {
-        warnings.push(`speech_understanding failed: ${err instanceof Error ? err.message : String(err)}; run it again with POST /v1/understanding.`);
+          p.redact_pii_audio_options?.override_audio_redaction_method === 'silence' ? 'silence' : 'beep',
+        const why = `${err instanceof Error ? err.message : String(err)}; run it again with POST /v1/understanding.`;
+        warnings.push(`speech_understanding failed: ${why}`);
+        // The transcript says so itself: each feature asked for answers status "error" with the reason.
+        const request = ((p.speech_understanding as { request?: Record<string, unknown> }).request ?? {}) as Record<string, unknown>;
+        const response = Object.fromEntries(Object.keys(request).map((k) => [k, { status: 'error', error: why }]));
+        understanding = { speech_understanding: { request, response } };
       }
     }
     return {
@@ -144,6 +150,8 @@ export async function processJob(ctx: JobContext, job: TranscriptRow, signal: Ab
     };
   } finally {
     await rm(raw, { force: true });
+    // Warnings have no field in the spec's closed Transcript: they go to the engine's log.
+    for (const w of warnings) ctx.logger.warn(`job ${job.id}: ${w}`);
     await rm(join(dir, 'adapt'), { recursive: true, force: true });
     if (source.temporary) await rm(source.path, { force: true });
   }

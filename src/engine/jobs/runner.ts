@@ -59,8 +59,8 @@ export class JobRunner implements JobQueue {
         if (this.ctx.store.complete(job.id, result.result, result.redactedAudioPath)) {
           void this.ctx.webhooks.notify(job.id, { transcript_id: job.id, status: 'completed' });
           if (result.redactedAudioPath) {
+            // The spec's RedactedAudioNotification (and AssemblyAI's PII docs): status and URL only; a receiver tells jobs apart by its webhook_url.
             void this.ctx.webhooks.notify(job.id, {
-              transcript_id: job.id,
               status: 'redacted_audio_ready',
               redacted_audio_url: `${this.ctx.baseUrl()}/v2/transcript/${job.id}/redacted-audio/file`,
             });

@@ -11,6 +11,7 @@ import { GatewayError } from '../gateway/gateway';
 import type { RateDecision } from '../gateway/rate-limit';
 import type { EngineContext } from '../context';
 import { readJson } from './body';
+import { gatewayError } from './errors';
 import { sendJson } from './respond';
 import { HttpError, type RouteRequest, type Router } from './router';
 import { toWire } from './wire';
@@ -89,7 +90,9 @@ export function registerGateway(ctx: EngineContext, router: Router): void {
       if (!row || row.deleted) throw new HttpError(404, 'Transcript not found');
       if (row.status !== 'completed' || !row.result) throw new HttpError(400, 'Transcript is not completed');
       const result = await gateway.understand({ text: row.result.text, utterances: null }, b.speech_understanding);
-      sendJson(res, 200, { ...toWire(row), ...result }, decision.headers);
+      // The spec types utterances as an array here: a transcript without speaker turns leaves it out.
+      const { utterances, ...transcript } = toWire(row);
+      sendJson(res, 200, { ...transcript, ...(utterances ? { utterances } : {}), ...result }, decision.headers);
     } catch (err) {
       throw asHttp(err, decision.headers);
     }
@@ -111,6 +114,7 @@ async function sendEvents(res: ServerResponse, chunks: AsyncGenerator<ChatComple
     }
     res.end('data: [DONE]\n\n');
   } catch (err) {
-    if (!res.destroyed) res.end(`data: ${JSON.stringify({ error: err instanceof Error ? err.message : String(err) })}\n\n`);
+    const status = err instanceof GatewayError ? err.status : 502;
+    if (!res.destroyed) res.end(`data: ${JSON.stringify(gatewayError(status, err instanceof Error ? err.message : String(err)))}\n\n`);
   }
 }

@@ -82,7 +82,8 @@ export function validateCreate(
     throw bad(
       `language_code ${JSON.stringify(language.slice(0, 40))} is not supported by the local engine, which transcribes English only (en, en_us, en_uk, en_au).`,
     );
-  if (b.language_detection && !multi) throw bad('language_detection is not supported by the local engine, which transcribes English only; set language_code instead.');
+  if (b.language_detection && !multi)
+    throw bad('language_detection is not supported by the local engine, which transcribes English only; set language_code instead.');
   // The older single speech_model is honoured as the cloud does, when speech_models is not given.
   const legacy = !b.speech_models && b.speech_model ? b.speech_model : null;
   return {
@@ -103,6 +104,7 @@ export function validateCreate(
       redact_pii_sub: b.redact_pii_sub ?? null,
       redact_pii_audio: b.redact_pii_audio ?? false,
       redact_pii_audio_quality: b.redact_pii_audio_quality ?? null,
+      redact_pii_audio_options: b.redact_pii_audio_options ?? null,
       webhook_url: b.webhook_url ?? null,
       webhook_auth_header_name: b.webhook_auth_header_name ?? null,
       speech_understanding: b.speech_understanding ?? null,

@@ -1,4 +1,7 @@
-/** The stored transcript as the wire object of API.md §4, typed by the strict wire schema. */
+/**
+ * The stored transcript as the wire object of API.md §4, typed by the strict wire schema. A field AssemblyAI's
+ * spec types (string, array, object) is left out when it has no value, rather than sent as null.
+ */
 import type { Transcript } from '../../shared/api/transcript';
 import type { TranscriptRow } from '../store';
 
@@ -15,11 +18,13 @@ export function toWire(t: TranscriptRow): Transcript {
     utterances: deleted || !p.speaker_labels ? null : (r?.utterances ?? null),
     confidence: deleted ? null : (r?.confidence ?? null),
     audio_duration: r?.audio_duration ?? null,
-    error: t.error,
+    ...(t.error !== null ? { error: t.error } : {}),
     language_code: p.language_code,
     language_detection: false,
+    language_confidence: null,
+    language_confidence_threshold: null,
     speech_models: p.speech_models,
-    speech_model_used: r?.speech_model_used ?? null,
+    ...(r?.speech_model_used ? { speech_model_used: r.speech_model_used } : {}),
     speech_model: p.speech_model ?? null,
     punctuate: p.punctuate,
     format_text: p.format_text,
@@ -28,20 +33,20 @@ export function toWire(t: TranscriptRow): Transcript {
     speaker_labels: p.speaker_labels ?? false,
     speakers_expected: p.speakers_expected ?? null,
     ...(p.speaker_options ? { speaker_options: p.speaker_options } : {}),
-    keyterms_prompt: p.keyterms_prompt,
+    ...(p.keyterms_prompt ? { keyterms_prompt: p.keyterms_prompt } : {}),
     audio_start_from: p.audio_start_from,
     audio_end_at: p.audio_end_at,
     redact_pii: p.redact_pii,
     redact_pii_audio: p.redact_pii_audio,
     redact_pii_audio_quality: p.redact_pii ? (p.redact_pii_audio_quality ?? 'mp3') : null,
     redact_pii_policies: p.redact_pii_policies,
-    redact_pii_sub: p.redact_pii ? (p.redact_pii_sub ?? 'hash') : null,
+    ...(p.redact_pii ? { redact_pii_sub: p.redact_pii_sub ?? 'hash' } : {}),
+    ...(p.redact_pii_audio_options ? { redact_pii_audio_options: p.redact_pii_audio_options } : {}),
     webhook_url: p.webhook_url,
     webhook_auth: p.webhook_auth_header_name !== null,
     webhook_auth_header_name: p.webhook_auth_header_name,
     webhook_status_code: t.webhookStatusCode,
     throttled: null,
-    metadata: { warnings: (r?.warnings ?? []).map((message) => ({ message })) },
     auto_highlights: false,
     auto_highlights_result: null,
     summarization: false,
@@ -56,9 +61,7 @@ export function toWire(t: TranscriptRow): Transcript {
     multichannel: null,
     language_model: 'assemblyai_default',
     acoustic_model: 'assemblyai_default',
-    speech_understanding: r?.speech_understanding ?? p.speech_understanding ?? null,
+    ...(r?.speech_understanding || p.speech_understanding ? { speech_understanding: r?.speech_understanding ?? p.speech_understanding ?? {} } : {}),
     ...(r?.translated_texts ? { translated_texts: r.translated_texts } : {}),
-    created: t.created,
-    completed: t.completed,
   };
 }

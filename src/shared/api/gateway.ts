@@ -30,22 +30,37 @@ export const ResponseFormatSchema = z.looseObject({
     .optional(),
 });
 
+const MESSAGES = 'messages must be a non-empty array of {role, content} (or send prompt, a string).';
+const tokens = (k: string) =>
+  z
+    .number({ error: `${k} must be a positive integer.` })
+    .int({ error: `${k} must be a positive integer.` })
+    .min(1, { error: `${k} must be a positive integer.` })
+    .optional();
+const STOP = 'stop must be a string or an array of at most 4 non-empty strings.';
+/** Stop sequences (OpenAI's `stop`): the answer ends before the first one. */
+export const StopSchema = z.union(
+  [z.string({ error: STOP }).min(1, { error: STOP }), z.array(z.string({ error: STOP }).min(1, { error: STOP })).max(4, { error: STOP })],
+  {
+    error: STOP,
+  },
+);
+
 /**
  * POST /v1/chat/completions. Loose at the top level on purpose: OpenAI-style
- * clients send many optional knobs (top_p, stop, seed, user…) that the cloud
- * gateway accepts; a service ignores what it does not use.
+ * clients send many optional knobs (top_p, seed, user…) that the cloud
+ * gateway accepts; a service ignores what it does not use. The spec's
+ * `prompt` (a string, turned into one user message) stands in for messages.
  */
 export const ChatCompletionRequestSchema = z
   .looseObject({
     model: z.string({ error: 'model is required (a string; see GET /v1/models).' }).min(1, { error: 'model is required (a string; see GET /v1/models).' }),
-    messages: z
-      .array(ChatMessageSchema, { error: 'messages must be a non-empty array of {role, content}.' })
-      .min(1, { error: 'messages must be a non-empty array of {role, content}.' }),
-    max_tokens: z
-      .number({ error: 'max_tokens must be a positive integer.' })
-      .int({ error: 'max_tokens must be a positive integer.' })
-      .min(1, { error: 'max_tokens must be a positive integer.' })
-      .optional(),
+    messages: z.array(ChatMessageSchema, { error: MESSAGES }).min(1, { error: MESSAGES }).optional(),
+    prompt: z.string({ error: 'prompt must be a string.' }).min(1, { error: 'prompt must be a non-empty string.' }).optional(),
+    max_tokens: tokens('max_tokens'),
+    /** OpenAI's current name for the limit; it wins over max_tokens when both are sent. */
+    max_completion_tokens: tokens('max_completion_tokens'),
+    stop: StopSchema.nullish(),
     temperature: z
       .number({ error: 'temperature must be a number from 0 to 2.' })
       .min(0, { error: 'temperature must be a number from 0 to 2.' })
@@ -59,6 +74,8 @@ export const ChatCompletionRequestSchema = z
     transcript_ids: z.array(z.string().min(1), { error: 'transcript_ids must be an array of transcript ids.' }).optional(),
   })
   .superRefine((b, ctx) => {
+    if (!b.messages && b.prompt === undefined) ctx.addIssue({ code: 'custom', path: ['messages'], message: MESSAGES });
+    if (b.messages && b.prompt !== undefined) ctx.addIssue({ code: 'custom', path: ['prompt'], message: 'Send either messages or prompt, not both.' });
     if (b.response_format?.type === 'json_schema' && !b.response_format.json_schema)
       ctx.addIssue({ code: 'custom', path: ['response_format'], message: 'response_format.json_schema.schema must be a JSON schema object.' });
   });
@@ -124,6 +141,22 @@ export type ChatCompletionChunk = z.infer<typeof ChatCompletionChunkSchema>;
 export const ChatCompletionChunkLooseSchema = z.looseObject({
   choices: z.array(z.looseObject({ delta: z.looseObject({ content: z.string().nullish() }).optional() })).optional(),
 });
+
+/** The gateway's error body (llm-gateway.yml ErrorResponse, and what OpenAI's clients read): code is the HTTP status. */
+export const GatewayErrorBodySchema = z.strictObject({
+  error: z.strictObject({ message: z.string(), type: z.string(), code: z.number().int(), param: z.null() }),
+});
+export type GatewayErrorBody = z.infer<typeof GatewayErrorBodySchema>;
+
+/** The message of an error body in either shape a service sends: `{error: "…"}` (REST) or `{error: {message: "…"}}` (gateways); null if neither. */
+export function errorMessageOf(body: unknown): string | null {
+  if (!body || typeof body !== 'object') return null;
+  const e = (body as { error?: unknown; message?: unknown }).error;
+  if (typeof e === 'string') return e;
+  if (e && typeof e === 'object' && typeof (e as { message?: unknown }).message === 'string') return (e as { message: string }).message;
+  const m = (body as { message?: unknown }).message;
+  return typeof m === 'string' ? m : null;
+}
 
 export const ModelInfoSchema = z.strictObject({
   id: z.string(),

@@ -80,6 +80,18 @@ export const PII_POLICIES = [
 ] as const;
 export type PiiPolicy = (typeof PII_POLICIES)[number];
 
+const AUDIO_OPTIONS =
+  'redact_pii_audio_options must be an object with return_redacted_no_speech_audio (true or false) and/or override_audio_redaction_method ("silence").';
+/** How redacted audio is made (AssemblyAI's PII docs): silence instead of a beep; a file with no speech still gets a redacted copy. */
+export const RedactPiiAudioOptionsSchema = z.strictObject(
+  {
+    return_redacted_no_speech_audio: z.boolean({ error: AUDIO_OPTIONS }).optional(),
+    override_audio_redaction_method: z.enum(['silence'], { error: AUDIO_OPTIONS }).optional(),
+  },
+  { error: AUDIO_OPTIONS },
+);
+export type RedactPiiAudioOptions = z.infer<typeof RedactPiiAudioOptionsSchema>;
+
 /** Longest window bound (ms) a request may name: 2^31 − 1, about 596 hours. */
 export const MAX_WINDOW_MS = 2_147_483_647;
 
@@ -221,6 +233,7 @@ export const TranscriptRequestSchema = z
       redact_pii_sub: z.enum(['hash', 'entity_name'], { error: 'redact_pii_sub must be "hash" or "entity_name".' }).nullish(),
       redact_pii_audio: bool('redact_pii_audio'),
       redact_pii_audio_quality: z.enum(['mp3', 'wav'], { error: 'redact_pii_audio_quality must be "mp3" or "wav".' }).nullish(),
+      redact_pii_audio_options: RedactPiiAudioOptionsSchema.nullish(),
       webhook_url: z.string({ error: 'webhook_url must be an http(s) URL.' }).refine(isHttpUrl, { error: 'webhook_url must be an http(s) URL.' }).nullish(),
       webhook_auth_header_name: z
         .string({ error: 'webhook_auth_header_name must be a string.' })
@@ -295,12 +308,17 @@ export const TranscriptSchema = z.strictObject({
   utterances: z.array(UtteranceSchema).nullable(),
   confidence: z.number().nullable(),
   audio_duration: z.number().nullable(),
-  error: z.string().nullable(),
+  // Absent rather than null where AssemblyAI's spec types a value (openapi.yml's Transcript): error, speech_model_used,
+  // keyterms_prompt, redact_pii_sub, redact_pii_audio_options and speech_understanding appear only when they have one.
+  error: z.string().optional(),
   language_code: z.string().nullable(),
   language_detection: z.boolean(),
+  /** Required by the spec; null: the engine does not detect the language (language_detection is refused). */
+  language_confidence: z.number().min(0).max(1).nullable(),
+  language_confidence_threshold: z.number().min(0).max(1).nullable(),
   speech_models: z.array(z.string()).nullable(),
   speech_model: z.string().nullable(),
-  speech_model_used: z.string().nullable(),
+  speech_model_used: z.string().optional(),
   punctuate: z.boolean().nullable(),
   format_text: z.boolean().nullable(),
   disfluencies: z.boolean().nullable(),
@@ -308,20 +326,20 @@ export const TranscriptSchema = z.strictObject({
   speaker_labels: z.boolean().nullable(),
   speakers_expected: z.number().nullable(),
   speaker_options: SpeakerOptionsSchema.nullable().optional(),
-  keyterms_prompt: z.array(z.string()).nullable(),
+  keyterms_prompt: z.array(z.string()).optional(),
   audio_start_from: z.number().nullable(),
   audio_end_at: z.number().nullable(),
   redact_pii: z.boolean(),
   redact_pii_audio: z.boolean().nullable(),
   redact_pii_audio_quality: z.string().nullable(),
   redact_pii_policies: z.array(z.string()).nullable(),
-  redact_pii_sub: z.string().nullable(),
+  redact_pii_sub: z.enum(['hash', 'entity_name']).optional(),
+  redact_pii_audio_options: RedactPiiAudioOptionsSchema.optional(),
   webhook_url: z.string().nullable(),
   webhook_auth: z.boolean(),
   webhook_auth_header_name: z.string().nullable(),
   webhook_status_code: z.number().nullable(),
   throttled: z.boolean().nullable(),
-  metadata: z.strictObject({ warnings: z.array(z.strictObject({ message: z.string() })) }).nullable(),
   // For the SDK's types: features the engine does not run, always off.
   auto_highlights: z.boolean(),
   auto_highlights_result: z.null(),
@@ -337,10 +355,8 @@ export const TranscriptSchema = z.strictObject({
   multichannel: z.boolean().nullable(),
   language_model: z.string(),
   acoustic_model: z.string(),
-  speech_understanding: z.record(z.string(), z.unknown()).nullable(),
+  speech_understanding: z.record(z.string(), z.unknown()).optional(),
   translated_texts: z.record(z.string(), z.string()).optional(),
-  created: z.string(),
-  completed: z.string().nullable(),
 });
 export type Transcript = z.infer<typeof TranscriptSchema>;
 
@@ -354,6 +370,15 @@ export const TranscriptResponseSchema = z
     words: z.array(LooseWordSchema).nullable(),
     utterances: z.array(z.looseObject({ ...UtteranceSchema.shape, speaker: z.string().nullable(), words: z.array(LooseWordSchema) })).nullable(),
     metadata: z.looseObject({ warnings: z.array(z.looseObject({ message: z.string() })).optional() }).nullable(),
+    // A service may send null where the engine leaves a field out.
+    error: z.string().nullish(),
+    speech_model_used: z.string().nullish(),
+    keyterms_prompt: z.array(z.string()).nullish(),
+    redact_pii_sub: z.string().nullish(),
+    redact_pii_audio_options: z.looseObject({}).nullish(),
+    speech_understanding: z.record(z.string(), z.unknown()).nullish(),
+    language_confidence: z.number().nullish(),
+    language_confidence_threshold: z.number().nullish(),
     // Any value: a newer service may run features the engine leaves off.
     auto_highlights_result: z.unknown(),
     summary: z.unknown(),

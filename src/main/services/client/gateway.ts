@@ -15,6 +15,7 @@ import {
   type ChatCompletionRequest,
   type UnderstandingRequest,
   type UnderstandingResponse,
+  errorMessageOf,
 } from '../../../shared/api/gateway';
 import { AppError } from '../../../shared/errors';
 import type { RateLimit } from '../../../shared/jobs';
@@ -122,15 +123,20 @@ export class GatewayClient {
           if (!line.startsWith('data:')) continue;
           const data = line.slice(5).trim();
           if (data === '[DONE]') return full;
+          let json: unknown;
           try {
-            const parsed = ChatCompletionChunkLooseSchema.safeParse(JSON.parse(data));
-            const piece = parsed.success ? parsed.data.choices?.[0]?.delta?.content : null;
-            if (piece) {
-              full += piece;
-              onDelta(piece);
-            }
+            json = JSON.parse(data);
           } catch {
-            // a keep-alive or comment line
+            continue; // a keep-alive or comment line
+          }
+          // A failure after the answer began arrives as an error event (either shape of error body).
+          const failed = errorMessageOf(json);
+          if (failed) throw new AppError('server_error', `The assistant stopped with an error: ${failed}`);
+          const parsed = ChatCompletionChunkLooseSchema.safeParse(json);
+          const piece = parsed.success ? parsed.data.choices?.[0]?.delta?.content : null;
+          if (piece) {
+            full += piece;
+            onDelta(piece);
           }
         }
       }
@@ -176,7 +182,7 @@ export class GatewayClient {
 /** A 404 that is about the transcript (the route exists), not about the path. */
 function isTranscriptNotFound(body: Buffer): boolean {
   try {
-    const e = (JSON.parse(body.toString('utf8')) as { error?: unknown }).error;
+    const e = errorMessageOf(JSON.parse(body.toString('utf8')));
     return typeof e === 'string' && /transcript/i.test(e);
   } catch {
     return false;

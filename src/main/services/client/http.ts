@@ -7,6 +7,7 @@
 import http, { type ClientRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import type { Readable } from 'node:stream';
+import { errorMessageOf } from '../../../shared/api/gateway';
 import { AppError, type ErrorCode } from '../../../shared/errors';
 
 // Idle sockets are dropped after 4 s, before a server's usual 5 s keep-alive
@@ -37,11 +38,10 @@ export interface HttpResponse {
   body: Buffer;
 }
 
-/** What the service said, if its body was JSON with an `error` (API.md §1). */
+/** What the service said, if its body was JSON with an `error`: a string (API.md §1) or a gateway's `{message}` object. */
 export function serviceMessage(body: Buffer): string | null {
   try {
-    const parsed = JSON.parse(body.toString('utf8')) as { error?: unknown };
-    return typeof parsed.error === 'string' ? parsed.error : null;
+    return errorMessageOf(JSON.parse(body.toString('utf8')));
   } catch {
     return null;
   }

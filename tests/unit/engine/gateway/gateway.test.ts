@@ -9,6 +9,7 @@ const req = (messages: ChatRequest['messages'], transcripts: ChatRequest['transc
   model: 'verbatim-extractive',
   messages,
   max_tokens: 100,
+  stop: [],
   transcripts,
 });
 
