@@ -96,6 +96,44 @@ export function findCitations(text: string, sources: CitationSource[]): FoundCit
   return out;
 }
 
+/** A passage a prompt gave the model: its recording and the moment its line was labelled with. */
+export interface GivenPassage {
+  recordingId: string;
+  startMs: number;
+}
+
+/**
+ * The citations that point at a passage the model was given (same recording,
+ * same second as the passage's label), and the answer with every other one
+ * (an invented moment, or a recording the prompt did not name) taken out, so
+ * an invented citation is never shown, let alone as a link.
+ */
+export function checkCitations(text: string, sources: CitationSource[], given: GivenPassage[]): { text: string; citations: FoundCitation[]; dropped: number } {
+  const seconds = new Set(given.map((p) => `${p.recordingId}\u0000${Math.floor(p.startMs / 1000)}`));
+  const found = findCitations(text, sources);
+  const kept = new Set(found.filter((c) => seconds.has(`${c.recordingId}\u0000${Math.floor(c.atMs / 1000)}`)));
+  let out = '';
+  let at = 0;
+  const citations: FoundCitation[] = [];
+  let dropped = 0;
+  // Unknown labels and impossible clocks are not citations to findCitations; they are dropped here too.
+  for (const m of text.matchAll(CITATION)) {
+    if (m.index === undefined || text[m.index + m[0].length] === '(') continue;
+    const c = found.find((f) => f.index === m.index);
+    out += text.slice(at, m.index);
+    at = m.index + m[0].length;
+    if (c && kept.has(c)) {
+      citations.push({ ...c, index: out.length });
+      out += m[0];
+    } else {
+      dropped++;
+      // "said [X @ 01:02]." loses the bracket and the space before it.
+      if (out.endsWith(' ')) out = out.slice(0, -1);
+    }
+  }
+  return { text: out + text.slice(at), citations, dropped };
+}
+
 /** The href a citation link carries: `#cite/<recording id>/<ms>`. */
 export function citationHref(recordingId: string, atMs: number): string {
   return `#cite/${encodeURIComponent(recordingId)}/${Math.max(0, Math.round(atMs))}`;

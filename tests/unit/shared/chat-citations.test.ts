@@ -1,6 +1,15 @@
 /** Citations in answers: found by label, mapped to moments, linked; quotes given times; prompts labelled safely. */
 import { describe, expect, it } from 'vitest';
-import { citationHref, findCitations, labelOf, labelSources, linkCitations, parseCitationHref, parseClock } from '../../../src/shared/chat/citations';
+import {
+  checkCitations,
+  citationHref,
+  findCitations,
+  labelOf,
+  labelSources,
+  linkCitations,
+  parseCitationHref,
+  parseClock,
+} from '../../../src/shared/chat/citations';
 import { citeQuotes } from '../../../src/main/services/chat/quotes';
 
 const sources = [
@@ -53,5 +62,23 @@ describe('chat citations', () => {
       'Monday standup',
     );
     expect(out).toBe('She said "Dana will send the revised budget" [Monday standup @ 00:09] and left.');
+  });
+
+  it('keeps only citations that point at a passage the model was given, and takes invented ones out of the answer', () => {
+    const given = [
+      { recordingId: 'r1', startMs: 65_400 },
+      { recordingId: 'r2', startMs: 3_000 },
+    ];
+    const text = 'Budget agreed [Monday standup @ 01:05]. Launch moved [Monday standup @ 07:42]. Hired [Quarterly review @ 00:03] and [Board call @ 00:03].';
+    const out = checkCitations(text, sources, given);
+    expect(out.text).toBe('Budget agreed [Monday standup @ 01:05]. Launch moved. Hired [Quarterly review @ 00:03] and.');
+    expect(out.dropped).toBe(2);
+    expect(out.citations.map((c) => [c.recordingId, c.atMs])).toEqual([
+      ['r1', 65_000],
+      ['r2', 3_000],
+    ]);
+    // The kept citations' places are in the new text, so they link where they stand.
+    for (const c of out.citations) expect(out.text.slice(c.index, c.index + c.length)).toMatch(/^\[.+ @ \d\d:\d\d\]$/);
+    expect(linkCitations(out.text, out.citations)).toContain(`](${citationHref('r2', 3_000)})`);
   });
 });

@@ -4,7 +4,7 @@
  * streamed answer, citations), Stop, and waiting out a rate limit before
  * retrying by itself. Every change is saved and announced as an event.
  */
-import { findCitations, labelSources, type CitationSource } from '../../../shared/chat/citations';
+import { checkCitations, labelSources, type CitationSource, type GivenPassage } from '../../../shared/chat/citations';
 import {
   EXTRACTIVE_MODEL,
   type ChatDetail,
@@ -168,6 +168,7 @@ export class ChatService {
     let content = '';
     let sources: ChatSource[] = [];
     let labels: CitationSource[] = [];
+    let given: GivenPassage[] = [];
     let pending = '';
     let timer: NodeJS.Timeout | null = null;
     const flush = () => {
@@ -179,8 +180,10 @@ export class ChatService {
     const finish = (status: ChatMessage['status'], error: string | null = null) => {
       if (timer) clearTimeout(timer);
       flush();
-      const citations = findCitations(content, labels);
-      const message = this.library.chats.updateMessage(run.messageId, { content, status, error, citations, sources, model: chat.model });
+      // Every citation must point at a passage the model was given; an invented one is taken out of the answer.
+      const checked = checkCitations(content, labels, given);
+      content = checked.text;
+      const message = this.library.chats.updateMessage(run.messageId, { content, status, error, citations: checked.citations, sources, model: chat.model });
       this.events.message({ chatId, message });
       this.events.changed({ id: chatId, reason: 'updated' });
     };
@@ -197,6 +200,7 @@ export class ChatService {
       const prompt = await this.prompt(chat, history, question, info);
       sources = prompt.sources;
       labels = prompt.labels;
+      given = prompt.given;
       if (prompt.empty) {
         content = prompt.empty;
         finish('done');
@@ -249,6 +253,8 @@ export class ChatService {
     messages: GatewayMessage[];
     sources: ChatSource[];
     labels: CitationSource[];
+    /** The passages the prompt gave, which citations must point at. */
+    given: GivenPassage[];
     transcriptId?: string;
     quoteSentences?: { startMs: number; text: string }[];
     empty?: string;
@@ -259,6 +265,7 @@ export class ChatService {
         messages: [],
         sources: [],
         labels: [],
+        given: [],
         empty: 'The recordings of this chat are no longer in the library, so there is nothing to answer from. Start a new chat from the library.',
       };
     }
@@ -268,12 +275,14 @@ export class ChatService {
       const [rec] = this.library.retrieval.recordings(ids);
       if (rec?.remoteId && rec.region === target.region) {
         const [label] = labelSources([rec]) as [CitationSource];
+        const sentences = this.library.retrieval.sentences(rec.transcriptId);
         return {
           messages: buildTranscriptIdMessages(question, history, label),
           transcriptId: rec.remoteId,
           sources: [{ recordingId: rec.id, title: rec.title, label: label.label, passages: 1 }],
           labels: [label],
-          quoteSentences: this.library.retrieval.sentences(rec.transcriptId),
+          given: sentences.map((x) => ({ recordingId: rec.id, startMs: x.startMs })),
+          quoteSentences: sentences,
         };
       }
     }
@@ -289,6 +298,7 @@ export class ChatService {
         messages: [],
         sources: [],
         labels: [],
+        given: [],
         empty:
           chat.scope === 'library'
             ? 'No transcript in the library contains the words of this question. Try the words the speakers would have used, or a name or topic from the recording.'
@@ -306,7 +316,8 @@ export class ChatService {
       label: (labels[i] as CitationSource).label,
       passages: r.passages.length,
     }));
-    return { messages: buildMessages({ question, history, retrieved, sources: labels, extractive: !model.generative }), sources, labels };
+    const given = retrieved.recordings.flatMap((r) => r.passages.map((p) => ({ recordingId: r.recording.id, startMs: p.startMs })));
+    return { messages: buildMessages({ question, history, retrieved, sources: labels, extractive: !model.generative }), sources, labels, given };
   }
 }
 
