@@ -11,6 +11,7 @@ import { registerEngineHandlers } from './ipc/local-engine';
 import { registerJobHandlers } from './ipc/jobs';
 import { registerKeyHandlers } from './ipc/keys';
 import { registerLibraryHandlers } from './ipc/library';
+import { registerModelHandlers } from './ipc/models';
 import { registerSettingsHandlers } from './ipc/settings';
 import { Router, type Sender } from './ipc/router';
 import type { Platform } from './platform/types';
@@ -23,6 +24,8 @@ import { JobService, type JobServiceOptions } from './services/jobs';
 import { PickedFiles } from './services/picked-files';
 import { KeyService, KeyVault } from './services/keys';
 import { Library } from './services/library/library';
+import { ModelManager } from './services/models/manager';
+import { CATALOG } from '../shared/models';
 import { ExportSaver } from './services/library/export-files';
 import { SubtitleExporter } from './services/library/subtitle-export';
 import { registerSubtitleHandlers } from './ipc/subtitles';
@@ -47,6 +50,8 @@ export interface Core {
   captions: CaptionsService;
   /** Files the user picked in this session (Electron's preload reports them); only these play from where they are. */
   picked: PickedFiles;
+  /** Local models: downloads, installs, deletes in `<data>/models` (the engine reads the same folder). */
+  models: ModelManager;
   /** How the renderer reaches a recording's audio (host mode: a token route; Electron: a protocol). */
   setMediaUrl(fn: (recordingId: string, redacted: boolean) => string): void;
   dispose(): Promise<void>;
@@ -132,6 +137,14 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
     changed: (p) => router.emit('chat.changed', p),
   });
   registerChatHandlers(router, chat, new InsightService(library, clients, () => chat.models()));
+  const models = new ModelManager(join(platform.dataDir, 'models'), {
+    catalog: CATALOG,
+    mirror: () => settings.get().models.mirror,
+    changed: (id) => router.emit('models.changed', { id }),
+    log,
+  });
+  registerModelHandlers(router, models, settings, jobs.uploadsDir());
+  void models.start().catch((e: unknown) => log(`models: ${e instanceof Error ? e.message : String(e)}`));
 
   if (opts.resume !== false) {
     jobs.resume();
@@ -150,11 +163,13 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
     clients,
     captions,
     picked,
+    models,
     setMediaUrl(fn) {
       mediaUrl = fn;
     },
     async dispose() {
       await captions.dispose();
+      await models.dispose();
       chat.dispose();
       follower.dispose();
       await jobs.dispose();
