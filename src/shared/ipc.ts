@@ -19,6 +19,8 @@ import {
   webhookStatusSchema,
 } from './library';
 import { settingsPatchSchema, settingsViewSchema } from './settings';
+import { downloadStatusSchema, modelsListSchema } from './models/view';
+import { modelIdSchema } from './models/catalog';
 import { exportFileSchema, peaksSchema, rulesProfileSchema, spliceSchema, subtitleDocSchema, subtitleExportFormatSchema } from './subtitles/schema';
 import { captionsRunSchema, captionsStartInputSchema, captionsStoppedSchema, liveStatusSchema, liveTurnSchema } from './captions';
 import {
@@ -462,6 +464,35 @@ export const channels = {
       .strict(),
     output: insightSchema,
   },
+
+  // Local models (Settings → Models; DESIGN.md §6b). Downloads answer at once; `models.progress` events follow.
+  /** Every catalog model with its install and download state, other installed models, the folder and its free space. */
+  'models.list': { input: none, output: modelsListSchema },
+  /** Start (or resume) a download; a disk too full answers with state 'failed' and the reason. */
+  'models.download': { input: z.object({ id: modelIdSchema }).strict(), output: downloadStatusSchema },
+  'models.pause': { input: z.object({ id: modelIdSchema }).strict(), output: downloadStatusSchema.nullable() },
+  'models.resume': { input: z.object({ id: modelIdSchema }).strict(), output: downloadStatusSchema },
+  /** Stop a download and delete its partial file. */
+  'models.cancel': { input: z.object({ id: modelIdSchema }).strict(), output: downloadStatusSchema.nullable() },
+  /** Delete an installed model (a default that named it falls back to the built-in). */
+  'models.delete': { input: z.object({ id: modelIdSchema }).strict(), output: z.object({ freedBytes: z.number().int().nonnegative() }) },
+  /**
+   * Install from an archive, a .gguf or a folder the user picked: Electron gives
+   * its `path`; host mode first POSTs the file to `/upload` as for jobs.addUpload
+   * and gives `uploadId` with the file's `name` (the name picks the catalog entry).
+   */
+  'models.installFile': {
+    input: z
+      .object({ path: z.string().min(1).max(4096).optional(), uploadId: z.string().min(1).max(64).optional(), name: z.string().min(1).max(500).optional() })
+      .strict()
+      .refine((v) => (v.path === undefined) !== (v.uploadId === undefined), 'give either path or uploadId'),
+    output: z.object({ id: modelIdSchema }),
+  },
+  /** The default model for files or live captions ('' = the built-in PocketSphinx); it must be installed and made for that task. */
+  'models.setDefault': {
+    input: z.object({ task: z.enum(['files', 'live']), id: z.union([z.literal(''), modelIdSchema]) }).strict(),
+    output: settingsViewSchema,
+  },
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 
 export const events = {
@@ -493,6 +524,10 @@ export const events = {
   'chat.state': chatStateSchema,
   /** A chat was created, changed (renamed, new message, model) or deleted: refetch the list. */
   'chat.changed': z.object({ id: z.string(), reason: z.enum(['created', 'updated', 'deleted']) }),
+  /** A download's bytes, speed, ETA and state (a few times a second while it runs, and on every change of state). */
+  'models.progress': downloadStatusSchema,
+  /** A model was installed or deleted. */
+  'models.changed': z.object({ id: z.string() }),
 } as const satisfies Record<string, z.ZodType>;
 
 /**

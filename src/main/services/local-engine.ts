@@ -79,9 +79,13 @@ export class EngineManager {
   private launchOn(port: number): Promise<EngineHandle> {
     // The key goes by environment: not visible in the process list, and a random key may start with '-',
     // which an argument parser would take for an option.
-    const proc = this.launcher.launch(['--host', '127.0.0.1', '--port', String(port), '--data', join(this.dataDir, 'engine')], {
-      VERBATIM_ENGINE_KEY: this.key,
-    });
+    // The engine reads the models the app's manager installs (<app data>/models), picking them up without a restart.
+    const proc = this.launcher.launch(
+      ['--host', '127.0.0.1', '--port', String(port), '--data', join(this.dataDir, 'engine'), '--models', join(this.dataDir, 'models')],
+      {
+        VERBATIM_ENGINE_KEY: this.key,
+      },
+    );
     this.proc = proc;
     const stderr: string[] = [];
     return new Promise<EngineHandle>((resolve, reject) => {
