@@ -2,7 +2,9 @@
 import { parseArgs } from 'node:util';
 import { startFakeService } from './fake-service';
 
-const { values } = parseArgs({ options: { host: { type: 'string' }, port: { type: 'string' }, 'api-key': { type: 'string' }, data: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { host: { type: 'string' }, port: { type: 'string' }, 'api-key': { type: 'string' }, data: { type: 'string' }, models: { type: 'string' } },
+});
 const svc = await startFakeService({
   port: Number(values.port ?? 0),
   apiKey: values['api-key'] ?? process.env.VERBATIM_ENGINE_KEY ?? '',
