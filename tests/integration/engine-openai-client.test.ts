@@ -7,12 +7,14 @@
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import OpenAI from 'openai';
 import { makeParseableResponseFormat } from 'openai/lib/parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEngine } from '../../src/engine/server';
 import type { TranscriptParams, TranscriptResult } from '../../src/engine/store';
 import { engineSandbox, type EngineSandbox } from '../support/engine';
+import { installTinyGguf } from '../fixtures/models/gguf';
 
 const KEY = 'openai-client-key';
 const TID = 'b0000000-0000-4000-8000-000000000001';
@@ -55,8 +57,13 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', () => r()));
+  // The local GGUF provider: a tiny llama whose greedy answer is always "The meeting agreed to ship the report on Friday." (tests/fixtures/models/gguf.ts).
+  const modelsDir = join(sandbox.dir, 'models');
+  installTinyGguf(modelsDir, 'tiny-llama-test');
   engine = await sandbox.start(KEY, {
+    modelsDir,
     gateway: {
+      local: { threads: 1 },
       upstreams: [{ baseUrl: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1`, models: ['up-small'] }],
       limits: { 'up-limited': 1 },
     },
@@ -189,6 +196,19 @@ describe('the openai client against the gateway', () => {
     expect((r.choices[0]?.message.content ?? '').length).toBeGreaterThan(0);
     expect((r.choices[0]?.message.content ?? '').length).toBeLessThanOrEqual(24);
     expect(r.usage?.completion_tokens).toBeLessThanOrEqual(6);
+  });
+
+  it('the local GGUF model ends at stop and max_completion_tokens too, whole and streamed', async () => {
+    const messages = [{ role: 'user' as const, content: 'What was agreed?' }];
+    const stopped = await client.chat.completions.create({ model: 'tiny-llama-test', messages, stop: [' report'] });
+    expect(stopped.choices[0]?.message.content).toBe('The meeting agreed to ship the');
+    const short = await client.chat.completions.create({ model: 'tiny-llama-test', messages, max_completion_tokens: 3 });
+    expect(short.choices[0]?.message.content).toBe('The meeting agreed');
+    expect(short.choices[0]?.finish_reason).toBe('length');
+    let streamed = '';
+    for await (const chunk of await client.chat.completions.create({ model: 'tiny-llama-test', messages, stop: ' report', stream: true }))
+      streamed += chunk.choices[0]?.delta.content ?? '';
+    expect(streamed).toBe('The meeting agreed to ship the');
   });
 
   it('maps errors to its error classes with plain sentences (no JSON-quoted message)', async () => {
