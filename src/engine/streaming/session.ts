@@ -12,6 +12,7 @@ import type { StreamingServerMessage } from '../../shared/api/streaming';
 import { applyTunables, CLOSE, StreamingClose, type StreamingParams } from './params';
 import { AudioPacer, parseControl } from './input';
 import { Resampler } from './resample';
+import { SpeechEnd } from './speech-end';
 import { endOfTurnConfidence, formatWords, joinWords, PartialTracker, type StreamWord } from './turns';
 
 const RATE = 16000;
@@ -69,6 +70,7 @@ export class StreamingSession {
   readonly expiresAt: number;
   private readonly vad: StreamingVad | null;
   private readonly resampler: Resampler;
+  private readonly speechEnd = new SpeechEnd();
   private preroll: Int16Array[] = [];
   private prerollSamples = 0;
   /** 16 kHz samples received (stream clock). */
@@ -182,6 +184,7 @@ export class StreamingSession {
     const before = this.samples;
     this.samples += pcm.length;
     if (this.vad) {
+      this.speechEnd.accept(pcm);
       const events = this.vad.accept(pcm);
       if (!this.turn) {
         this.keepPreroll(pcm);
@@ -217,6 +220,7 @@ export class StreamingSession {
     }
     this.preroll = [];
     this.prerollSamples = 0;
+    this.speechEnd.startTurn();
     this.turn = {
       order: null,
       uttStart: from,
@@ -234,8 +238,12 @@ export class StreamingSession {
   }
 
   private silenceMs(): number {
-    if (this.vad)
-      return this.vad.isSpeech ? 0 : Math.max(0, (this.samples - Math.max(this.vad.lastSpeechAt, this.turn ? this.turn.speechStartMs * SPM : 0)) / SPM);
+    if (this.vad) {
+      if (this.vad.isSpeech) return 0;
+      // Counted from where the voice's energy fell, not from the detector's later end (see speech-end.ts).
+      const ended = this.speechEnd.refine(this.vad.lastSpeechAt);
+      return Math.max(0, (this.samples - Math.max(ended, this.turn ? this.turn.speechStartMs * SPM : 0)) / SPM);
+    }
     return this.decoderSpeech ? 0 : Math.max(0, (this.samples - this.decoderLastSpeech) / SPM);
   }
 
@@ -269,11 +277,20 @@ export class StreamingSession {
     return this.turn?.lastWords[this.turn.lastWords.length - 1]?.text;
   }
 
+  private previousWordText(): string | undefined {
+    return this.turn?.lastWords[this.turn.lastWords.length - 2]?.text;
+  }
+
+  /** How sure the session is that the turn in progress is over, after `silence` ms. */
+  private turnEndConfidence(silence: number): number {
+    return endOfTurnConfidence(silence, this.lastWordText(), this.params.minTurnSilence, this.params.maxTurnSilence, this.previousWordText());
+  }
+
   private checkTurn(): void {
     const turn = this.turn;
     if (!turn) return;
     const silence = this.silenceMs();
-    const conf = endOfTurnConfidence(silence, this.lastWordText(), this.params.minTurnSilence, this.params.maxTurnSilence);
+    const conf = this.turnEndConfidence(silence);
     const heard = turn.lastWords.length > 0;
     if (
       (heard || silence >= this.params.maxTurnSilence) &&
@@ -283,7 +300,13 @@ export class StreamingSession {
       return;
     }
     const every = turn.lastWords.length ? PARTIAL_EVERY_MS : FIRST_WORD_EVERY_MS;
-    if (!this.partialBusy && (turn.lastPartialAt === null || (this.samples - turn.lastPartialAt) / SPM >= every)) {
+    // The turn is about to end: a hypothesis now would only hold up the final decode queued behind it.
+    const endingSoon =
+      heard &&
+      silence > 0 &&
+      silence + every > this.params.minTurnSilence &&
+      this.turnEndConfidence(this.params.minTurnSilence) >= this.params.endOfTurnConfidenceThreshold;
+    if (!endingSoon && !this.partialBusy && (turn.lastPartialAt === null || (this.samples - turn.lastPartialAt) / SPM >= every)) {
       turn.lastPartialAt = this.samples;
       this.partialBusy = true;
       const spanEnd = (silence > 0 ? this.samples - silence * SPM : this.samples) / SPM;
@@ -298,8 +321,7 @@ export class StreamingSession {
             words.every((w, i) => w.text === turn.lastWords[i]?.text && w.word_is_final === turn.lastWords[i]?.word_is_final);
           turn.lastWords = words;
           if (!same && words.length > 0) {
-            const c = endOfTurnConfidence(this.silenceMs(), this.lastWordText(), this.params.minTurnSilence, this.params.maxTurnSilence);
-            this.sendTurn(turn, words, false, false, c);
+            this.sendTurn(turn, words, false, false, this.turnEndConfidence(this.silenceMs()));
           }
           // Audio that arrived while this hypothesis was decoding gets the next one now, not a frame later.
           this.checkTurn();
@@ -335,6 +357,7 @@ export class StreamingSession {
       this.lastWordText() ?? 'end',
       this.params.minTurnSilence,
       this.params.maxTurnSilence,
+      this.previousWordText(),
     );
     const format = this.params.formatTurns;
     const offset = turn.uttStart / SPM;

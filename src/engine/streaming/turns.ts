@@ -71,13 +71,57 @@ const CONTINUERS = new Set([
 ]);
 
 /**
- * Confidence (0–1) that the speaker has finished, from the silence so far and
- * the last word heard. Reaches 0.5 at `minSilence` after a word that can end a
- * sentence, and rises to 1 at `maxSilence`; after a continuer it stays lower.
+ * Words after which "you", "it" or "her" is an object, so a sentence can end
+ * on it ("…with you.", "thank you.", "send it."), where as a subject ("you
+ * said…", "it is…") the speaker is rarely done.
  */
-export function endOfTurnConfidence(silenceMs: number, lastWord: string | undefined, minSilence: number, maxSilence: number): number {
+const OBJECT_TAKERS = new Set([
+  'with',
+  'to',
+  'for',
+  'at',
+  'about',
+  'from',
+  'of',
+  'on',
+  'by',
+  'thank',
+  'see',
+  'tell',
+  'told',
+  'call',
+  'help',
+  'ask',
+  'meet',
+  'love',
+  'miss',
+  'need',
+  'want',
+  'bring',
+  'send',
+  'give',
+  'take',
+  'make',
+  'got',
+]);
+const OBJECT_PRONOUNS = new Set(['you', 'it', 'her']);
+
+/** Whether the speaker is rarely done after `word` (preceded by `previous`). */
+function continues(word: string, previous: string | undefined): boolean {
+  const w = word.toLowerCase();
+  if (OBJECT_PRONOUNS.has(w) && previous !== undefined && OBJECT_TAKERS.has(previous.toLowerCase())) return false;
+  return CONTINUERS.has(w);
+}
+
+/**
+ * Confidence (0–1) that the speaker has finished, from the silence so far and
+ * the last word heard (and the one before it). Reaches 0.5 at `minSilence`
+ * after a word that can end a sentence, and rises to 1 at `maxSilence`; after
+ * a continuer it stays lower.
+ */
+export function endOfTurnConfidence(silenceMs: number, lastWord: string | undefined, minSilence: number, maxSilence: number, previousWord?: string): number {
   if (!lastWord) return 0;
-  const cont = CONTINUERS.has(lastWord.toLowerCase());
+  const cont = continues(lastWord, previousWord);
   let c: number;
   if (silenceMs <= 0) c = 0.02;
   else if (silenceMs < minSilence) c = 0.4 * (silenceMs / Math.max(1, minSilence));
