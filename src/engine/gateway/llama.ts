@@ -79,7 +79,8 @@ export class LlamaProvider implements ChatProvider {
       id: manifest.id,
       name: manifest.name,
       description: `${manifest.name}, a local GGUF model run by the engine on this computer (no network).`,
-      context_length: manifest.contextLength ?? 4096,
+      // What the engine gives it (the app sizes prompts by this), not what the model could take.
+      context_length: Math.max(1024, Math.min(this.opts.contextSize ?? 4096, manifest.contextLength ?? 4096)),
     }));
   }
 

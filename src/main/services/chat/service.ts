@@ -4,6 +4,7 @@
  * streamed answer, citations), Stop, and waiting out a rate limit before
  * retrying by itself. Every change is saved and announced as an event.
  */
+import { chatActionFor, type ChatAction } from '../../../shared/chat/actions';
 import { checkCitations, labelSources, type CitationSource, type GivenPassage } from '../../../shared/chat/citations';
 import {
   EXTRACTIVE_MODEL,
@@ -22,6 +23,7 @@ import type { Retrieved } from '../library/retrieval';
 import { chatMarkdown } from './markdown';
 import { budgetChars, buildMessages, buildTranscriptIdMessages, MAX_PROMPT_CHARS } from './prompt';
 import { citeQuotes } from './quotes';
+import { actionPrompt } from './summarise';
 
 export interface ChatEvents {
   delta(p: { chatId: string; messageId: number; text: string }): void;
@@ -197,7 +199,9 @@ export class ChatService {
         chat = { ...chat, model };
       }
       const info = models.find((m) => m.id === model) as ChatModel;
-      const prompt = await this.prompt(chat, history, question, info);
+      const action = chatActionFor(question);
+      const prompt =
+        action && chat.scope === 'recordings' ? await this.actionPrompt(chat, action, info, signal) : await this.prompt(chat, history, question, info);
       sources = prompt.sources;
       labels = prompt.labels;
       given = prompt.given;
@@ -241,6 +245,43 @@ export class ChatService {
       }
       finish('error', err instanceof Error ? err.message : String(err));
     }
+  }
+
+  /** A one-click action (summary, action items, follow-up) over the chat's whole recordings, map-reduced when they do not fit. */
+  private async actionPrompt(
+    chat: ChatSummary,
+    action: ChatAction,
+    model: ChatModel,
+    signal: AbortSignal,
+  ): Promise<Awaited<ReturnType<ChatService['prompt']>>> {
+    const recs = this.library.retrieval.recordings(chat.recordings.map((r) => r.id));
+    const none = { messages: [], sources: [], labels: [], given: [] };
+    if (!recs.length) return { ...none, empty: 'The recordings of this chat are no longer in the library, so there is nothing to work from.' };
+    if (!model.generative)
+      return {
+        ...none,
+        empty: `${action.label} needs a model that writes; ${model.name} only quotes. Download a chat model (Qwen2.5 1.5B Instruct is a good start) in Settings → Models, or add a cloud key, then ask again.`,
+      };
+    const labels = labelSources(recs.map((r) => ({ id: r.id, title: r.title })));
+    const recordings = recs.map((r, i) => ({
+      recordingId: r.id,
+      label: (labels[i] as CitationSource).label,
+      sentences: this.library.retrieval.sentences(r.transcriptId),
+    }));
+    const gateway = await this.clients.gateway();
+    const planned = await actionPrompt(action, recordings, Math.min(budgetChars(model.contextLength, 0), MAX_PROMPT_CHARS), {
+      signal,
+      progress: (done, total) =>
+        this.events.state({ chatId: chat.id, state: 'thinking', retryAt: null, message: `Reading the recording in ${total} parts: ${done} of ${total} done…` }),
+      complete: async (messages, sig) => (await gateway.chat({ model: model.id, messages, max_tokens: 400 }, sig)).choices[0]?.message?.content ?? '',
+    });
+    const sources = recordings.map((r) => ({
+      recordingId: r.recordingId,
+      title: recs.find((x) => x.id === r.recordingId)?.title ?? r.label,
+      label: r.label,
+      passages: r.sentences.length,
+    }));
+    return { messages: planned.messages, sources, labels, given: planned.given };
   }
 
   /** Retrieval and messages for one question. */

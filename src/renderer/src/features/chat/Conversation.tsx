@@ -11,6 +11,7 @@ import { Dialog } from '../../components/Dialog';
 import { useApp } from '../../stores/app';
 import { useChat } from '../../stores/chat';
 import { AnswerMarkdown } from './AnswerMarkdown';
+import { AnsweredBy, ChatActions } from './ChatActions';
 import { Composer, Suggestions } from './Composer';
 import { ModelPicker } from './ModelPicker';
 
@@ -90,6 +91,7 @@ const Message = memo(function Message({ m, onRetry }: { m: ChatMessage; onRetry(
         </div>
       )}
       {m.status !== 'streaming' && <Sources m={m} />}
+      {m.status !== 'streaming' && <AnsweredBy model={m.model} />}
     </li>
   );
 });
@@ -102,7 +104,7 @@ function StateLine({ chatId, streaming }: { chatId: string; streaming: boolean }
     const left = Math.max(0, Math.ceil((Date.parse(st.retryAt) - now) / 1000));
     const at = new Date(st.retryAt).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
     text = `The model's request limit is reached. You can ask again at ${at}; Verbatim will ask by itself then (in ${left} s).`;
-  } else if (st?.state === 'thinking') text = 'Finding the passages and asking the model…';
+  } else if (st?.state === 'thinking') text = st.message ?? 'Finding the passages and asking the model…';
   else if (st?.state === 'streaming' || streaming) text = 'Writing the answer…';
   return (
     <p className={`chat__state${st?.state === 'waiting' ? ' chat__state--wait' : ''}`} role="status" data-testid="chat-state">
@@ -196,6 +198,7 @@ export function Conversation({ chat }: { chat: ChatDetail }) {
         <div ref={end} />
       </div>
       <StateLine chatId={chat.id} streaming={streaming} />
+      <ChatActions chat={chat} busy={busy} />
       <Composer chat={chat} busy={busy} />
       <Dialog
         open={confirmDelete}
