@@ -128,7 +128,8 @@ async function waitFinal(id: string): Promise<Record<string, unknown>> {
   }
 }
 
-describe.skipIf(missing.length > 0)("the engine's answers against AssemblyAI's published specification", () => {
+// Real speech decoded and streamed at real time on a loaded machine: generous per-test time.
+describe.skipIf(missing.length > 0)("the engine's answers against AssemblyAI's published specification", { timeout: 120_000 }, () => {
   beforeAll(async () => {
     spec = await loadSpec(EXCEPTIONS);
     sandbox = engineSandbox('engine-spec-');
@@ -159,7 +160,10 @@ describe.skipIf(missing.length > 0)("the engine's answers against AssemblyAI's p
     engine = await sandbox.start(KEY, {
       workers: 2,
       fetchTimeoutMs: 3000,
-      gateway: { upstreams: [{ baseUrl: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1`, models: ['up-small'] }] },
+      gateway: {
+        upstreams: [{ baseUrl: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1`, models: ['up-small', 'up-limited'] }],
+        limits: { 'up-limited': 1 },
+      },
     });
   });
 
@@ -292,6 +296,11 @@ describe.skipIf(missing.length > 0)("the engine's answers against AssemblyAI's p
       expect(r.status).toBeGreaterThanOrEqual(400);
       expectSpec('llm-gateway.yml', ...op, r);
     }
+    const limited = { model: 'up-limited', messages: [{ role: 'user', content: 'x' }] };
+    expect((await call('/v1/chat/completions', { method: 'POST', body: JSON.stringify(limited) })).status).toBe(200);
+    const over = await call('/v1/chat/completions', { method: 'POST', body: JSON.stringify(limited) });
+    expect(over.status).toBe(429);
+    expectSpec('llm-gateway.yml', ...op, over);
     const unknownRoute = await call('/v1/nothing-here');
     expect(unknownRoute.status).toBe(404);
     expectSchema('llm-gateway.yml', ['components', 'schemas', 'ErrorResponse'], unknownRoute.body, 'GET /v1/nothing-here → 404');
@@ -313,6 +322,12 @@ describe.skipIf(missing.length > 0)("the engine's answers against AssemblyAI's p
     });
     expect(t.status, t.text).toBe(200);
     expectSpec('llm-gateway.yml', '/understanding', 'post', t);
+    const who = await call('/v1/understanding', {
+      method: 'POST',
+      body: JSON.stringify({ transcript_id: done, speech_understanding: { request: { speaker_identification: { speaker_type: 'name' } } } }),
+    });
+    expect(who.status, who.text).toBe(200);
+    expectSpec('llm-gateway.yml', '/understanding', 'post', who);
     for (const body of [
       { transcript_id: 'missing', speech_understanding: { request: { custom_formatting: { date: 'mm/dd/yyyy' } } } },
       { transcript_id: done, speech_understanding: { request: { sentiment: {} } } },
@@ -324,7 +339,7 @@ describe.skipIf(missing.length > 0)("the engine's answers against AssemblyAI's p
     }
   });
 
-  it('streaming: Begin, Turn (unformatted and formatted) and Termination, in s16le and mu-law sessions', async () => {
+  it('streaming: Begin, Turn (unformatted and formatted) and Termination, in s16le, mu-law and u3-rt-pro sessions', async () => {
     const raw = join(sandbox.dir, 'phone.raw');
     execFileSync('sox', [speech, '-r', '16000', '-c', '1', '-b', '16', '-e', 'signed-integer', '-t', 'raw', raw]);
     // Whole 50 ms frames (a shorter last frame is a 3007), then a second of silence.
@@ -351,13 +366,14 @@ describe.skipIf(missing.length > 0)("the engine's answers against AssemblyAI's p
       return messages;
     };
     const mulaw = (await import('../../src/engine/streaming/mulaw')).encodeMulaw(new Int16Array(pcm.buffer, pcm.byteOffset, pcm.length / 2));
-    const [a, b] = await Promise.all([
+    const [a, b, c] = await Promise.all([
       session('?sample_rate=16000&encoding=pcm_s16le&format_turns=true', pcm),
       session('?sample_rate=16000&encoding=pcm_mulaw', Buffer.from(mulaw)),
+      session('?sample_rate=16000&speech_model=u3-rt-pro&format_turns=true&keyterms_prompt=%5B%22Sarah%22%5D', pcm),
     ]);
     const payload = (name: string): SpecPath => ['components', 'messages', name, 'payload'];
     const kinds = { Begin: 'SessionBegins', Turn: 'Turn', Termination: 'Termination' } as const;
-    for (const m of [...a, ...b]) {
+    for (const m of [...a, ...b, ...c]) {
       const name = kinds[m.type as keyof typeof kinds];
       expect(name, `an unknown message type ${String(m.type)}`).toBeDefined();
       expectSchema('usm-streaming.yml', payload(name), m, `${String(m.type)} message`);
