@@ -47,6 +47,8 @@ export class ServiceClients {
 
   async streaming(opts: Omit<StreamingOptions, 'baseUrl' | 'key'>, handlers: StreamingHandlers): Promise<StreamingClient> {
     const t = await this.target();
-    return new StreamingClient({ ...opts, baseUrl: t.endpoints.streaming, key: t.key }, handlers);
+    // On the local engine, live captions run on the default live model when one is set (Settings → Models).
+    const live = t.region === 'local' ? this.settings.get().models.live : '';
+    return new StreamingClient({ ...opts, ...(live ? { speechModel: live } : {}), baseUrl: t.endpoints.streaming, key: t.key }, handlers);
   }
 }

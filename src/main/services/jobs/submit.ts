@@ -103,8 +103,12 @@ export async function createParams(ctx: JobContext, row: JobRow, audioUrl: strin
     delete p.redact_pii_audio;
     delete p.redact_pii_audio_quality;
   }
-  if (row.region === 'local') {
-    // The local engine runs its one recognizer whatever is asked, but refuses names it does not know (slam-1…).
+  const localDefault = row.region === 'local' ? ctx.settings.get().models.files : '';
+  if (localDefault) {
+    // The default local model for files (Settings → Models), by its catalog name.
+    (p as Record<string, unknown>).speech_models = [localDefault];
+  } else if (row.region === 'local') {
+    // The local engine runs PocketSphinx for cloud names, but refuses names it does not know (slam-1…).
     const known = o.speechModels?.filter((m): m is (typeof SPEECH_MODELS)[number] => (SPEECH_MODELS as readonly string[]).includes(m)) ?? [];
     if (known.length) p.speech_models = known;
     else delete p.speech_models;
