@@ -8,6 +8,7 @@
 import { setVadPoolsIdleMs, vadStatus } from './audio/vad';
 import type { Logger } from './logger';
 import { createRecognizers, type Recognizer, type RecognizerStream, type SpeakerAdapter } from './recognizer/index';
+import { ModelRegistry } from './recognizer/sherpa/registry';
 
 export interface EngineRecognizers {
   /** Decodes job segments; decoders are pooled inside. */
@@ -21,6 +22,8 @@ export interface EngineRecognizers {
   readonly adapter: SpeakerAdapter | null;
   /** Whether live sessions detect speech with Silero VAD (else with the decoder's own detector). */
   readonly liveVad: boolean;
+  /** The installed local models (sherpa-onnx) under the models folder; `speech_models` and the streaming `speech_model` pick them. */
+  readonly local: ModelRegistry;
   dispose(): void;
 }
 
@@ -37,6 +40,8 @@ export interface RecognizerOptions {
   speakerAdaptation?: boolean;
   /** An injected recognizer (tests, other engines), used as it is for both; the caller disposes it. */
   injected?: Recognizer;
+  /** The folder of installed models (`--models`). */
+  modelsDir: string;
   logger: Logger;
 }
 
@@ -55,6 +60,7 @@ export function buildRecognizers(o: RecognizerOptions): EngineRecognizers {
     o.logger.warn(`speaker adaptation is off, jobs are decoded in one pass (${adapter.unavailableReason ?? 'its tools are missing'})`);
     adapter = null;
   }
+  const local = new ModelRegistry({ dir: o.modelsDir, idleMs: o.idleMs, logger: o.logger });
   const open = (keyterms?: string[]): Promise<RecognizerStream> => live.openStream(keyterms ? { keyterms } : undefined);
   return {
     batch,
@@ -67,8 +73,10 @@ export function buildRecognizers(o: RecognizerOptions): EngineRecognizers {
     },
     adapter,
     liveVad,
+    local,
     dispose() {
       set.dispose();
+      local.dispose();
     },
   };
 }

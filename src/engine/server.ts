@@ -84,6 +84,7 @@ export async function startEngine(opts: EngineOptions): Promise<RunningEngine> {
     idleMs: opts.idleMs,
     speakerAdaptation: opts.speakerAdaptation ?? true,
     injected: opts.recognizer,
+    modelsDir: opts.modelsDir ?? join(resolved.dataDir, 'models'),
     logger,
   });
   if (!recognizers.available) logger.warn(recognizers.unavailableReason ?? 'the recognizer is not available');

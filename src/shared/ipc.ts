@@ -162,6 +162,12 @@ export const channels = {
   'jobs.retry': { input: idInput, output: jobSchema },
   /** Forget a finished job (its library item stays). Unfinished jobs are canceled first. */
   'jobs.remove': { input: idInput, output: okOutput },
+  /**
+   * Speaker labels for a finished transcript without choosing the file again (`id`: the recording): its
+   * audio (the library's copy, the original file, a live session's recording) is transcribed again with
+   * speaker_labels as a new version of the item. `conflict` when it has speakers already.
+   */
+  'jobs.addSpeakers': { input: idInput, output: jobSchema },
 
   // ── library (offline) ───────────────────────────────────────────────────
   /** A page of recordings with their latest transcript's state. `total` counts all matches. */

@@ -29,9 +29,10 @@ export const transcriptionOptionsSchema = z
     filterProfanity: z.boolean(),
     /** Words to boost (names, jargon). */
     keytermsPrompt: z.array(z.string().min(1).max(100)).max(200),
-    /** Cloud only: the local engine refuses speaker labels. */
+    /** Who said what: the cloud, or the local engine with a segmentation and a speaker-embedding model installed. */
     speakerLabels: z.boolean(),
-    speakersExpected: z.number().int().min(1).max(20).nullable(),
+    /** Up to 10, the cloud's documented limit (the local engine's too). */
+    speakersExpected: z.number().int().min(1).max(10).nullable(),
     redactPii: z.boolean(),
     redactPiiPolicies: z.array(z.enum(piiPolicies)),
     redactPiiSub: z.enum(['hash', 'entity_name']),

@@ -12,7 +12,8 @@ import { suppressNoise } from '../audio/denoise';
 import { findSpeechSegments } from '../audio/segment';
 import { isLoopbackListen } from '../audio/fetch-guard';
 import { resolveSource, SourceError } from '../audio/source';
-import { keytermWarning, type RecognizedWord } from '../recognizer/index';
+import { keytermWarning, type RecognizedWord, type Recognizer } from '../recognizer/index';
+import { openJobModel, LocalModelError } from '../recognizer/sherpa/job-model';
 import type { JobContext } from '../context';
 import type { TranscriptResult, TranscriptRow } from '../store';
 import { formatTranscript, round3 } from '../text/format';
@@ -64,29 +65,41 @@ export async function processJob(ctx: JobContext, job: TranscriptRow, signal: Ab
     }
     const durationMs = (samples / BYTES_PER_SECOND) * 2 * 1000;
     if (durationMs < MIN_AUDIO_MS) throw new JobFailure('Audio duration is too short.');
-    if (!ctx.recognizers.available)
+    // An installed local model named by speech_models, checked and loaded in the native worker; else PocketSphinx.
+    let local: Awaited<ReturnType<typeof openJobModel>> = null;
+    try {
+      local = await openJobModel(ctx.recognizers.local, p.speech_models, p.language_code);
+    } catch (err) {
+      if (err instanceof LocalModelError) throw new JobFailure(err.message);
+      throw err;
+    }
+    const recognizer: Recognizer = local ?? ctx.recognizers.batch;
+    if (!local && !ctx.recognizers.available)
       throw new JobFailure(`The local engine cannot transcribe: ${ctx.recognizers.unavailableReason ?? 'its recognizer is not available'}`);
 
     const warnings: string[] = [];
     if (p.keyterms_prompt?.length) {
       // Readies a decoder with the terms (the segments below reuse it) and says what became of them.
-      const w = keytermWarning(ctx.recognizers.batch.prepareKeyterms ? await ctx.recognizers.batch.prepareKeyterms(p.keyterms_prompt) : null);
+      const w = keytermWarning(recognizer.prepareKeyterms ? await recognizer.prepareKeyterms(p.keyterms_prompt) : null);
       if (w) warnings.push(w);
     }
     if (ctx.opts.denoise !== false) await suppressNoise(raw, samples, signal, (m) => ctx.logger.warn(`job ${job.id}: ${m}`));
     const segments = await findSpeechSegments(raw, samples, { signal });
-    const adapter = ctx.recognizers.adapter;
+    const adapter = local ? null : ctx.recognizers.adapter;
     const rate = adapter ? await probeSampleRate(source.path, raw, signal) : null;
     const { bySegment } = await recognizeSegments({
       raw,
       segments,
-      recognizer: ctx.recognizers.batch,
+      recognizer,
       adapter,
       narrowband: rate !== null && rate < NARROWBAND_BELOW_HZ,
       keyterms: p.keyterms_prompt ?? undefined,
       workDir: join(dir, 'adapt'),
       signal,
       warn: (m) => ctx.logger.warn(`job ${job.id}: ${m}`),
+    }).catch((err: unknown) => {
+      // A local model that fails or crashes its worker is the model's fault: say so, as the job's error.
+      throw err instanceof LocalModelError ? new JobFailure(err.message) : err;
     });
     const rawWords: RecognizedWord[] = [];
     const offset = p.audio_start_from ?? 0;
@@ -95,7 +108,10 @@ export async function processJob(ctx: JobContext, job: TranscriptRow, signal: Ab
       for (const w of bySegment[i] ?? []) rawWords.push({ ...w, start: w.start + segMs + offset, end: w.end + segMs + offset });
     });
 
-    let { words, sentences, text } = formatTranscript(rawWords, { punctuate: p.punctuate, formatText: p.format_text });
+    if (local && !local.timedWords) warnings.push(local.approximateNote());
+    // A model that writes its own punctuation and capitals (Parakeet) keeps them; ours is for the others.
+    const own = local?.punctuates === true;
+    let { words, sentences, text } = formatTranscript(rawWords, { punctuate: p.punctuate && !own, formatText: p.format_text && !own });
     let redactedAudioPath: string | null = null;
     if (p.redact_pii) {
       const policies = p.redact_pii_policies?.length ? p.redact_pii_policies : SUPPORTED_PII_POLICIES;
@@ -141,7 +157,7 @@ export async function processJob(ctx: JobContext, job: TranscriptRow, signal: Ab
         sentences,
         confidence,
         audio_duration: Math.round(durationMs / 1000),
-        speech_model_used: p.speech_model ?? p.speech_models?.[0] ?? 'universal-3-pro',
+        speech_model_used: local ? local.name : 'pocketsphinx',
         warnings,
         ...(utterances ? { utterances } : {}),
         ...understanding,

@@ -1,18 +1,15 @@
 /**
  * Speakers on a finished transcript: each word gets the speaker of the
- * diarization turn at its midpoint, speakers are lettered A, B, … in the order
+ * diarization turn at its midpoint (src/shared/speaker-turns.ts), speakers are lettered A, B, … in the order
  * they are first heard, and utterances are built as the cloud builds them
  * (consecutive words of one speaker, split at long pauses).
  */
 import type { Sentence, Utterance, Word } from '../../shared/api/transcript';
+import { speakerAt as sharedSpeakerAt, type SpeakerTurn as SharedTurn } from '../../shared/speaker-turns';
 import { round3 } from './format';
 
 /** One diarization turn in milliseconds; `speaker` is the diarizer's cluster number. */
-export interface SpeakerTurn {
-  start: number;
-  end: number;
-  speaker: number;
-}
+export type SpeakerTurn = SharedTurn<number>;
 
 /** A pause between two words of one speaker longer than this starts a new utterance. */
 export const UTTERANCE_PAUSE_MS = 1500;
@@ -28,37 +25,8 @@ export function speakerLetter(index: number): string {
   return s;
 }
 
-/**
- * The diarizer's cluster number at a word. A turn that holds the word's
- * midpoint wins; when several do (overlapping speech), the one overlapping
- * the word the longest, then the one that started first, then the lowest
- * cluster number. A word in a gap between turns takes the nearest turn (ties:
- * the earlier). Null when there are no turns at all.
- */
-export function speakerAt(word: { start: number; end: number }, turns: readonly SpeakerTurn[]): number | null {
-  const mid = (word.start + word.end) / 2;
-  let best: SpeakerTurn | null = null;
-  let bestOverlap = -1;
-  for (const t of turns) {
-    if (mid < t.start || mid > t.end) continue;
-    const overlap = Math.min(word.end, t.end) - Math.max(word.start, t.start);
-    if (!best || overlap > bestOverlap || (overlap === bestOverlap && (t.start < best.start || (t.start === best.start && t.speaker < best.speaker)))) {
-      best = t;
-      bestOverlap = overlap;
-    }
-  }
-  if (best) return best.speaker;
-  let nearest: SpeakerTurn | null = null;
-  let nearestGap = Infinity;
-  for (const t of turns) {
-    const gap = mid < t.start ? t.start - mid : mid - t.end;
-    if (gap < nearestGap || (gap === nearestGap && nearest && (t.start < nearest.start || (t.start === nearest.start && t.speaker < nearest.speaker)))) {
-      nearest = t;
-      nearestGap = gap;
-    }
-  }
-  return nearest ? nearest.speaker : null;
-}
+/** The diarizer's cluster number at a word (the shared rule: src/shared/speaker-turns.ts). */
+export const speakerAt = (word: { start: number; end: number }, turns: readonly SpeakerTurn[]): number | null => sharedSpeakerAt(word, turns);
 
 /**
  * Words with `speaker` filled: the cluster at each word, lettered in the

@@ -23,6 +23,7 @@ export function registerJobHandlers(router: Router, jobs: JobService, picked: Pi
   router.handle('jobs.list', (input) => ({ jobs: jobs.list(input?.includeFinished ?? true, input?.limit ?? 200) }));
   router.handle('jobs.cancel', ({ id }) => jobs.cancel(id));
   router.handle('jobs.retry', ({ id }) => jobs.retry(id));
+  router.handle('jobs.addSpeakers', ({ id }) => jobs.addSpeakers(id));
   router.handle('jobs.remove', async ({ id }) => {
     await jobs.remove(id);
     return { ok: true as const };

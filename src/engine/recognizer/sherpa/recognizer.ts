@@ -24,6 +24,21 @@ export interface LocalModel {
 
 const DECODE_TIMEOUT_MS = 5 * 60_000;
 
+/** The model failed to load or decode (its worker said why, or died): the model's fault, not the engine's. */
+export class LocalModelError extends Error {}
+
+/** Runs `fn`, turning the worker's errors into LocalModelError naming the model. */
+async function inWorker<T>(id: string, what: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    throw new LocalModelError(
+      `The speech model ${id} failed to ${what}: ${why}. The engine is fine; delete the model and download it again in Settings → Models, or choose another.`,
+    );
+  }
+}
+
 export class SherpaRecognizer implements Recognizer {
   readonly available = true;
   readonly unavailableReason = null;
@@ -68,7 +83,8 @@ export class SherpaRecognizer implements Recognizer {
     const o = { language: this.language };
     const key = this.key(c, o);
     this.model.touch(key);
-    await this.child.request('asr.load', { key, config: offlineConfig(this.model.manifest, c, o) }, { timeoutMs: DECODE_TIMEOUT_MS });
+    const config = offlineConfig(this.model.manifest, c, o);
+    await inWorker(this.name, 'load', () => this.child.request('asr.load', { key, config }, { timeoutMs: DECODE_TIMEOUT_MS }));
   }
 
   async recognize(pcm: Int16Array, opts: { keyterms?: string[] } = {}): Promise<RecognizedWord[]> {
@@ -78,7 +94,9 @@ export class SherpaRecognizer implements Recognizer {
     const key = this.key(c, o);
     this.model.touch(key);
     const config = offlineConfig(this.model.manifest, c, o);
-    const r = await this.child.request<SherpaResult>('asr.decode', { key, config, pcm, ...(hotwords ? { hotwords } : {}) }, { timeoutMs: DECODE_TIMEOUT_MS });
+    const r = await inWorker(this.name, 'decode', () =>
+      this.child.request<SherpaResult>('asr.decode', { key, config, pcm, ...(hotwords ? { hotwords } : {}) }, { timeoutMs: DECODE_TIMEOUT_MS }),
+    );
     this.model.touch(key);
     return this.toWords(r, (pcm.length / 16000) * 1000);
   }
@@ -104,8 +122,14 @@ export class SherpaRecognizer implements Recognizer {
     const key = this.key(c, o);
     this.model.touch(key);
     const session = randomUUID();
-    await this.child.request('asr.open', { key, config: onlineConfig(c, o), session }, { timeoutMs: DECODE_TIMEOUT_MS });
+    const config = onlineConfig(c, o);
+    await inWorker(this.name, 'load', () => this.child.request('asr.open', { key, config, session }, { timeoutMs: DECODE_TIMEOUT_MS }));
     return new OnlineSession(this.child, session, () => this.model.touch(key));
+  }
+
+  /** The warning of a transcript whose word times were spread rather than given by the model. */
+  approximateNote(): string {
+    return `Word times are approximate: the model ${this.name} gives none, so each word's time is spread over its speech segment by its length.`;
   }
 
   dispose(): void {

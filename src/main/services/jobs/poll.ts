@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { AppError } from '../../../shared/errors';
 import type { JobError, TranscriptionOptions } from '../../../shared/jobs';
 import type { Word } from '../../../shared/library';
+import { speakerAt, type SpeakerTurn } from '../../../shared/speaker-turns';
 import type { WireTranscript } from '../client/rest';
 import type { JobRow } from '../library/jobs';
 import { spansFromView } from '../library/text';
@@ -47,13 +48,16 @@ export async function poll(ctx: JobContext, row: JobRow, signal: AbortSignal): P
 }
 
 async function finish(ctx: JobContext, row: JobRow, t: WireTranscript, signal: AbortSignal): Promise<void> {
-  const words: Word[] = (t.words ?? []).map((w) => ({ text: w.text, start: w.start, end: w.end, confidence: w.confidence, speaker: w.speaker ?? null }));
+  let words: Word[] = (t.words ?? []).map((w) => ({ text: w.text, start: w.start, end: w.end, confidence: w.confidence, speaker: w.speaker ?? null }));
+  // A two-source live session knows its speakers (You / Others): the improved version keeps them.
+  const known = row.source_kind === 'live' ? liveSourceTurns(ctx, row.recording_id) : null;
+  if (known) words = words.map((w) => ({ ...w, speaker: speakerAt(w, known) ?? w.speaker }));
   // Service views are best effort: the library builds its own spans when they fail.
   const [sv, pv] = await Promise.all([
     ctx.call(row, signal, (c) => c.sentences(t.id, signal)).catch(() => null),
     ctx.call(row, signal, (c) => c.paragraphs(t.id, signal)).catch(() => null),
   ]);
-  const sentences = t.utterances?.length ? spansFromView(words, t.utterances) : sv?.sentences ? spansFromView(words, sv.sentences) : null;
+  const sentences = t.utterances?.length && !known ? spansFromView(words, t.utterances) : sv?.sentences ? spansFromView(words, sv.sentences) : null;
   const paragraphs = pv?.paragraphs ? spansFromView(words, pv.paragraphs) : null;
   ctx.library.transcripts.complete(row.transcript_id, {
     remoteId: t.id,
@@ -73,6 +77,15 @@ async function finish(ctx: JobContext, row: JobRow, t: WireTranscript, signal: A
   void ctx.library.subtitles
     .precomputePeaks(row.recording_id)
     .catch((e: unknown) => ctx.log(`job ${row.id}: waveform peaks not made ahead (the Subtitles view makes them when opened): ${String(e)}`));
+}
+
+/** The You / Others turns of a live session that captioned both sources, from its live transcript's words; null otherwise. */
+function liveSourceTurns(ctx: JobContext, recordingId: string): SpeakerTurn<string>[] | null {
+  const session = ctx.library.sessions.session(recordingId);
+  if (!session || session.sources.length < 2) return null;
+  const turns: SpeakerTurn<string>[] = [];
+  for (const w of ctx.library.transcripts.words(session.liveTranscriptId)) if (w.speaker) turns.push({ start: w.start, end: w.end, speaker: w.speaker });
+  return turns.length ? turns : null;
 }
 
 /** The library keeps a copy when Settings say so: a staged upload moves in, a file is copied. */

@@ -147,18 +147,51 @@ export class JobService {
   }
 
   /** Transcribe a live session's recording again, as a pre-recorded job: a new transcript of the same item (both are kept). */
-  async addLiveVersion(recordingId: string, name: string): Promise<Job> {
+  async addLiveVersion(recordingId: string, name: string, extra: TranscriptionOptions = {}): Promise<Job> {
     const path = this.library.sessions.audioPath(recordingId);
     if (!path) throw new AppError('not_found', 'This session has no recording to transcribe again (nothing was recorded, or the file was removed).');
     const size = (await stat(path)).size;
     const region = this.targetRegion();
     const s = this.settings.get();
-    const options = { ...s.transcriptionDefaults };
+    const options = { ...s.transcriptionDefaults, ...extra };
     const baseUrl = region === 'local' ? 'local' : (remoteEndpoints(region, s)?.rest ?? '');
     if (region === 'custom' && !baseUrl) throw new AppError('bad_request', 'Region “custom” needs a REST address (Settings → Transcription service).');
     const job = this.library.transaction(() => {
       const transcriptId = this.library.sessions.addVersion(recordingId, { region, baseUrl: region === 'local' ? null : baseUrl, options });
       return this.library.jobs.createForTranscript(recordingId, transcriptId, { kind: 'live', source: path, name, size, region, baseUrl, options });
+    });
+    this.events.changed(job.id, job);
+    this.start(job.id);
+    return job;
+  }
+
+  /**
+   * Speaker labels for a finished transcript without choosing the file again: the recording's audio (the
+   * library's copy, the original file, or a live session's recording) is transcribed again with
+   * speaker_labels, as a new version of the same item, with the options of the version it had.
+   */
+  async addSpeakers(recordingId: string): Promise<Job> {
+    const item = this.library.recordings.item(recordingId);
+    const before = this.library.transcripts.get(recordingId);
+    if (before.speakers.length > 0) throw new AppError('conflict', 'This transcript has speakers already; rename them in the transcript.');
+    const options = { ...(before.options as TranscriptionOptions), speakerLabels: true };
+    if (this.library.sessions.session(recordingId)) return this.addLiveVersion(recordingId, item.title, options);
+    const path = this.library.audio.path(recordingId);
+    if (!path)
+      throw new AppError(
+        'not_found',
+        'The audio of this recording is not in the library and its original file is gone: transcribe the file again with “Speaker labels” on (Settings → Defaults).',
+      );
+    const size = (await stat(path)).size;
+    const region = this.targetRegion();
+    const s = this.settings.get();
+    const baseUrl = region === 'local' ? 'local' : (remoteEndpoints(region, s)?.rest ?? '');
+    if (region === 'custom' && !baseUrl) throw new AppError('bad_request', 'Region “custom” needs a REST address (Settings → Transcription service).');
+    // The library's own copy is not copied in again when the job completes; an original file may be (Settings).
+    const kind: JobSourceKind = this.library.audio.isLibraryCopy(path) ? 'live' : 'file';
+    const job = this.library.transaction(() => {
+      const transcriptId = this.library.transcripts.addVersion(recordingId, { region, baseUrl: region === 'local' ? null : baseUrl, options });
+      return this.library.jobs.createForTranscript(recordingId, transcriptId, { kind, source: path, name: item.title, size, region, baseUrl, options });
     });
     this.events.changed(job.id, job);
     this.start(job.id);

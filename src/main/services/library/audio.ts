@@ -36,6 +36,11 @@ export class AudioStore {
     private readonly ctx: LibraryContext,
   ) {}
 
+  /** Whether `path` is one of the library's own copies (inside the audio folder). */
+  isLibraryCopy(path: string): boolean {
+    return resolve(path).startsWith(resolve(this.ctx.audioDir) + sep);
+  }
+
   /** A path inside the audio folder for a stored name, or null when the name could escape it. */
   private inside(name: string): string | null {
     if (name !== name.trim() || name.includes('/') || name.includes('\\') || name === '.' || name === '..') return null;

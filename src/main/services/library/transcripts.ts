@@ -1,4 +1,5 @@
 /** Transcripts of recordings: status mirrored from jobs, the finished words and spans (with their search rows), and reading one back whole. */
+import { randomUUID } from 'node:crypto';
 import { AppError } from '../../../shared/errors';
 import type { JobError, ServiceRegion } from '../../../shared/jobs';
 import type { Cue, Span, Transcript, TranscriptStatus, Word } from '../../../shared/library';
@@ -119,6 +120,16 @@ export class TranscriptStore {
 
   setStatus(transcriptId: string, status: TranscriptStatus, extra: { remoteId?: string | null; error?: JobError | null } = {}): void {
     setTranscriptStatus(this.db, transcriptId, status, extra);
+  }
+
+  /** A new, queued transcript of a recording (speakers added, a live session improved); the older versions stay. */
+  addVersion(recordingId: string, v: { region: ServiceRegion; baseUrl: string | null; options: Record<string, unknown> }): string {
+    const transcriptId = randomUUID();
+    this.db
+      .prepare(`INSERT INTO transcripts (id, recording_id, region, base_url, status, options, created_at) VALUES (?, ?, ?, ?, 'queued', ?, ?)`)
+      .run(transcriptId, recordingId, v.region, v.baseUrl, JSON.stringify(v.options), new Date().toISOString());
+    this.ctx.changed([recordingId], 'updated');
+    return transcriptId;
   }
 
   /** Store a finished transcript: words, spans, search rows, in one transaction. */

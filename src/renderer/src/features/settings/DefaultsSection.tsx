@@ -69,7 +69,7 @@ export function DefaultsSection() {
         onChange={(v) => set({ speakerLabels: v })}
         help={
           local
-            ? 'Cloud only: the local engine does not label speakers, so this is ignored for local jobs.'
+            ? 'Labels each paragraph with Speaker A, B… which you can rename. The local engine needs a segmentation and a speaker-embedding model (Models).'
             : 'Labels each paragraph with Speaker A, B… which you can rename.'
         }
       />

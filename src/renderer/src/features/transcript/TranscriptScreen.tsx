@@ -13,6 +13,7 @@ import { ExportDialog } from '../library/LibraryDialogs';
 import { ImproveAccuracy } from '../captions/ImproveAccuracy';
 import { askAbout } from '../chat/ask';
 import { InsightsDialog } from '../chat/InsightsDialog';
+import { AddSpeakers } from './AddSpeakers';
 import { DetailsPanel } from './DetailsPanel';
 import { FindBar } from './FindBar';
 import { blocksOf, plainText } from './paragraphs';
@@ -149,6 +150,7 @@ export function TranscriptScreen() {
         {!done && <Badge tone={statusLabel[item.status][1]}>{statusLabel[item.status][0]}</Badge>}
         <div className="transcript__actions">
           {item.source === 'Live session' && <ImproveAccuracy recordingId={item.id} switcher />}
+          {done && item.hasAudio && transcript.speakers.length === 0 && <AddSpeakers recordingId={item.id} />}
           <Button ref={findButton} size="sm" icon="search" disabled={!done} onClick={() => setFinding(true)} aria-keyshortcuts="Control+F">
             Find
           </Button>

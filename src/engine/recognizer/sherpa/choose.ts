@@ -1,0 +1,62 @@
+/**
+ * Which speech model a request runs on: `speech_models` (or the streaming `speech_model`) naming an installed
+ * local model picks it; AssemblyAI's cloud names and `pocketsphinx` run the built-in PocketSphinx; any other
+ * name is a 400 saying to download it. A multilingual local model (Whisper) lets `language_code` and
+ * `language_detection` through.
+ */
+import { SPEECH_MODELS } from '../../../shared/api/transcript';
+import { BUILTIN_SPEECH_MODEL, type ModelManifest } from '../../../shared/models/catalog';
+import type { ModelRegistry } from './registry';
+
+const CLOUD = new Set<string>([...SPEECH_MODELS, 'best', 'nano', 'slam-1', 'universal']);
+
+/** Whether `name` runs PocketSphinx (the built-in model, or a cloud model name the local engine serves with it). */
+export function runsPocketsphinx(name: string): boolean {
+  return name === BUILTIN_SPEECH_MODEL || CLOUD.has(name);
+}
+
+/** The installed models a request body's `speech_models` names (looked up before the body is validated). */
+export async function namedLocalModels(registry: ModelRegistry, body: unknown): Promise<Map<string, ModelManifest>> {
+  const out = new Map<string, ModelManifest>();
+  const names = body && typeof body === 'object' ? (body as { speech_models?: unknown }).speech_models : undefined;
+  if (!Array.isArray(names)) return out;
+  for (const n of names.slice(0, 20)) {
+    if (typeof n !== 'string' || runsPocketsphinx(n) || out.has(n)) continue;
+    const m = await registry.find(n);
+    if (m && m.task === 'files') out.set(n, m);
+  }
+  return out;
+}
+
+/** The error for a model that is neither built in nor installed. */
+export function notInstalled(field: string, name: string): string {
+  return `${field}: the model ${JSON.stringify(name.slice(0, 100))} is not installed on this engine; download it in Settings → Models, or use ${BUILTIN_SPEECH_MODEL} (built in) or ${SPEECH_MODELS.join(', ')}.`;
+}
+
+/**
+ * `speech_models` as the wire schema can check it (local names swapped for a cloud name) and the model the
+ * request runs on (null: PocketSphinx). Throws the 400 message for a name neither built in nor installed.
+ */
+export function resolveSpeechModels(
+  names: unknown,
+  installed: ReadonlyMap<string, ModelManifest>,
+): { forSchema: unknown; chosen: ModelManifest | null; names: string[] | null } {
+  if (!Array.isArray(names) || !names.every((n) => typeof n === 'string')) return { forSchema: names, chosen: null, names: null };
+  for (const n of names as string[])
+    if (!runsPocketsphinx(n) && !installed.has(n) && /^[a-z0-9][a-z0-9.-]*$/.test(n)) throw new Error(notInstalled('speech_models', n));
+  const first = (names as string[])[0];
+  const chosen = first !== undefined ? (installed.get(first) ?? null) : null;
+  const forSchema = (names as string[]).map((n) => (installed.has(n) || n === BUILTIN_SPEECH_MODEL ? SPEECH_MODELS[0] : n));
+  return { forSchema, chosen, names: [...(names as string[])] };
+}
+
+/** Whether the model transcribes more than English (and so takes language_code / language_detection). */
+export function isMultilingual(m: ModelManifest | null): m is ModelManifest {
+  return m !== null && m.family === 'whisper' && m.languages.length > 1;
+}
+
+/** The installed model a stored job names first, or null when it runs PocketSphinx. */
+export function jobModelName(speechModels: readonly string[] | null): string | null {
+  const first = speechModels?.[0];
+  return first !== undefined && !runsPocketsphinx(first) ? first : null;
+}
