@@ -334,14 +334,14 @@ describe('speech understanding', () => {
   it('answers 400 for translation and speaker identification without a provider, and for an unknown transcript 404', async () => {
     const tr = await post('/v1/understanding', { transcript_id: TID, speech_understanding: { request: { translation: { target_languages: ['es'] } } } }, bare);
     expect(tr.status).toBe(400);
-    expect(((await tr.json()) as { error: { message: string } }).error.message).toMatch(/translation needs an LLM provider/);
+    expect(((await tr.json()) as { error: { message: string } }).error.message).toMatch(/translation needs a model that writes.*Settings → Models/);
     const si = await post(
       '/v1/understanding',
       { transcript_id: TID, speech_understanding: { request: { speaker_identification: { speaker_type: 'name' } } } },
       bare,
     );
     expect(si.status).toBe(400);
-    expect(((await si.json()) as { error: { message: string } }).error.message).toMatch(/no diarisation/);
+    expect(((await si.json()) as { error: { message: string } }).error.message).toMatch(/speaker_identification needs a model that writes/);
     const missing = await post(
       '/v1/understanding',
       { transcript_id: 'nope', speech_understanding: { request: { custom_formatting: { date: 'mm/dd/yyyy' } } } },

@@ -151,6 +151,7 @@ export class Gateway {
       throw new GatewayError(400, `${b.model} cannot answer in a JSON schema: it only quotes transcripts. ${LOCAL_MODEL_HINT}`);
     }
     const req: ChatRequest = { model: b.model, messages, max_tokens: maxTokens, stop, transcripts };
+    if (b.max_completion_tokens !== undefined) req.max_tokens_field = 'max_completion_tokens';
     if (b.temperature !== undefined) req.temperature = b.temperature;
     if (b.tools) req.tools = b.tools;
     if (b.tool_choice !== undefined) req.tool_choice = b.tool_choice;

@@ -42,9 +42,8 @@ export class OpenAICompatibleProvider implements ChatProvider {
   }
 
   private body(req: ChatRequest, stream: boolean): string {
-    const b: Record<string, unknown> = { model: req.model, messages: req.messages, max_tokens: req.max_tokens, stream };
-    // max_tokens is what Ollama, llama.cpp and vLLM read; OpenAI's newer models read only max_completion_tokens.
-    b.max_completion_tokens = req.max_tokens;
+    // The limit under the client's name for it: Ollama, llama.cpp and LM Studio read max_tokens, OpenAI's newer models only max_completion_tokens, and OpenAI refuses both at once.
+    const b: Record<string, unknown> = { model: req.model, messages: req.messages, [req.max_tokens_field ?? 'max_tokens']: req.max_tokens, stream };
     if (req.stop.length) b.stop = req.stop;
     if (req.temperature !== undefined) b.temperature = req.temperature;
     if (req.tools && this.supportsTools) b.tools = req.tools;

@@ -13,6 +13,8 @@ export type ChatRequest = Pick<ChatCompletionRequest, 'temperature' | 'tools' | 
   messages: ProviderMessage[];
   /** The most tokens to write: the request's max_completion_tokens, else max_tokens, else 1000. The gateway also cuts a longer answer. */
   max_tokens: number;
+  /** The name the client gave that limit; an OpenAI-compatible upstream is sent the same one (OpenAI refuses both at once; local servers read max_tokens). */
+  max_tokens_field?: 'max_tokens' | 'max_completion_tokens';
   /** Stop sequences (up to 4, possibly none): a provider stops before the first it would write; the gateway also cuts at them, so one that cannot still ends there. */
   stop: string[];
   /** Completed transcripts named by the request (for retrieval providers). */
