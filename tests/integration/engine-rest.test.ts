@@ -138,7 +138,7 @@ describe('engine REST through the official SDK', () => {
     await parse(TranscriptListSchema, '/v2/transcript?limit=5');
   });
 
-  it('accepts the older single speech_model (best, nano, slam-1, universal), runs the local recognizer and reports it in speech_model_used', async () => {
+  it('accepts the older single speech_model (best, nano, slam-1, universal), runs PocketSphinx and names it in speech_model_used', async () => {
     const up = await client.files.upload(clips.weather as string);
     for (const model of ['nano', 'best', 'slam-1', 'universal']) {
       const created = await api('/v2/transcript', { method: 'POST', body: JSON.stringify({ audio_url: up, speech_model: model }) });
@@ -148,7 +148,7 @@ describe('engine REST through the official SDK', () => {
       if (model !== 'nano') continue;
       const done = await waitFinal(created.body.id as string);
       expect(done.status).toBe('completed');
-      expect(done.speech_model_used).toBe('nano');
+      expect(done.speech_model_used).toBe('pocketsphinx');
       expect(wordErrorRate(CLIPS.weather, String(done.text))).toBeLessThanOrEqual(0.25);
     }
     const wrong = await api('/v2/transcript', { method: 'POST', body: JSON.stringify({ audio_url: up, speech_model: 'whisper' }) });
