@@ -216,6 +216,13 @@ describe('local GGUF models in the gateway', () => {
     expect((await post(engine, { model: 'tiny-llama-test', max_tokens: 2, messages: user('Hi') })).status).toBe(200);
   });
 
+  it('answers 400 with the sizes when the messages alone overflow the context', async () => {
+    const res = await post(engine, { model: 'tiny-llama-test', messages: [{ role: 'system', content: 'Notes. '.repeat(1200) }, ...user('Go')] });
+    expect(res.status).toBe(400);
+    expect(JSON.stringify(await res.json())).toMatch(/about \d+ tokens, more than tiny-llama-test's context of 4096 tokens/);
+    expect(await health(engine)).toBe(200);
+  });
+
   it('translates offline with the local model when one is installed', async () => {
     const id = 'llama-understanding';
     const params = {

@@ -38,6 +38,7 @@ interface Loaded {
   model: LlamaModel;
   context: LlamaContext;
   sequence: LlamaContextSequence;
+  contextSize: number;
 }
 
 type NodeLlama = typeof NodeLlamaModule;
@@ -203,7 +204,7 @@ export class LlamaProvider implements ChatProvider {
       await model.dispose();
       throw new GatewayError(503, `The model ${id} loaded but its context could not be made: ${this.logs.slice(-2).join(' ') || String(err)}`);
     }
-    this.loaded = { id, model, context, sequence: context.getSequence() };
+    this.loaded = { id, model, context, sequence: context.getSequence(), contextSize };
     this.events.push({ type: 'load', id, ms: performance.now() - started });
     return this.loaded;
   }
@@ -232,6 +233,13 @@ export class LlamaProvider implements ChatProvider {
       const loaded = await this.load(req.model);
       const lib = this.lib as NodeLlama;
       const { history, prompt } = toHistory(req);
+      // llama.cpp cannot shorten a system message or prompt that alone overflows the context: say so with the sizes.
+      const promptTokens = loaded.model.tokenize(req.messages.map((m) => m.content ?? '').join('\n')).length;
+      if (promptTokens + 64 > loaded.contextSize)
+        throw new GatewayError(
+          400,
+          `The messages are about ${promptTokens} tokens, more than ${req.model}'s context of ${loaded.contextSize} tokens holds with room to answer. Send less text (fewer or shorter passages, a shorter conversation).`,
+        );
       const schema = req.response_format?.type === 'json_schema' ? req.response_format.json_schema?.schema : undefined;
       let grammar;
       if (schema) {
@@ -252,16 +260,23 @@ export class LlamaProvider implements ChatProvider {
         session.setChatHistory(history);
         const before = loaded.sequence.tokenMeter.usedInputTokens;
         let completion = 0;
-        const out = await session.promptWithMeta(prompt, {
-          maxTokens: req.max_tokens,
-          temperature: req.temperature ?? 0.7,
-          customStopTriggers: stops.length ? stops : undefined,
-          grammar,
-          signal,
-          stopOnAbortSignal: true,
-          onTextChunk: onText,
-          onToken: (tokens) => void (completion += tokens.length),
-        });
+        const out = await session
+          .promptWithMeta(prompt, {
+            maxTokens: req.max_tokens,
+            temperature: req.temperature ?? 0.7,
+            customStopTriggers: stops.length ? stops : undefined,
+            grammar,
+            signal,
+            stopOnAbortSignal: true,
+            onTextChunk: onText,
+            onToken: (tokens) => void (completion += tokens.length),
+          })
+          .catch((err: unknown) => {
+            const msg = err instanceof Error ? err.message : String(err);
+            if (/context/i.test(msg))
+              throw new GatewayError(400, `${req.model} cannot fit these messages in its context of ${loaded.contextSize} tokens: ${msg}`);
+            throw err;
+          });
         const prompted = loaded.sequence.tokenMeter.usedInputTokens - before;
         return {
           content: out.responseText,
