@@ -1,14 +1,18 @@
-// Loaded with --import into a process under test: measures its event-loop delay (perf_hooks.monitorEventLoopDelay) and writes the figures to VERBATIM_LOOP_PROBE every 250 ms; SIGUSR2 starts a fresh measurement (after start-up).
+// Loaded with --import into a process under test: measures its event-loop delay (perf_hooks.monitorEventLoopDelay) and memory, and writes them to VERBATIM_LOOP_PROBE every 250 ms; SIGUSR2 runs a full garbage collection and starts a fresh measurement.
 import { writeFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 
 const file = process.env.VERBATIM_LOOP_PROBE;
 if (file) {
   const h = monitorEventLoopDelay({ resolution: 10 });
   h.enable();
   let since = Date.now();
+  const mib = (b) => Math.round(b / 1048576);
   const write = () => {
     const ms = (ns) => Math.round(ns / 1e5) / 10;
+    const m = process.memoryUsage();
     writeFileSync(
       file,
       JSON.stringify({
@@ -17,12 +21,17 @@ if (file) {
         meanMs: ms(h.mean),
         samples: h.count,
         since,
-        rssMiB: Math.round(process.memoryUsage().rss / 1048576),
+        at: Date.now(),
+        rssMiB: mib(m.rss),
+        heapUsedMiB: mib(m.heapUsed),
+        externalMiB: mib(m.external),
       }),
     );
   };
   setInterval(write, 250).unref();
   process.on('SIGUSR2', () => {
+    setFlagsFromString('--expose-gc');
+    runInNewContext('gc')();
     h.reset();
     since = Date.now();
     write();

@@ -9,7 +9,11 @@ export interface LoopFigures {
   meanMs: number;
   samples: number;
   since: number;
+  /** When the probe wrote these figures. */
+  at: number;
   rssMiB: number;
+  heapUsedMiB: number;
+  externalMiB: number;
 }
 
 /** Env for a child process under test: NODE_OPTIONS gains the probe, which writes to `file`. */
@@ -27,7 +31,7 @@ export function readLoop(file: string): LoopFigures | null {
   }
 }
 
-/** Starts a fresh measurement in the child and waits until its probe has written one. */
+/** Runs a full collection in the child and starts a fresh measurement; waits until its probe has written one. */
 export async function resetLoop(proc: ChildProcess, file: string): Promise<void> {
   const asked = Date.now();
   proc.kill('SIGUSR2');
@@ -39,14 +43,13 @@ export async function resetLoop(proc: ChildProcess, file: string): Promise<void>
   throw new Error('the event-loop probe did not answer the reset');
 }
 
-/** The figures after a pause of at least one probe interval (so the last stretch is in them). */
+/** The first figures the probe writes after this call (so everything up to now is in them). */
 export async function finalLoop(file: string): Promise<LoopFigures> {
   const t = Date.now();
   for (let i = 0; i < 400; i++) {
-    await new Promise((r) => setTimeout(r, 50));
     const f = readLoop(file);
-    if (f && i > 6) return f;
-    void t;
+    if (f && f.at > t) return f;
+    await new Promise((r) => setTimeout(r, 50));
   }
-  throw new Error('the event-loop probe wrote nothing');
+  throw new Error('the event-loop probe wrote nothing after the call');
 }

@@ -38,6 +38,8 @@ export async function openRegular(path: string, root: string): Promise<{ fh: Fil
   const before = await lstat(path).catch(() => null);
   if (!before) return { refused: 'missing' };
   if (!before.isFile()) return { refused: kind(before) };
+  // A hard link inside the backup can name any file of the same owner elsewhere on the disk: exportAll never makes one.
+  if (before.nlink > 1) return { refused: 'a hard link' };
   const real = await realpath(path).catch(() => null);
   if (!real || !real.startsWith(root + sep)) return { refused: 'outside the backup' };
   let fh: FileHandle;

@@ -102,10 +102,10 @@ export class BackupStore {
         if (table === 'recordings') {
           recordings++;
           if (typeof row.id === 'string' && row.id.length <= 200 && !existing.has(row.id)) (has.get(row.id) ? existing : fresh).add(row.id);
-        } else if (table === 'transcripts' && typeof row.id === 'string' && row.id.length <= 200) transcriptOf.set(row.id, String(row.recording_id));
+        } else if (table === 'transcripts' && typeof row.id === 'string' && row.id.length <= 200) transcriptOf.set(row.id, id(row.recording_id));
         else if (table === 'chat_recordings') {
-          const id = String(row.chat_id);
-          chatOver.set(id, (chatOver.get(id) ?? false) || fresh.has(String(row.recording_id)));
+          const chat = id(row.chat_id);
+          chatOver.set(chat, (chatOver.get(chat) ?? false) || fresh.has(id(row.recording_id)));
         }
       }
       for (const [t, r] of transcriptOf) if (fresh.has(r)) transcriptIds.add(t);
@@ -137,14 +137,14 @@ export class BackupStore {
             }
             if (!ok) continue;
             if (table === 'recordings') {
-              const id = String(row.id);
+              const rid = id(row.id);
               for (const [col, kind] of [
                 ['audio_file', 'original'],
                 ['redacted_audio_file', 'redacted'],
               ] as const) {
-                const name = audioDir && isLibraryAudioName(row[col], id, kind) ? row[col] : null;
+                const name = audioDir && isLibraryAudioName(row[col], rid, kind) ? row[col] : null;
                 values.set(col, name);
-                if (name) copies.push([name, id]);
+                if (name) copies.push([name, rid]);
               }
             }
             const cols = [...values.keys()];
@@ -152,8 +152,8 @@ export class BackupStore {
               const r = this.db
                 .prepare(`INSERT OR IGNORE INTO ${table} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`)
                 .run(...values.values());
-              if (table === 'chats' && r.changes) chatIds.add(String(row.id));
-              if (table === 'recordings' && r.changes) imported.push(String(row.id));
+              if (table === 'chats' && r.changes) chatIds.add(id(row.id));
+              if (table === 'recordings' && r.changes) imported.push(id(row.id));
             } catch {
               // A row this schema refuses (a broken reference): skipped, the rest still comes in.
             }
@@ -222,6 +222,9 @@ export class BackupStore {
   }
 }
 
+/** A row's id column as a string ('' for anything else: String() of a deeply nested array would overflow the stack). */
+const id = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
+
 /** Rows inserted per transaction, between turns of the event loop. */
 const BATCH = 500;
 
@@ -235,24 +238,24 @@ function keepRules(
   chatIds: Set<string>,
 ): Record<BackupTable, (row: Record<string, unknown>) => boolean> {
   return {
-    recordings: (r) => fresh.has(String(r.id)),
-    transcripts: (r) => fresh.has(String(r.recording_id)) && transcriptIds.has(String(r.id)),
-    words: (r) => transcriptIds.has(String(r.transcript_id)),
-    tags: (r) => fresh.has(String(r.recording_id)),
-    speakers: (r) => transcriptIds.has(String(r.transcript_id)),
-    cues: (r) => transcriptIds.has(String(r.transcript_id)) && isJson(r.data, z.array(editorCueSchema).max(CUE_LIMITS.cues)),
+    recordings: (r) => fresh.has(id(r.id)),
+    transcripts: (r) => fresh.has(id(r.recording_id)) && transcriptIds.has(id(r.id)),
+    words: (r) => transcriptIds.has(id(r.transcript_id)),
+    tags: (r) => fresh.has(id(r.recording_id)),
+    speakers: (r) => transcriptIds.has(id(r.transcript_id)),
+    cues: (r) => transcriptIds.has(id(r.transcript_id)) && isJson(r.data, z.array(editorCueSchema).max(CUE_LIMITS.cues)),
     // A chat over chosen recordings comes in only with one of them: a chat over nothing could not answer.
-    chats: (r) => (r.scope === 'library' ? r.recording_id === null : chatOver.get(String(r.id)) === true),
-    word_corrections: (r) => transcriptIds.has(String(r.transcript_id)),
-    live_sessions: (r) => fresh.has(String(r.recording_id)) && transcriptIds.has(String(r.live_transcript_id)),
-    subtitle_docs: (r) => transcriptIds.has(String(r.transcript_id)) && isJson(r.header, stringList) && isJson(r.trailer, stringList),
-    subtitle_history: (r) => transcriptIds.has(String(r.transcript_id)) && isJson(r.splice, spliceSchema),
+    chats: (r) => (r.scope === 'library' ? r.recording_id === null : chatOver.get(id(r.id)) === true),
+    word_corrections: (r) => transcriptIds.has(id(r.transcript_id)),
+    live_sessions: (r) => fresh.has(id(r.recording_id)) && transcriptIds.has(id(r.live_transcript_id)),
+    subtitle_docs: (r) => transcriptIds.has(id(r.transcript_id)) && isJson(r.header, stringList) && isJson(r.trailer, stringList),
+    subtitle_history: (r) => transcriptIds.has(id(r.transcript_id)) && isJson(r.splice, spliceSchema),
     // Profiles belong to no recording: one this library has (same id) or a built-in one is left as it is.
     subtitle_profiles: (r) => isJson(r.data, rulesProfileSchema) && !builtInProfiles.some((b) => b.id === r.id) && rulesProfileId(r.data) === r.id,
-    waveform_peaks: (r) => fresh.has(String(r.recording_id)) && Number.isInteger(r.rate) && (r.rate as number) > 0 && (r.rate as number) <= 1000,
-    chat_recordings: (r) => chatIds.has(String(r.chat_id)) && fresh.has(String(r.recording_id)),
-    messages: (r) => chatIds.has(String(r.chat_id)),
-    insights: (r) => transcriptIds.has(String(r.transcript_id)),
+    waveform_peaks: (r) => fresh.has(id(r.recording_id)) && Number.isInteger(r.rate) && (r.rate as number) > 0 && (r.rate as number) <= 1000,
+    chat_recordings: (r) => chatIds.has(id(r.chat_id)) && fresh.has(id(r.recording_id)),
+    messages: (r) => chatIds.has(id(r.chat_id)),
+    insights: (r) => transcriptIds.has(id(r.transcript_id)),
   };
 }
 

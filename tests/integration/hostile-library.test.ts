@@ -1,0 +1,412 @@
+/**
+ * Hostile inputs against host mode's library (issue 26, items 1–7 and 13),
+ * through the bridge of a real `npm run serve` process: backup folders with
+ * links, FIFOs, hard links, sparse files, damaged and huge manifests and
+ * 50,000 recordings; subtitle imports at and over the cue limit, with
+ * 10 MB lines and out-of-range cues; commits at the contract's limit; and
+ * jobs.addFiles with server paths. The host's event loop is measured inside
+ * it (support/loop-probe.mjs) and its memory from /proc; the figures are
+ * printed, and the assertions are what holds on a loaded machine too.
+ */
+import { execFileSync } from 'node:child_process';
+import { linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { launchHost, rssMiB, settledRssMiB, type Child } from './support/processes';
+import { finalLoop, loopProbeEnv, resetLoop } from './support/loop';
+
+let dir: string;
+let probe: string;
+let host: Child & { token: string };
+let socket: WebSocket;
+const figures = { inputs: 0, internal: [] as string[], rssBefore: 0, rssPeak: 0, rssAfter: 0, sparseCopyKiB: 0, bigImportMs: 0 };
+const SECRET = 'TOP-SECRET-OUTSIDE-THE-BACKUP';
+
+let nextId = 1;
+/** One bridge call: its output, or its error (code and message). */
+async function call(channel: string, input?: unknown, ms = 120_000): Promise<{ output?: Record<string, unknown>; error?: { code: string; message: string } }> {
+  figures.inputs++;
+  const id = nextId++;
+  const reply = await new Promise<Record<string, unknown>>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${channel} did not answer in ${ms} ms`)), ms);
+    const on = (d: WebSocket.RawData) => {
+      const m = JSON.parse(d.toString()) as Record<string, unknown>;
+      if (m.id === id) {
+        clearTimeout(timer);
+        socket.off('message', on);
+        resolve(m);
+      }
+    };
+    socket.on('message', on);
+    socket.send(JSON.stringify({ id, channel, input }));
+  });
+  const error = reply.error as { code: string; message: string } | undefined;
+  if (error?.code === 'internal') figures.internal.push(`${channel}: ${error.message}`);
+  figures.rssPeak = Math.max(figures.rssPeak, rssMiB(host.proc.pid as number));
+  return reply as { output?: Record<string, unknown>; error?: { code: string; message: string } };
+}
+
+const RID = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+const TID = (i: number) => `10000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+
+function recording(i: number, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    id: RID(i),
+    title: `Backup ${i}`,
+    source: 'b.wav',
+    source_kind: 'file',
+    status: 'completed',
+    created_at: '2026-01-01T00:00:00.000Z',
+    updated_at: '2026-01-01T00:00:00.000Z',
+    ...extra,
+  };
+}
+
+function transcript(i: number): Record<string, unknown> {
+  return {
+    id: TID(i),
+    recording_id: RID(i),
+    region: 'local',
+    status: 'completed',
+    text: 'hello',
+    created_at: '2026-01-01T00:00:00.000Z',
+    sentences: '[]',
+    paragraphs: '[]',
+  };
+}
+
+let backups = 0;
+/** A backup folder: library.json (a value, or raw text) and audio files (contents, or a function that makes the entry). */
+function backup(manifest: unknown, audio: Record<string, string | ((path: string) => void)> = {}): string {
+  const b = join(dir, `backup-${++backups}`);
+  mkdirSync(join(b, 'audio'), { recursive: true });
+  if (typeof manifest === 'string') writeFileSync(join(b, 'library.json'), manifest);
+  else if (manifest !== undefined) writeFileSync(join(b, 'library.json'), JSON.stringify(manifest));
+  for (const [name, v] of Object.entries(audio)) {
+    if (typeof v === 'string') writeFileSync(join(b, 'audio', name), v);
+    else v(join(b, 'audio', name));
+  }
+  return b;
+}
+
+const manifest = (tables: Record<string, unknown>) => ({ format: 'verbatim-library', version: 1, exportedAt: '2026-01-01T00:00:00.000Z', tables });
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'hostile-library-'));
+  probe = join(dir, 'loop.json');
+  writeFileSync(join(dir, 'secret.txt'), SECRET);
+  host = await launchHost(dir, loopProbeEnv(probe));
+  socket = new WebSocket(`ws://127.0.0.1:${host.port}/bridge?token=${host.token}`);
+  await new Promise((res, rej) => (socket.once('open', res), socket.once('error', rej)));
+  // Warm the channels the inputs use, then measure from here.
+  await call('library.list');
+  await call('library.importAll', { dir: backup(manifest({ recordings: [recording(999_999)] })) });
+  figures.rssBefore = await settledRssMiB(host.proc.pid as number, 10_000);
+  await resetLoop(host.proc, probe);
+}, 120_000);
+
+afterEach((ctx) => {
+  console.log(`hostile-library rss after "${ctx.task.name.slice(0, 40)}": ${rssMiB(host.proc.pid as number).toFixed(0)} MiB`);
+});
+
+afterAll(async () => {
+  socket?.close();
+  await host?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('hostile backups (items 1–4)', { timeout: 300_000 }, () => {
+  it('refuses links and anything not a regular file, at every level, and never copies what lies outside', async () => {
+    const outside = join(dir, 'secret.txt');
+    const audioCases: [string, (p: string) => void][] = [
+      ['symlink to a file outside', (p) => symlinkSync(outside, p)],
+      ['symlink to /etc/passwd', (p) => symlinkSync('/etc/passwd', p)],
+      ['relative symlink out', (p) => symlinkSync('../../secret.txt', p)],
+      ['dangling symlink', (p) => symlinkSync(join(dir, 'nothing-here'), p)],
+      ['symlink loop', (p) => symlinkSync(p, p)],
+      ['FIFO', (p) => execFileSync('mkfifo', [p])],
+      ['folder', (p) => mkdirSync(p)],
+      ['hard link to a file outside', (p) => linkSync(outside, p)],
+    ];
+    for (const [label, make] of audioCases) {
+      for (const kind of ['original', 'redacted'] as const) {
+        const i = 1000 + figures.inputs;
+        const name = kind === 'original' ? `${RID(i)}.wav` : `${RID(i)}.redacted.wav`;
+        const b = backup(
+          manifest({ recordings: [recording(i, kind === 'original' ? { audio_file: name } : { redacted_audio_file: name })], transcripts: [transcript(i)] }),
+          {
+            [name]: make,
+          },
+        );
+        const r = await call('library.importAll', { dir: b });
+        expect(r.output, `${label}: ${JSON.stringify(r)}`).toMatchObject({ imported: 1 });
+        expect((r.output!.notes as string[]).join(' '), label).toMatch(/was not imported/);
+        const item = await call('library.mediaUrl', { id: RID(i), redacted: kind === 'redacted' });
+        expect(item.output, `${label}: ${JSON.stringify(item)}`).toEqual({ url: null });
+      }
+    }
+    // Nothing in the library's audio folder holds the secret.
+    const audioDir = join(dir, 'data', 'audio');
+    for (const f of readdirSync(audioDir)) expect(readFileSync(join(audioDir, f), 'utf8')).not.toContain(SECRET);
+
+    // The audio folder or library.json as a link, a FIFO or a folder: the backup is refused at once.
+    const i = 5000;
+    const refusals: [string, string][] = [];
+    const mk = (label: string, setup: (b: string) => void) => {
+      const b = join(dir, `refuse-${refusals.length}`);
+      mkdirSync(b);
+      setup(b);
+      refusals.push([label, b]);
+    };
+    const good = JSON.stringify(manifest({ recordings: [recording(i, { audio_file: `${RID(i)}.wav` })] }));
+    mk('audio/ is a symlink to a folder outside', (b) => {
+      writeFileSync(join(b, 'library.json'), good);
+      mkdirSync(join(dir, `outside-audio-${i}`));
+      writeFileSync(join(dir, `outside-audio-${i}`, `${RID(i)}.wav`), SECRET);
+      symlinkSync(join(dir, `outside-audio-${i}`), join(b, 'audio'));
+    });
+    mk('audio/ is a FIFO', (b) => (writeFileSync(join(b, 'library.json'), good), execFileSync('mkfifo', [join(b, 'audio')])));
+    mk('audio/ is a file', (b) => (writeFileSync(join(b, 'library.json'), good), writeFileSync(join(b, 'audio'), 'x')));
+    mk('library.json is a FIFO', (b) => execFileSync('mkfifo', [join(b, 'library.json')]));
+    mk('library.json is a symlink', (b) => (writeFileSync(join(dir, `lj-${i}`), good), symlinkSync(join(dir, `lj-${i}`), join(b, 'library.json'))));
+    mk('library.json is a folder', (b) => mkdirSync(join(b, 'library.json')));
+    mk('library.json is a symlink to /dev/zero', (b) => symlinkSync('/dev/zero', join(b, 'library.json')));
+    mk('library.json is a hard link', (b) => (writeFileSync(join(dir, `hl-${i}`), good), linkSync(join(dir, `hl-${i}`), join(b, 'library.json'))));
+    mk('no library.json', () => undefined);
+    for (const [label, b] of refusals) {
+      const r = await call('library.importAll', { dir: b });
+      expect(r.error?.code, `${label}: ${JSON.stringify(r)}`).toBe('file_unreadable');
+    }
+    expect((await call('library.get', { id: RID(i) })).error?.code).toBe('not_found');
+  });
+
+  it('reads damaged and oversized manifests as a stream: every one answers, what is skipped is reported', async () => {
+    const ok = (i: number) => JSON.stringify(recording(i));
+    const texts = [
+      '',
+      ' ',
+      'null',
+      '[]',
+      '{}',
+      '{"format":"verbatim-library"}',
+      '{"format":"verbatim-library","tables":7}',
+      '{"format":"verbatim-library","tables":[]}',
+      '{"tables":{"recordings":[' + ok(1) + ']},"format":"verbatim-library"}',
+      '{"format":"not-verbatim","tables":{"recordings":[' + ok(1) + ']}}',
+      '{"format":{"format":"verbatim-library"},"tables":{}}',
+      '\uFEFF{"format":"verbatim-library","tables":{"recordings":[]}}',
+      '{"format":"verbatim-library","tables":{"recordings":[1,"x",null,[],[[]],true]}}',
+      '{"format":"verbatim-library","tables":{"recordings":[' + ok(7001) + ',',
+      '{"format":"verbatim-library","tables":{"recordings":[{"id":"x","title":"\\u',
+      '{"format":"verbatim-library","tables":{"recordings":[{"id":' + '['.repeat(100_000) + ']'.repeat(100_000) + '}]}}',
+      '{"format":"verbatim-library","tables":{"recordings":[{"id":"' + 'x'.repeat(17 * 1024 * 1024) + '"}]}}',
+      '{"format":"verbatim-library","tables":{"DROP TABLE recordings":[{"id":1}],"recordings":[' + ok(7002) + ']}}',
+      '{"format":"verbatim-library","tables":{"recordings":[' + ok(7003) + '],"recordings":[' + ok(7003) + ']}}',
+      '{"format":"verbatim-library","tables":{"recordings":[{"id":"' + RID(7004) + '","title":{"base64":"AAAA"}}]}}',
+      Buffer.from([0x7b, 0xff, 0xfe, 0x22]).toString('latin1'),
+      '{"format":"verbatim-library","tables":{"recordings":[' + ok(7005) + ']}}   trailing garbage {{{{',
+      '{"format":"verbatim-library","tables":{"recordings":[' + ok(7006) + ']}}{"format":"verbatim-library","tables":{"recordings":[' + ok(7007) + ']}}',
+    ];
+    for (const t of texts) {
+      const r = await call('library.importAll', { dir: backup(t) });
+      expect(r.output ?? r.error, t.slice(0, 80)).toBeDefined();
+      if (r.error) expect(['file_unreadable', 'bad_request'], `${t.slice(0, 80)}: ${r.error.message}`).toContain(r.error.code);
+    }
+    // More recordings than one import takes: refused with the limit named.
+    const many = Array.from({ length: 100_001 }, (_, i) => `{"id":"r${i}"}`).join(',');
+    const r = await call('library.importAll', { dir: backup(`{"format":"verbatim-library","tables":{"recordings":[${many}]}}`) });
+    expect(r.error?.message).toMatch(/more than 100,000 recordings/);
+    // A 250 MB manifest (one recording and a quarter-gigabyte of rows that are not for this library): streamed, memory flat.
+    const b = backup(undefined);
+    const file = join(b, 'library.json');
+    const pad = `{"recording_id":"nobody","tag":"${'p'.repeat(1000)}"},`;
+    const chunk = pad.repeat(1000);
+    writeFileSync(file, `{"format":"verbatim-library","tables":{"recordings":[${ok(7100)}],"tags":[`);
+    for (let n = 0; n < 250; n++) writeFileSync(file, chunk, { flag: 'a' });
+    writeFileSync(file, `{"recording_id":"nobody","tag":"end"}]}}`, { flag: 'a' });
+    const big = await call('library.importAll', { dir: b }, 280_000);
+    expect(big.output).toMatchObject({ imported: 1 });
+    rmSync(b, { recursive: true });
+  });
+
+  it('imports 50,000 recordings in batches (progress events, memory flat) and a 2 GB sparse file as holes', async () => {
+    const progress: number[] = [];
+    const onProgress = (d: WebSocket.RawData) => {
+      const m = JSON.parse(d.toString()) as { event?: string; payload?: { done: number } };
+      if (m.event === 'library.importProgress' && m.payload) progress.push(m.payload.done);
+    };
+    socket.on('message', onProgress);
+    const rows = Array.from({ length: 50_000 }, (_, i) => recording(100_000 + i));
+    const b = backup(manifest({ recordings: rows }));
+    const t0 = Date.now();
+    const r = await call('library.importAll', { dir: b }, 280_000);
+    figures.bigImportMs = Date.now() - t0;
+    socket.off('message', onProgress);
+    expect(r.output).toMatchObject({ imported: 50_000, skipped: 0 });
+    expect(progress.length).toBeGreaterThan(1);
+
+    const i = 200_000;
+    const name = `${RID(i)}.wav`;
+    const sparse = backup(manifest({ recordings: [recording(i, { audio_file: name })] }), {
+      [name]: (p) => truncateSync((writeFileSync(p, 'RIFF'), p), 2 * 1024 ** 3),
+    });
+    const s = await call('library.importAll', { dir: sparse }, 280_000);
+    expect(s.output).toMatchObject({ imported: 1 });
+    const copy = statSync(join(dir, 'data', 'audio', name));
+    figures.sparseCopyKiB = (copy.blocks * 512) / 1024;
+    expect(copy.size).toBe(2 * 1024 ** 3);
+    expect(figures.sparseCopyKiB).toBeLessThan(64 * 1024);
+  });
+
+  it('cancels an import part-way: what it added is removed', async () => {
+    const rows = Array.from({ length: 20_000 }, (_, i) => recording(300_000 + i));
+    const b = backup(manifest({ recordings: rows }));
+    const before = (await call('library.list', { limit: 1 })).output as { total: number };
+    let sent = false;
+    const onProgress = (d: WebSocket.RawData) => {
+      const m = JSON.parse(d.toString()) as { event?: string };
+      if (m.event === 'library.importProgress' && !sent) {
+        sent = true;
+        socket.send(JSON.stringify({ id: nextId++, channel: 'library.importCancel' }));
+      }
+    };
+    socket.on('message', onProgress);
+    const r = await call('library.importAll', { dir: b }, 280_000);
+    socket.off('message', onProgress);
+    // Canceled, or finished before the cancel arrived on a fast machine: either way the library is consistent.
+    const after = (await call('library.list', { limit: 1 })).output as { total: number };
+    if (r.error) {
+      expect(r.error.code).toBe('canceled');
+      expect(after.total).toBe(before.total);
+    } else expect(after.total).toBe(before.total + 20_000);
+  });
+});
+
+function srt(n: number, text = (i: number) => `cue ${i}`, at = (i: number) => i * 1000): string {
+  const t = (ms: number) => {
+    const h = Math.floor(ms / 3_600_000);
+    const m = Math.floor(ms / 60_000) % 60;
+    const s = Math.floor(ms / 1000) % 60;
+    return `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}:${String(s).padStart(2, '0')},${String(ms % 1000).padStart(3, '0')}`;
+  };
+  const parts: string[] = [];
+  for (let i = 0; i < n; i++) parts.push(`${i + 1}\n${t(at(i))} --> ${t(at(i) + 500)}\n${text(i)}\n`);
+  return parts.join('\n');
+}
+
+describe('hostile subtitles (items 5–7)', { timeout: 300_000 }, () => {
+  it('imports and commits at the contract limit of 200,000 cues, and refuses one more with a clear message', async () => {
+    const at = await call('subtitles.importNew', { name: 'limit.srt', content: srt(200_000, () => 'a') }, 280_000);
+    expect(at.output, JSON.stringify(at.error)).toMatchObject({ cues: 200_000 });
+    const opened = (await call('subtitles.open', { id: at.output!.id as string }, 280_000)).output as { cues: unknown[] };
+    expect(opened.cues).toHaveLength(200_000);
+    // A commit at the contract's limit: one cue replaced by 200,000 (its splice is what overflowed the stack).
+    const one = (await call('subtitles.importNew', { name: 'one.srt', content: srt(1) })).output!.id as string;
+    const doc = (await call('subtitles.open', { id: one })).output as { version: number; cues: unknown[] };
+    const insert = Array.from({ length: 200_000 }, (_, i) => ({ start: i * 1000, end: i * 1000 + 500, text: 'b' }));
+    const commit = await call(
+      'subtitles.commit',
+      { id: one, version: doc.version, label: 'Replace all', splice: { at: 0, remove: doc.cues, insert } },
+      280_000,
+    );
+    expect(commit.output, JSON.stringify(commit.error)).toMatchObject({ version: expect.any(Number) });
+    expect(((await call('subtitles.open', { id: one }, 280_000)).output as { cues: unknown[] }).cues).toHaveLength(200_000);
+    const over = await call('subtitles.importNew', { name: 'over.srt', content: srt(200_001, () => 'a') }, 280_000);
+    expect(over.error?.code).toBe('bad_request');
+    expect(over.error?.message).toMatch(/200,000/);
+  });
+
+  it('fits long cues, far times and 10 MB lines at the door; every item then opens', async () => {
+    const cases: [string, string][] = [
+      ['a 2,001-character cue', srt(3, (i) => (i === 1 ? 'x'.repeat(2001) : 'ok'))],
+      ['a 100,000-character cue over lines', srt(2, () => Array.from({ length: 100 }, () => 'y'.repeat(1000)).join('\n'))],
+      [
+        'a cue at 999 h',
+        srt(
+          3,
+          () => 'far',
+          (i) => (i === 2 ? 999 * 3_600_000 : i * 1000),
+        ),
+      ],
+      [
+        'a cue ending past 100 h',
+        srt(
+          2,
+          () => 'edge',
+          (i) => (i === 1 ? 100 * 3_600_000 - 100 : 0),
+        ),
+      ],
+      ['a 10 MB single line (5 M words)', `1\n00:00:01,000 --> 00:00:05,000\n${'w '.repeat(5_000_000)}\n`],
+      ['a 10 MB line with no spaces', `1\n00:00:01,000 --> 00:00:05,000\n${'z'.repeat(10_000_000)}\n`],
+      ['a 10 MB timing line', `1\n00:00:01,000 --> 00:00:05,000${' '.repeat(10_000_000)}\nok\n`],
+      ['a 10 MB WebVTT header', `WEBVTT\n\nNOTE ${'n'.repeat(10_000_000)}\n\n00:00:01.000 --> 00:00:02.000\nok\n`],
+      ['a 10 MB cue identifier', `WEBVTT\n\n${'i'.repeat(10_000_000)}\n00:00:01.000 --> 00:00:02.000\nok\n`],
+      ['a 1 MB cue setting', `WEBVTT\n\n00:00:01.000 --> 00:00:02.000 ${'align:start '.repeat(100_000)}\nok\n`],
+    ];
+    for (let n = 1; n <= 20; n++) cases.push([`cue of ${n * 150} characters ×40`, srt(40, () => 'c'.repeat(n * 150))]);
+    for (const h of [99, 100, 101, 500, 999])
+      cases.push([
+        `cue at ${h} h`,
+        srt(
+          2,
+          () => 't',
+          (i) => (i ? h * 3_600_000 : 0),
+        ),
+      ]);
+    for (const [label, content] of cases) {
+      const r = await call('subtitles.importNew', { name: `${label}.srt`, content }, 120_000);
+      if (r.error) {
+        expect(r.error.code, `${label}: ${r.error.message}`).toBe('bad_request');
+        continue;
+      }
+      const id = r.output!.id as string;
+      const open = await call('subtitles.open', { id });
+      expect(open.output, `${label}: ${JSON.stringify(open.error)}`).toBeDefined();
+      const get = await call('library.get', { id });
+      expect(get.output, `${label}: ${JSON.stringify(get.error)}`).toBeDefined();
+    }
+  });
+});
+
+describe('hostile jobs.addFiles in host mode (item 13)', () => {
+  it('refuses every server path the browser did not upload', async () => {
+    const paths = [
+      join(dir, 'secret.txt'),
+      '/etc/passwd',
+      '/dev/zero',
+      '/proc/self/environ',
+      join(dir, 'data', 'library.db'),
+      '../../etc/passwd',
+      'relative.wav',
+      '/',
+      '\u0000',
+    ];
+    for (const p of paths) {
+      const r = await call('jobs.addFiles', { paths: [p] });
+      expect(r.error?.code, `${p}: ${JSON.stringify(r)}`).toMatch(/forbidden|bad_request/);
+    }
+    const jobs = (await call('jobs.list')).output as { jobs: unknown[] };
+    expect(jobs.jobs).toHaveLength(0);
+  });
+});
+
+describe('the host at the end', () => {
+  it('is alive, its memory back within 150 MiB of the start; its event loop figures printed', async () => {
+    const info = await call('app.info');
+    expect(info.output).toMatchObject({ mode: 'host' });
+    expect(host.alive()).toBe(true);
+    const loop = await finalLoop(probe);
+    // Memory given back: a full collection in the host, then its RSS sampled until within 150 MiB of the start (or 30 s).
+    await resetLoop(host.proc, probe);
+    const pid = host.proc.pid as number;
+    const until = Date.now() + 30_000;
+    for (figures.rssAfter = rssMiB(pid); figures.rssAfter - figures.rssBefore >= 150 && Date.now() < until; figures.rssAfter = rssMiB(pid))
+      await new Promise((r) => setTimeout(r, 250));
+    console.log(`hostile-library figures: ${JSON.stringify({ ...figures, loop })}`);
+    expect(figures.internal).toEqual([]);
+    expect(figures.inputs).toBeGreaterThanOrEqual(100);
+    expect(figures.rssAfter - figures.rssBefore).toBeLessThan(150);
+  });
+});
