@@ -9,7 +9,6 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Library } from '../src/main/services/library/library';
-import { SubtitleExporter } from '../src/main/services/library/subtitle-export';
 import { buildCuesWith, builtInProfiles, commands, diffCues, applySplice, invertSplice, toSrt } from '../src/shared/subtitles/index';
 import { ms, openHostPage, quantile, tempDataDir } from '../tests/e2e/bench-kit';
 import { makeWords, seedLibrary } from '../tests/e2e/seed';
@@ -101,11 +100,10 @@ async function main(): Promise<void> {
   console.log(
     `  peaks computed once with ffmpeg and stored: ${ms(performance.now() - p0)} (${Buffer.from(peaks.data, 'base64').length} bytes, ${peaks.rate}/s)`,
   );
-  const exporter = new SubtitleExporter(lib, null);
   const srtTimes: number[] = [];
   for (let i = 0; i < 6; i++) {
     const t0 = performance.now();
-    await exporter.export(id!, 'srt');
+    await lib.exports.file(id!, 'srt');
     srtTimes.push(performance.now() - t0);
   }
   line('export SRT in main (read words + build + serialize)', srtTimes.slice(1), 100);

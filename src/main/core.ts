@@ -27,7 +27,6 @@ import { Library } from './services/library/library';
 import { ModelManager } from './services/models/manager';
 import { CATALOG } from '../shared/models';
 import { ExportSaver } from './services/library/export-files';
-import { SubtitleExporter } from './services/library/subtitle-export';
 import { registerSubtitleHandlers } from './ipc/subtitles';
 import { LibraryRemote } from './services/library/remote';
 import { WebhookFollower, type WebhookFollowOptions } from './services/library/webhook-status';
@@ -126,9 +125,10 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
   registerSettingsHandlers(router, settings);
   registerKeyHandlers(router, keys);
   registerJobHandlers(router, jobs, picked);
-  registerLibraryHandlers(router, { library, remote, saver: new ExportSaver(library, platform.dialogs), webhooks: follower }, (id, r) => mediaUrl(id, r));
+  const saver = new ExportSaver(library, platform.dialogs);
+  registerLibraryHandlers(router, { library, remote, saver, webhooks: follower }, (id, r) => mediaUrl(id, r));
   registerEngineHandlers(router, engine);
-  registerSubtitleHandlers(router, library, new SubtitleExporter(library, platform.dialogs), { picked, uploadsDir: jobs.uploadsDir(), log });
+  registerSubtitleHandlers(router, library, saver, { picked, uploadsDir: jobs.uploadsDir(), log });
   registerCaptionsHandlers(router, captions, library);
   const chat = new ChatService(library, clients, {
     delta: (p) => router.emit('chat.delta', p),

@@ -9,7 +9,6 @@ import { z } from 'zod';
 import { errorCodes, type ErrorInfo } from './errors';
 import { engineStatusSchema, jobChangedSchema, jobProgressSchema, jobSchema, rateLimitSchema, serviceRegionSchema, transcriptionOptionsSchema } from './jobs';
 import {
-  cueSchema,
   exportFormatSchema,
   libraryChangedSchema,
   libraryItemSchema,
@@ -208,15 +207,13 @@ export const channels = {
     input: z.object({ id: z.string().min(1), speaker: z.string().min(1).max(20), name: z.string().trim().max(100).nullable() }).strict(),
     output: transcriptSchema,
   },
-  /** Save the subtitle editor's cues (null = discard edits, back to cues built from words). */
-  'library.saveCues': {
-    input: z.object({ id: z.string().min(1), cues: z.array(cueSchema).max(100_000).nullable() }).strict(),
-    output: okOutput,
-  },
   /**
-   * Text of an export, made in main: txt (paragraphs, speaker names when
-   * known), srt / vtt (saved cues if edited, else built from words with
-   * `charsPerCaption`), json (the whole transcript). The renderer saves it.
+   * Text of an export, made in main by the one export pipeline (services/library/exports.ts):
+   * txt (paragraphs, speaker names when known), srt / vtt (the cues the Subtitles view shows:
+   * its edits, else built from the words by its rules profile; byte for byte what
+   * `subtitles.export` gives), json (the whole transcript), docx. `charsPerCaption` is an
+   * explicit rebuild: the cues made afresh from the words with lines of that length, edits ignored.
+   * The renderer saves it.
    */
   'library.export': {
     input: z.object({ id: z.string().min(1), format: exportFormatSchema, charsPerCaption: z.number().int().min(8).max(200).optional() }).strict(),

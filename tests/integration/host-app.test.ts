@@ -110,7 +110,10 @@ describe('host-mode contract of the app core', () => {
     expect(fixed.text.startsWith('Hullo world.')).toBe(true);
     await expect(call('library.correctWords', { id: rid, edits: [{ index: 999, text: 'x' }] })).rejects.toMatchObject({ code: 'bad_request' });
     expect(await call('library.renameSpeaker', { id: rid, speaker: 'A', name: 'Dana' })).toMatchObject({ speakers: [{ id: 'A', name: 'Dana' }] });
-    expect(await call('library.saveCues', { id: rid, cues: [{ start: 0, end: 900, text: 'Hullo world.' }] })).toEqual({ ok: true });
+    // Cues are edited through the Subtitles view's commits (library.saveCues is gone); the library's export follows.
+    const doc = await call<{ version: number; cues: unknown[] }>('subtitles.open', { id: rid });
+    const splice = { at: 0, remove: doc.cues, insert: [{ start: 0, end: 900, text: 'Hullo world.' }] };
+    expect(await call('subtitles.commit', { id: rid, version: doc.version, label: 'Replace all cues', splice })).toEqual({ version: doc.version + 1 });
     expect(await call('library.export', { id: rid, format: 'srt' })).toEqual({
       filename: 'Sync #12.srt',
       mime: 'application/x-subrip; charset=utf-8',

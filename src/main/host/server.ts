@@ -34,7 +34,7 @@ const MIME: Record<string, string> = {
 
 /**
  * The largest bridge message accepted. The biggest legitimate one is
- * `library.saveCues` at its contract limit (100,000 cues, ~10 MB of JSON);
+ * `subtitles.commit` of a whole cue list (Reset, an import onto the cues: ~10 MB of JSON for 100,000 cues);
  * audio frames for live captions are 1,600–32,000 bytes. Anything larger
  * closes that socket with 1009 and leaves host mode serving.
  */

@@ -25,13 +25,9 @@ export function registerLibraryHandlers(router: Router, services: LibraryService
   });
   router.handle('library.correctWords', ({ id, edits }) => library.edits.correctWords(id, edits));
   router.handle('library.renameSpeaker', ({ id, speaker, name }) => library.edits.renameSpeaker(id, speaker, name));
-  router.handle('library.saveCues', ({ id, cues }) => {
-    library.edits.saveCues(id, cues);
-    return { ok: true as const };
-  });
-  router.handle('library.export', ({ id, format, charsPerCaption }) => library.exports.file(id, format, charsPerCaption));
+  router.handle('library.export', ({ id, format, charsPerCaption }) => library.exports.file(id, format, { rebuildCharsPerLine: charsPerCaption }));
   router.handle('library.checkWebhook', async ({ id }) => ({ webhook: await webhooks.check(id) }));
-  router.handle('library.saveExport', ({ ids, format, charsPerCaption }) => saver.save(ids, format, charsPerCaption));
+  router.handle('library.saveExport', ({ ids, format, charsPerCaption }) => saver.save(ids, format, { rebuildCharsPerLine: charsPerCaption }));
   router.handle('library.revealExport', ({ path }) => {
     saver.reveal(path);
     return { ok: true as const };

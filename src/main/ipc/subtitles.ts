@@ -1,6 +1,7 @@
 /** IPC handlers of the subtitle editor: thin, each one service call. */
+import { AppError } from '../../shared/errors';
+import type { ExportSaver } from '../services/library/export-files';
 import type { Library } from '../services/library/library';
-import type { SubtitleExporter } from '../services/library/subtitle-export';
 import { importSubtitlesAsItem } from '../services/library/subtitle-import';
 import type { PickedFiles } from '../services/picked-files';
 import { chooseSubtitleMedia } from '../services/subtitle-media';
@@ -9,7 +10,7 @@ import type { Router } from './router';
 export function registerSubtitleHandlers(
   router: Router,
   library: Library,
-  exporter: SubtitleExporter,
+  saver: ExportSaver,
   deps: { picked: PickedFiles; uploadsDir: string; log(message: string): void },
 ): void {
   const store = library.subtitles;
@@ -27,8 +28,13 @@ export function registerSubtitleHandlers(
     library.recordings.item(id);
     return store.peaks(id, store.audioOf(id));
   });
-  router.handle('subtitles.export', ({ id, format, voices }) => exporter.export(id, format, { voices }));
-  router.handle('subtitles.saveExport', async ({ id, format, voices }) => ({ path: await exporter.save(id, format, { voices }) }));
+  // The library's one export pipeline and its one saver: the same file as the library's export of this recording.
+  router.handle('subtitles.export', ({ id, format, voices }) => library.exports.file(id, format, { voices }));
+  router.handle('subtitles.saveExport', async ({ id, format, voices }) => {
+    const r = await saver.save([id], format, { voices }, 'Export subtitles');
+    if (r.errors[0]) throw new AppError('file_unreadable', r.errors[0].message);
+    return { path: r.files[0]?.path ?? null };
+  });
   router.handle('subtitles.importNew', ({ name, content, media, subtitlePath }) => {
     const chosen = chooseSubtitleMedia({ media, subtitlePath }, { ...deps, uploadInUse: (p) => library.jobs.uploadSources().has(p) });
     const r = importSubtitlesAsItem(library, name, content, chosen);

@@ -1,6 +1,6 @@
 /** The user's edits of a transcript: word corrections (the original kept beside), speaker names, edited cues. */
 import { AppError } from '../../../shared/errors';
-import type { Cue, Transcript } from '../../../shared/library';
+import type { Transcript } from '../../../shared/library';
 import { touch, type Database, type LibraryContext } from './db';
 import { indexSentences, readTranscript } from './transcripts';
 import { packWords, span, stripSpan, type StoredSpan } from './text';
@@ -55,16 +55,5 @@ export class EditStore {
     touch(this.db, recordingId);
     this.ctx.changed([recordingId], 'updated');
     return readTranscript(this.db, recordingId);
-  }
-
-  saveCues(recordingId: string, cues: Cue[] | null): void {
-    const t = readTranscript(this.db, recordingId);
-    if (cues === null) this.db.prepare(`DELETE FROM cues WHERE transcript_id = ?`).run(t.transcriptId);
-    else
-      this.db
-        .prepare(`INSERT OR REPLACE INTO cues (transcript_id, data, updated_at) VALUES (?, ?, ?)`)
-        .run(t.transcriptId, JSON.stringify(cues), new Date().toISOString());
-    touch(this.db, recordingId);
-    this.ctx.changed([recordingId], 'updated');
   }
 }

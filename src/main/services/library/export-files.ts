@@ -1,14 +1,16 @@
 /**
- * Saving exports through the desktop's own dialogs: one transcript asks where
- * to save its file, several ask for a folder and each gets its own file there.
- * Host mode has no dialogs; its renderer downloads `library.export` instead.
+ * The one saver of exported files (the library's and the Subtitles view's),
+ * through the desktop's own dialogs: one file asks where to save it, several
+ * ask for a folder and each gets its own file there; each is written
+ * atomically, and only files saved here may be revealed in their folder.
+ * Host mode has no dialogs; its renderer downloads the export instead.
  */
 import { existsSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { AppError } from '../../../shared/errors';
 import type { ExportFormat } from '../../../shared/library';
 import type { FileDialogs, FileFilter } from '../../platform/types';
-import type { ExportFile } from './exports';
+import type { ExportFile, ExportOptions } from './exports';
 import { writeFileAtomic } from './atomic-write';
 import type { Library } from './library';
 
@@ -36,13 +38,14 @@ export class ExportSaver {
     private readonly dialogs: FileDialogs | null,
   ) {}
 
-  async save(ids: string[], format: ExportFormat, charsPerCaption?: number): Promise<SaveResult> {
+  /** Saves each recording's export (`title`: the save dialog's, for one file); nothing is written when the user cancels. */
+  async save(ids: string[], format: ExportFormat, opts: ExportOptions = {}, title = 'Export transcript'): Promise<SaveResult> {
     const dialogs = this.need();
     const result: SaveResult = { canceled: false, files: [], errors: [] };
     if (ids.length === 1) {
       const id = ids[0]!;
-      const out = await this.library.exports.file(id, format, charsPerCaption);
-      const path = await dialogs.saveFile({ title: 'Export transcript', defaultName: out.filename, filters: [filters[format]] });
+      const out = await this.library.exports.file(id, format, opts);
+      const path = await dialogs.saveFile({ title, defaultName: out.filename, filters: [filters[format]] });
       if (path === null) return { ...result, canceled: true };
       const target = extname(path) ? path : `${path}.${format}`;
       await this.write(target, bytesOf(out), id, result);
@@ -54,7 +57,7 @@ export class ExportSaver {
     for (const id of ids) {
       let out: ExportFile;
       try {
-        out = await this.library.exports.file(id, format, charsPerCaption);
+        out = await this.library.exports.file(id, format, opts);
       } catch (e) {
         result.errors.push({ id, message: e instanceof Error ? e.message : String(e) });
         continue;

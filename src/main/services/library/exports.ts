@@ -1,11 +1,12 @@
 /**
- * A transcript rendered as a file (TXT, SRT, VTT, JSON, DOCX) from the one
- * edited model: words, corrections, speaker names, cue edits. The library's
- * exports and the Subtitles view's text and document formats both come from here.
+ * The one export pipeline: every file Verbatim exports (TXT, SRT, VTT, JSON,
+ * DOCX), from the library and from the Subtitles view alike, is made here from
+ * the one edited model: words, corrections, speaker names, and the cues the
+ * editor shows (its edits, else built from the words by its rules profile).
  */
 import { AlignmentType, Document, HeadingLevel, Packer, Paragraph, TextRun } from 'docx';
 import type { ExportFormat, Transcript, Word } from '../../../shared/library';
-import { buildCues, toSrt, toVtt, type Cue } from '../../../shared/subtitles/index';
+import { buildCuesWith, docToVtt, toSrt, type Cue, type CueDoc, type RulesProfile } from '../../../shared/subtitles/index';
 import type { Database, LibraryContext } from './db';
 import { correctionsOf, withWords } from './cue-words';
 import { readTranscript } from './transcripts';
@@ -31,6 +32,20 @@ export const exportMimes: Record<ExportFormat, string> = {
   docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
 };
 
+/** How an export is made; with no options, SRT and VTT are exactly what the Subtitles view exports. */
+export interface ExportOptions {
+  /** Rebuild the cues from the words with lines of at most this many characters (by the recording's rules profile), ignoring cue edits. */
+  rebuildCharsPerLine?: number;
+  /** VTT: name speakers with `<v Name>` voice tags. */
+  voices?: boolean;
+}
+
+/** The editor's document of a recording: its cues (edited, else built by its profile), WebVTT header and notes, and the profile. */
+export interface EditorCues extends CueDoc {
+  trailer: string[];
+  profile: RulesProfile;
+}
+
 export interface EditedParagraph {
   speaker: string | null;
   start: number;
@@ -41,18 +56,25 @@ export class ExportStore {
   constructor(
     private readonly db: Database,
     private readonly ctx: LibraryContext,
-    /** The subtitle editor's cues (edited cues with corrected words taken in; built by the profile when never edited). */
-    private readonly editedCues: (recordingId: string) => Cue[],
+    /** The subtitle editor's document (edited cues with corrected words taken in; built by the profile when never edited). */
+    private readonly editorCues: (recordingId: string) => EditorCues,
   ) {}
 
-  render(recordingId: string, format: TextExportFormat, charsPerCaption?: number): ExportedFile {
+  private editedCues(recordingId: string): Cue[] {
+    return this.editorCues(recordingId).cues;
+  }
+
+  render(recordingId: string, format: TextExportFormat, opts: ExportOptions = {}): ExportedFile {
     const t = readTranscript(this.db, recordingId);
     const base = safeFileName(t.item.title);
     const names = new Map(t.speakers.map((s) => [s.id, s.name ?? `Speaker ${s.id}`]));
-    const speakerLabel = names.size ? (id: string) => names.get(id) ?? `Speaker ${id}` : undefined;
-    // Edited cues are the user's own words (with corrected words taken in); otherwise cues of one 42-character line, named at each change of speaker.
-    const cues = () =>
-      t.cues && charsPerCaption === undefined ? this.editedCues(recordingId) : buildCues(t.words, { charsPerCaption: charsPerCaption ?? 42, speakerLabel });
+    const speakerName = names.size ? (id: string) => names.get(id) ?? `Speaker ${id}` : undefined;
+    // The editor's cues, as the Subtitles view shows them; a rebuild makes them afresh from the words with another line length.
+    const doc = (): EditorCues => {
+      const d = this.editorCues(recordingId);
+      if (opts.rebuildCharsPerLine === undefined) return d;
+      return { ...d, cues: buildCuesWith(t.words, { ...d.profile, maxCharsPerLine: opts.rebuildCharsPerLine }) };
+    };
     const file = (content: string): ExportedFile => ({ filename: `${base}.${format}`, mime: exportMimes[format], content });
     switch (format) {
       case 'txt':
@@ -62,9 +84,11 @@ export class ExportStore {
             .join('\n\n')}\n`,
         );
       case 'srt':
-        return file(toSrt(cues()));
+        // Names at each change of speaker: SubRip has no voice tags.
+        return file(toSrt(doc().cues, { speakerLabel: speakerName }));
       case 'vtt':
-        return file(toVtt(cues()));
+        // The file's own STYLE, REGION and NOTE blocks are kept.
+        return file(docToVtt(doc(), opts.voices ? (speakerName ?? ((id: string) => `Speaker ${id}`)) : undefined));
       case 'json': {
         const paras = this.paragraphs(recordingId, t);
         const current = this.editedCues(recordingId);
@@ -76,8 +100,8 @@ export class ExportStore {
   }
 
   /** Any format as a file; DOCX as base64. */
-  async file(recordingId: string, format: ExportFormat, charsPerCaption?: number): Promise<ExportFile> {
-    if (format !== 'docx') return { ...this.render(recordingId, format, charsPerCaption), encoding: 'utf8' };
+  async file(recordingId: string, format: ExportFormat, opts: ExportOptions = {}): Promise<ExportFile> {
+    if (format !== 'docx') return { ...this.render(recordingId, format, opts), encoding: 'utf8' };
     const t = readTranscript(this.db, recordingId);
     return {
       filename: `${safeFileName(t.item.title)}.docx`,

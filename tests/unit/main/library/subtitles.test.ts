@@ -9,7 +9,7 @@ import { Router } from '../../../../src/main/ipc/router';
 import { registerSubtitleHandlers } from '../../../../src/main/ipc/subtitles';
 import type { FileDialogs } from '../../../../src/main/platform/types';
 import { Library } from '../../../../src/main/services/library/library';
-import { SubtitleExporter } from '../../../../src/main/services/library/subtitle-export';
+import { ExportSaver } from '../../../../src/main/services/library/export-files';
 import { PickedFiles } from '../../../../src/main/services/picked-files';
 import { importSubtitlesAsItem } from '../../../../src/main/services/library/subtitle-import';
 import { buildCuesWith, builtInProfiles, commands, parseSubtitles, type Cue, type EditorState } from '../../../../src/shared/subtitles/index';
@@ -58,7 +58,6 @@ describe('subtitle store', () => {
 
   it('a word changed in a cue corrects the word: transcript, search and every export follow; undo takes it back', async () => {
     const id = addCompleted();
-    const exporter = new SubtitleExporter(lib, null);
     const before = lib.subtitles.open(id).cues[1]!;
     expect(before.text).toContain('budget');
     edit(id, commands.editText, { index: 1, text: before.text.replace('budget', 'forecast') });
@@ -67,8 +66,8 @@ describe('subtitle store', () => {
     expect(t.words[at]).toMatchObject({ text: 'forecast', original: 'budget' });
     expect(lib.search.search('forecast').map((h) => h.recordingId)).toEqual([id]);
     expect(lib.search.search('budget')).toEqual([]);
-    for (const format of ['srt', 'vtt', 'txt', 'json'] as const) expect((await exporter.export(id, format)).content).toContain('forecast');
-    const docx = await exporter.export(id, 'docx');
+    for (const format of ['srt', 'vtt', 'txt', 'json'] as const) expect((await lib.exports.file(id, format)).content).toContain('forecast');
+    const docx = await lib.exports.file(id, 'docx');
     expect(docx.encoding).toBe('base64');
     expect(unzipText(Buffer.from(docx.content, 'base64'))).toContain('forecast');
     expect(lib.exports.render(id, 'srt').content).toContain('forecast');
@@ -108,10 +107,9 @@ describe('subtitle store', () => {
     const id = addCompleted();
     const cue = lib.subtitles.open(id).cues[0]!;
     edit(id, commands.editText, { index: 0, text: 'Hello and welcome.' });
-    const exporter = new SubtitleExporter(lib, null);
-    expect((await exporter.export(id, 'srt')).content).toContain('Hello and welcome.');
-    expect((await exporter.export(id, 'txt')).content).toMatch(/^Hello and welcome\. We will look/);
-    expect(unzipText(Buffer.from((await exporter.export(id, 'docx')).content, 'base64'))).toContain('Hello and welcome.');
+    expect((await lib.exports.file(id, 'srt')).content).toContain('Hello and welcome.');
+    expect((await lib.exports.file(id, 'txt')).content).toMatch(/^Hello and welcome\. We will look/);
+    expect(unzipText(Buffer.from((await lib.exports.file(id, 'docx')).content, 'base64'))).toContain('Hello and welcome.');
     // The words themselves are untouched.
     expect(
       lib.transcripts
@@ -175,7 +173,7 @@ describe('subtitle store', () => {
     expect(r).toMatchObject({ cues: 3, problems: [] });
     expect(lib.transcripts.get(r.id).item).toMatchObject({ title: 'clip', status: 'completed' });
     expect(lib.search.search('milliseconds').map((h) => h.recordingId)).toEqual([r.id]);
-    const out = await new SubtitleExporter(lib, null).export(r.id, 'srt');
+    const out = await lib.exports.file(r.id, 'srt');
     expect(parseSubtitles(out.content).doc.cues.map((c) => [c.start, c.end, c.text])).toEqual(
       parseSubtitles(srt).doc.cues.map((c) => [c.start, c.end, c.text]),
     );
@@ -186,15 +184,18 @@ describe('subtitle store', () => {
     const id = addCompleted();
     const target = join(dir, 'out.srt');
     const dialogs: FileDialogs = { saveFile: async () => target, pickFolder: async () => null, reveal: () => undefined };
-    expect(await new SubtitleExporter(lib, dialogs).save(id, 'srt')).toBe(target);
+    const saver = new ExportSaver(lib, dialogs);
+    expect(await saver.save([id], 'srt', {}, 'Export subtitles')).toEqual({ canceled: false, files: [{ id, path: target }], errors: [] });
     expect(readFileSync(target, 'utf8')).toMatch(/^1\n00:00:00,300 --> /);
     expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
-    await expect(new SubtitleExporter(lib, null).save(id, 'srt')).rejects.toThrow(/only in the desktop app/);
+    // Saved by the one saver, so it can be shown in its folder like a library export.
+    expect(() => saver.reveal(target)).not.toThrow();
+    await expect(new ExportSaver(lib, null).save([id], 'srt')).rejects.toThrow(/only in the desktop app/);
   });
 
   it('answers bad IPC input with bad_request and a missing item with not_found', async () => {
     const router = new Router(() => true);
-    registerSubtitleHandlers(router, lib, new SubtitleExporter(lib, null), {
+    registerSubtitleHandlers(router, lib, new ExportSaver(lib, null), {
       picked: new PickedFiles(),
       uploadsDir: join(dir, 'uploads'),
       log: () => undefined,
