@@ -2,8 +2,13 @@
 import type { Page } from '@playwright/test';
 
 export async function snap(page: Page, name: string): Promise<void> {
-  // Let colour transitions (theme switch, hover) settle so the picture shows the resting state.
+  // Colour transitions (theme switch, hover) end before the picture, so it shows the resting state:
+  // two frames let a transition the mouse move starts begin, then every finite animation is awaited.
   await page.mouse.move(0, 0);
-  await page.waitForTimeout(300);
+  await page.evaluate(async () => {
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    const running = document.getAnimations().filter((a) => a.effect?.getComputedTiming().iterations !== Infinity && a.playState === 'running');
+    await Promise.all(running.map((a) => a.finished.catch(() => undefined)));
+  });
   await page.screenshot({ path: `test-results/screens/${name}.png` });
 }

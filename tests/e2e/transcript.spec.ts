@@ -102,10 +102,11 @@ test.describe('transcript screen', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).focus();
     await page.keyboard.press('k');
     await page.keyboard.press('e');
-    await page.waitForTimeout(200);
+    // Shown by order: a change made after the keys has rendered, so anything the keys did has too.
+    await page.getByLabel('Format').selectOption('txt');
+    await expect(page.getByLabel('Format')).toHaveValue('txt');
     expect(await audio.evaluate((a: HTMLAudioElement) => a.paused)).toBe(true);
     await expect(page.getByRole('textbox', { name: /^Correct word/ })).toHaveCount(0);
-    await page.getByLabel('Format').selectOption('txt');
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('dialog').getByRole('button', { name: 'Export' }).click()]);
     const text = await download.createReadStream().then(async (stream) => {
       let out = '';

@@ -140,8 +140,7 @@ describe('jobs against the local engine process', () => {
       core = makeCore({ webhooks: false });
       const { jobs } = await call(core.router, 'jobs.addFiles', { paths: [audioFile()] });
       const id = jobs[0]!.id;
-      for (let i = 0; i < 200 && core.jobs.get(id).status !== 'submitted' && core.jobs.get(id).status !== 'processing'; i++)
-        await new Promise((r) => setTimeout(r, 20));
+      await expect.poll(() => core!.jobs.get(id).status, { timeout: 30_000, interval: 20 }).toMatch(/^(submitted|processing)$/);
       const before = core.engine.status();
       expect(before.state).toBe('running');
       const pid = findEnginePid(before.url!);
@@ -160,13 +159,13 @@ describe('jobs against the local engine process', () => {
     const file = audioFile('big.wav', 400 * 1024 * 1024);
     const { jobs } = await call(core.router, 'jobs.addFiles', { paths: [file] });
     const id = jobs[0]!.id;
-    for (let i = 0; i < 500 && !events.some((e) => e.event === 'jobs.progress'); i++) await new Promise((r) => setTimeout(r, 5));
+    await expect.poll(() => events.some((e) => e.event === 'jobs.progress'), { timeout: 30_000, interval: 5 }).toBe(true);
     const canceled = await call(core.router, 'jobs.cancel', { id });
     expect(canceled.status).toBe('canceled');
     expect(canceled.bytesSent).toBeLessThan(400 * 1024 * 1024);
     const engineFiles = join(dir, 'data', 'engine', 'files');
-    await new Promise((r) => setTimeout(r, 300));
-    expect(readdirSync(engineFiles)).toEqual([]);
+    // The engine drops the staged bytes once the aborted upload's request has ended.
+    await expect.poll(() => readdirSync(engineFiles), { timeout: 20_000 }).toEqual([]);
     const stateFile = join(dir, 'data', 'engine', 'state.json');
     expect(existsSync(stateFile) ? JSON.parse(readFileSync(stateFile, 'utf8')) : {}).toEqual({});
     expect(readdirSync(join(dir, 'data', 'audio'))).toEqual([]);
@@ -235,7 +234,7 @@ describe('jobs against a faulty cloud service', () => {
     core.settings.set({ region: 'custom', customRestUrl: svc.url });
     const job = await call(core.router, 'jobs.addUrl', { url: 'https://example.org/talk.mp3', name: 'Remote talk' });
     expect(job).toMatchObject({ source: 'url', bytesTotal: null, region: 'custom' });
-    for (let i = 0; i < 100 && core.jobs.get(job.id).status === 'queued'; i++) await new Promise((r) => setTimeout(r, 20));
+    await expect.poll(() => core!.jobs.get(job.id).status, { timeout: 20_000, interval: 20 }).not.toBe('queued');
     core.settings.set({ region: 'local' });
     const done = await waitFinal(core.jobs, job.id, 20_000);
     expect(done).toMatchObject({ status: 'completed', region: 'custom', bytesSent: 0 });

@@ -155,10 +155,10 @@ describe('the download limits', () => {
       const t = setInterval(() => res.write('x'), 200);
       res.on('close', () => clearInterval(t));
     });
-    const started = Date.now();
     const err = await failure(`${drip}/slow.wav`, { allowPrivate: true });
-    expect(err.message).toMatch(/less than 1 KB\/s/);
-    expect(Date.now() - started).toBeLessThan(5000);
+    // The rate window's own message: not the idle timeout's ("sent nothing") nor the 20 s deadline's ("did not finish").
+    expect(err.message).toMatch(/less than 1 KB\/s over/);
+    expect(err.message).not.toMatch(/did not finish|sent nothing/);
   });
 
   it('fails a download that outlasts the overall deadline even at a good rate', async () => {

@@ -5,40 +5,24 @@
  * here, which fails the run.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startEngine, type RunningEngine } from '../../src/engine/server';
+import { rawRequest } from './support/processes';
 
 const KEY = 'listener-test-key';
 let dir: string;
 let engine: RunningEngine;
 
 /**
- * Writes `bytes` in one write and collects what the engine answers: until it
- * closes, or 200 ms after a whole answer head arrived (a 101 stays open), or `waitMs`.
+ * Writes `bytes` in one write and collects the engine's first answer: its head
+ * and its Content-Length body (a 101 has none), or what came before it closed
+ * or `waitMs` passed.
  */
-function raw(bytes: Buffer | string, waitMs = 15_000): Promise<string> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    const s = connect(engine.port, '127.0.0.1', () => s.write(bytes));
-    let settle: NodeJS.Timeout | undefined;
-    const done = () => {
-      clearTimeout(timer);
-      clearTimeout(settle);
-      s.destroy();
-      resolve(Buffer.concat(chunks).toString('latin1'));
-    };
-    const timer = setTimeout(done, waitMs);
-    s.on('data', (c) => {
-      chunks.push(c);
-      if (!settle && Buffer.concat(chunks).includes('\r\n\r\n')) settle = setTimeout(done, 200);
-    });
-    s.on('close', done);
-    s.on('error', done);
-  });
+async function raw(bytes: Buffer | string, waitMs = 15_000): Promise<string> {
+  return (await rawRequest(engine.port, bytes, waitMs)).text;
 }
 
 async function healthy(): Promise<void> {

@@ -165,16 +165,17 @@ describe('streaming v3 session', () => {
     const c = connect('?sample_rate=16000');
     await c.next('Begin');
     await replay(c.ws, firstOnly, 1600, 50, 2000);
-    const sentAt = Date.now();
+    // Shown by order, not by time: the audio stops mid-sentence, so no silence can end the turn
+    // (the engine has no wall-clock endpointing); only ForceEndpoint can.
+    expect(c.messages.some((m) => m.type === 'Turn' && m.end_of_turn === true)).toBe(false);
     c.ws.send(JSON.stringify({ type: 'ForceEndpoint' }));
-    const deadline = sentAt + 3000;
+    const deadline = Date.now() + 30_000;
     let ended: Msg | undefined;
     while (!ended && Date.now() < deadline) {
       ended = c.messages.find((m) => m.type === 'Turn' && m.end_of_turn === true);
       if (!ended) await new Promise((r) => setTimeout(r, 20));
     }
-    expect(ended, 'an end_of_turn Turn after ForceEndpoint').toBeDefined();
-    expect(Date.now() - sentAt).toBeLessThan(2000);
+    expect(ended, 'an end_of_turn Turn after ForceEndpoint, with no audio after it').toBeDefined();
     expect((ended?.words as StreamWord[]).length).toBeGreaterThan(0);
     expect(ended?.turn_order).toBe(0);
     c.ws.send(JSON.stringify({ type: 'KeepAlive' }));

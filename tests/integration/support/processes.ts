@@ -105,6 +105,19 @@ export async function settledRssMiB(pid: number, maxMs = 30_000): Promise<number
 }
 
 /**
+ * Samples a process's RSS until it is at most `limitMiB` (memory given back),
+ * or `maxMs` passed; answers the last sample (the caller asserts on it).
+ */
+export async function rssAtMostMiB(pid: number, limitMiB: number, maxMs = 30_000): Promise<number> {
+  const until = Date.now() + maxMs;
+  for (;;) {
+    const now = rssMiB(pid);
+    if (now <= limitMiB || Date.now() > until) return now;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/**
  * Writes raw bytes to a port and answers the first response: its status code
  * (0 when the server closed or `ms` passed with no response line) and the
  * raw text (latin1).

@@ -45,7 +45,7 @@ export interface WsOutcome {
   messages: string[];
 }
 
-/** Upgrades `path` with `headers`, writes `frames` (in the same write as the request when `sameWrite`), and collects the answer for up to `ms`. */
+/** Upgrades `path` with `headers`, writes `frames` (in the same write as the request when `sameWrite`, else once the 101 arrived), and collects the answer for up to `ms`. */
 export function wsRaw(
   port: number,
   path: string,
@@ -60,6 +60,8 @@ export function wsRaw(
     let closeCode: number | null = null;
     const messages: string[] = [];
     let headerDone = false;
+    // With sameWrite false, the frames wait for the server's 101 (sent once the upgrade is accepted).
+    let afterUpgrade: Buffer[] = [];
     const finish = () => {
       clearTimeout(timer);
       sock.destroy();
@@ -74,6 +76,8 @@ export function wsRaw(
         buf = buf.subarray(end + 4);
         headerDone = true;
         if (status !== 101) return finish();
+        for (const f of afterUpgrade) if (!sock.destroyed) sock.write(f);
+        afterUpgrade = [];
       }
       while (buf.length >= 2) {
         const op = (buf[0] as number) & 0x0f;
@@ -119,10 +123,8 @@ export function wsRaw(
       ].join('\r\n');
       if (opts.sameWrite ?? true) sock.write(Buffer.concat([Buffer.from(head, 'latin1'), ...frames]));
       else {
+        afterUpgrade = frames;
         sock.write(head, 'latin1');
-        setTimeout(() => {
-          for (const f of frames) if (!sock.destroyed) sock.write(f);
-        }, 300);
       }
     });
   });

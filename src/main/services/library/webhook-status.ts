@@ -51,6 +51,11 @@ export class WebhookFollower {
     this.schedule(recordingId, 0);
   }
 
+  /** Whether a check of this recording's webhook is planned or under way (false: nothing more will be asked). */
+  isFollowing(recordingId: string): boolean {
+    return this.timers.has(recordingId);
+  }
+
   /** After a restart: follow every webhook whose outcome was not settled. */
   resume(): void {
     for (const id of this.library.webhooks.unsettled()) this.follow(id);
@@ -83,13 +88,15 @@ export class WebhookFollower {
     const planned = step < this.o.delaysMs.length ? this.o.delaysMs[step]! : this.o.delaysMs.at(-1)! + (step - this.o.delaysMs.length + 1) * this.o.everyMs;
     // Never check later than the window's end; after a restart, steps already past run at once.
     const wait = Math.max(0, Math.min(planned, this.o.windowMs) - since);
+    // The timer stays listed while its check runs, and leaves when no further check is planned.
     const timer = setTimeout(() => {
-      this.timers.delete(recordingId);
       void this.check(recordingId).then(
         (s) => {
+          this.timers.delete(recordingId);
           if (s && s.state !== 'delivered' && s.state !== 'failed') this.schedule(recordingId, step + 1);
         },
         (e: unknown) => {
+          this.timers.delete(recordingId);
           this.opts.log?.(`webhook status of ${recordingId}: ${e instanceof Error ? e.message : String(e)}`);
           // Gone from the library: stop. Offline or a service fault: try again later, within the
           // window (after it, the next start or "Check again" asks once more).

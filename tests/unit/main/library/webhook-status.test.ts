@@ -84,7 +84,8 @@ describe('following the user webhook after completion', () => {
     expect(lib.transcripts.get(id).webhook).toMatchObject({ state: 'delivered', statusCode: 200, checkedAt: expect.any(String) });
     expect(svc.asked).toEqual(['remote-1', 'remote-1', 'remote-1']);
     expect(changes.filter((c) => c === id)).toHaveLength(2); // 500, then 200: the open transcript reloads twice
-    await new Promise((r) => setTimeout(r, 100));
+    // No check planned or under way: nothing more will be asked.
+    await until(() => !follower!.isFollowing(id));
     expect(svc.asked).toHaveLength(3);
   });
 
@@ -95,7 +96,7 @@ describe('following the user webhook after completion', () => {
     follower.follow(id);
     await until(() => lib.webhooks.status(id)?.state === 'failed');
     expect(lib.webhooks.status(id)).toMatchObject({ state: 'failed', statusCode: 404 });
-    await new Promise((r) => setTimeout(r, 100));
+    await until(() => !follower!.isFollowing(id));
     expect(svc.asked).toHaveLength(1);
   });
 
@@ -123,7 +124,8 @@ describe('following the user webhook after completion', () => {
     const svc = serviceAnswering([200]);
     follower = new WebhookFollower(lib, svc.clientFor, fast);
     follower.follow(id);
-    await new Promise((r) => setTimeout(r, 60));
+    // follow() planned no check, so none can come.
+    expect(follower.isFollowing(id)).toBe(false);
     expect(svc.asked).toEqual([]);
     expect(lib.transcripts.get(id).webhook).toBeNull();
     expect(await follower.check(id)).toBeNull();
