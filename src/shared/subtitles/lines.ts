@@ -4,6 +4,7 @@
  * between an article, adjective or first name and what it belongs to, and keep
  * two lines bottom-heavy (a pyramid) where that costs little.
  */
+import { cueDisplayText } from './display';
 
 const ARTICLES = new Set('a an the this that these those my your his her its our their some any no every each another such'.split(' '));
 const CONJUNCTIONS = new Set(
@@ -174,20 +175,19 @@ export function layoutCue(parts: readonly (readonly string[])[], maxChars: numbe
   return lines.every((l) => l.length <= maxChars) ? lines : null;
 }
 
-/** Characters a viewer reads: tags and dialogue hyphens not counted, a line break counted as the space it replaces. */
+/** Characters a viewer reads: tags (markup and ASS) and dialogue hyphens not counted, an entity as its one character, a line break as the space it replaces. */
 export function readingChars(text: string): number {
-  // Most cues have no tags and no dialogue hyphens: a line break counts as the space it replaces, so the length is the answer.
-  if (!text.includes('<') && !text.includes('-')) return text.length;
-  return text
-    .replace(/<[^>]*>/g, '')
+  // Most cues have no tags, entities or dialogue hyphens: a line break counts as the space it replaces, so the length is the answer.
+  if (!text.includes('<') && !text.includes('-') && !text.includes('&') && !text.includes('{')) return text.length;
+  return cueDisplayText(text)
     .split('\n')
     .map((l) => l.replace(/^-\s+/, ''))
     .join(' ').length;
 }
 
-/** Visible lines of a cue's text (tags removed), for the line-length rules. */
+/** Visible lines of a cue's text (tags removed, entities decoded), for the line-length rules. */
 export function visibleLines(text: string): string[] {
-  return text.replace(/<[^>]*>/g, '').split('\n');
+  return cueDisplayText(text).split('\n');
 }
 
 /** Re-lays a cue's text out by the rules, keeping dialogue lines as they are. */

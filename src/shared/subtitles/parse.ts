@@ -1,16 +1,22 @@
 /**
  * A tolerant SRT / WebVTT parser for files people actually have: BOM, CRLF or
- * CR line ends, a missing final blank line, comma or dot milliseconds, VTT
- * times without hours, cue settings, NOTE / STYLE / REGION blocks (kept, so a
- * round trip loses nothing) and simple tags (kept in the text). A cue that
- * cannot be read is reported with its line number, never dropped silently.
+ * CR-only line ends, a missing final blank line, a timing line with no blank
+ * line before it (it starts a new cue wherever it stands, as browsers read
+ * WebVTT), comma or dot milliseconds, VTT times without hours, cue settings,
+ * NOTE / STYLE / REGION blocks (kept, so a round trip loses nothing) and tags
+ * and HTML entities (kept in the text; see display.ts for how they are shown).
+ * A cue that cannot be read is reported with its line number, never dropped
+ * silently; what was fixed up on the way is said in `fixes`.
  */
+import { hasAssTags, hasEntities } from './display';
 import type { Cue, CueDoc, ParseProblem } from './types';
 
 export interface ParsedSubtitles {
   format: 'srt' | 'vtt';
   doc: CueDoc;
   problems: ParseProblem[];
+  /** What was read leniently, one sentence each, for the import summary. */
+  fixes: string[];
 }
 
 const TIME = /^(?:(\d{1,3}):)?(\d{1,2}):(\d{1,2})(?:[,.:](\d{1,3}))?$/;
@@ -27,36 +33,66 @@ export function parseTime(s: string): number | null {
 interface Block {
   line: number;
   lines: string[];
+  timed: boolean;
 }
 
-function blocksOf(text: string): Block[] {
+/** A line that is a whole, valid timing line (start --> end, settings after). */
+function isTimingLine(l: string): boolean {
+  const at = l.indexOf('-->');
+  if (at < 0) return false;
+  return (
+    parseTime(l.slice(0, at)) !== null &&
+    parseTime(
+      l
+        .slice(at + 3)
+        .trim()
+        .split(/\s+/)[0] ?? '',
+    ) !== null
+  );
+}
+
+/**
+ * Blocks between blank lines; a valid timing line also starts one when its
+ * block already has a timing line or is the WebVTT header. In SRT the cue
+ * number just above it goes with it.
+ */
+function blocksOf(text: string, format: 'srt' | 'vtt'): { blocks: Block[]; splits: number } {
   const lines = text
     .replace(/^\uFEFF/, '')
     .replace(/\r\n?/g, '\n')
     .split('\n');
   const blocks: Block[] = [];
   let cur: Block | null = null;
+  let splits = 0;
   lines.forEach((l, i) => {
     if (l.trim() === '') {
       cur = null;
       return;
     }
+    const timing = isTimingLine(l);
+    if (cur && timing && (cur.timed || (format === 'vtt' && blocks.length === 1))) {
+      const carry = format === 'srt' && cur.lines.length > 2 && /^\d+$/.test(cur.lines[cur.lines.length - 1]!.trim()) ? [cur.lines.pop()!] : [];
+      cur = { line: i + 1 - carry.length, lines: carry, timed: false };
+      blocks.push(cur);
+      splits++;
+    }
     if (!cur) {
-      cur = { line: i + 1, lines: [] };
+      cur = { line: i + 1, lines: [], timed: false };
       blocks.push(cur);
     }
     cur.lines.push(l);
+    if (timing) cur.timed = true;
   });
-  return blocks;
+  return { blocks, splits };
 }
 
 export function detectFormat(text: string): 'srt' | 'vtt' {
-  return /^\uFEFF?WEBVTT(?:[ \t].*)?(?:\r?\n|$)/.test(text) ? 'vtt' : 'srt';
+  return /^\uFEFF?WEBVTT(?:[ \t][^\r\n]*)?(?:\r\n|\r|\n|$)/.test(text) ? 'vtt' : 'srt';
 }
 
 export function parseSubtitles(text: string): ParsedSubtitles {
   const format = detectFormat(text);
-  const blocks = blocksOf(text);
+  const { blocks, splits } = blocksOf(text, format);
   const doc: CueDoc = { cues: [], header: [], trailer: [] };
   const problems: ParseProblem[] = [];
   let notes: string[] = [];
@@ -119,5 +155,13 @@ export function parseSubtitles(text: string): ParsedSubtitles {
   });
   if (notes.length) doc.trailer = notes;
   if (format === 'vtt' && doc.header.length === 0) doc.header.push('WEBVTT');
-  return { format, doc, problems };
+  const fixes: string[] = [];
+  if (/\r(?!\n)/.test(text) && !text.includes('\n')) fixes.push('Its old Mac line ends (CR only) were read as line breaks.');
+  if (splits > 0)
+    fixes.push(
+      `${splits === 1 ? 'A timing line' : `${splits} timing lines`} with no blank line before ${splits === 1 ? 'it' : 'them'} started a new cue${splits === 1 ? '' : 's'}.`,
+    );
+  if (doc.cues.some((c) => hasEntities(c.text))) fixes.push('HTML entities such as &amp; are shown as the characters they stand for; the file’s text is kept.');
+  if (doc.cues.some((c) => hasAssTags(c.text))) fixes.push('ASS tags such as {\\an8} are hidden when shown and kept in the file.');
+  return { format, doc, problems, fixes };
 }

@@ -3,7 +3,7 @@
  * token per word of its range takes corrected words in when read, and gives
  * its changed tokens back as word corrections when written.
  */
-import type { Cue } from '../../../shared/subtitles/index';
+import { cueDisplayText, decodeEntities, type Cue } from '../../../shared/subtitles/index';
 import type { Word } from '../../../shared/library';
 
 /** Tokens of a cue's text with the separators between them, dialogue hyphens left out of the tokens. */
@@ -36,11 +36,13 @@ export function withWords(c: Cue, words: readonly Word[]): Cue {
   let same = true;
   const next = t.tokens.map((tok, k) => {
     const w = words[a + k]!.text;
-    // Tags (<i>, <b>) around a word stay; only the word inside changes.
-    const bare = tok.replace(/<[^>]*>/g, '');
+    // Tags (<i>, <b>, {\an8}) around a word stay; only the word inside changes (written as an entity where the file wrote one).
+    const raw = tok.replace(/<[^>]*>|\{\\[^}]*\}/g, '');
+    const bare = decodeEntities(raw);
     if (bare === w) return tok;
     same = false;
-    return bare ? tok.replace(bare, w) : w;
+    const written = raw === bare ? w : w.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+    return raw ? tok.replace(raw, () => written) : written;
   });
   return same ? c : { ...c, text: t.rebuild(next) };
 }
@@ -50,7 +52,7 @@ export function correctionsOf(c: Cue, words: readonly Word[]): { index: number; 
   if (!c.words) return [];
   const [a, b] = c.words;
   if (b >= words.length) return [];
-  const tokens = tokenize(c.text).tokens.map((t) => t.replace(/<[^>]*>/g, ''));
+  const tokens = tokenize(c.text).tokens.map((t) => cueDisplayText(t));
   if (tokens.length !== b - a + 1) return [];
   const out: { index: number; text: string }[] = [];
   tokens.forEach((tok, k) => {

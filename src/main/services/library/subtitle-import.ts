@@ -5,14 +5,14 @@
  * kept as its subtitles. Its video or audio, when given, is copied in beside them.
  */
 import { AppError } from '../../../shared/errors';
-import { parseSubtitles, type Cue, type ParseProblem } from '../../../shared/subtitles/index';
+import { cueDisplayText, parseSubtitles, type Cue, type ParseProblem } from '../../../shared/subtitles/index';
 import type { Word } from '../../../shared/library';
 import type { Library } from './library';
 import { CUE_LIMITS, cutLongLines, fitBlocks, fitCues } from '../../../shared/subtitles/limits';
 
+/** The words a viewer reads: tags hidden and entities decoded (the cue keeps the file's text). */
 const tokens = (text: string): string[] =>
-  text
-    .replace(/<[^>]*>/g, '')
+  cueDisplayText(text)
     .split(/\s+/)
     .filter((t) => t && t !== '-');
 

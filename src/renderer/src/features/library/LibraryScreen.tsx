@@ -11,8 +11,8 @@ import { useLibrary } from '../../stores/library';
 import { useSearch } from '../../stores/search';
 import { useSettings } from '../../stores/settings';
 import { askAbout } from '../chat/ask';
-import type { SubtitleFile } from '../subtitles/importItem';
-import { ImportSubtitlesDialog } from '../subtitles/SubtitleDialogs';
+import { readPicked, type SubtitleFile } from '../subtitles/importItem';
+import { ImportSubtitlesDialog } from '../subtitles/ImportSubtitlesDialog';
 import { openFilePicker } from './DropOverlay';
 import { engineNote } from './engineNote';
 import { AddUrlDialog, DeleteDialog, ExportDialog, TagDialog } from './LibraryDialogs';
@@ -296,7 +296,7 @@ export function LibraryScreen() {
         onChange={async (e) => {
           const f = e.target.files?.[0];
           e.target.value = '';
-          if (f) setImporting({ name: f.name, text: await f.text(), file: f });
+          if (f) setImporting(await readPicked(f));
         }}
       />
       <ImportSubtitlesDialog file={importing} onto={false} onClose={() => setImporting(null)} />

@@ -6,7 +6,7 @@
  * rebuilds a measurement per cue (5,000 objects an edit with a virtualizer).
  */
 import { memo, useCallback, useEffect, useRef, useState } from 'react';
-import type { Cue, Issue } from '../../../../shared/subtitles/index';
+import { cueDisplayText, type Cue, type Issue } from '../../../../shared/subtitles/index';
 import { cachedCheck, currentProfile, playhead, useSubtitles } from '../../stores/subtitles';
 import { cueTime } from './time';
 
@@ -55,7 +55,7 @@ const CueRow = memo(function CueRow({ index, cue: c, issues, selected, playing, 
       <span className="cue__time">
         {cueTime(c.start)} → {cueTime(c.end)}
       </span>
-      <span className="cue__text">{c.text.replace(/<[^>]*>/g, '').replace(/\n/g, ' / ') || <em className="muted">(empty)</em>}</span>
+      <span className="cue__text">{cueDisplayText(c.text).replace(/\n/g, ' / ') || <em className="muted">(empty)</em>}</span>
       {issues.length > 0 && (
         <span className={`cue__flag cue__flag--${errors.length ? 'error' : 'warn'}`} title={issues.map((i) => i.message).join('\n')}>
           {errors.length ? `${errors.length} ${errors.length === 1 ? 'problem' : 'problems'}` : 'fast'}

@@ -1,18 +1,13 @@
-/** The Subtitles view's dialogs: export, import a file, sync by two points, save a rules profile. */
-import { useId, useMemo, useRef, useState } from 'react';
-import { parseSubtitles, type ParsedSubtitles, type RulesProfile } from '../../../../shared/subtitles/index';
-import { mediaAcceptAttribute } from '../../../../shared/media-files';
+/** The Subtitles view's dialogs: export, sync by two points, save a rules profile (importing a file is ImportSubtitlesDialog). */
+import { useId, useState } from 'react';
+import type { RulesProfile } from '../../../../shared/subtitles/index';
 import { rulesProfileSchema, type SubtitleExportFormat } from '../../../../shared/subtitles/schema';
-import { api, errorMessage, saveExportFile, type UploadProgress } from '../../bridge';
+import { saveOrDownload } from '../../lib/saveExport';
 import { Button } from '../../components/Button';
 import { Dialog } from '../../components/Dialog';
-import { formatBytes } from '../../components/format';
-import { ProgressBar } from '../../components/ProgressBar';
 import { useApp } from '../../stores/app';
 import { currentProfile, saved, useSubtitles } from '../../stores/subtitles';
 import { toast } from '../../stores/toasts';
-import { classify } from '../../lib/collect';
-import { importAsItem, type SubtitleFile } from './importItem';
 import { cueTime, parseCueTime, parseShift } from './time';
 
 const formats: [SubtitleExportFormat, string][] = [
@@ -35,22 +30,11 @@ function Actions({ onCancel, label, onAct, busy }: { onCancel(): void; label: st
   );
 }
 
-/** Desktop: the save dialog (main writes a temporary file and renames it). Browser: a download. */
+/** Desktop: the save dialog (main's one saver; the file can be shown in its folder). Browser: a download. */
 export async function exportSubtitles(id: string, format: SubtitleExportFormat, voices: boolean): Promise<void> {
-  try {
-    // Main builds the file from what it has stored: the edits still on their way go first.
-    await saved();
-    if (useApp.getState().info?.mode === 'electron') {
-      const r = await api.invoke('subtitles.saveExport', { id, format, voices });
-      if (r.path) toast(`Saved ${r.path.split(/[\\/]/).pop()}.`, 'ok');
-      return;
-    }
-    const out = await api.invoke('subtitles.export', { id, format, voices });
-    saveExportFile(out);
-    toast(`Exported ${out.filename} to your downloads.`, 'ok');
-  } catch (err) {
-    toast(errorMessage(err), 'error');
-  }
+  // Main builds the file from what it has stored: the edits still on their way go first.
+  await saved();
+  await saveOrDownload({ from: 'subtitles', id, format, voices }, { desktop: useApp.getState().info?.mode === 'electron', notify: toast });
 }
 
 export function ExportSubtitlesDialog({ open, onClose, id }: { open: boolean; onClose(): void; id: string }) {
@@ -92,169 +76,6 @@ export function ExportSubtitlesDialog({ open, onClose, id }: { open: boolean; on
         <label className="check">
           <input type="checkbox" checked={voices} onChange={(e) => setVoices(e.target.checked)} /> Name speakers with voice tags (&lt;v Name&gt;)
         </label>
-      )}
-    </Dialog>
-  );
-}
-
-/**
- * A subtitle file chosen for import: onto the open recording's cues (`onto`,
- * from the Subtitles view), or as a new library item, optionally with its
- * video or audio.
- */
-export function ImportSubtitlesDialog({ file, onClose, onto = true }: { file: SubtitleFile | null; onClose(): void; onto?: boolean }) {
-  const importOnto = useSubtitles((s) => s.importOnto);
-  const count = useSubtitles((s) => s.cues.length);
-  const openTranscript = useApp((s) => s.openTranscript);
-  const desktop = useApp((s) => s.info?.mode === 'electron');
-  const [media, setMedia] = useState<File | null>(null);
-  const [mediaError, setMediaError] = useState<string | null>(null);
-  const [upload, setUpload] = useState<UploadProgress | null>(null);
-  const [busy, setBusy] = useState(false);
-  const mediaInput = useRef<HTMLInputElement>(null);
-  const abort = useRef<AbortController | null>(null);
-  const legendId = useId();
-  const parsed: ParsedSubtitles | null = useMemo(() => (file ? parseSubtitles(file.text) : null), [file]);
-  const usable = (parsed?.doc.cues.length ?? 0) > 0;
-  // Another subtitle file: start again with no media (adjusted during render, React's pattern for state that follows a prop).
-  const [forFile, setForFile] = useState(file);
-  if (forFile !== file) {
-    setForFile(file);
-    setMedia(null);
-    setMediaError(null);
-    setUpload(null);
-  }
-  const close = () => {
-    abort.current?.abort();
-    abort.current = null;
-    setBusy(false);
-    onClose();
-  };
-  const addAsItem = async () => {
-    if (!file) return;
-    setBusy(true);
-    const ac = new AbortController();
-    abort.current = ac;
-    try {
-      const r = await importAsItem(file, media, setUpload, ac.signal);
-      toast(`Added “${file.name}” to the library with ${r.cues} cues${r.media ? ` and ${r.media}` : ''}.`, 'ok');
-      abort.current = null;
-      setBusy(false);
-      onClose();
-      openTranscript(r.id);
-    } catch (err) {
-      if (ac.signal.aborted) return;
-      setBusy(false);
-      setUpload(null);
-      toast(errorMessage(err), 'error');
-    }
-  };
-  return (
-    <Dialog
-      open={file !== null}
-      title={file ? `Import ${file.name}` : 'Import'}
-      width={540}
-      onClose={close}
-      footer={
-        <>
-          <Button onClick={close}>Cancel</Button>
-          <Button variant={onto ? 'secondary' : 'primary'} data-autofocus={onto ? undefined : true} disabled={!usable || busy} busy={busy} onClick={addAsItem}>
-            Add as a new item
-          </Button>
-          {onto && (
-            <Button
-              variant="primary"
-              data-autofocus
-              disabled={!usable || busy}
-              onClick={() => {
-                if (!parsed || !file) return;
-                importOnto(parsed.doc.cues, parsed.doc.header, parsed.doc.trailer ?? [], `Import ${file.name}`);
-                toast(`Imported ${parsed.doc.cues.length} cues from ${file.name}. Undo brings the previous cues back.`, 'ok');
-                onClose();
-              }}
-            >
-              Replace these cues
-            </Button>
-          )}
-        </>
-      }
-    >
-      {parsed && (
-        <>
-          <p>
-            {usable
-              ? `${parsed.doc.cues.length} cues (${parsed.format.toUpperCase()}), from ${cueTime(parsed.doc.cues[0]!.start)} to ${cueTime(parsed.doc.cues[parsed.doc.cues.length - 1]!.end)}. ${
-                  onto ? `They can replace the ${count} cues here (undoable), or become a new library item.` : 'They become a new library item.'
-                }`
-              : 'Verbatim found no cue it could read in this file.'}
-          </p>
-          {parsed.problems.length > 0 && (
-            <div className="banner banner--error" role="alert">
-              <p>
-                {parsed.problems.length} {parsed.problems.length === 1 ? 'part' : 'parts'} of the file could not be read and will be left out. Fix them in the
-                file and import it again to keep them:
-              </p>
-              <ul className="problems">
-                {parsed.problems.slice(0, 20).map((p) => (
-                  <li key={p.line}>{p.message}</li>
-                ))}
-                {parsed.problems.length > 20 && <li>…and {parsed.problems.length - 20} more.</li>}
-              </ul>
-            </div>
-          )}
-          {usable && (
-            <div className="media-choice" role="group" aria-labelledby={legendId}>
-              <p id={legendId} className="media-choice__label">
-                Video or audio for the new item <span className="muted">(optional)</span>
-              </p>
-              <div className="media-choice__row">
-                <span className={media ? 'media-choice__file' : 'muted'} data-testid="media-choice">
-                  {media
-                    ? `${media.name} (${formatBytes(media.size)})`
-                    : desktop
-                      ? 'None chosen: a video or audio file with the same name beside the subtitle file is used, if there is one.'
-                      : 'None chosen: the new item has the cues and text, with nothing to play.'}
-                </span>
-                <Button size="sm" icon="upload" disabled={busy} onClick={() => mediaInput.current?.click()}>
-                  {media ? 'Change…' : 'Choose video or audio…'}
-                </Button>
-                {media && (
-                  <Button size="sm" variant="ghost" disabled={busy} onClick={() => setMedia(null)}>
-                    Remove
-                  </Button>
-                )}
-              </div>
-              <input
-                ref={mediaInput}
-                type="file"
-                hidden
-                accept={mediaAcceptAttribute}
-                aria-label="Video or audio file for the new item"
-                onChange={(e) => {
-                  const f = e.target.files?.[0];
-                  e.target.value = '';
-                  if (!f) return;
-                  const c = classify(f.name, f.type, f.size);
-                  setMediaError(c.ok ? null : `“${f.name}” cannot be used: ${c.reason}`);
-                  if (c.ok) setMedia(f);
-                }}
-              />
-              {mediaError && (
-                <p className="field__error" role="alert">
-                  {mediaError}
-                </p>
-              )}
-              {upload && media && !desktop && (
-                <ProgressBar
-                  value={upload.total ? (upload.bytes / upload.total) * 100 : null}
-                  label={`Uploading ${media.name}`}
-                  bytesPerSecond={upload.bytesPerSecond}
-                  etaSeconds={upload.etaSeconds}
-                />
-              )}
-            </div>
-          )}
-        </>
       )}
     </Dialog>
   );

@@ -6,7 +6,7 @@
  * Alt+L to loop the selected cue.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { commandForKey } from '../../../../shared/subtitles/index';
+import { commandForKey, cueDisplayText } from '../../../../shared/subtitles/index';
 import { mediaSrc } from '../../bridge';
 import { Button } from '../../components/Button';
 import { formatClock } from '../../components/format';
@@ -16,8 +16,9 @@ import { checkAll, cueAt, currentProfile, playhead, useSubtitles } from '../../s
 import { useTranscript } from '../../stores/transcript';
 import { CueEditor } from './CueEditor';
 import { CueList } from './CueList';
-import type { SubtitleFile } from './importItem';
-import { ExportSubtitlesDialog, ImportSubtitlesDialog, ProfileDialog, ShiftDialog, SyncDialog } from './SubtitleDialogs';
+import { readPicked, type SubtitleFile } from './importItem';
+import { ImportSubtitlesDialog } from './ImportSubtitlesDialog';
+import { ExportSubtitlesDialog, ProfileDialog, ShiftDialog, SyncDialog } from './SubtitleDialogs';
 import { Waveform } from './Waveform';
 
 const VIDEO = /\.(mp4|m4v|mov|mkv|webm|avi|wmv|mpe?g|ogv)$/i;
@@ -172,7 +173,7 @@ function MediaPane({ onMedia, video }: { onMedia(el: HTMLMediaElement | null): v
           <video {...props} />
           {playingCue && (
             <div className="sub-media__cue" aria-hidden="true">
-              {playingCue.text.replace(/<[^>]*>/g, '')}
+              {cueDisplayText(playingCue.text)}
             </div>
           )}
         </div>
@@ -193,7 +194,7 @@ function MediaPane({ onMedia, video }: { onMedia(el: HTMLMediaElement | null): v
         <span className="player__time">{formatClock(now)}</span>
         {!video && (
           <span className="sub-media__line" aria-live="off">
-            {playingCue ? playingCue.text.replace(/<[^>]*>/g, '').replace(/\n/g, ' ') : '\u00a0'}
+            {playingCue ? cueDisplayText(playingCue.text).replace(/\n/g, ' ') : '\u00a0'}
           </span>
         )}
       </div>
@@ -365,7 +366,7 @@ export function SubtitlesView({ id, source }: { id: string; source: string }) {
           onChange={async (e) => {
             const f = e.target.files?.[0];
             e.target.value = '';
-            if (f) setImporting({ name: f.name, text: await f.text(), file: f });
+            if (f) setImporting(await readPicked(f));
           }}
         />
       </div>

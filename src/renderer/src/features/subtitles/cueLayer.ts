@@ -11,7 +11,7 @@
  * scroll after an edit forced a layout per region (eleven in one frame), and
  * a selection change ran a 200 ms colour transition, painting every frame.
  */
-import type { Cue } from '../../../../shared/subtitles/index';
+import { cueDisplayText, type Cue } from '../../../../shared/subtitles/index';
 
 export interface CueLayerHandlers {
   /** A click on a cue's box. */
@@ -110,7 +110,7 @@ export class CueLayer {
         this.boxes.set(cue, box);
         this.cueOf.set(box, cue);
         this.place(box, cue.start, cue.end);
-        const text = cue.text.replace(/<[^>]*>/g, '').replace(/\n/g, ' ');
+        const text = cueDisplayText(cue.text).replace(/\n/g, ' ');
         const label = box.firstChild as HTMLElement;
         if (label.textContent !== text) label.textContent = text;
         this.layer.appendChild(box);
