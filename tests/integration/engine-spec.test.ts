@@ -76,7 +76,8 @@ const EXCEPTIONS: SpecException[] = [
  * - GET /v1/models (not in llm-gateway.yml);
  * - the chat.completion.chunk events of stream: true (the spec says only "server-sent events");
  * - GET /v3/token (commented out in openapi.yml; RealtimeTemporaryTokenResponse is the retired v2 token);
- * - POST /v1/speech-understanding (the seed's path; the same handler as /v1/understanding, which is checked).
+ * - POST /v1/speech-understanding (the seed's path, the same handler as /v1/understanding): checked against /understanding's schema;
+ * - GET /v2/files/{id} and /v2/transcript/{id}/redacted-audio/file (the bytes behind upload_url and redacted_audio_url), GET /health.
  */
 
 const KEY = 'spec-test-key';
@@ -328,6 +329,12 @@ describe.skipIf(missing.length > 0)("the engine's answers against AssemblyAI's p
     });
     expect(who.status, who.text).toBe(200);
     expectSpec('llm-gateway.yml', '/understanding', 'post', who);
+    const seed = await call('/v1/speech-understanding', {
+      method: 'POST',
+      body: JSON.stringify({ transcript_id: done, speech_understanding: { request: { custom_formatting: { phone_number: '(xxx)xxx-xxxx' } } } }),
+    });
+    expect(seed.status, seed.text).toBe(200);
+    expectSchema('llm-gateway.yml', spec.response('llm-gateway.yml', '/understanding', 'post', 200), seed.body, 'POST /v1/speech-understanding → 200');
     for (const body of [
       { transcript_id: 'missing', speech_understanding: { request: { custom_formatting: { date: 'mm/dd/yyyy' } } } },
       { transcript_id: done, speech_understanding: { request: { sentiment: {} } } },
