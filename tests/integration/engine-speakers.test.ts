@@ -47,7 +47,7 @@ beforeAll(async () => {
   turns = talk.turns;
   wav = join(sandbox.dir, 'two-voices.wav');
   writeFileSync(wav, wavBytes(talk.pcm));
-  engine = await sandbox.start(KEY, { modelsDir: models, denoise: false, speakerAdaptation: false });
+  engine = await sandbox.start(KEY, { modelsDir: models, speakerAdaptation: false });
   client = new AssemblyAI({ apiKey: KEY, baseUrl: engine.url });
 });
 

@@ -20,7 +20,7 @@ import { formatTranscript, round3 } from '../text/format';
 import { redactPii, SUPPORTED_PII_POLICIES } from '../text/pii';
 import { JobFailure } from './failure';
 import { recognizeSegments } from './recognize-segments';
-import { labelSpeakers } from './speakers';
+import { startSpeakers } from './speakers';
 
 export { JobFailure } from './failure';
 
@@ -83,6 +83,8 @@ export async function processJob(ctx: JobContext, job: TranscriptRow, signal: Ab
       const w = keytermWarning(recognizer.prepareKeyterms ? await recognizer.prepareKeyterms(p.keyterms_prompt) : null);
       if (w) warnings.push(w);
     }
+    // Diarization hears the audio before noise suppression, in its own worker beside recognition.
+    const speakers = p.speaker_labels ? await startSpeakers(ctx, p, { raw, copyPath: join(dir, 'speakers.raw'), samples, signal }) : null;
     if (ctx.opts.denoise !== false) await suppressNoise(raw, samples, signal, (m) => ctx.logger.warn(`job ${job.id}: ${m}`));
     const segments = await findSpeechSegments(raw, samples, { signal });
     const adapter = local ? null : ctx.recognizers.adapter;
@@ -129,8 +131,8 @@ export async function processJob(ctx: JobContext, job: TranscriptRow, signal: Ab
       }
     }
     let utterances: TranscriptResult['utterances'];
-    if (p.speaker_labels) {
-      const labelled = await labelSpeakers(ctx, p, { raw, samples, offsetMs: offset, words, sentences, signal });
+    if (speakers) {
+      const labelled = await speakers.apply(words, sentences, offset);
       ({ words, sentences, utterances } = labelled);
       if (labelled.warning) warnings.push(labelled.warning);
     }
