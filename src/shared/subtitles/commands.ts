@@ -3,7 +3,10 @@
  * name, a label, a shortcut with its key test, and a `perform` that maps the
  * editor state to a new cue list, or null when it does not apply. The editor
  * runs every edit through `perform` and records the splice, so each command
- * is undoable with no code of its own.
+ * is undoable with no code of its own. Undo, redo, loop and play/pause are
+ * commands too (view commands, like Excalidraw's actionHistory): they act on
+ * the controls the view hands them. A key press finds its one command with
+ * `keyCommandFor`; `keyConflicts` finds two commands claiming one key.
  */
 import { applyFix, fixAll, type FixId } from './check';
 import { diffCues } from './history';
@@ -28,6 +31,10 @@ export interface KeyLike {
   metaKey: boolean;
   shiftKey: boolean;
   altKey: boolean;
+  /** The key goes to a text field being typed in (its own undo, its own spaces). */
+  typing?: boolean;
+  /** The key goes to a focused button (Space presses it). */
+  onButton?: boolean;
 }
 
 export interface CommandResult {
@@ -218,4 +225,130 @@ export type CommandName = keyof typeof commands;
 export function commandForKey(e: KeyLike): Command | null {
   for (const c of Object.values(commands)) if ((c as Command).keyTest?.(e)) return c as Command;
   return null;
+}
+
+/** What view commands act on: the history, the loop and the player, as the view provides them. */
+export interface EditorControls {
+  undo(): void;
+  redo(): void;
+  toggleLoop(): void;
+  /** Plays or pauses; false when there is nothing to play (the key is then left alone). */
+  togglePlay(): boolean;
+}
+
+/** A command on the view rather than on the cues: it runs against the editor's controls; false leaves the key to the page. */
+export interface ViewCommand {
+  name: string;
+  label: string;
+  shortcut: string;
+  keyTest: (e: KeyLike) => boolean;
+  run(c: EditorControls): boolean;
+}
+
+const ctrl = (e: KeyLike) => (e.ctrlKey || e.metaKey) && !e.altKey;
+
+export const undoCommand: ViewCommand = {
+  name: 'undo',
+  label: 'Undo',
+  shortcut: 'Ctrl+Z',
+  // While typing, the field's own undo.
+  keyTest: (e) => ctrl(e) && !e.shiftKey && e.key.toLowerCase() === 'z' && !e.typing,
+  run: (c) => (c.undo(), true),
+};
+
+export const redoCommand: ViewCommand = {
+  name: 'redo',
+  label: 'Redo',
+  shortcut: 'Ctrl+Shift+Z',
+  keyTest: (e) => ctrl(e) && ((e.shiftKey && e.key.toLowerCase() === 'z') || e.key.toLowerCase() === 'y') && !e.typing,
+  run: (c) => (c.redo(), true),
+};
+
+export const loopCommand: ViewCommand = {
+  name: 'loop',
+  label: 'Loop the selected cue',
+  shortcut: 'Alt+L',
+  keyTest: alt('l'),
+  run: (c) => (c.toggleLoop(), true),
+};
+
+export const playCommand: ViewCommand = {
+  name: 'play',
+  label: 'Play or pause',
+  shortcut: 'Space',
+  keyTest: (e) => e.key === ' ' && !e.altKey && !e.ctrlKey && !e.metaKey && !e.typing && !e.onButton,
+  run: (c) => c.togglePlay(),
+};
+
+export const viewCommands = { undo: undoCommand, redo: redoCommand, loop: loopCommand, play: playCommand } as const;
+
+export type KeyCommand = { kind: 'edit'; command: Command } | { kind: 'view'; command: ViewCommand };
+
+/** Every command that has a key, edits and view commands alike. */
+export function keyCommands(): KeyCommand[] {
+  const edits = Object.values(commands as Record<string, Command<never>>).filter((c) => c.keyTest);
+  return [
+    ...edits.map((c) => ({ kind: 'edit' as const, command: c as unknown as Command })),
+    ...Object.values(viewCommands).map((c) => ({ kind: 'view' as const, command: c })),
+  ];
+}
+
+const warned = new Set<string>();
+
+/** The one command a key press runs, if any. Two commands answering one press is a bug: it warns (once per key) and runs the first. */
+export function keyCommandFor(e: KeyLike, registry: readonly KeyCommand[] = keyCommands()): KeyCommand | null {
+  const hits = registry.filter((k) => k.command.keyTest?.(e));
+  if (hits.length > 1) {
+    const id = describeKey(e);
+    if (!warned.has(id)) {
+      warned.add(id);
+      console.warn(`Subtitle editor: ${id} is claimed by ${hits.map((h) => h.command.name).join(' and ')}; running ${hits[0]!.command.name}.`);
+    }
+  }
+  return hits[0] ?? null;
+}
+
+/** "Ctrl+Alt+Shift+K": a key press as a person would write it. */
+export function describeKey(e: KeyLike): string {
+  return [e.ctrlKey && 'Ctrl', e.metaKey && 'Meta', e.altKey && 'Alt', e.shiftKey && 'Shift', e.key === ' ' ? 'Space' : e.key].filter(Boolean).join('+');
+}
+
+/** Every key press worth checking: letters, digits, punctuation and named keys, with every set of modifiers, typing or not. */
+export function allKeyPresses(): KeyLike[] {
+  const keys = [
+    ..."abcdefghijklmnopqrstuvwxyz0123456789[]{}\\;',./<>?-=_+`~!@#$%^&*()".split(''),
+    ' ',
+    'Enter',
+    'Escape',
+    'Tab',
+    'Backspace',
+    'Delete',
+    'Home',
+    'End',
+    'PageUp',
+    'PageDown',
+    'ArrowLeft',
+    'ArrowRight',
+    'ArrowUp',
+    'ArrowDown',
+    'F1',
+  ];
+  const out: KeyLike[] = [];
+  for (const key of keys)
+    for (let m = 0; m < 64; m++)
+      out.push({ key, ctrlKey: !!(m & 1), metaKey: !!(m & 2), altKey: !!(m & 4), shiftKey: !!(m & 8), typing: !!(m & 16), onButton: !!(m & 32) });
+  return out;
+}
+
+/** Key presses that more than one command answers, with their names: empty when every key has at most one command. */
+export function keyConflicts(
+  registry: readonly KeyCommand[] = keyCommands(),
+  presses: readonly KeyLike[] = allKeyPresses(),
+): { key: string; commands: string[] }[] {
+  const out: { key: string; commands: string[] }[] = [];
+  for (const e of presses) {
+    const names = registry.filter((k) => k.command.keyTest?.(e)).map((k) => k.command.name);
+    if (names.length > 1) out.push({ key: `${describeKey(e)}${e.typing ? ' (typing)' : ''}${e.onButton ? ' (on a button)' : ''}`, commands: names });
+  }
+  return out;
 }
