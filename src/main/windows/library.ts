@@ -5,7 +5,7 @@
  */
 import { BrowserWindow, shell } from 'electron';
 import { join } from 'node:path';
-import { isOwnUrlFor } from './own-url';
+import { isOwnUrlFor, safeExternalUrl } from './own-url';
 
 export function rendererEntry(): { url?: string; file?: string } {
   const dev = process.env.ELECTRON_RENDERER_URL;
@@ -31,6 +31,8 @@ export function createLibraryWindow(): BrowserWindow {
       contextIsolation: true,
       sandbox: true,
       nodeIntegration: false,
+      // A middle click must not open a link the page did not mean to (Electronegativity AUXCLICK_JS_CHECK): nothing here uses auxclick.
+      disableBlinkFeatures: 'Auxclick',
       webSecurity: true,
       spellcheck: false,
     },
@@ -40,7 +42,8 @@ export function createLibraryWindow(): BrowserWindow {
     if (!isOwnUrl(url)) event.preventDefault();
   });
   win.webContents.setWindowOpenHandler(({ url }) => {
-    if (url.startsWith('https://')) void shell.openExternal(url);
+    const external = safeExternalUrl(url);
+    if (external) void shell.openExternal(external);
     return { action: 'deny' };
   });
   const entry = rendererEntry();

@@ -57,6 +57,8 @@ export class OverlayWindow {
         contextIsolation: true,
         sandbox: true,
         nodeIntegration: false,
+        // A middle click must not open a link the page did not mean to (Electronegativity AUXCLICK_JS_CHECK): nothing here uses auxclick.
+        disableBlinkFeatures: 'Auxclick',
         spellcheck: false,
       },
     });

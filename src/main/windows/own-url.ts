@@ -1,4 +1,4 @@
-/** Whether a URL is the app's own page: the built index.html's exact file URL (no query, any #route) or the dev server's exact origin. No Electron here, so it is unit-tested. */
+/** Whether a URL is the app's own page (the built index.html's exact file URL, no query, any #route; or the dev server's exact origin), and which links may open in the browser. No Electron here, so it is unit-tested. */
 import { pathToFileURL } from 'node:url';
 
 export interface RendererEntry {
@@ -33,4 +33,11 @@ export function isOwnUrlFor(target: string, entry: RendererEntry): boolean {
   if (!entry.file) return false;
   const own = pathToFileURL(entry.file);
   return t.protocol === 'file:' && t.host === '' && t.search === '' && t.pathname === own.pathname;
+}
+
+/** The link as the system browser should get it: https only, no user or password in it, re-serialised by the URL parser; null for anything else. */
+export function safeExternalUrl(url: string): string | null {
+  const u = parse(url);
+  if (!u || u.protocol !== 'https:' || u.username !== '' || u.password !== '' || u.hostname === '') return null;
+  return u.href;
 }

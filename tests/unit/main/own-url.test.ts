@@ -1,7 +1,7 @@
 /** isOwnUrlFor (issue 26, item 16): the app's own page matched exactly, every hostile look-alike refused. */
 import { describe, expect, it } from 'vitest';
 import { pathToFileURL } from 'node:url';
-import { isOwnUrlFor } from '../../../src/main/windows/own-url';
+import { isOwnUrlFor, safeExternalUrl } from '../../../src/main/windows/own-url';
 
 const FILE = '/opt/Verbatim/resources/app/out/renderer/index.html';
 const OWN = pathToFileURL(FILE).href;
@@ -62,5 +62,26 @@ describe('isOwnUrlFor, the dev server', () => {
 
   it('refuses everything when the dev URL cannot be parsed', () => {
     expect(isOwnUrlFor('http://localhost:5173/', { url: 'not a url' })).toBe(false);
+  });
+});
+
+describe('safeExternalUrl (the links shell.openExternal gets)', () => {
+  it.each(['https://www.assemblyai.com/docs', 'https://example.com/a?b=c#d'])('passes %s', (u) => {
+    expect(safeExternalUrl(u)).toBe(new URL(u).href);
+  });
+
+  it.each([
+    'http://example.com/',
+    'file:///etc/passwd',
+    'javascript:alert(1)',
+    'smb://evil/share',
+    'ms-msdt:/id PCWDiagnostic',
+    'https://user:pw@example.com/',
+    'https://user@example.com/',
+    'HTTPS:',
+    'not a url',
+    '',
+  ])('refuses %s', (u) => {
+    expect(safeExternalUrl(u)).toBeNull();
   });
 });
