@@ -390,6 +390,24 @@ describe.skipIf(missing.length > 0)("the engine's answers against AssemblyAI's p
     expect(a.at(-1)?.type).toBe('Termination');
   });
 
+  it('the validator refuses what the engine used to send (so a pass means something)', async () => {
+    const t = (await call(`/v2/transcript/${done}`)).body as Record<string, unknown>;
+    const at = spec.response('openapi.yml', '/v2/transcript/{transcript_id}', 'get', 200);
+    expect(spec.check('openapi.yml', at, t)).toEqual([]);
+    const { language_confidence: _c, language_confidence_threshold: _t, ...old } = t;
+    const problems = spec.check('openapi.yml', at, { ...old, error: null, keyterms_prompt: null, metadata: { warnings: [] }, created: '2026-01-01T00:00:00' });
+    for (const p of [
+      "required property 'language_confidence'",
+      "required property 'language_confidence_threshold'",
+      '/error must be string',
+      '/keyterms_prompt must be array',
+    ])
+      expect(problems.join('\n')).toContain(p);
+    expect(problems.filter((p) => p.includes('must NOT have additional properties')).length).toBeGreaterThanOrEqual(2);
+    const chatError = spec.response('llm-gateway.yml', '/chat/completions', 'post', 400);
+    expect(spec.check('llm-gateway.yml', chatError, { error: 'Unknown model' })).not.toEqual([]);
+  });
+
   it('covered every operation the engine implements that the specification describes', () => {
     const ops = [...checked].map((c) => c.replace(/ \d+$/, ''));
     for (const op of [
