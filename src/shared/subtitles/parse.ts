@@ -157,10 +157,8 @@ export function parseSubtitles(text: string): ParsedSubtitles {
   if (format === 'vtt' && doc.header.length === 0) doc.header.push('WEBVTT');
   const fixes: string[] = [];
   if (/\r(?!\n)/.test(text) && !text.includes('\n')) fixes.push('Its old Mac line ends (CR only) were read as line breaks.');
-  if (splits > 0)
-    fixes.push(
-      `${splits === 1 ? 'A timing line' : `${splits} timing lines`} with no blank line before ${splits === 1 ? 'it' : 'them'} started a new cue${splits === 1 ? '' : 's'}.`,
-    );
+  if (splits === 1) fixes.push('A timing line with no blank line before it started a new cue.');
+  if (splits > 1) fixes.push(`${splits} timing lines with no blank line before them started new cues.`);
   if (doc.cues.some((c) => hasEntities(c.text))) fixes.push('HTML entities such as &amp; are shown as the characters they stand for; the file’s text is kept.');
   if (doc.cues.some((c) => hasAssTags(c.text))) fixes.push('ASS tags such as {\\an8} are hidden when shown and kept in the file.');
   return { format, doc, problems, fixes };
