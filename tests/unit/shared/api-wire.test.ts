@@ -3,7 +3,7 @@
  * loose for what main's clients read, so a newer service's fields pass.
  */
 import { describe, expect, it } from 'vitest';
-import { ChatCompletionRequestSchema } from '../../../src/shared/api/gateway';
+import { ChatCompletionRequestSchema, errorMessageOf } from '../../../src/shared/api/gateway';
 import { StreamingServerMessageLooseSchema, TurnSchema } from '../../../src/shared/api/streaming';
 import { firstIssue, TranscriptRequestSchema, TranscriptResponseSchema } from '../../../src/shared/api/transcript';
 
@@ -78,5 +78,34 @@ describe('answers as a client reads them (loose)', () => {
   it('lets chat requests carry the knobs OpenAI-style clients send', () => {
     expect(ChatCompletionRequestSchema.safeParse({ model: 'm', messages: [{ role: 'user', content: 'hi' }], top_p: 0.9, seed: 1 }).success).toBe(true);
     expect(ChatCompletionRequestSchema.safeParse({ model: 'm', messages: [{ role: 'robot', content: 'hi' }] }).success).toBe(false);
+  });
+});
+
+describe('the gateway request and error bodies', () => {
+  it("accepts the spec's prompt form instead of messages, but not both and not neither", () => {
+    expect(ChatCompletionRequestSchema.safeParse({ model: 'm', prompt: 'Write a haiku' }).success).toBe(true);
+    const both = ChatCompletionRequestSchema.safeParse({ model: 'm', prompt: 'x', messages: [{ role: 'user', content: 'y' }] });
+    expect(both.success ? null : firstIssue(both.error)).toBe('Send either messages or prompt, not both.');
+    const neither = ChatCompletionRequestSchema.safeParse({ model: 'm' });
+    expect(neither.success ? null : firstIssue(neither.error)).toBe('messages must be a non-empty array of {role, content} (or send prompt, a string).');
+  });
+
+  it('takes stop as a string or up to four strings, and max_completion_tokens as a positive integer', () => {
+    const ok = (extra: object) => ChatCompletionRequestSchema.safeParse({ model: 'm', prompt: 'x', ...extra }).success;
+    expect(ok({ stop: 'END' })).toBe(true);
+    expect(ok({ stop: ['a', 'b', 'c', 'd'] })).toBe(true);
+    expect(ok({ stop: null })).toBe(true);
+    expect(ok({ stop: ['a', 'b', 'c', 'd', 'e'] })).toBe(false);
+    expect(ok({ stop: '' })).toBe(false);
+    expect(ok({ max_completion_tokens: 5 })).toBe(true);
+    expect(ok({ max_completion_tokens: 0 })).toBe(false);
+  });
+
+  it('reads an error message from either shape a service sends', () => {
+    expect(errorMessageOf({ error: 'Transcript not found' })).toBe('Transcript not found');
+    expect(errorMessageOf({ error: { message: 'Unknown model', type: 'invalid_request_error', code: 400 } })).toBe('Unknown model');
+    expect(errorMessageOf({ message: 'Bad gateway' })).toBe('Bad gateway');
+    expect(errorMessageOf({ error: { code: 500 } })).toBeNull();
+    expect(errorMessageOf('plain text')).toBeNull();
   });
 });
