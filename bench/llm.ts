@@ -114,7 +114,7 @@ async function main(): Promise<void> {
 
   // 3. Freed after the idle time.
   const end = Date.now() + idleMs + 30_000;
-  while (local.loadedModel !== null && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+  while (!local.events.some((e) => e.type === 'unload') && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
   releaseMemory();
   await new Promise((r) => setTimeout(r, 300));
   const freed = rss();

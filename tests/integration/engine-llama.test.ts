@@ -223,7 +223,7 @@ describe('local GGUF models in the gateway', () => {
     expect(await health(engine)).toBe(200);
   });
 
-  it('translates offline with the local model when one is installed', async () => {
+  it('translates and names speakers offline with the local model when one is installed', async () => {
     const id = 'llama-understanding';
     const params = {
       audio_url: 'http://example.invalid/a.wav',
@@ -256,6 +256,15 @@ describe('local GGUF models in the gateway', () => {
     const body = (await res.json()) as { translated_texts?: Record<string, string> };
     expect(res.status, JSON.stringify(body)).toBe(200);
     expect(body.translated_texts?.es).toBe(SENTENCE);
+    // Speaker identification answers through the grammar: a JSON object naming each speaker, whatever the weights.
+    const who = await fetch(`${engine.url}/v1/speech-understanding`, {
+      method: 'POST',
+      headers: { authorization: KEY, 'content-type': 'application/json' },
+      body: JSON.stringify({ transcript_id: id, speech_understanding: { request: { speaker_identification: { speaker_type: 'name' } } } }),
+    });
+    const named = (await who.json()) as { speech_understanding: { response: { speaker_identification: { status: string; mapping: Record<string, string> } } } };
+    expect(who.status, JSON.stringify(named)).toBe(200);
+    expect(named.speech_understanding.response.speaker_identification).toEqual({ status: 'success', mapping: { A: SENTENCE } });
   });
 });
 
@@ -273,7 +282,8 @@ describe('memory and idle time', () => {
     const e = await sandbox.start(KEY, { data: 'idle', modelsDir, gateway: { local: { idleMs: 300, threads: 1 } } });
     expect((await post(e, { model: 'tiny-llama-test', max_tokens: 3, messages: user('Hi') })).status).toBe(200);
     expect(e.ctx.gateway.local.events.map((x) => x.type)).toEqual(['binary', 'load']);
-    await until(() => e.ctx.gateway.local.loadedModel === null, 'the idle unload');
+    await until(() => e.ctx.gateway.local.events.some((x) => x.type === 'unload'), 'the idle unload');
+    expect(e.ctx.gateway.local.loadedModel).toBeNull();
     expect(e.ctx.gateway.local.events.map((x) => x.type)).toEqual(['binary', 'load', 'unload']);
     // And loads again on the next request.
     expect((await post(e, { model: 'tiny-llama-test', max_tokens: 3, messages: user('Again') })).status).toBe(200);

@@ -8,7 +8,7 @@ import { customFormat, type CustomFormattingRequest } from './custom-formatting'
 import { ExtractiveProvider, EXTRACTIVE_MODEL } from './extractive';
 import type { GatewayConfig } from './config';
 import { checkSchema, parseModelJson, validateSchema } from './json-schema';
-import { LOCAL_MODEL_HINT, LlamaProvider } from './llama';
+import { chunkText, LOCAL_MODEL_HINT, LlamaProvider, speakerSchema } from './llama';
 import { OpenAICompatibleProvider } from './openai-compatible';
 import { cutAtStop, StopCutter } from './stop';
 import { RateLimiter, type RateService } from './rate-limit';
@@ -49,18 +49,18 @@ export class Gateway {
   private readonly byModel = new Map<string, ChatProvider>();
   private readonly ordered: ChatProvider[] = [];
   readonly limiter: RateLimiter;
-
   /** Installed GGUF models, run in process (llama.ts). */
   readonly local: LlamaProvider;
+
   constructor(
     readonly config: GatewayConfig,
     private readonly transcripts: TranscriptLookup,
   ) {
     const extractive = new ExtractiveProvider();
     for (const up of config.upstreams) this.add(new OpenAICompatibleProvider({ ...up, apiKey: up.apiKey ?? null }));
-    this.add(extractive);
     this.local = new LlamaProvider(config.local ?? {});
     this.add(this.local);
+    this.add(extractive);
     this.limiter = new RateLimiter((model) => config.limits[model] ?? config.defaultLimit);
   }
 
@@ -94,12 +94,12 @@ export class Gateway {
     return null;
   }
 
-  rate(model: string, service: RateService) {
   /** Frees the loaded local model (the engine is closing). */
   close(): Promise<void> {
     return this.local.close();
   }
 
+  rate(model: string, service: RateService) {
     return this.limiter.take(model, service);
   }
 
@@ -283,24 +283,30 @@ export class Gateway {
       const model = this.understandingModel() as string;
       const provider = this.provider(model);
       const translated: Record<string, string> = {};
+      // A local model's context is small: it translates the text in pieces that fit (llama.ts).
+      const pieces = provider === this.local ? chunkText(text, this.local.roomChars(model)) : [text];
       for (const lang of tr.target_languages) {
-        const r = await provider.complete(
-          {
-            model,
-            max_tokens: Math.max(1000, roughTokens(text) * 2),
-            stop: [],
-            transcripts: [],
-            messages: [
-              {
-                role: 'system',
-                content: `You translate transcripts. Answer with the translation only, no notes.${tr.formal ? ' Use a formal register.' : ''}`,
-              },
-              { role: 'user', content: `Translate into the language with code "${lang}":\n\n${text}` },
-            ],
-          },
-          signal,
-        );
-        translated[lang] = (r.content ?? '').trim();
+        const parts: string[] = [];
+        for (const piece of pieces) {
+          const r = await provider.complete(
+            {
+              model,
+              max_tokens: Math.max(1000, roughTokens(piece) * 2),
+              stop: [],
+              transcripts: [],
+              messages: [
+                {
+                  role: 'system',
+                  content: `You translate transcripts. Answer with the translation only, no notes.${tr.formal ? ' Use a formal register.' : ''}`,
+                },
+                { role: 'user', content: `Translate into the language with code "${lang}":\n\n${piece}` },
+              ],
+            },
+            signal,
+          );
+          parts.push((r.content ?? '').trim());
+        }
+        translated[lang] = parts.join(' ');
       }
       out.translated_texts = translated;
       response.translation = { status: 'success' };
@@ -311,9 +317,13 @@ export class Gateway {
       const speakers = [...new Set((t.utterances ?? []).map((u) => u.speaker).filter((s): s is string => !!s))];
       const labels = speakers.length ? speakers : ['A'];
       const sample = t.utterances?.length ? t.utterances.map((u) => `${u.speaker ?? 'A'}: ${u.text}`).join('\n') : `A: ${text}`;
+      // A local model answers through a grammar, so its answer is the JSON object asked for, and reads what fits its context.
+      const local = this.provider(model) === this.local;
+      const room = local ? this.local.roomChars(model) : 20_000;
       const r = await this.provider(model).complete(
         {
           model,
+          ...(local ? { response_format: speakerSchema(labels) } : {}),
           max_tokens: 300,
           stop: [],
           transcripts: [],
@@ -327,7 +337,7 @@ export class Gateway {
             },
             {
               role: 'user',
-              content: `Speaker labels: ${labels.join(', ')}.${si.known_values?.length ? ` Choose from: ${si.known_values.join(', ')}.` : ''}\n\n${sample.slice(0, 20_000)}`,
+              content: `Speaker labels: ${labels.join(', ')}.${si.known_values?.length ? ` Choose from: ${si.known_values.join(', ')}.` : ''}\n\n${sample.slice(0, room)}`,
             },
           ],
         },

@@ -92,6 +92,12 @@ export class LlamaProvider implements ChatProvider {
     return this.models()[0]?.id ?? null;
   }
 
+  /** Characters of transcript a request to `id` may carry and still leave room to answer (about 3 characters a token). */
+  roomChars(id: string): number {
+    const ctx = this.models().find((m) => m.id === id)?.context_length ?? 4096;
+    return Math.max(1000, Math.floor((ctx / 2) * 3));
+  }
+
   has(id: string): boolean {
     return readChatModel(this.opts.modelsDir, id) !== null;
   }
@@ -376,4 +382,32 @@ export function toHistory(req: ChatRequest): { history: ChatHistoryItem[]; promp
     else history.push({ type: 'user', text });
   }
   return { history, prompt: last >= 0 ? (msgs[last]?.content ?? '') : '' };
+}
+
+/** Text cut at sentence ends into pieces of at most `max` characters (a longer sentence is cut where it must). */
+export function chunkText(text: string, max: number): string[] {
+  const sentences = text.match(/[^.!?]+[.!?]*\s*/g) ?? [text];
+  const out: string[] = [];
+  let cur = '';
+  for (let s of sentences) {
+    while (s.length > max) {
+      if (cur) out.push(cur.trim());
+      cur = '';
+      out.push(s.slice(0, max).trim());
+      s = s.slice(max);
+    }
+    if (cur.length + s.length > max && cur) {
+      out.push(cur.trim());
+      cur = '';
+    }
+    cur += s;
+  }
+  if (cur.trim()) out.push(cur.trim());
+  return out.length ? out : [''];
+}
+
+/** The JSON schema a speaker-identification answer follows: each label to a name or role. */
+export function speakerSchema(labels: string[]): NonNullable<ChatRequest['response_format']> {
+  const properties = Object.fromEntries(labels.map((l) => [l, { type: 'string' }]));
+  return { type: 'json_schema', json_schema: { name: 'speakers', schema: { type: 'object', properties, required: labels, additionalProperties: false } } };
 }
