@@ -75,8 +75,12 @@ describe('speaker labels on the local engine', () => {
     // The engine's own answer is the strict wire shape.
     const raw = await api(engine, `/v2/transcript/${t.id}`);
     expect(() => TranscriptSchema.parse(raw.body)).not.toThrow();
+    // Sentences and paragraphs, like the cloud's, never span two speakers.
     const sentences = await client.transcripts.sentences(t.id);
-    expect(sentences.sentences.every((s) => s.speaker === 'A' || s.speaker === 'B')).toBe(true);
+    for (const s of sentences.sentences) expect(new Set(s.words.map((w) => w.speaker))).toEqual(new Set([s.speaker]));
+    const paragraphs = await client.transcripts.paragraphs(t.id);
+    expect(paragraphs.paragraphs.map((p) => p.words[0]?.speaker)).toEqual(['A', 'B', 'A', 'B']);
+    for (const p of paragraphs.paragraphs) expect(new Set(p.words.map((w) => w.speaker)).size).toBe(1);
   });
 
   it('takes speakers_expected and speaker_options in the SDK shape and echoes them', async () => {

@@ -126,7 +126,8 @@ export function paragraphsFrom(sentences: Sentence[], pauseMs = 1500, maxWords =
   };
   for (const s of sentences) {
     const prev = cur[cur.length - 1];
-    if (prev && (s.start - prev.end >= pauseMs || count + s.words.length > maxWords)) flush();
+    // A paragraph has one speaker (speaker_labels), as the cloud's do.
+    if (prev && (s.start - prev.end >= pauseMs || count + s.words.length > maxWords || s.speaker !== prev.speaker)) flush();
     cur.push(s);
     count += s.words.length;
   }

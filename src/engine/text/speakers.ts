@@ -80,25 +80,40 @@ export function buildUtterances(words: readonly Word[], pauseMs = UTTERANCE_PAUS
 
 /**
  * Sentences whose words carry the speakers of `words` (the sentences hold
- * the same words in the same order); a sentence's speaker is the one who
- * says most of its words (ties: the one heard first in it).
+ * the same words in the same order), split where the speaker changes, so a
+ * sentence, like the cloud's, has one speaker.
  */
 export function speakSentences(sentences: readonly Sentence[], words: readonly Word[]): Sentence[] {
   let i = 0;
-  return sentences.map((s) => {
+  const out: Sentence[] = [];
+  for (const s of sentences) {
     const mine = s.words.map((w) => {
       const labelled = words[i++];
       return labelled && labelled.start === w.start && labelled.end === w.end ? { ...w, speaker: labelled.speaker } : w;
     });
-    const counts = new Map<string, number>();
-    for (const w of mine) if (w.speaker) counts.set(w.speaker, (counts.get(w.speaker) ?? 0) + 1);
-    let speaker: string | null = null;
-    let most = 0;
-    for (const [k, n] of counts)
-      if (n > most) {
-        speaker = k;
-        most = n;
-      }
-    return { ...s, words: mine, speaker };
-  });
+    const runs: Word[][] = [];
+    for (const w of mine) {
+      const run = runs[runs.length - 1];
+      if (run && run[0]?.speaker === w.speaker) run.push(w);
+      else runs.push([w]);
+    }
+    if (runs.length <= 1) {
+      out.push({ ...s, words: mine, speaker: mine[0]?.speaker ?? null });
+      continue;
+    }
+    for (const run of runs) {
+      const first = run[0] as Word;
+      const last = run[run.length - 1] as Word;
+      out.push({
+        ...s,
+        text: run.map((w) => w.text).join(' '),
+        start: first.start,
+        end: last.end,
+        confidence: round3(run.reduce((a, w) => a + w.confidence, 0) / run.length),
+        words: run,
+        speaker: first.speaker,
+      });
+    }
+  }
+  return out;
 }

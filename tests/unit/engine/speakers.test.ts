@@ -78,13 +78,20 @@ describe('utterances', () => {
     expect(buildUtterances([])).toEqual([]);
   });
 
-  it('gives sentences the speakers of their words and the speaker of most of them', () => {
-    const plain = [word('a', 0, 100), word('b', 200, 300), word('c', 400, 500)];
-    const sentences: Sentence[] = [{ text: 'a b c', start: 0, end: 500, confidence: 0.9, words: plain, speaker: null, channel: null }];
-    const labelled = plain.map((w, i) => ({ ...w, speaker: i === 1 ? 'A' : 'B' }));
-    const [s] = speakSentences(sentences, labelled);
-    expect(s?.speaker).toBe('B');
-    expect(s?.words.map((w) => w.speaker)).toEqual(['B', 'A', 'B']);
+  it('gives sentences the speakers of their words, split where the speaker changes', () => {
+    const plain = [word('a', 0, 100), word('b', 200, 300), word('c', 400, 500), word('d', 600, 700)];
+    const sentences: Sentence[] = [
+      { text: 'a b c', start: 0, end: 500, confidence: 0.9, words: plain.slice(0, 3), speaker: null, channel: null },
+      { text: 'd', start: 600, end: 700, confidence: 0.9, words: plain.slice(3), speaker: null, channel: null },
+    ];
+    const labelled = plain.map((w, i) => ({ ...w, speaker: i === 0 ? 'A' : 'B' }));
+    const out = speakSentences(sentences, labelled);
+    expect(out.map((s) => [s.speaker, s.text, s.start, s.end])).toEqual([
+      ['A', 'a', 0, 100],
+      ['B', 'b c', 200, 500],
+      ['B', 'd', 600, 700],
+    ]);
+    expect(out[1]?.words.map((w) => w.speaker)).toEqual(['B', 'B']);
   });
 });
 
