@@ -83,7 +83,9 @@ const user = (content: string) => [{ role: 'user', content }];
 describe('local GGUF models in the gateway', () => {
   it('lists the installed models on /v1/models', async () => {
     const res = await fetch(`${engine.url}/v1/models`, { headers: { authorization: KEY } });
-    const ids = ((await res.json()) as { data: { id: string }[] }).data.map((m) => m.id);
+    const data = ((await res.json()) as { data: { id: string; owned_by: string; context_length: number }[] }).data;
+    const ids = data.map((m) => m.id);
+    expect(data.find((m) => m.id === 'tiny-llama-test')).toMatchObject({ owned_by: 'verbatim', context_length: 4096 });
     expect(ids).toContain('tiny-llama-test');
     expect(ids).toContain('tiny-llama-loop');
     expect(ids).toContain('verbatim-extractive');
@@ -164,9 +166,9 @@ describe('local GGUF models in the gateway', () => {
     let pieces = 0;
     let ended = false;
     const reading = readEvents(res, (data) => {
+      // Reads on until the abort below closes the connection: the client going away is what must stop the model.
       if (data === '[DONE]') ended = true;
       else pieces++;
-      return pieces < 20;
     }).catch(() => undefined);
     await until(() => pieces >= 20 || ended, 'twenty streamed pieces');
     expect(engine.ctx.gateway.local.generating).toBe(1);

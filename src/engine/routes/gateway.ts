@@ -42,7 +42,10 @@ export function registerGateway(ctx: EngineContext, router: Router): void {
   router.get('/v1/models', ({ res }) => {
     const list: ModelList = {
       object: 'list',
-      data: gateway.models().map((m) => ({ ...m, object: 'model', owned_by: m.id === 'verbatim-extractive' ? 'verbatim' : 'upstream' })),
+      // Built-in and installed local models are the engine's own; the rest come from upstreams.
+      data: gateway
+        .models()
+        .map((m) => ({ ...m, object: 'model', owned_by: m.id === 'verbatim-extractive' || gateway.local.has(m.id) ? 'verbatim' : 'upstream' })),
     };
     sendJson(res, 200, list);
   });
