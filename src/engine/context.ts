@@ -70,6 +70,8 @@ export interface EngineOptions {
   retention?: Partial<RetentionPolicy>;
   /** The folder of installed models (default `<dataDir>/models`); diarization finds its models there. */
   modelsDir?: string;
+  /** The installed model live sessions use when they name none (`--live-model`); default PocketSphinx. */
+  liveModel?: string | null;
 }
 
 export type ResolvedOptions = Required<

@@ -1,6 +1,6 @@
 /**
  * `npm run engine -- --port 8787 --api-key KEY --data DIR [--host 127.0.0.1] [--workers N] [--allow-file-urls] [--allow-private-urls] [--max-upload-bytes N]
- *   [--tls-cert PEM --tls-key PEM] [--max-streams N] [--idle-seconds N] [--no-speaker-adaptation] [--no-denoise] [--models DIR] [--llm-base-url URL --llm-models a,b [--llm-api-key KEY] [--llm-rate-limit N]]`
+ *   [--tls-cert PEM --tls-key PEM] [--max-streams N] [--idle-seconds N] [--no-speaker-adaptation] [--no-denoise] [--models DIR] [--live-model ID] [--llm-base-url URL --llm-models a,b [--llm-api-key KEY] [--llm-rate-limit N]]`
  * The local AssemblyAI-compatible service, a program of its own.
  */
 import { homedir } from 'node:os';
@@ -33,6 +33,7 @@ async function main(): Promise<void> {
       'llm-models': { type: 'string' },
       'llm-rate-limit': { type: 'string' },
       models: { type: 'string' },
+      'live-model': { type: 'string' },
     },
   });
   if (!values['tls-cert'] !== !values['tls-key']) throw new Error('--tls-cert and --tls-key go together (PEM files)');
@@ -83,6 +84,7 @@ async function main(): Promise<void> {
     speakerAdaptation: !values['no-speaker-adaptation'],
     denoise: !values['no-denoise'],
     ...(values.models ? { modelsDir: resolve(values.models) } : {}),
+    liveModel: values['live-model'] ?? null,
   });
   process.stdout.write(`listening on ${engine.url}\n`);
   // The last line of defence: every listener handles its own errors, but one missed case must

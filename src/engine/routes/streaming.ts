@@ -16,6 +16,7 @@ import { CLOSE, closeReason, parseParams, StreamingClose } from '../streaming/pa
 import { StreamingSession } from '../streaming/session';
 import { TokenStore } from '../streaming/tokens';
 import { lazyStream } from '../streaming/lazy-stream';
+import { LiveModelError, liveModelOf, openLiveModel } from '../recognizer/sherpa/live';
 import { sendJson } from './respond';
 import { HttpError, requestUrl, type Router } from './router';
 
@@ -76,8 +77,10 @@ export function registerStreaming(ctx: EngineContext, server: Server, router: Ro
       }
     }
     let params;
+    // speech_model may name an installed local model (else the engine's default live model, else PocketSphinx).
+    const live = liveModelOf(url.searchParams, ctx.opts.liveModel);
     try {
-      params = parseParams(url.searchParams);
+      params = parseParams(live.query);
     } catch (err) {
       if (err instanceof StreamingClose) return reject(err.code, err.message);
       throw err;
@@ -85,9 +88,14 @@ export function registerStreaming(ctx: EngineContext, server: Server, router: Ro
     if (active >= opts.maxSessions) {
       return reject(CLOSE.tooMany, `Too many concurrent sessions: the local engine allows ${opts.maxSessions}; close one and try again`);
     }
-    if (!ctx.recognizers.available) return reject(CLOSE.serverError, ctx.recognizers.unavailableReason ?? 'The recognizer is not available');
+    if (!live.name && !ctx.recognizers.available) return reject(CLOSE.serverError, ctx.recognizers.unavailableReason ?? 'The recognizer is not available');
     active++;
-    const opening = ctx.recognizers.live({ keyterms: params.keyterms });
+    // A model slower than real time says so once (a Warning message the app shows) rather than falling behind silently.
+    const warn = (message: string) => {
+      ctx.logger.warn(message);
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ type: 'Warning', warning_code: 'slower_than_real_time', message }));
+    };
+    const opening = live.name ? openLiveModel(ctx.recognizers.local, live.name, params.keyterms, warn) : ctx.recognizers.live({ keyterms: params.keyterms });
     const session = new StreamingSession(
       params,
       lazyStream(opening),
@@ -114,6 +122,7 @@ export function registerStreaming(ctx: EngineContext, server: Server, router: Ro
       sessions.delete(session);
     });
     opening.catch((err: unknown) => {
+      if (err instanceof LiveModelError) return reject(CLOSE.invalidMessage, err.message);
       ctx.logger.error(`streaming session could not start: ${err instanceof Error ? err.message : String(err)}`);
       reject(CLOSE.serverError, 'Server error: the recognizer could not start a session; try again');
     });

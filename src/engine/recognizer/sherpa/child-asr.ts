@@ -12,6 +12,8 @@ export interface SherpaResult {
   timestamps: number[];
   durations?: number[];
   ys_log_probs?: number[];
+  /** Streaming results name the per-token log-probabilities so. */
+  ys_probs?: number[];
   lang?: string;
 }
 

@@ -114,8 +114,13 @@ export class SherpaRecognizer implements Recognizer {
     return { added, known: [], skipped };
   }
 
-  async openStream(opts: { keyterms?: string[] } = {}): Promise<RecognizerStream> {
-    if (!this.streaming) return new BufferedStream(this, opts.keyterms);
+  /**
+   * A live stream: a streaming transducer's session in the worker, or an offline model decoding each utterance
+   * at its end. `onSlow` is called once if decoding runs slower than real time (the captions would fall behind).
+   */
+  async openStream(opts: { keyterms?: string[]; onSlow?: (rtf: number) => void } = {}): Promise<RecognizerStream> {
+    const pace = new Pace(opts.onSlow);
+    if (!this.streaming) return new BufferedStream(this, pace, opts.keyterms);
     const c = await this.model.current();
     const hotwords = await this.hotwords(c, opts.keyterms);
     const o = { beam: hotwords !== '' };
@@ -124,7 +129,7 @@ export class SherpaRecognizer implements Recognizer {
     const session = randomUUID();
     const config = onlineConfig(c, o);
     await inWorker(this.name, 'load', () => this.child.request('asr.open', { key, config, session }, { timeoutMs: DECODE_TIMEOUT_MS }));
-    return new OnlineSession(this.child, session, () => this.model.touch(key));
+    return new OnlineSession(this.child, session, pace, () => this.model.touch(key));
   }
 
   /** The warning of a transcript whose word times were spread rather than given by the model. */
@@ -137,6 +142,30 @@ export class SherpaRecognizer implements Recognizer {
   }
 }
 
+/** Decoding time against audio time of a live stream; says once when decoding is slower than real time. */
+class Pace {
+  private audioMs = 0;
+  private busyMs = 0;
+  private said = false;
+  constructor(private readonly onSlow?: (rtf: number) => void) {}
+  /** Times `fn`, which decodes `audioMs` of audio. */
+  async time<T>(audioMs: number, fn: () => Promise<T>): Promise<T> {
+    const t0 = performance.now();
+    try {
+      return await fn();
+    } finally {
+      this.busyMs += performance.now() - t0;
+      this.audioMs += audioMs;
+      const rtf = this.busyMs / Math.max(1, this.audioMs);
+      // Judged over at least 3 s of audio, so one cold start does not count.
+      if (!this.said && this.audioMs >= 3000 && rtf > 1) {
+        this.said = true;
+        this.onSlow?.(Math.round(rtf * 100) / 100);
+      }
+    }
+  }
+}
+
 /** A live stream over an offline model: audio is kept and decoded at each utterance's end. */
 class BufferedStream implements RecognizerStream {
   private chunks: Int16Array[] = [];
@@ -144,6 +173,7 @@ class BufferedStream implements RecognizerStream {
   acceptedMs = 0;
   constructor(
     private readonly rec: SherpaRecognizer,
+    private readonly pace: Pace,
     private readonly keyterms?: string[],
   ) {}
   accept(pcm: Int16Array): Promise<void> {
@@ -164,7 +194,7 @@ class BufferedStream implements RecognizerStream {
     }
     this.chunks = [];
     this.total = 0;
-    return pcm.length ? this.rec.recognize(pcm, { keyterms: this.keyterms }) : [];
+    return pcm.length ? this.pace.time((pcm.length / 16000) * 1000, () => this.rec.recognize(pcm, { keyterms: this.keyterms })) : [];
   }
   inSpeech(): Promise<boolean> {
     return Promise.resolve(false);
@@ -185,6 +215,7 @@ class OnlineSession implements RecognizerStream {
   constructor(
     private readonly child: NativeChild,
     private readonly session: string,
+    private readonly pace: Pace,
     private readonly touch: () => void,
   ) {}
 
@@ -199,7 +230,9 @@ class OnlineSession implements RecognizerStream {
     this.utteranceMs += (pcm.length / 16000) * 1000;
     return this.run(async () => {
       this.touch();
-      this.last = await this.child.request('asr.accept', { session: this.session, pcm: pcm.slice() }, { timeoutMs: 60_000 });
+      this.last = await this.pace.time((pcm.length / 16000) * 1000, () =>
+        this.child.request('asr.accept', { session: this.session, pcm: pcm.slice() }, { timeoutMs: 60_000 }),
+      );
     });
   }
 

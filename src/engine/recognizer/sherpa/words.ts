@@ -23,7 +23,8 @@ export function wordsFromTokens(r: SherpaResult, clipMs: number): RecognizedWord
   const ts = r.timestamps ?? [];
   if (tokens.length === 0 || ts.length !== tokens.length) return [];
   const durs = r.durations && r.durations.length === tokens.length ? r.durations : null;
-  const logp = r.ys_log_probs && r.ys_log_probs.length === tokens.length ? r.ys_log_probs : null;
+  const lp = r.ys_log_probs?.length ? r.ys_log_probs : r.ys_probs;
+  const logp = lp && lp.length === tokens.length ? lp : null;
   const groups: { text: string; first: number; last: number; logp: number[] }[] = [];
   tokens.forEach((tok, i) => {
     const opens = groups.length === 0 || /^\s/.test(tok);
