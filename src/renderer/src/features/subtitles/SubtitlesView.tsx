@@ -2,11 +2,11 @@
  * The Subtitles view of a transcript: toolbar (profile, rules check, undo,
  * import/export), the player (a video shows the current cue over it), the
  * waveform timeline, the virtualized cue list and the selected cue's editor.
- * Keys: the commands' own shortcuts, Ctrl+Z / Ctrl+Shift+Z, Space to play,
- * Alt+L to loop the selected cue.
+ * Keys: each runs its command of the registry (shared/subtitles/commands.ts):
+ * the edits, and undo, redo, loop (Alt+L) and play/pause (Space).
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { commandForKey, cueDisplayText } from '../../../../shared/subtitles/index';
+import { cueDisplayText, keyCommandFor, type EditorControls } from '../../../../shared/subtitles/index';
 import { mediaSrc } from '../../bridge';
 import { Button } from '../../components/Button';
 import { formatClock } from '../../components/format';
@@ -18,7 +18,10 @@ import { CueEditor } from './CueEditor';
 import { CueList } from './CueList';
 import { readPicked, type SubtitleFile } from './importItem';
 import { ImportSubtitlesDialog } from './ImportSubtitlesDialog';
-import { ExportSubtitlesDialog, ProfileDialog, ShiftDialog, SyncDialog } from './SubtitleDialogs';
+import { ExportSubtitlesDialog } from './ExportSubtitlesDialog';
+import { ProfileDialog } from './ProfileDialog';
+import { ShiftDialog } from './ShiftDialog';
+import { SyncDialog } from './SyncDialog';
 import { Waveform } from './Waveform';
 
 const VIDEO = /\.(mp4|m4v|mov|mkv|webm|avi|wmv|mpe?g|ogv)$/i;
@@ -202,6 +205,23 @@ function MediaPane({ onMedia, video }: { onMedia(el: HTMLMediaElement | null): v
   );
 }
 
+/** What the view commands (undo, redo, loop, play/pause) act on: the store's history and loop, and the media element. */
+function controls(s: ReturnType<typeof useSubtitles.getState>, media: HTMLMediaElement | null): EditorControls {
+  return {
+    undo: () => s.undo(),
+    redo: () => s.redo(),
+    toggleLoop: () => s.setLoop(!s.loop),
+    togglePlay() {
+      if (!media) return false;
+      pendingSeek.flush();
+      const sel = s.cues[s.selection[0] ?? -1];
+      if (media.paused && s.loop && sel) media.currentTime = sel.start / 1000;
+      void (media.paused ? media.play() : media.pause());
+      return true;
+    },
+  };
+}
+
 /** Its own component: the view around it does not re-render on every edit. */
 function UndoRedo() {
   const undoLabel = useSubtitles((s) => s.undoStack[s.undoStack.length - 1]?.label);
@@ -276,33 +296,22 @@ export function SubtitlesView({ id, source }: { id: string; source: string }) {
         (!root.current?.contains(document.activeElement ?? document.body) && document.activeElement !== document.body)
       )
         return;
+      // Find the command for this key, run it: edits through the store, the rest against the view's controls.
+      const target = e.target as HTMLElement | null;
+      const found = keyCommandFor({
+        key: e.key,
+        ctrlKey: e.ctrlKey,
+        metaKey: e.metaKey,
+        altKey: e.altKey,
+        shiftKey: e.shiftKey,
+        typing: typingIn(target),
+        onButton: target?.tagName === 'BUTTON',
+      });
+      if (!found) return;
       const s = useSubtitles.getState();
-      const k = e.key.toLowerCase();
-      if ((e.ctrlKey || e.metaKey) && !e.altKey && (k === 'z' || k === 'y')) {
-        if (typingIn(e.target)) return; // the field's own undo while typing
-        e.preventDefault();
-        if (k === 'y' || e.shiftKey) s.redo();
-        else s.undo();
-        return;
-      }
-      if (e.altKey && k === 'l') {
-        e.preventDefault();
-        s.setLoop(!s.loop);
-        return;
-      }
-      const cmd = commandForKey(e);
-      if (cmd) {
-        e.preventDefault();
-        s.runCommand(cmd);
-        return;
-      }
-      if (e.key === ' ' && !typingIn(e.target) && (e.target as HTMLElement | null)?.tagName !== 'BUTTON' && media) {
-        e.preventDefault();
-        pendingSeek.flush();
-        const sel = s.cues[s.selection[0] ?? -1];
-        if (media.paused && s.loop && sel) media.currentTime = sel.start / 1000;
-        void (media.paused ? media.play() : media.pause());
-      }
+      if (found.kind === 'edit') s.runCommand(found.command);
+      else if (!found.command.run(controls(s, media))) return;
+      e.preventDefault();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);

@@ -1,0 +1,70 @@
+/** The Subtitles view's Export dialog: a format (and VTT voice tags), saved or downloaded by lib/saveExport. */
+import { useId, useState } from 'react';
+import { type SubtitleExportFormat } from '../../../../shared/subtitles/schema';
+import { saveOrDownload } from '../../lib/saveExport';
+import { Dialog } from '../../components/Dialog';
+import { useApp } from '../../stores/app';
+import { saved } from '../../stores/subtitles';
+import { toast } from '../../stores/toasts';
+import { Actions } from './DialogActions';
+
+const formats: [SubtitleExportFormat, string][] = [
+  ['srt', 'SubRip subtitles (.srt)'],
+  ['vtt', 'WebVTT subtitles (.vtt)'],
+  ['txt', 'Text (.txt)'],
+  ['docx', 'Word document (.docx)'],
+  ['json', 'JSON (.json)'],
+];
+
+/** Desktop: the save dialog (main's one saver; the file can be shown in its folder). Browser: a download. */
+export async function exportSubtitles(id: string, format: SubtitleExportFormat, voices: boolean): Promise<void> {
+  // Main builds the file from what it has stored: the edits still on their way go first.
+  await saved();
+  await saveOrDownload({ from: 'subtitles', id, format, voices }, { desktop: useApp.getState().info?.mode === 'electron', notify: toast });
+}
+
+export function ExportSubtitlesDialog({ open, onClose, id }: { open: boolean; onClose(): void; id: string }) {
+  const [format, setFormat] = useState<SubtitleExportFormat>('srt');
+  const [voices, setVoices] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const fid = useId();
+  return (
+    <Dialog
+      open={open}
+      title="Export subtitles"
+      onClose={onClose}
+      footer={
+        <Actions
+          onCancel={onClose}
+          label="Export"
+          busy={busy}
+          onAct={async () => {
+            setBusy(true);
+            await exportSubtitles(id, format, voices);
+            setBusy(false);
+            onClose();
+          }}
+        />
+      }
+    >
+      <div className="field">
+        <label htmlFor={fid}>Format</label>
+        <select id={fid} data-autofocus value={format} onChange={(e) => setFormat(e.target.value as SubtitleExportFormat)}>
+          {formats.map(([f, label]) => (
+            <option key={f} value={f}>
+              {label}
+            </option>
+          ))}
+        </select>
+        <span className="field__help">Every format carries your edits: corrected words, speaker names and cue changes.</span>
+      </div>
+      {format === 'vtt' && (
+        <label className="check">
+          <input type="checkbox" checked={voices} onChange={(e) => setVoices(e.target.checked)} /> Name speakers with voice tags (&lt;v Name&gt;)
+        </label>
+      )}
+    </Dialog>
+  );
+}
+
+/** Moves the selected cues, or all of them, later or earlier by a typed amount (the ±100 ms keys, for any amount). */
