@@ -356,7 +356,7 @@ describe.skipIf(missing.length > 0)("the engine's answers against AssemblyAI's p
       const ws = new WebSocket(`${engine.url.replace(/^http/, 'ws')}/v3/ws${query}`, { headers: { Authorization: KEY } });
       const messages: Record<string, unknown>[] = [];
       ws.on('message', (d) => messages.push(JSON.parse(d.toString()) as Record<string, unknown>));
-      const closed = new Promise<number>((r) => ws.on('close', (code) => r(code)));
+      const closed = new Promise<{ code: number; reason: string }>((r) => ws.on('close', (code, reason) => r({ code, reason: reason.toString() })));
       await new Promise<void>((r, j) => {
         ws.once('open', () => r());
         ws.once('error', j);
@@ -369,7 +369,8 @@ describe.skipIf(missing.length > 0)("the engine's answers against AssemblyAI's p
       }
       ws.send(JSON.stringify({ type: 'ForceEndpoint' }));
       ws.send(JSON.stringify({ type: 'Terminate' }));
-      expect(await closed).toBe(1000);
+      const end = await closed;
+      expect(end.code, `${query} closed ${end.code} ${end.reason}; messages: ${messages.map((m) => String(m.type)).join(', ')}`).toBe(1000);
       return messages;
     };
     const mulaw = (await import('../../src/engine/streaming/mulaw')).encodeMulaw(new Int16Array(pcm.buffer, pcm.byteOffset, pcm.length / 2));
