@@ -7,9 +7,16 @@
  *   npm run bench -- accuracy    (EVERY=n takes every nth synthetic clip; CONDS=clean,mp3-24k limits the conditions)
  * BEFORE=graph runs the "before" pass through today's decode step (noise suppression included), so it measures the decoder settings alone;
  * SKIP_LIBRI=0870,0890 leaves out LibriVox clips a sweep tuned on (bench/corpus/sweep.ts LIBRI=).
+ * --model DIR (an installed model's folder, with its verbatim-model.json) runs the held-out corpus through
+ * that local model instead, printing WER and RTF by condition beside PocketSphinx (the CPU RTF of a local model
+ * counts its native worker's CPU time too).
  * The corpus is generated on first use (bench/corpus/speech-corpus.ts).
  */
-import { SphinxRecognizer } from '../src/engine/recognizer/index';
+import { basename, dirname, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { SphinxRecognizer, type Recognizer } from '../src/engine/recognizer/index';
+import { ModelRegistry } from '../src/engine/recognizer/sherpa/registry';
+import { readFileSync } from 'node:fs';
 import { keytermWarning } from '../src/engine/recognizer/keyterms';
 import { normalizeForWer, wordErrorRate } from '../src/engine/text/wer';
 import { BEFORE_ARGS, transcribe } from './corpus/pipeline';
@@ -37,9 +44,20 @@ interface Pass {
   texts: Map<Item, string>;
 }
 
-async function run(items: Item[], before: boolean): Promise<Pass> {
-  const rec = new SphinxRecognizer(before ? { preset: BEFORE_ARGS, poolSize: 1 } : { poolSize: 1 });
-  await rec.prewarm(1);
+/** CPU seconds of a process from /proc (the native worker's, for local models); 0 where unreadable. */
+function cpuOf(pid: number | undefined): number {
+  if (!pid) return 0;
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+async function run(items: Item[], before: boolean, local?: { rec: Recognizer; worker: () => number | undefined }): Promise<Pass> {
+  const rec = local?.rec ?? new SphinxRecognizer(before ? { preset: BEFORE_ARGS, poolSize: 1 } : { poolSize: 1 });
+  await rec.prewarm?.(1);
   const p: Pass = { byVoice: new Map(), byCond: new Map(), byCell: new Map(), audio: 0, wall: 0, cpu: 0, texts: new Map() };
   for (const it of items) {
     const t = await transcribe(rec, it.file, { before: before && process.env.BEFORE !== 'graph' });
@@ -53,10 +71,53 @@ async function run(items: Item[], before: boolean): Promise<Pass> {
     p.audio += t.audioSeconds;
     p.wall += t.seconds;
     p.cpu += t.cpuSeconds;
+    // The worker's CPU time: read once per item (it may have been restarted, so count each pid's time as it grows).
+    if (local) p.cpu += workerCpu(local.worker());
     p.texts.set(it, t.text);
   }
-  rec.dispose();
+  if (!local) rec.dispose();
   return p;
+}
+
+let lastPid: number | undefined;
+let lastCpu = 0;
+/** CPU seconds the worker used since the last call. */
+function workerCpu(pid: number | undefined): number {
+  if (pid !== lastPid) {
+    lastPid = pid;
+    lastCpu = 0;
+  }
+  const now = cpuOf(pid);
+  const d = Math.max(0, now - lastCpu);
+  lastCpu = now;
+  return d;
+}
+
+/** --model DIR: the held-out items through PocketSphinx and through the local model, by condition. */
+async function compareModel(items: Item[], dir: string): Promise<void> {
+  const registry = new ModelRegistry({ dir: dirname(dir), idleMs: 600_000 });
+  const id = basename(dir);
+  const manifest = await registry.find(id);
+  if (!manifest) throw new Error(`${dir} holds no verbatim-model.json of a speech model (install it with the app, or write one)`);
+  const rec = await registry.recognizer(id, manifest.family === 'whisper' ? 'en' : undefined);
+  const t0 = performance.now();
+  await rec.prewarm();
+  console.log(`${id} (${manifest.family}) loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  const ps = await run(items, false);
+  const model = await run(items, false, { rec, worker: () => registry.child.pid });
+  registry.dispose();
+  console.log(`\nWER % by condition (held out)   PocketSphinx   ${id}`);
+  for (const c of [...CONDITIONS, 'all']) {
+    for (const g of ['synthetic', 'librivox']) {
+      const k = `${g}|${c}`;
+      if (!ps.byCell.has(k)) continue;
+      console.log(`  ${`${g} ${c}`.padEnd(30)}${pct(ps.byCell.get(k)).padStart(12)}${pct(model.byCell.get(k)).padStart(12)}`);
+    }
+  }
+  console.log(`RTF (wall incl. ffmpeg and VAD): PocketSphinx ${(ps.wall / ps.audio).toFixed(3)}, ${id} ${(model.wall / model.audio).toFixed(3)}`);
+  console.log(
+    `CPU RTF (decoder + VAD, the model's worker included): PocketSphinx ${(ps.cpu / ps.audio).toFixed(3)}, ${id} ${(model.cpu / model.audio).toFixed(3)}`,
+  );
 }
 
 async function main(): Promise<void> {
@@ -74,6 +135,9 @@ async function main(): Promise<void> {
   console.log(
     `held-out half: ${chosen.size} clips × ${conds.length} conditions = ${items.length} transcriptions per pass${every > 1 ? ` (every ${every}th synthetic clip)` : ''}`,
   );
+
+  const { values } = parseArgs({ options: { model: { type: 'string' } }, strict: false });
+  if (typeof values.model === 'string') return compareModel(items, resolve(values.model));
 
   const before = await run(items, true);
   const after = await run(items, false);

@@ -27,7 +27,8 @@ const results = [];
 for (const file of benches) {
   console.log(`\n=== bench/${file} ===`);
   const started = Date.now();
-  const r = spawnSync(join(root, 'node_modules', '.bin', 'tsx'), [join(root, 'bench', file)], { cwd: root, stdio: 'inherit' });
+  // Arguments after the name go to the benchmark (npm run bench -- accuracy --model DIR).
+  const r = spawnSync(join(root, 'node_modules', '.bin', 'tsx'), [join(root, 'bench', file), ...process.argv.slice(3)], { cwd: root, stdio: 'inherit' });
   results.push({ file, ok: r.status === 0, seconds: ((Date.now() - started) / 1000).toFixed(1) });
 }
 console.log('\n=== summary ===');

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { decodeToRaw, readSamples } from '../../src/engine/audio/decode';
 import { suppressNoise, type DenoiseOptions } from '../../src/engine/audio/denoise';
 import { findSpeechSegments } from '../../src/engine/audio/segment';
-import type { RecognizedWord, SphinxRecognizer } from '../../src/engine/recognizer/index';
+import type { RecognizedWord, Recognizer } from '../../src/engine/recognizer/index';
 import { formatTranscript } from '../../src/engine/text/format';
 
 /** The decoder settings before issue 16 (src/engine/recognizer/sphinx.ts at 830209c). */
@@ -61,7 +61,7 @@ function decodeBefore(input: string, output: string): number {
 }
 
 export async function transcribe(
-  rec: SphinxRecognizer,
+  rec: Recognizer,
   file: string,
   opts: { before?: boolean; keyterms?: string[]; formatText?: boolean; filters?: string; denoise?: boolean | DenoiseOptions } = {},
 ): Promise<Transcribed> {
@@ -87,7 +87,9 @@ export async function transcribe(
     const ms = Math.round((seg.start / 16000) * 1000);
     for (const w of await rec.recognize(pcm, { keyterms: opts.keyterms })) words.push({ ...w, start: w.start + ms, end: w.end + ms });
   }
-  const { text } = formatTranscript(words, { punctuate: true, formatText: opts.formatText ?? true });
+  // A model that writes its own punctuation (Parakeet) keeps it, as the engine's jobs do.
+  const own = (rec as { punctuates?: boolean }).punctuates === true;
+  const { text } = formatTranscript(words, { punctuate: !own, formatText: (opts.formatText ?? true) && !own });
   const c = process.cpuUsage(c0);
   return { text, audioSeconds: samples / 16000, seconds: (performance.now() - t0) / 1000, cpuSeconds: (c.user + c.system) / 1e6 };
 }

@@ -8,6 +8,7 @@
 import { firstEndingFrom } from '../../../../shared/timeline';
 import { useEffect, useRef, useState } from 'react';
 import WaveSurfer from 'wavesurfer.js';
+import { catalogEntry } from '../../../../shared/models/index';
 import { snapTime } from '../../../../shared/subtitles/index';
 import { api, errorMessage } from '../../bridge';
 import { playhead, useSubtitles } from '../../stores/subtitles';
@@ -80,7 +81,10 @@ export function Waveform({ media, id, onReady }: { media: HTMLMediaElement | nul
           retime(cue, start, end) {
             const index = useSubtitles.getState().cues.indexOf(cue);
             if (index < 0) return false;
-            const words = useTranscript.getState().transcript?.words ?? [];
+            const t = useTranscript.getState().transcript;
+            // Words of a model that gives no times (Moonshine, stock Whisper) were spread by length: nothing snaps to them.
+            const approximate = t?.item.model ? (catalogEntry(t.item.model)?.wordTimings ?? 'words') !== 'words' : false;
+            const words = approximate ? [] : (t?.words ?? []);
             const within = (SNAP_PX / PX_PER_SEC) * 1000;
             return useSubtitles.getState().run('retime', {
               index,
