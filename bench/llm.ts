@@ -119,6 +119,14 @@ async function main(): Promise<void> {
   await new Promise((r) => setTimeout(r, 300));
   const freed = rss();
 
+  // 4. A second load, answer and unload: what stays after the first is paid once, not per use.
+  await streamed();
+  const end2 = Date.now() + idleMs + 30_000;
+  while (local.events.filter((e) => e.type === 'unload').length < 2 && Date.now() < end2) await new Promise((r) => setTimeout(r, 50));
+  releaseMemory();
+  await new Promise((r) => setTimeout(r, 300));
+  const freed2 = rss();
+
   const real = Boolean(values.model);
   const what = real ? basename(values.model as string) : 'tiny generated llama (1 layer, 64 wide, F32)';
   console.log(`model: ${what}; threads: ${threads ?? 'default (cores - 1)'}`);
@@ -131,6 +139,7 @@ async function main(): Promise<void> {
   console.log(
     `RSS idle ${fmt(idle, 0)} MiB, loaded ${fmt(loaded, 0)} MiB, after the idle unload ${fmt(freed, 0)} MiB: ${fmt(loaded - freed, 0)} MiB returned, ${fmt(freed - idle, 0)} MiB over idle (target ≤ 40; node-llama-cpp's code and binary stay once loaded)`,
   );
+  console.log(`RSS after a second load and unload: ${fmt(freed2, 0)} MiB (${fmt(freed2 - freed, 0)} MiB more than after the first)`);
   await engine.close();
   rmSync(dir, { recursive: true, force: true });
 }
