@@ -123,9 +123,8 @@ export function insightNeeds(kind: InsightKind, model: ChatModel | null): string
   if (kind === 'custom_formatting') return null;
   if (!model) return 'Needs a model: the service lists none. Check the connection in Settings.';
   if (!model.generative) {
-    return kind === 'translation'
-      ? 'Translation needs a language model: connect one to the local engine (gateway.json) or add a cloud key in Settings.'
-      : 'Needs a language model that writes text: connect one to the local engine (gateway.json) or add a cloud key in Settings.';
+    const get = 'download a chat model in Settings → Models (Qwen2.5 1.5B Instruct is a good start), or add a cloud key in Settings.';
+    return kind === 'translation' ? `Translation needs a language model that writes: ${get}` : `Needs a language model that writes text: ${get}`;
   }
   return null;
 }
