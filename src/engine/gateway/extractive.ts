@@ -161,7 +161,7 @@ function compose(question: string, passages: Passage[], truncated: boolean, scor
   const notice =
     "This answer is extractive: verbatim-extractive, the local engine's offline model, quotes the sentences that best match your question and does not write new text.";
   if (passages.length === 0) {
-    return `${notice}\n\nThere is nothing to quote: name a transcript with transcript_id or paste the text into the messages. For written answers, configure an OpenAI-compatible model (for example Ollama) in the engine.`;
+    return `${notice}\n\nThere is nothing to quote: name a transcript with transcript_id or paste the text into the messages. For written answers, download a chat model in Settings → Models (Qwen2.5 1.5B Instruct is a good start), or configure an OpenAI-compatible model (for example Ollama) in the engine.`;
   }
   const ranked = scores
     .map((score, i) => ({ score, i }))
