@@ -43,10 +43,14 @@ export interface RecognizerSetOptions {
   modelDir?: string;
 }
 
+/** Idle live decoders kept for the next session. */
+const LIVE_IDLE_DECODERS = 2;
+
 export function createRecognizers(opts: RecognizerSetOptions): RecognizerSet {
   const batch = new SphinxRecognizer({ poolSize: opts.workers + 2, idleMs: opts.idleMs, modelDir: opts.modelDir });
   const live = new SphinxRecognizer({
-    poolSize: opts.maxSessions,
+    // Each live decoder holds its own model (about 70 MB): after a burst of sessions only two are kept warm, the rest freed at once.
+    poolSize: Math.min(opts.maxSessions, LIVE_IDLE_DECODERS),
     idleMs: opts.idleMs,
     modelDir: opts.modelDir,
     preset: LIVE_DECODER_ARGS,

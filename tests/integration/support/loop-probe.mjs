@@ -5,6 +5,8 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 const file = process.env.VERBATIM_LOOP_PROBE;
+// Only this process: children it spawns (the engine's recognizers, host mode's engine) inherit NODE_OPTIONS but not the file.
+delete process.env.VERBATIM_LOOP_PROBE;
 if (file) {
   const h = monitorEventLoopDelay({ resolution: 10 });
   h.enable();

@@ -4,6 +4,7 @@
  * written to the library as its chunks arrive, and the turns saved as the
  * session's live transcript when the run stops.
  */
+import { recordingBudget } from './recording-cap';
 import { decodeFrame, LIVE_FRAME_MS, LIVE_SAMPLE_RATE, type LiveSource } from '../../../shared/audio-frame';
 import { AppError } from '../../../shared/errors';
 import type { ServiceRegion } from '../../../shared/jobs';
@@ -74,6 +75,8 @@ interface Run {
   recordOnly: boolean;
   startedAt: number;
   recordedBytes: number;
+  /** The recording's container: its bit rate caps what chunks may add (recording-cap.ts). */
+  recordingMime: string;
   stopping: boolean;
 }
 
@@ -169,6 +172,7 @@ export class CaptionsService {
       recordOnly,
       startedAt: Date.now(),
       recordedBytes: 0,
+      recordingMime: input.recordingMime,
       stopping: false,
     };
     this.run = run;
@@ -250,6 +254,8 @@ export class CaptionsService {
       const run = this.run;
       if (!run || run.info.run !== f.run) return; // a frame of a run that ended: nothing to do
       if (f.kind === 'recording') {
+        if (run.recordedBytes + f.payload.byteLength > recordingBudget(run.recordingMime, Date.now() - run.startedAt))
+          return this.drop(`a recording chunk beyond what ${run.recordingMime} can hold for the time recorded (${run.recordedBytes} bytes so far)`);
         this.deps.library.sessions.appendAudio(run.info.recordingId, f.payload);
         run.recordedBytes += f.payload.byteLength;
         return;
