@@ -78,7 +78,10 @@ export class ModelRegistry {
   /** The installed speech model `id`, or null. */
   async find(id: string): Promise<ModelManifest | null> {
     if (!modelIdSchema.safeParse(id).success) return null;
-    return (await this.readManifest(id).catch(() => null))?.manifest ?? null;
+    const read = await this.readManifest(id).catch(() => null);
+    // A model deleted since it was last used is released as soon as anyone asks for it.
+    if (!read && this.entries.has(id)) this.forget(id, 'deleted');
+    return read?.manifest ?? null;
   }
 
   private async readManifest(id: string): Promise<{ manifest: ModelManifest; sig: string } | null> {
