@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Word } from '../../src/shared/api/transcript';
 import { NativeChild } from '../../src/engine/native/child-host';
 import { createSpeakerLabels, DiarizationError, type SpeakerLabels } from '../../src/engine/recognizer/sherpa/diarize';
+import { PIECE_SECONDS } from '../../src/engine/recognizer/sherpa/child-diarize';
 import type { SpeakerCounts } from '../../src/engine/recognizer/sherpa/diarize-plan';
 import { assignSpeakers, buildUtterances } from '../../src/engine/text/speakers';
 import {
@@ -118,6 +119,18 @@ describe('speaker diarization with tiny models', () => {
     expect(words.map((w) => w.speaker)).toEqual(['A', 'B']);
     // Turns never run past the real end of the audio.
     expect(Math.max(...turns.map((t) => t.end))).toBeLessThanOrEqual((file.samples / 16000) * 1000);
+  });
+
+  it('diarizes a file longer than a piece (5 min) piece by piece and joins the voices across pieces', async () => {
+    const turns = Array.from({ length: 110 }, (_, i): Voice => (i % 2 ? 'B' : 'A'));
+    const file = audioFile(turns);
+    expect(file.samples).toBeGreaterThan(PIECE_SECONDS * 16000 * 1.5);
+    const { turns: found } = await diarize(good, file);
+    expect(new Set(found.map((t) => t.speaker)).size).toBe(2);
+    const words = assignSpeakers(wordsOf(file.tones), found);
+    expect(words.map((w) => w.speaker)).toEqual(file.tones.map((t) => t.voice));
+    const two = await diarize(good, file, { expected: 2, min: null, max: null });
+    expect(assignSpeakers(wordsOf(file.tones), two.turns).map((w) => w.speaker)).toEqual(file.tones.map((t) => t.voice));
   });
 
   it('names the models to download when none is installed', async () => {

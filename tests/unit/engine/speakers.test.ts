@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Sentence, Word } from '../../../src/shared/api/transcript';
-import { clusterAsAsked, paddedLength, type Clustering, type DiarizedSegment } from '../../../src/engine/recognizer/sherpa/diarize-plan';
+import { clusterAsAsked, clusterVoiceprints, paddedLength, type Clustering, type DiarizedSegment } from '../../../src/engine/recognizer/sherpa/diarize-plan';
 import { assignSpeakers, buildUtterances, speakerAt, speakerLetter, speakSentences, type SpeakerTurn } from '../../../src/engine/text/speakers';
 
 const word = (text: string, start: number, end: number): Word => ({ text, start, end, confidence: 0.9, speaker: null, channel: null });
@@ -159,5 +159,17 @@ describe('clustering as asked', () => {
     expect(paddedLength(160000, 160000, 16000)).toBe(176000);
     expect(paddedLength(1000, 160000, 16000)).toBe(176000);
     expect(paddedLength(160001, 160000, 16000)).toBeNull();
+  });
+
+  it('joins voiceprints across pieces by threshold or by count, numbered by first appearance', () => {
+    const a = [1, 0, 0.1];
+    const a2 = [0.9, 0.05, 0.1];
+    const b = [0, 1, 0];
+    const c = [0.1, 0.2, 1];
+    expect(clusterVoiceprints([b, a, a2, b, c], { threshold: 0.5 })).toEqual([0, 1, 1, 0, 2]);
+    expect(clusterVoiceprints([b, a, a2, b, c], { numClusters: 2 })).toHaveLength(5);
+    expect(new Set(clusterVoiceprints([b, a, a2, b, c], { numClusters: 2 })).size).toBe(2);
+    expect(clusterVoiceprints([a, b], { numClusters: 5 })).toEqual([0, 1]);
+    expect(clusterVoiceprints([], { threshold: 0.5 })).toEqual([]);
   });
 });

@@ -90,3 +90,58 @@ export async function clusterAsAsked(counts: SpeakerCounts, run: (c: Clustering)
 export function paddedLength(samples: number, windowSize: number, windowShift: number): number | null {
   return samples <= windowSize ? windowSize + Math.max(1, windowShift) : null;
 }
+
+/** Cosine distance (1 − cosine similarity) of two voiceprints. */
+export function cosineDistance(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] as number;
+    const y = (b[i] as number) ?? 0;
+    dot += x * y;
+    na += x * x;
+    nb += y * y;
+  }
+  return na && nb ? 1 - dot / Math.sqrt(na * nb) : 1;
+}
+
+/**
+ * Agglomerative clustering of voiceprints (average linkage, cosine distance):
+ * merges the closest two groups until `numClusters` remain, or, by threshold,
+ * while the closest two are nearer than it. Returns each voiceprint's group,
+ * numbered by first appearance. Used to join the speakers of the pieces a
+ * long file is diarized in.
+ */
+export function clusterVoiceprints(prints: readonly ArrayLike<number>[], c: Clustering): number[] {
+  let groups = prints.map((_, i) => [i]);
+  const d = prints.map((a) => prints.map((b) => cosineDistance(a, b)));
+  const linkage = (g: number[], h: number[]): number => {
+    let sum = 0;
+    for (const i of g) for (const j of h) sum += (d[i] as number[])[j] as number;
+    return sum / (g.length * h.length);
+  };
+  for (;;) {
+    if ('numClusters' in c && groups.length <= c.numClusters) break;
+    let best = Infinity;
+    let pair: [number, number] = [0, 0];
+    for (let i = 0; i < groups.length; i++)
+      for (let j = i + 1; j < groups.length; j++) {
+        const l = linkage(groups[i] as number[], groups[j] as number[]);
+        if (l < best) {
+          best = l;
+          pair = [i, j];
+        }
+      }
+    if (groups.length < 2 || ('threshold' in c && best >= c.threshold)) break;
+    const [i, j] = pair;
+    groups = [...groups.filter((_, k) => k !== i && k !== j), [...(groups[i] as number[]), ...(groups[j] as number[])]];
+  }
+  const of = new Array<number>(prints.length).fill(0);
+  groups.forEach((g, k) => g.forEach((i) => (of[i] = k)));
+  const order = new Map<number, number>();
+  return of.map((k) => {
+    if (!order.has(k)) order.set(k, order.size);
+    return order.get(k) as number;
+  });
+}
