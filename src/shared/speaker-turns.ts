@@ -40,3 +40,18 @@ export function speakerAt<S extends number | string>(word: { start: number; end:
   }
   return nearest ? nearest.speaker : null;
 }
+
+/**
+ * Words given the speakers of other words of the same audio that carry them (a two-source live session's
+ * You / Others, for the improved version of it): each word takes the label at its midpoint by the rule
+ * above. Unchanged when no labelled word exists.
+ */
+export function labelByWords<W extends { start: number; end: number; speaker: string | null }>(
+  words: readonly W[],
+  labelled: readonly { start: number; end: number; speaker: string | null }[],
+): W[] {
+  const turns: SpeakerTurn<string>[] = [];
+  for (const w of labelled) if (w.speaker) turns.push({ start: w.start, end: w.end, speaker: w.speaker });
+  if (!turns.length) return [...words];
+  return words.map((w) => ({ ...w, speaker: speakerAt(w, turns) ?? w.speaker }));
+}

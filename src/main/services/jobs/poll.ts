@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { AppError } from '../../../shared/errors';
 import type { JobError, TranscriptionOptions } from '../../../shared/jobs';
 import type { Word } from '../../../shared/library';
-import { speakerAt, type SpeakerTurn } from '../../../shared/speaker-turns';
+import { labelByWords } from '../../../shared/speaker-turns';
 import type { WireTranscript } from '../client/rest';
 import type { JobRow } from '../library/jobs';
 import { spansFromView } from '../library/text';
@@ -50,8 +50,8 @@ export async function poll(ctx: JobContext, row: JobRow, signal: AbortSignal): P
 async function finish(ctx: JobContext, row: JobRow, t: WireTranscript, signal: AbortSignal): Promise<void> {
   let words: Word[] = (t.words ?? []).map((w) => ({ text: w.text, start: w.start, end: w.end, confidence: w.confidence, speaker: w.speaker ?? null }));
   // A two-source live session knows its speakers (You / Others): the improved version keeps them.
-  const known = row.source_kind === 'live' ? liveSourceTurns(ctx, row.recording_id) : null;
-  if (known) words = words.map((w) => ({ ...w, speaker: speakerAt(w, known) ?? w.speaker }));
+  const known = row.source_kind === 'live' ? liveSourceWords(ctx, row.recording_id) : null;
+  if (known) words = labelByWords(words, known);
   // Service views are best effort: the library builds its own spans when they fail.
   const [sv, pv] = await Promise.all([
     ctx.call(row, signal, (c) => c.sentences(t.id, signal)).catch(() => null),
@@ -79,13 +79,12 @@ async function finish(ctx: JobContext, row: JobRow, t: WireTranscript, signal: A
     .catch((e: unknown) => ctx.log(`job ${row.id}: waveform peaks not made ahead (the Subtitles view makes them when opened): ${String(e)}`));
 }
 
-/** The You / Others turns of a live session that captioned both sources, from its live transcript's words; null otherwise. */
-function liveSourceTurns(ctx: JobContext, recordingId: string): SpeakerTurn<string>[] | null {
+/** The words of a live session that captioned both sources (each labelled You or Others), from its live transcript; null otherwise. */
+function liveSourceWords(ctx: JobContext, recordingId: string): Word[] | null {
   const session = ctx.library.sessions.session(recordingId);
   if (!session || session.sources.length < 2) return null;
-  const turns: SpeakerTurn<string>[] = [];
-  for (const w of ctx.library.transcripts.words(session.liveTranscriptId)) if (w.speaker) turns.push({ start: w.start, end: w.end, speaker: w.speaker });
-  return turns.length ? turns : null;
+  const words = ctx.library.transcripts.words(session.liveTranscriptId);
+  return words.some((w) => w.speaker) ? words : null;
 }
 
 /** The library keeps a copy when Settings say so: a staged upload moves in, a file is copied. */
