@@ -92,7 +92,7 @@ export function ImportSubtitlesDialog({ file, onClose, onto = true }: { file: Su
         footer={
           <>
             <Button data-autofocus={canTranscribe ? undefined : true} onClick={close}>
-              {canTranscribe ? 'Cancel' : 'Close'}
+              {canTranscribe ? 'Cancel' : 'OK'}
             </Button>
             {canTranscribe && (
               <Button variant="primary" icon="upload" data-autofocus onClick={transcribe}>
@@ -144,7 +144,7 @@ export function ImportSubtitlesDialog({ file, onClose, onto = true }: { file: Su
         <>
           <p>
             {usable
-              ? `${parsed.doc.cues.length} cues (${parsed.format.toUpperCase()}), from ${cueTime(parsed.doc.cues[0]!.start)} to ${cueTime(parsed.doc.cues[parsed.doc.cues.length - 1]!.end)}. ${
+              ? `${parsed.doc.cues.length} ${parsed.doc.cues.length === 1 ? 'cue' : 'cues'} (${parsed.format.toUpperCase()}), from ${cueTime(parsed.doc.cues[0]!.start)} to ${cueTime(parsed.doc.cues[parsed.doc.cues.length - 1]!.end)}. ${
                   onto ? `They can replace the ${count} cues here (undoable), or become a new library item.` : 'They become a new library item.'
                 }`
               : 'Verbatim found no cue it could read in this file.'}
