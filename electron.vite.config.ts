@@ -14,6 +14,8 @@ export default defineConfig({
           engine: resolve(import.meta.dirname, 'src/engine/index.ts'),
           // The engine forks it for native work that can crash (src/engine/native/child-host.ts).
           'native-child': resolve(import.meta.dirname, 'src/engine/native/child.ts'),
+          // The gateway forks it to run local GGUF chat models (src/engine/gateway/llama-host.ts).
+          'llama-child': resolve(import.meta.dirname, 'src/engine/gateway/llama-child.ts'),
         },
       },
     },

@@ -23,7 +23,7 @@ export function newest(dir) {
 }
 
 export async function ensureHost({ force = false } = {}) {
-  const outputs = ['cli.mjs', 'engine.mjs', 'native-child.mjs', 'engine-guard.mjs'].map((f) => join(out, f));
+  const outputs = ['cli.mjs', 'engine.mjs', 'native-child.mjs', 'llama-child.mjs', 'engine-guard.mjs'].map((f) => join(out, f));
   const built = outputs.every((f) => existsSync(f)) ? Math.min(...outputs.map((f) => statSync(f).mtimeMs)) : 0;
   if (!force && built > Math.max(...sources.map(newest), statSync(join(root, 'package.json')).mtimeMs)) return false;
   mkdirSync(out, { recursive: true });
@@ -33,6 +33,8 @@ export async function ensureHost({ force = false } = {}) {
       engine: join(root, 'src/engine/index.ts'),
       // The engine forks it for native work that can crash (src/engine/native/child-host.ts).
       'native-child': join(root, 'src/engine/native/child.ts'),
+      // The gateway forks it to run local GGUF chat models (src/engine/gateway/llama-host.ts).
+      'llama-child': join(root, 'src/engine/gateway/llama-child.ts'),
     },
     outdir: out,
     outExtension: { '.js': '.mjs' },

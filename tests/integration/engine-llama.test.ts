@@ -199,6 +199,17 @@ describe('local GGUF models in the gateway', () => {
     expect(((await second.json()) as { choices: { finish_reason: string }[] }).choices[0]?.finish_reason).toBe('length');
   });
 
+  it('turns the death of the model process mid-answer into a clear error and starts a fresh one next time', async () => {
+    const res = post(engine, { model: 'tiny-llama-loop', max_tokens: 100_000, messages: user('Long one') });
+    await until(() => engine.ctx.gateway.local.generating === 1, 'the generation');
+    process.kill(engine.ctx.gateway.local.childPid as number, 'SIGKILL');
+    const died = await res;
+    expect(died.status).toBe(500);
+    expect(JSON.stringify(await died.json())).toMatch(/The local model's process was stopped by SIGKILL while answering/);
+    expect(await health(engine)).toBe(200);
+    expect((await post(engine, { model: 'tiny-llama-test', max_tokens: 3, messages: user('Again') })).status).toBe(200);
+  });
+
   it('says why a broken model cannot load, and keeps answering', async () => {
     const cases: [string, RegExp][] = [
       ['broken-half', /truncated/],

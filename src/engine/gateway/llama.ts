@@ -1,19 +1,20 @@
 /**
- * Local GGUF chat models through node-llama-cpp, in process, on its prebuilt
- * CPU binary (no GPU probing, no build, no download). One model is loaded at
- * a time and freed after the idle time; one generation runs at a time, the
- * rest wait in a bounded queue (429 + Retry-After beyond it). Each file is
- * checked (gguf-check.ts) and its memory need compared with free memory
- * before native code loads it. Generation runs on llama.cpp's threads, so
- * the event loop stays free; a client that goes away aborts it at once.
+ * Local GGUF chat models through node-llama-cpp on its prebuilt CPU binary
+ * (no GPU probing, no build, no download), run in a child process
+ * (llama-child.ts) so that freeing a model returns all of its memory and a
+ * crash in llama.cpp is one clear error, never the engine's end. One model
+ * is loaded at a time and freed after the idle time (the child exits); one
+ * generation runs at a time, the rest wait in a bounded queue (429 +
+ * Retry-After beyond it). Each file is checked (gguf-check.ts) and its
+ * memory need compared with free memory before native code loads it. A
+ * client that goes away aborts its generation at once.
  */
 import { availableParallelism } from 'node:os';
-import type * as NodeLlamaModule from 'node-llama-cpp';
-import type { Llama, LlamaContext, LlamaContextSequence, LlamaModel, ChatHistoryItem } from 'node-llama-cpp';
+import type { ChatHistoryItem } from 'node-llama-cpp';
 import { checkGguf, GgufError, type GgufInfo } from './gguf-check';
+import { LlamaChild } from './llama-host';
 import { listChatModels, readChatModel } from './local-models';
 import { availableMemory, formatBytes, ramNeed } from './llama-memory';
-import { releaseMemory } from '../memory';
 import { GatewayError, type ChatProvider, type ChatRequest, type Completion, type CompletionDelta, type ModelInfo } from './provider';
 
 export interface LocalModelOptions {
@@ -29,19 +30,9 @@ export interface LocalModelOptions {
   contextSize?: number;
   /** Bytes of memory available now (default: MemAvailable on Linux, free memory elsewhere); tests inject it. */
   freeMemory?: () => number;
-  /** Where llama.cpp's warnings go. */
+  /** Where warnings go. */
   log?: (msg: string) => void;
 }
-
-interface Loaded {
-  id: string;
-  model: LlamaModel;
-  context: LlamaContext;
-  sequence: LlamaContextSequence;
-  contextSize: number;
-}
-
-type NodeLlama = typeof NodeLlamaModule;
 
 export const LOCAL_PROVIDER_KIND = 'local-gguf';
 
@@ -53,19 +44,31 @@ export class LlamaProvider implements ChatProvider {
   readonly kind = LOCAL_PROVIDER_KIND;
   readonly supportsTools = false;
   readonly generative = true;
-  private lib: NodeLlama | null = null;
-  private llama: Llama | null = null;
-  private loaded: Loaded | null = null;
+  /** The model the child has loaded (or is loading), with the context it was given. */
+  private loaded: { id: string; path: string; contextSize: number } | null = null;
+  private readonly child: LlamaChild;
   private tail: Promise<void> = Promise.resolve();
   private pending = 0;
   private idleTimer: NodeJS.Timeout | null = null;
-  private logs: string[] = [];
   /** Generations running now (0 or 1); tests and the bench read it. */
   generating = 0;
   /** Binary, load and unload events, for tests and the bench. */
   readonly events: { type: 'binary' | 'load' | 'unload'; id: string; ms?: number }[] = [];
 
-  constructor(private readonly opts: LocalModelOptions) {}
+  constructor(private readonly opts: LocalModelOptions) {
+    this.child = new LlamaChild(
+      (e) => this.events.push({ type: e.type, id: e.type === 'binary' ? 'llama.cpp' : (this.loaded?.id ?? ''), ms: e.ms }),
+      () => {
+        if (this.loaded) this.events.push({ type: 'unload', id: this.loaded.id });
+        this.loaded = null;
+      },
+    );
+  }
+
+  /** The child process's pid while it runs. */
+  get childPid(): number | undefined {
+    return this.child.pid;
+  }
 
   get loadedModel(): string | null {
     return this.loaded?.id ?? null;
@@ -139,41 +142,9 @@ export class LlamaProvider implements ChatProvider {
     this.idleTimer.unref();
   }
 
-  private async getLlama(): Promise<Llama> {
-    if (this.llama) return this.llama;
-    try {
-      this.lib ??= await import('node-llama-cpp');
-    } catch (err) {
-      throw new GatewayError(
-        503,
-        `Local models need the node-llama-cpp package, which is not installed (${err instanceof Error ? err.message : String(err)}).`,
-      );
-    }
-    const lib = this.lib;
-    const started = performance.now();
-    this.llama = await lib.getLlama({
-      gpu: false,
-      build: 'never',
-      skipDownload: true,
-      usePrebuiltBinaries: true,
-      progressLogs: false,
-      maxThreads: this.threads,
-      logLevel: lib.LlamaLogLevel.warn,
-      logger: (level, message) => {
-        const line = message.trim();
-        if (!line) return;
-        this.logs.push(line);
-        if (this.logs.length > 40) this.logs.shift();
-        if (level === lib.LlamaLogLevel.error || level === lib.LlamaLogLevel.fatal) this.opts.log?.(`llama.cpp: ${line}`);
-      },
-    });
-    this.events.push({ type: 'binary', id: 'llama.cpp', ms: performance.now() - started });
-    return this.llama;
-  }
-
-  /** Loads `id` (freeing any other model first) after checking its file and the memory it needs. */
-  private async load(id: string): Promise<Loaded> {
-    if (this.loaded?.id === id) return this.loaded;
+  /** Checks `id`'s file and the memory it needs before the child loads it (the child loads on the first generation). */
+  private async prepareLoad(id: string): Promise<{ path: string; contextSize: number }> {
+    if (this.loaded?.id === id && this.child.running) return this.loaded;
     await this.unload();
     const found = readChatModel(this.opts.modelsDir, id);
     if (!found) throw new GatewayError(400, `The local model ${id} is not installed; download it on the Models screen.`);
@@ -193,105 +164,55 @@ export class LlamaProvider implements ChatProvider {
         503,
         `${found.manifest.name} needs about ${formatBytes(need)} of memory and ${formatBytes(free)} is free now. Close other programs, or choose a smaller model on the Models screen.`,
       );
-    const llama = await this.getLlama();
-    this.logs = [];
-    const started = performance.now();
-    let model: LlamaModel;
-    try {
-      model = await llama.loadModel({ modelPath: found.file, gpuLayers: 0 });
-    } catch (err) {
-      const reason = this.logs.slice(-3).join(' ') || (err instanceof Error ? err.message : String(err));
-      throw new GatewayError(422, `Failed to load model ${id}: ${reason}`);
-    }
-    let context: LlamaContext;
-    try {
-      context = await model.createContext({ contextSize, threads: this.threads, sequences: 1 });
-    } catch (err) {
-      await model.dispose();
-      throw new GatewayError(503, `The model ${id} loaded but its context could not be made: ${this.logs.slice(-2).join(' ') || String(err)}`);
-    }
-    this.loaded = { id, model, context, sequence: context.getSequence(), contextSize };
-    this.events.push({ type: 'load', id, ms: performance.now() - started });
+    this.loaded = { id, path: found.file, contextSize };
     return this.loaded;
   }
 
+  /** Ends the child, and with it the loaded model. */
   private async unload(): Promise<void> {
-    const l = this.loaded;
-    if (!l) return;
+    await this.child.stop();
     this.loaded = null;
-    await l.context.dispose();
-    await l.model.dispose();
-    this.events.push({ type: 'unload', id: l.id });
-    releaseMemory();
   }
 
   /** Frees everything (the engine is closing). */
   async close(): Promise<void> {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     await this.exclusive(() => this.unload()).catch(() => undefined);
-    await this.llama?.dispose();
-    this.llama = null;
   }
 
   /** One generation; `onStart` runs once the model is loaded, `onText` for each piece. */
   private generate(req: ChatRequest, signal: AbortSignal | undefined, onStart: () => void, onText: (t: string) => void): Promise<Completion> {
     return this.exclusive(async () => {
-      const loaded = await this.load(req.model);
-      const lib = this.lib as NodeLlama;
+      const target = await this.prepareLoad(req.model);
       const { history, prompt } = toHistory(req);
-      // llama.cpp cannot shorten a system message or prompt that alone overflows the context: say so with the sizes.
-      const promptTokens = loaded.model.tokenize(req.messages.map((m) => m.content ?? '').join('\n')).length;
-      if (promptTokens + 64 > loaded.contextSize)
-        throw new GatewayError(
-          400,
-          `The messages are about ${promptTokens} tokens, more than ${req.model}'s context of ${loaded.contextSize} tokens holds with room to answer. Send less text (fewer or shorter passages, a shorter conversation).`,
-        );
       const schema = req.response_format?.type === 'json_schema' ? req.response_format.json_schema?.schema : undefined;
-      let grammar;
-      if (schema) {
-        try {
-          grammar = await (this.llama as Llama).createGrammarForJsonSchema(schema as never);
-        } catch (err) {
-          throw new GatewayError(
-            400,
-            `response_format.json_schema cannot be turned into a grammar for the local model: ${err instanceof Error ? err.message : String(err)}`,
-          );
-        }
-      } else if (req.response_format?.type === 'json_object') grammar = await (this.llama as Llama).getGrammarFor('json');
-      const session = new lib.LlamaChatSession({ contextSequence: loaded.sequence, autoDisposeSequence: false });
-      const stops = stopList(req);
       this.generating++;
-      onStart();
       try {
-        session.setChatHistory(history);
-        const before = loaded.sequence.tokenMeter.usedInputTokens;
-        let completion = 0;
-        const out = await session
-          .promptWithMeta(prompt, {
+        return await this.child.run(
+          {
+            model: req.model,
+            path: target.path,
+            contextSize: target.contextSize,
+            threads: this.threads,
+            history,
+            prompt,
+            allText: req.messages.map((m) => m.content ?? '').join('\n'),
             maxTokens: req.max_tokens,
             temperature: req.temperature ?? 0.7,
-            customStopTriggers: stops.length ? stops : undefined,
-            grammar,
-            signal,
-            stopOnAbortSignal: true,
-            onTextChunk: onText,
-            onToken: (tokens) => void (completion += tokens.length),
-          })
-          .catch((err: unknown) => {
-            const msg = err instanceof Error ? err.message : String(err);
-            if (/context/i.test(msg))
-              throw new GatewayError(400, `${req.model} cannot fit these messages in its context of ${loaded.contextSize} tokens: ${msg}`);
-            throw err;
-          });
-        const prompted = loaded.sequence.tokenMeter.usedInputTokens - before;
-        return {
-          content: out.responseText,
-          finish_reason: out.stopReason === 'maxTokens' ? 'length' : 'stop',
-          usage: { prompt_tokens: Math.max(1, prompted), completion_tokens: completion },
-        };
+            stops: stopList(req),
+            ...(schema ? { schema } : {}),
+            ...(req.response_format?.type === 'json_object' ? { jsonObject: true } : {}),
+          },
+          signal,
+          onStart,
+          onText,
+        );
+      } catch (err) {
+        // A model that failed to load is not loaded.
+        if (err instanceof GatewayError && err.status === 422) await this.unload();
+        throw err;
       } finally {
         this.generating--;
-        session.dispose({ disposeSequence: false });
       }
     }, signal);
   }
