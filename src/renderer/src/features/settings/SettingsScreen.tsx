@@ -8,6 +8,7 @@ import { Switch } from '../../components/Switch';
 import { useApp } from '../../stores/app';
 import { useEngine } from '../../stores/localEngine';
 import { useSettings } from '../../stores/settings';
+import { ModelsSection } from '../models/ModelsSection';
 import { DefaultsSection } from './DefaultsSection';
 import { KeySection } from './KeySection';
 
@@ -331,6 +332,7 @@ export function SettingsScreen() {
       <ServiceSection />
       <KeySection />
       <DefaultsSection />
+      <ModelsSection />
       <WebhookSection />
       <LibrarySection />
       <section className="card" aria-labelledby="theme-title">
