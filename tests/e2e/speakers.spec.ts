@@ -31,6 +31,7 @@ test.describe('speakers on the local engine', () => {
     await expect(body.locator('.w').first()).toBeVisible();
     await expect(body.getByRole('button', { name: /: rename$/ })).toHaveCount(0);
 
+    await snap(page, 'transcript-add-speakers-light');
     await page.getByRole('button', { name: 'Add speakers' }).click();
     await expect(body.getByRole('button', { name: 'Speaker A: rename' }).first()).toBeVisible({ timeout: 120_000 });
     await expect(body.getByRole('button', { name: 'Speaker B: rename' }).first()).toBeVisible();
