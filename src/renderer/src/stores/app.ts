@@ -1,7 +1,7 @@
 /** Which screen is shown, the app's facts, and the connection to main. */
-import { create } from 'zustand';
-import type { AppInfo } from '../../../shared/ipc';
-import { api, errorMessage, onConnectionState, type ConnectionState } from '../bridge';
+import { create, type StateCreator } from 'zustand';
+import type { AppInfo, VerbatimApi } from '../../../shared/ipc';
+import { api as bridgeApi, errorMessage, onConnectionState, type ConnectionState } from '../bridge';
 
 export type Screen = 'library' | 'transcript' | 'captions' | 'chat' | 'settings';
 
@@ -30,24 +30,29 @@ interface AppState {
 }
 
 let nonce = 0;
-export const useApp = create<AppState>((set) => ({
-  screen: 'library',
-  open: null,
-  info: null,
-  connection: 'connecting',
-  loadError: null,
-  returnFocusTo: null,
-  setScreen: (screen) => set({ screen }),
-  backToLibrary: () => set((s) => ({ screen: 'library', returnFocusTo: s.open?.id ?? null })),
-  openTranscript: (id, atMs = null, play = false) => set({ screen: 'transcript', open: { id, atMs, nonce: ++nonce, play } }),
-  async loadInfo() {
-    try {
-      set({ info: await api.invoke('app.info'), loadError: null });
-    } catch (err) {
-      set({ loadError: errorMessage(err) });
-    }
-  },
-}));
+/** The store's state and actions over `api` (zustand's StateCreator, apart from create). */
+export const appState =
+  (api: VerbatimApi): StateCreator<AppState> =>
+  (set) => ({
+    screen: 'library',
+    open: null,
+    info: null,
+    connection: 'connecting',
+    loadError: null,
+    returnFocusTo: null,
+    setScreen: (screen) => set({ screen }),
+    backToLibrary: () => set((s) => ({ screen: 'library', returnFocusTo: s.open?.id ?? null })),
+    openTranscript: (id, atMs = null, play = false) => set({ screen: 'transcript', open: { id, atMs, nonce: ++nonce, play } }),
+    async loadInfo() {
+      try {
+        set({ info: await api.invoke('app.info'), loadError: null });
+      } catch (err) {
+        set({ loadError: errorMessage(err) });
+      }
+    },
+  });
+
+export const useApp = create<AppState>()(appState(bridgeApi));
 
 /** Hooks that want to refetch after a reconnect (main may have restarted) register here (from their store's connectX); the answer unregisters. */
 const onReconnect = new Set<() => void>();

@@ -3,10 +3,10 @@
  * the intake store). Upload progress lives in its own store so a progress
  * tick re-renders one bar, not the queue.
  */
-import { create } from 'zustand';
+import { create, type StateCreator } from 'zustand';
 import type { Job, JobProgress } from '../../../shared/jobs';
 import { isFinalStatus } from '../components/labels';
-import { api, errorCode, errorMessage } from '../bridge';
+import { api as bridgeApi, errorCode, errorMessage } from '../bridge';
 import type { VerbatimApi } from '../../../shared/ipc';
 import { whenConnected } from './app';
 import { toast } from './toasts';
@@ -50,75 +50,80 @@ function noteDone(job: Job): void {
 }
 export const doneSeenAt = (id: string): number => doneSeen.get(id) ?? 0;
 
-export const useJobs = create<JobsState>((set, get) => {
-  async function act(id: string, fn: () => Promise<unknown>): Promise<void> {
-    try {
-      await fn();
-    } catch (err) {
-      toast(errorMessage(err), 'error');
-      if (errorCode(err) === 'not_found') get().drop(id);
-    }
-  }
-  return {
-    jobs: {},
-    order: [],
-    resumed: {},
-    loaded: false,
-    error: null,
-    async load(markResumed) {
+/** The store's state and actions over `api` (zustand's StateCreator, apart from create). */
+export const jobsState =
+  (api: VerbatimApi): StateCreator<JobsState> =>
+  (set, get) => {
+    async function act(id: string, fn: () => Promise<unknown>): Promise<void> {
       try {
-        const { jobs } = await api.invoke('jobs.list', { includeFinished: true, limit: 200 });
-        const map: Record<string, Job> = {};
-        for (const j of jobs) {
-          map[j.id] = j;
-          noteDone(j);
-        }
-        const resumed = { ...get().resumed };
-        for (const j of jobs) {
-          // main marks the jobs it resumed at start; a reconnect to a restarted main tells us too.
-          const resumedAt = j.resumedAt;
-          if (resumedAt || (markResumed && !isFinal(j) && j.status !== 'queued')) resumed[j.id] = true;
-        }
-        set({ jobs: map, order: sortIds(map), loaded: true, error: null, resumed });
+        await fn();
       } catch (err) {
-        set({ error: errorMessage(err) });
+        toast(errorMessage(err), 'error');
+        if (errorCode(err) === 'not_found') get().drop(id);
       }
-    },
-    upsert(job) {
-      noteDone(job);
-      if (job.resumedAt && !get().resumed[job.id]) set({ resumed: { ...get().resumed, [job.id]: true } });
-      const jobs = { ...get().jobs, [job.id]: job };
-      const order = get().jobs[job.id] ? get().order : sortIds(jobs);
-      set({ jobs, order });
-    },
-    drop(id) {
-      if (!get().jobs[id]) return;
-      const jobs = { ...get().jobs };
-      delete jobs[id];
-      set({ jobs, order: get().order.filter((x) => x !== id) });
-      useJobProgress.getState().clear(id);
-    },
-    cancel: (id) => act(id, async () => get().upsert(await api.invoke('jobs.cancel', { id }))),
-    retry: (id) =>
-      act(id, async () => {
-        const job = await api.invoke('jobs.retry', { id });
-        const resumed = { ...get().resumed };
-        delete resumed[id];
-        set({ resumed });
-        get().upsert(job);
-      }),
-    remove: (id) =>
-      act(id, async () => {
-        await api.invoke('jobs.remove', { id });
-        get().drop(id);
-      }),
-    async clearFinished() {
-      // Failed jobs stay: they wait for Retry or Remove.
-      const done = Object.values(get().jobs).filter((j) => j.status === 'completed' || j.status === 'canceled');
-      await Promise.all(done.map((j) => get().remove(j.id)));
-    },
+    }
+    return {
+      jobs: {},
+      order: [],
+      resumed: {},
+      loaded: false,
+      error: null,
+      async load(markResumed) {
+        try {
+          const { jobs } = await api.invoke('jobs.list', { includeFinished: true, limit: 200 });
+          const map: Record<string, Job> = {};
+          for (const j of jobs) {
+            map[j.id] = j;
+            noteDone(j);
+          }
+          const resumed = { ...get().resumed };
+          for (const j of jobs) {
+            // main marks the jobs it resumed at start; a reconnect to a restarted main tells us too.
+            const resumedAt = j.resumedAt;
+            if (resumedAt || (markResumed && !isFinal(j) && j.status !== 'queued')) resumed[j.id] = true;
+          }
+          set({ jobs: map, order: sortIds(map), loaded: true, error: null, resumed });
+        } catch (err) {
+          set({ error: errorMessage(err) });
+        }
+      },
+      upsert(job) {
+        noteDone(job);
+        if (job.resumedAt && !get().resumed[job.id]) set({ resumed: { ...get().resumed, [job.id]: true } });
+        const jobs = { ...get().jobs, [job.id]: job };
+        const order = get().jobs[job.id] ? get().order : sortIds(jobs);
+        set({ jobs, order });
+      },
+      drop(id) {
+        if (!get().jobs[id]) return;
+        const jobs = { ...get().jobs };
+        delete jobs[id];
+        set({ jobs, order: get().order.filter((x) => x !== id) });
+        useJobProgress.getState().clear(id);
+      },
+      cancel: (id) => act(id, async () => get().upsert(await api.invoke('jobs.cancel', { id }))),
+      retry: (id) =>
+        act(id, async () => {
+          const job = await api.invoke('jobs.retry', { id });
+          const resumed = { ...get().resumed };
+          delete resumed[id];
+          set({ resumed });
+          get().upsert(job);
+        }),
+      remove: (id) =>
+        act(id, async () => {
+          await api.invoke('jobs.remove', { id });
+          get().drop(id);
+        }),
+      async clearFinished() {
+        // Failed jobs stay: they wait for Retry or Remove.
+        const done = Object.values(get().jobs).filter((j) => j.status === 'completed' || j.status === 'canceled');
+        await Promise.all(done.map((j) => get().remove(j.id)));
+      },
+    };
   };
-});
+
+export const useJobs = create<JobsState>()(jobsState(bridgeApi));
 
 /** Upload progress per job or intake id. */
 interface ProgressState {

@@ -1,7 +1,7 @@
 /** The local engine's state, as main reports it. */
-import { create } from 'zustand';
+import { create, type StateCreator } from 'zustand';
 import type { EngineStatus } from '../../../shared/jobs';
-import { api, errorMessage } from '../bridge';
+import { api as bridgeApi, errorMessage } from '../bridge';
 import type { VerbatimApi } from '../../../shared/ipc';
 import { whenConnected } from './app';
 
@@ -12,24 +12,29 @@ interface EngineState {
   start(): Promise<void>;
 }
 
-export const useEngine = create<EngineState>((set) => ({
-  status: null,
-  error: null,
-  async load() {
-    try {
-      set({ status: await api.invoke('engine.status'), error: null });
-    } catch (err) {
-      set({ error: errorMessage(err) });
-    }
-  },
-  async start() {
-    try {
-      set({ status: await api.invoke('engine.start'), error: null });
-    } catch (err) {
-      set({ error: errorMessage(err) });
-    }
-  },
-}));
+/** The store's state and actions over `api` (zustand's StateCreator, apart from create). */
+export const engineState =
+  (api: VerbatimApi): StateCreator<EngineState> =>
+  (set) => ({
+    status: null,
+    error: null,
+    async load() {
+      try {
+        set({ status: await api.invoke('engine.status'), error: null });
+      } catch (err) {
+        set({ error: errorMessage(err) });
+      }
+    },
+    async start() {
+      try {
+        set({ status: await api.invoke('engine.start'), error: null });
+      } catch (err) {
+        set({ error: errorMessage(err) });
+      }
+    },
+  });
+
+export const useEngine = create<EngineState>()(engineState(bridgeApi));
 
 /** Follows the local engine's status; called once from main.tsx. */
 export function connectEngine(api: VerbatimApi): () => void {

@@ -4,9 +4,9 @@
  * any view can seek it; the active word is a single number so only the
  * paragraph that holds it re-renders.
  */
-import { create } from 'zustand';
+import { create, type StateCreator } from 'zustand';
 import type { Transcript, Word } from '../../../shared/library';
-import { api, errorCode, errorMessage } from '../bridge';
+import { api as bridgeApi, errorCode, errorMessage } from '../bridge';
 import type { VerbatimApi } from '../../../shared/ipc';
 import { findWords, wordAt } from '../lib/words';
 import { useApp } from './app';
@@ -59,100 +59,105 @@ export function registerPlayer(p: PlayerHandle | null): void {
 const noFind: FindState = { query: '', matches: [], length: 0, cursor: -1 };
 let openSeq = 0;
 
-export const useTranscript = create<TranscriptState>((set, get) => ({
-  id: null,
-  transcript: null,
-  loading: false,
-  error: null,
-  mediaUrl: null,
-  active: -1,
-  find: noFind,
-  corrected: {},
-  pendingSeekMs: null,
-  pendingPlay: false,
-  async open(id, atMs, play = false) {
-    const mine = ++openSeq;
-    const same = get().id === id && get().transcript !== null;
-    if (!same) set({ id, transcript: null, loading: true, error: null, mediaUrl: null, active: -1, find: noFind, corrected: {} });
-    set({ pendingSeekMs: atMs, pendingPlay: play && atMs !== null });
-    if (same) {
-      if (atMs !== null) get().seek(atMs);
-      if (play && atMs !== null && player) {
-        set({ pendingPlay: false });
-        player.play();
+/** The store's state and actions over `api` (zustand's StateCreator, apart from create). */
+export const transcriptState =
+  (api: VerbatimApi): StateCreator<TranscriptState> =>
+  (set, get) => ({
+    id: null,
+    transcript: null,
+    loading: false,
+    error: null,
+    mediaUrl: null,
+    active: -1,
+    find: noFind,
+    corrected: {},
+    pendingSeekMs: null,
+    pendingPlay: false,
+    async open(id, atMs, play = false) {
+      const mine = ++openSeq;
+      const same = get().id === id && get().transcript !== null;
+      if (!same) set({ id, transcript: null, loading: true, error: null, mediaUrl: null, active: -1, find: noFind, corrected: {} });
+      set({ pendingSeekMs: atMs, pendingPlay: play && atMs !== null });
+      if (same) {
+        if (atMs !== null) get().seek(atMs);
+        if (play && atMs !== null && player) {
+          set({ pendingPlay: false });
+          player.play();
+        }
+        return;
       }
-      return;
-    }
-    try {
-      const [t, media] = await Promise.all([
-        api.invoke('library.get', { id }),
-        api.invoke('library.mediaUrl', { id, redacted: false }).catch(() => ({ url: null })),
-      ]);
-      if (mine !== openSeq) return;
-      set({ transcript: t, mediaUrl: media.url, loading: false });
-      if (atMs !== null) set({ active: wordAt(t.words, atMs) });
-    } catch (err) {
-      if (mine === openSeq) set({ loading: false, error: { code: errorCode(err), message: errorMessage(err) } });
-    }
-  },
-  close() {
-    openSeq++;
-    set({ id: null, transcript: null, mediaUrl: null, active: -1, find: noFind, corrected: {}, pendingSeekMs: null, error: null });
-  },
-  setTime(ms) {
-    const t = get().transcript;
-    if (!t) return;
-    const active = wordAt(t.words, ms);
-    if (active !== get().active) set({ active });
-  },
-  seek(ms) {
-    get().setTime(ms);
-    player?.seek(ms);
-  },
-  setFind(query) {
-    const t = get().transcript;
-    if (!t || !query.trim()) return set({ find: { ...noFind, query } });
-    const { matches, length } = findWords(t.words, query);
-    // Start from the first match at or after the word being spoken.
-    const from = matches.findIndex((m) => m >= get().active);
-    set({ find: { query, matches, length, cursor: matches.length ? Math.max(0, from) : -1 } });
-  },
-  stepFind(delta) {
-    const f = get().find;
-    if (!f.matches.length) return;
-    const cursor = (f.cursor + delta + f.matches.length) % f.matches.length;
-    set({ find: { ...f, cursor } });
-  },
-  async correct(index, text) {
-    const t = get().transcript;
-    const id = get().id;
-    if (!t || !id) return false;
-    const before = t.words[index];
-    if (!before || before.text === text) return true;
-    try {
-      const next = await api.invoke('library.correctWords', { id, edits: [{ index, text }] });
-      const corrected = { ...get().corrected };
-      if (!(index in corrected)) corrected[index] = before.text;
-      set({ transcript: next, corrected });
-      return true;
-    } catch (err) {
-      toast(errorMessage(err), 'error');
-      return false;
-    }
-  },
-  async renameSpeaker(speaker, name) {
-    const id = get().id;
-    if (!id) return;
-    try {
-      set({ transcript: await api.invoke('library.renameSpeaker', { id, speaker, name }) });
-    } catch (err) {
-      toast(errorMessage(err), 'error');
-    }
-  },
-  applyTranscript(t) {
-    if (t.item.id === get().id) set({ transcript: t });
-  },
-}));
+      try {
+        const [t, media] = await Promise.all([
+          api.invoke('library.get', { id }),
+          api.invoke('library.mediaUrl', { id, redacted: false }).catch(() => ({ url: null })),
+        ]);
+        if (mine !== openSeq) return;
+        set({ transcript: t, mediaUrl: media.url, loading: false });
+        if (atMs !== null) set({ active: wordAt(t.words, atMs) });
+      } catch (err) {
+        if (mine === openSeq) set({ loading: false, error: { code: errorCode(err), message: errorMessage(err) } });
+      }
+    },
+    close() {
+      openSeq++;
+      set({ id: null, transcript: null, mediaUrl: null, active: -1, find: noFind, corrected: {}, pendingSeekMs: null, error: null });
+    },
+    setTime(ms) {
+      const t = get().transcript;
+      if (!t) return;
+      const active = wordAt(t.words, ms);
+      if (active !== get().active) set({ active });
+    },
+    seek(ms) {
+      get().setTime(ms);
+      player?.seek(ms);
+    },
+    setFind(query) {
+      const t = get().transcript;
+      if (!t || !query.trim()) return set({ find: { ...noFind, query } });
+      const { matches, length } = findWords(t.words, query);
+      // Start from the first match at or after the word being spoken.
+      const from = matches.findIndex((m) => m >= get().active);
+      set({ find: { query, matches, length, cursor: matches.length ? Math.max(0, from) : -1 } });
+    },
+    stepFind(delta) {
+      const f = get().find;
+      if (!f.matches.length) return;
+      const cursor = (f.cursor + delta + f.matches.length) % f.matches.length;
+      set({ find: { ...f, cursor } });
+    },
+    async correct(index, text) {
+      const t = get().transcript;
+      const id = get().id;
+      if (!t || !id) return false;
+      const before = t.words[index];
+      if (!before || before.text === text) return true;
+      try {
+        const next = await api.invoke('library.correctWords', { id, edits: [{ index, text }] });
+        const corrected = { ...get().corrected };
+        if (!(index in corrected)) corrected[index] = before.text;
+        set({ transcript: next, corrected });
+        return true;
+      } catch (err) {
+        toast(errorMessage(err), 'error');
+        return false;
+      }
+    },
+    async renameSpeaker(speaker, name) {
+      const id = get().id;
+      if (!id) return;
+      try {
+        set({ transcript: await api.invoke('library.renameSpeaker', { id, speaker, name }) });
+      } catch (err) {
+        toast(errorMessage(err), 'error');
+      }
+    },
+    applyTranscript(t) {
+      if (t.item.id === get().id) set({ transcript: t });
+    },
+  });
+
+export const useTranscript = create<TranscriptState>()(transcriptState(bridgeApi));
 
 /** The original of a corrected word: from the contract when it carries one, else this session's record. */
 export function originalOf(word: Word, index: number, corrected: Record<number, string>): string | null {
