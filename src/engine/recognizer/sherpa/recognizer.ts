@@ -24,6 +24,9 @@ export interface LocalModel {
 
 const DECODE_TIMEOUT_MS = 5 * 60_000;
 
+/** The longest clip (samples) a family decodes at once. */
+const LONGEST_CLIP: Partial<Record<ModelManifest['family'], number>> = { whisper: 30 * 16000, moonshine: 30 * 16000 };
+
 /** The model failed to load or decode (its worker said why, or died): the model's fault, not the engine's. */
 export class LocalModelError extends Error {}
 
@@ -88,6 +91,18 @@ export class SherpaRecognizer implements Recognizer {
   }
 
   async recognize(pcm: Int16Array, opts: { keyterms?: string[] } = {}): Promise<RecognizedWord[]> {
+    // Whisper (and Moonshine) decode at most 30 s at once: a longer clip (a live turn that never paused) goes in pieces.
+    const max = LONGEST_CLIP[this.model.manifest.family];
+    if (max === undefined || pcm.length <= max) return this.recognizeClip(pcm, opts);
+    const out: RecognizedWord[] = [];
+    for (let at = 0; at < pcm.length; at += max) {
+      const ms = at / 16;
+      for (const w of await this.recognizeClip(pcm.subarray(at, at + max), opts)) out.push({ ...w, start: w.start + ms, end: w.end + ms });
+    }
+    return out;
+  }
+
+  private async recognizeClip(pcm: Int16Array, opts: { keyterms?: string[] }): Promise<RecognizedWord[]> {
     const c = await this.model.current();
     const hotwords = await this.hotwords(c, opts.keyterms);
     const o: DecodeOptions = { beam: hotwords !== '', language: this.language };
