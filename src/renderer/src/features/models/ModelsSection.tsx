@@ -65,7 +65,9 @@ function Row({ row, defaults }: { row: ModelRow; defaults: { files: string; live
   const d = live ?? row.download;
   const active = d && (RUNNING.has(d.state) || d.state === 'paused' || d.state === 'failed') && !(installed && d.state === 'failed') ? d : null;
   const task = entry.task === 'live' ? 'live' : 'files';
-  const isDefault = defaults[task] === entry.id;
+  // Speaker (segmentation, embedding) and chat models are not speech models: they are no default for files.
+  const speech = entry.task === 'files' || entry.task === 'live';
+  const isDefault = speech && defaults[task] === entry.id;
   const titleId = `model-${entry.id}-title`;
   return (
     <li className="model" aria-labelledby={titleId} data-testid={`model-${entry.id}`}>
@@ -143,7 +145,7 @@ function Row({ row, defaults }: { row: ModelRow; defaults: { files: string; live
             )}
           </>
         )}
-        {installed && !isDefault && (
+        {installed && speech && !isDefault && (
           <Button size="sm" variant="primary" onClick={() => void setDefault(task, entry.id)}>
             {task === 'live' ? 'Use for live captions' : 'Use for files'} <span className="sr-only">: {entry.name}</span>
           </Button>
