@@ -6,7 +6,7 @@
  * the edits, and undo, redo, loop (Alt+L) and play/pause (Space).
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { cueDisplayText, keyCommandFor, type EditorControls } from '../../../../shared/subtitles/index';
+import { cueDisplayText, keyCommandFor, loopCommand, redoCommand, undoCommand, type EditorControls } from '../../../../shared/subtitles/index';
 import { mediaSrc } from '../../bridge';
 import { Button } from '../../components/Button';
 import { formatClock } from '../../components/format';
@@ -234,7 +234,7 @@ function UndoRedo() {
         disabled={!undoLabel}
         onClick={() => useSubtitles.getState().undo()}
         aria-keyshortcuts="Control+Z"
-        title={undoLabel ? `Undo ${undoLabel} (Ctrl+Z)` : 'Nothing to undo'}
+        title={undoLabel ? `Undo ${undoLabel} (${undoCommand.shortcut})` : 'Nothing to undo'}
       >
         Undo
       </Button>
@@ -243,7 +243,7 @@ function UndoRedo() {
         disabled={!redoLabel}
         onClick={() => useSubtitles.getState().redo()}
         aria-keyshortcuts="Control+Shift+Z"
-        title={redoLabel ? `Redo ${redoLabel} (Ctrl+Shift+Z)` : 'Nothing to redo'}
+        title={redoLabel ? `Redo ${redoLabel} (${redoCommand.shortcut})` : 'Nothing to redo'}
       >
         Redo
       </Button>
@@ -350,7 +350,7 @@ export function SubtitlesView({ id, source }: { id: string; source: string }) {
           aria-pressed={loop}
           onClick={() => useSubtitles.getState().setLoop(!loop)}
           aria-keyshortcuts="Alt+L"
-          title="Loop the selected cue (Alt+L)"
+          title={`${loopCommand.label} (${loopCommand.shortcut})`}
         >
           Loop cue
         </Button>
