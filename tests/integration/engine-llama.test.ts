@@ -285,7 +285,7 @@ describe('memory and idle time', () => {
   it('refuses a model that needs more memory than is free, with a clear message', async () => {
     const e = await sandbox.start(KEY, { data: 'ram', modelsDir, gateway: { local: { freeMemory: () => 32 * 1024 * 1024, threads: 1 } } });
     const res = await post(e, { model: 'tiny-llama-test', messages: user('Hello') });
-    expect(res.status).toBe(503);
+    expect(res.status).toBe(422);
     expect(JSON.stringify(await res.json())).toMatch(/needs about \d+ MB of memory and 32 MB is free/);
     expect(await health(e)).toBe(200);
     expect(e.ctx.gateway.local.loadedModel).toBeNull();

@@ -76,7 +76,7 @@ async function load(job: GenerateJob): Promise<NonNullable<typeof loaded>> {
     loaded = { path: job.path, model, context, sequence: context.getSequence(), contextSize: job.contextSize };
   } catch (err) {
     await model.dispose();
-    throw new JobError(503, `The model ${job.model} loaded but its context could not be made: ${logs.slice(-2).join(' ') || String(err)}`);
+    throw new JobError(422, `The model ${job.model} loaded but its context could not be made: ${logs.slice(-2).join(' ') || String(err)}`);
   }
   send({ t: 'loaded', ms: performance.now() - started });
   return loaded;

@@ -160,8 +160,9 @@ export class LlamaProvider implements ChatProvider {
     const need = found.manifest.ramBytes ?? ramNeed(info, contextSize);
     const free = (this.opts.freeMemory ?? availableMemory)();
     if (need > free)
+      // A 4xx, not a 503: retrying will not make the memory appear, and clients show a 4xx's message.
       throw new GatewayError(
-        503,
+        422,
         `${found.manifest.name} needs about ${formatBytes(need)} of memory and ${formatBytes(free)} is free now. Close other programs, or choose a smaller model on the Models screen.`,
       );
     this.loaded = { id, path: found.file, contextSize };
