@@ -9,6 +9,7 @@ import { useApp } from '../../stores/app';
 import { useEngine } from '../../stores/localEngine';
 import { useSettings } from '../../stores/settings';
 import { ModelsSection } from '../models/ModelsSection';
+import { BackupSection } from './BackupSection';
 import { DefaultsSection } from './DefaultsSection';
 import { KeySection } from './KeySection';
 
@@ -335,6 +336,7 @@ export function SettingsScreen() {
       <ModelsSection />
       <WebhookSection />
       <LibrarySection />
+      <BackupSection hostMode={info?.mode === 'host'} />
       <section className="card" aria-labelledby="theme-title">
         <h2 id="theme-title">Appearance</h2>
         <div role="radiogroup" aria-labelledby="theme-title" className="segmented">
