@@ -283,6 +283,19 @@ describe('model downloads', () => {
     expect(server.requests.map((r) => r.range)).toEqual([null, `bytes=${half}-`]);
   });
 
+  it('a single-file model (a .gguf) is checked by its first bytes and moved into place', async () => {
+    server.put('tiny.gguf', Buffer.concat([Buffer.from('GGUF'), Buffer.alloc(100_000, 1)]));
+    server.put('fake.gguf', Buffer.from('<html>not a model</html>'));
+    const gguf = (id: string, name: string) =>
+      entry(id, url('ok', name), { task: 'chat', family: 'gguf', format: 'file', files: { model: 'model.gguf' }, contextLength: 4096, ramBytes: 1_000_000 });
+    const m = manager([gguf('tiny-chat', 'tiny.gguf'), gguf('fake-chat', 'fake.gguf')]);
+    await Promise.all([m.download('tiny-chat'), m.download('fake-chat')]);
+    expect((await m.settled('tiny-chat'))?.state).toBe('installed');
+    expect(statSync(join(dir, 'tiny-chat', 'model.gguf')).size).toBe(100_004);
+    expect((await m.settled('fake-chat'))?.error?.kind).toBe('not_archive');
+    expect(partials()).toEqual([]);
+  });
+
   it('installs from an archive file and from a folder, and refuses a file it does not know', async () => {
     const { writeFileSync, mkdirSync } = await import('node:fs');
     const m = manager([entry('model-a', url('ok')), entry('model-b', url('ok', 'model-b.tar.bz2'))]);

@@ -94,7 +94,8 @@ const roleFiles = (entry: CatalogEntry): string[] => Object.values(entry.files).
 export async function installModel(
   dir: string,
   entry: CatalogEntry,
-  source: { kind: 'archive' | 'file' | 'folder'; path: string; sha256: string | null },
+  /** `move`: the source is our own partial download, renamed into place rather than copied. */
+  source: { kind: 'archive' | 'file' | 'folder'; path: string; sha256: string | null; move?: boolean },
   signal?: AbortSignal,
 ): Promise<ModelManifest> {
   await mkdir(dir, { recursive: true });
@@ -105,7 +106,8 @@ export async function installModel(
     if (source.kind === 'archive') {
       await unpackTarBz2(source.path, tmp, { wanted, maxBytes: Math.max(entry.sizeBytes * 4, 64 * 1024 * 1024), signal });
     } else if (source.kind === 'file') {
-      await copyFile(source.path, join(tmp, wanted[0]!));
+      if (source.move) await rename(source.path, join(tmp, wanted[0]!));
+      else await copyFile(source.path, join(tmp, wanted[0]!));
     } else {
       await copyFolderFiles(source.path, tmp, wanted);
     }

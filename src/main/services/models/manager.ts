@@ -170,6 +170,13 @@ export class ModelManager {
   private async run(entry: CatalogEntry, url: string, part: string, run: Active): Promise<void> {
     const id = entry.id;
     const key = basename(new URL(entry.url).pathname);
+    // Once a second the speed and ETA are worked out afresh, so a download that stops moving shows it.
+    const tick = setInterval(() => {
+      const s = this.statuses.get(id);
+      if (s?.state !== 'downloading') return;
+      const speed = this.speedOf(id, s.bytes);
+      this.set({ ...s, speed, etaSeconds: speed > 0 && s.total !== null ? Math.max(0, (s.total - s.bytes) / speed) : null }, false);
+    }, 1000);
     try {
       const got = await download({
         url,
@@ -196,7 +203,12 @@ export class ModelManager {
         );
       }
       this.set({ ...this.statuses.get(id)!, state: 'unpacking' });
-      await installModel(this.dir, entry, { kind: entry.format === 'tar.bz2' ? 'archive' : 'file', path: part, sha256: got.sha256 }, run.controller.signal);
+      await installModel(
+        this.dir,
+        entry,
+        { kind: entry.format === 'tar.bz2' ? 'archive' : 'file', path: part, sha256: got.sha256, move: true },
+        run.controller.signal,
+      );
       // Upstream publishes no SHA-256: the first archive that installs is the one later downloads must match.
       if (!entry.sha256 && !expected) await this.state.update((s) => void (s.recorded[key] = { sha256: got.sha256, bytes: got.bytes }));
       await unlink(part).catch(() => undefined);
@@ -205,6 +217,8 @@ export class ModelManager {
       this.opts.changed?.(id);
     } catch (err) {
       await this.settleFailure(entry, part, run, err);
+    } finally {
+      clearInterval(tick);
     }
   }
 
