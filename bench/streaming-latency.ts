@@ -7,7 +7,8 @@
  * with a pause inside them shorter than min_turn_silence (200–350 ms), where a
  * turn that ends in the pause is a split that should not be, and the words of
  * the sentence missing from the final turns are words lost.
- * `npx tsx bench/streaming-latency.ts [sentences=6]`
+ * `npx tsx bench/streaming-latency.ts [sentences=6]`; with `MODELS=DIR SPEECH_MODEL=ID` the sessions use that installed local model
+ * (a streaming transducer, or an offline model decoding each turn) instead of PocketSphinx.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -18,6 +19,8 @@ import { normalizeForWer } from '../src/engine/text/wer';
 
 const KEY = 'bench-stream-key';
 const MIN_TURN_SILENCE = 400;
+/** A local model for the sessions (speech_model=), from the models folder MODELS. */
+const MODEL_QUERY = process.env.SPEECH_MODEL ? `&speech_model=${encodeURIComponent(process.env.SPEECH_MODEL)}` : '';
 const N = Number(process.argv[2] ?? 6);
 const LINES = [
   'The meeting starts at nine in the morning.',
@@ -86,7 +89,7 @@ function buildPaused(): { pcm: Buffer; sentences: { from: number; to: number; te
 /** Final turns of a session over paused sentences: splits inside a sentence and the sentence's words missing from its finals. */
 async function cutOffs(url: string): Promise<{ splits: number; lost: number; words: number; sentences: number }> {
   const { pcm, sentences } = buildPaused();
-  const ws = new WebSocket(`${url}/v3/ws?sample_rate=16000&min_turn_silence=${MIN_TURN_SILENCE}`, { headers: { Authorization: KEY } });
+  const ws = new WebSocket(`${url}/v3/ws?sample_rate=16000&min_turn_silence=${MIN_TURN_SILENCE}${MODEL_QUERY}`, { headers: { Authorization: KEY } });
   const finals: { start: number; end: number; text: string }[] = [];
   ws.on('message', (d) => {
     const m = JSON.parse(d.toString()) as {
@@ -162,7 +165,7 @@ interface Result {
 
 async function session(url: string, pcm: Buffer, truth: { onset: number; end: number }[], delayMs: number): Promise<Result> {
   await new Promise((r) => setTimeout(r, delayMs));
-  const ws = new WebSocket(`${url}/v3/ws?sample_rate=16000&min_turn_silence=${MIN_TURN_SILENCE}`, { headers: { Authorization: KEY } });
+  const ws = new WebSocket(`${url}/v3/ws?sample_rate=16000&min_turn_silence=${MIN_TURN_SILENCE}${MODEL_QUERY}`, { headers: { Authorization: KEY } });
   const got: { at: number; msg: { type: string; turn_order?: number; end_of_turn?: boolean; words?: { start: number; end: number }[] } }[] = [];
   let t0 = 0;
   ws.on('message', (d) => got.push({ at: performance.now(), msg: JSON.parse(d.toString()) as (typeof got)[number]['msg'] }));
@@ -215,7 +218,10 @@ function line(label: string, xs: number[], goal: number, goal95?: number): strin
 const { pcm, truth } = buildAudio();
 const engine = spawn(
   process.execPath,
-  ['--import', 'tsx', resolve('src/engine/index.ts'), '--port', '0', '--api-key', KEY, '--data', join(dir, 'data'), '--quiet', '--workers', '1'],
+  [
+    ...['--import', 'tsx', resolve('src/engine/index.ts'), '--port', '0', '--api-key', KEY, '--data', join(dir, 'data'), '--quiet', '--workers', '1'],
+    ...(process.env.MODELS ? ['--models', resolve(process.env.MODELS)] : []),
+  ],
   { stdio: ['ignore', 'pipe', 'inherit'] },
 );
 const url = await new Promise<string>((res, rej) => {
