@@ -176,7 +176,7 @@ describe('broken speaker models', () => {
         installModel(dir, 'tiny-segmentation', 'segmentation', new Uint8Array(Buffer.from('this is not a model at all, just text')));
         installModel(dir, 'tiny-embedding', 'embedding', tinyEmbedding());
       },
-      error: /is not an ONNX model/,
+      error: /is not a usable ONNX model/,
     },
   ];
   for (const c of cases) {

@@ -5,7 +5,14 @@
  * missing framework crashes at the first run and a wrong output_dim silently
  * makes everyone speaker 0. Each finding is a sentence naming the model.
  */
-import type { OnnxDim, OnnxInfo } from './onnx-meta';
+import type { OnnxDim, OnnxTensorInfo } from './onnx-check';
+
+/** What the checks read of an ONNX file (onnx-check.ts walks it without loading it). */
+export interface OnnxInfo {
+  metadata: Record<string, string>;
+  inputs: OnnxTensorInfo[];
+  outputs: OnnxTensorInfo[];
+}
 
 export class ModelCheckError extends Error {}
 

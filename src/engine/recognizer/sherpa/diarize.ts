@@ -15,7 +15,7 @@ import type { SpeakerTurn } from '../../text/speakers';
 import type { DiarizeModels, DiarizeRun } from './child-diarize';
 import { checkEmbedding, checkSegmentation, ModelCheckError, type SegmentationFacts } from './diarize-check';
 import { clusterAsAsked, type Clustering, type DiarizedSegment, type SpeakerCounts, paddedLength } from './diarize-plan';
-import { OnnxFormatError, readOnnxInfo } from './onnx-meta';
+import { checkOnnx, OnnxFileError } from './onnx-check';
 
 export class DiarizationError extends Error {}
 
@@ -120,13 +120,14 @@ export class Diarizer {
     const seen = this.checked.get(model.path);
     if (seen && seen.mtimeMs === mtimeMs) return seen.facts;
     try {
-      const info = await readOnnxInfo(model.path);
+      const o = await checkOnnx(model.path);
+      const info = { metadata: o.metadata, inputs: o.inputInfo, outputs: o.outputInfo };
       const label = `The ${kind} model ${model.name} (${model.id})`;
       const facts = kind === 'segmentation' ? checkSegmentation(info, label) : (checkEmbedding(info, label), null);
       this.checked.set(model.path, { mtimeMs, facts });
       return facts;
     } catch (err) {
-      if (err instanceof ModelCheckError || err instanceof OnnxFormatError)
+      if (err instanceof ModelCheckError || err instanceof OnnxFileError)
         throw new DiarizationError(`${err.message}; it cannot be used for speaker labels. Delete it and download it again in Settings → Models.`);
       throw err;
     }

@@ -100,6 +100,94 @@ export interface OnnxSummary {
   inputs: number;
   outputs: number;
   nodes: number;
+  /** The graph's inputs and outputs with their declared shapes, in order. */
+  inputInfo: OnnxTensorInfo[];
+  outputInfo: OnnxTensorInfo[];
+}
+
+/** A dimension: a number when fixed, a name (or null) when dynamic. */
+export type OnnxDim = number | string | null;
+
+export interface OnnxTensorInfo {
+  name: string;
+  /** Null when the graph does not say (no tensor type). */
+  shape: OnnxDim[] | null;
+}
+
+/** A small message held in memory (a ValueInfoProto), read field by field. */
+class Bytes {
+  constructor(
+    private readonly buf: Buffer,
+    public pos = 0,
+    private readonly end = buf.length,
+  ) {}
+  get done(): boolean {
+    return this.pos >= this.end;
+  }
+  varint(): number {
+    let v = 0;
+    let mul = 1;
+    for (let i = 0; i < 10; i++) {
+      if (this.pos >= this.end) throw new OnnxFileError('a graph input or output is cut short');
+      const b = this.buf[this.pos++] as number;
+      v += (b & 0x7f) * mul;
+      if (b < 0x80) return v;
+      mul *= 128;
+    }
+    throw new OnnxFileError('it has a malformed number (not a protobuf file)');
+  }
+  /** The next field: its number and, for length-delimited ones, a reader over the payload (others are skipped). */
+  next(): { num: number; wire: number; value: number; sub: Bytes | null } {
+    const tag = this.varint();
+    const wire = tag % 8;
+    let value = 0;
+    let sub: Bytes | null = null;
+    if (wire === 0) value = this.varint();
+    else if (wire === 1) this.pos += 8;
+    else if (wire === 5) this.pos += 4;
+    else if (wire === 2) {
+      const len = this.varint();
+      sub = new Bytes(this.buf, this.pos, this.pos + len);
+      this.pos += len;
+    } else throw new OnnxFileError(`it has a field of wire type ${wire} (not an ONNX model)`);
+    if (this.pos > this.end) throw new OnnxFileError('a graph input or output is cut short');
+    return { num: Math.floor(tag / 8), wire, value, sub };
+  }
+  text(): string {
+    return this.buf.toString('utf8', this.pos, this.end);
+  }
+}
+
+/** ValueInfoProto: name (1), type (2) → tensor_type (1) → shape (2) → dim (1): dim_value (1) or dim_param (2). */
+function valueInfo(m: Bytes): OnnxTensorInfo {
+  let name = '';
+  let shape: OnnxDim[] | null = null;
+  while (!m.done) {
+    const f = m.next();
+    if (f.num === 1 && f.sub) name = f.sub.text();
+    if (f.num !== 2 || !f.sub) continue;
+    while (!f.sub.done) {
+      const t = f.sub.next();
+      if (t.num !== 1 || !t.sub) continue;
+      while (!t.sub.done) {
+        const u = t.sub.next();
+        if (u.num !== 2 || !u.sub) continue;
+        shape = [];
+        while (!u.sub.done) {
+          const d = u.sub.next();
+          if (d.num !== 1 || !d.sub) continue;
+          let dim: OnnxDim = null;
+          while (!d.sub.done) {
+            const v = d.sub.next();
+            if (v.num === 1 && v.wire === 0) dim = v.value;
+            else if (v.num === 2 && v.sub) dim = v.sub.text();
+          }
+          shape.push(dim);
+        }
+      }
+    }
+  }
+  return { name, shape };
 }
 
 /** Walks `file` as an ONNX ModelProto; throws OnnxFileError naming the file when it is not one. */
@@ -115,7 +203,23 @@ export async function checkOnnx(file: string): Promise<OnnxSummary> {
     if (!graph) throw new OnnxFileError('it has no graph (not an ONNX model)');
     const g = await fields(r, graph.start, graph.start + graph.len);
     const count = (n: number) => g.filter((f) => f.num === n && f.wire === 2).length;
-    const summary: OnnxSummary = { metadata: {}, inputs: count(11), outputs: count(12), nodes: count(1) };
+    const info = async (n: number): Promise<OnnxTensorInfo[]> => {
+      const out: OnnxTensorInfo[] = [];
+      for (const f of g.filter((x) => x.num === n && x.wire === 2)) {
+        if (f.len > 1 << 20) throw new OnnxFileError('it has an oversized graph input or output');
+        r.pos = f.start;
+        out.push(valueInfo(new Bytes(await r.bytes(f.len))));
+      }
+      return out;
+    };
+    const summary: OnnxSummary = {
+      metadata: {},
+      inputs: count(11),
+      outputs: count(12),
+      nodes: count(1),
+      inputInfo: await info(11),
+      outputInfo: await info(12),
+    };
     if (summary.inputs === 0 || summary.outputs === 0) throw new OnnxFileError('its graph has no inputs or no outputs');
     for (const m of top.filter((f) => f.num === 14 && f.wire === 2)) {
       if (m.len > 1 << 20) throw new OnnxFileError('it has an oversized metadata entry');
