@@ -306,25 +306,27 @@ export function toHistory(req: ChatRequest): { history: ChatHistoryItem[]; promp
   return { history, prompt: last >= 0 ? (msgs[last]?.content ?? '') : '' };
 }
 
-/** Text cut at sentence ends into pieces of at most `max` characters (a longer sentence is cut where it must). */
+/** Text cut at sentence ends into pieces of at most `max` characters (a longer sentence is cut at a space, or where it must). */
 export function chunkText(text: string, max: number): string[] {
   const sentences = text.match(/[^.!?]+[.!?]*\s*/g) ?? [text];
   const out: string[] = [];
   let cur = '';
+  const flush = (): void => {
+    if (cur.trim()) out.push(cur.trim());
+    cur = '';
+  };
   for (let s of sentences) {
     while (s.length > max) {
-      if (cur) out.push(cur.trim());
-      cur = '';
-      out.push(s.slice(0, max).trim());
-      s = s.slice(max);
+      flush();
+      let cut = s.lastIndexOf(' ', max);
+      if (cut <= 0) cut = max;
+      out.push(s.slice(0, cut).trim());
+      s = s.slice(cut).trimStart();
     }
-    if (cur.length + s.length > max && cur) {
-      out.push(cur.trim());
-      cur = '';
-    }
+    if (cur.length + s.length > max) flush();
     cur += s;
   }
-  if (cur.trim()) out.push(cur.trim());
+  flush();
   return out.length ? out : [''];
 }
 
