@@ -143,7 +143,6 @@ export async function processJob(ctx: JobContext, job: TranscriptRow, signal: Ab
       try {
         understanding = await ctx.gateway.understand({ text, utterances: utterances ?? null }, p.speech_understanding, signal);
       } catch (err) {
-          p.redact_pii_audio_options?.override_audio_redaction_method === 'silence' ? 'silence' : 'beep',
         const why = `${err instanceof Error ? err.message : String(err)}; run it again with POST /v1/understanding.`;
         warnings.push(`speech_understanding failed: ${why}`);
         // The transcript says so itself: each feature asked for answers status "error" with the reason.
