@@ -123,7 +123,8 @@ describe('local GGUF models in the gateway', () => {
       chunks++;
     });
     expect(text).toBe(SENTENCE);
-    expect(chunks).toBeGreaterThan(3);
+    // The role, the text (in as many pieces as the reader took to keep up) and the finish; streaming while the model writes is the cancel test's.
+    expect(chunks).toBeGreaterThanOrEqual(3);
     expect(finish).toBe('stop');
     expect(done).toBe(true);
   });
