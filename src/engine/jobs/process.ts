@@ -151,6 +151,8 @@ export async function processJob(ctx: JobContext, job: TranscriptRow, signal: Ab
         understanding = { speech_understanding: { request, response } };
       }
     }
+    // Warnings have no field in the spec's closed Transcript: they go to the engine's log.
+    for (const w of warnings) ctx.logger.warn(`job ${job.id}: ${w}`);
     return {
       result: {
         text,
@@ -167,8 +169,6 @@ export async function processJob(ctx: JobContext, job: TranscriptRow, signal: Ab
     };
   } finally {
     await rm(raw, { force: true });
-    // Warnings have no field in the spec's closed Transcript: they go to the engine's log.
-    for (const w of warnings) ctx.logger.warn(`job ${job.id}: ${w}`);
     await rm(join(dir, 'adapt'), { recursive: true, force: true });
     if (source.temporary) await rm(source.path, { force: true });
   }
