@@ -175,10 +175,11 @@ export class LlamaProvider implements ChatProvider {
     this.loaded = null;
   }
 
-  /** Frees everything (the engine is closing). */
+  /** Frees everything now (the engine is closing): an answer being written ends with an error rather than holding the close up. */
   async close(): Promise<void> {
     if (this.idleTimer) clearTimeout(this.idleTimer);
-    await this.exclusive(() => this.unload()).catch(() => undefined);
+    this.idleTimer = null;
+    await this.unload();
   }
 
   /** One generation; `onStart` runs once the model is loaded, `onText` for each piece. */
