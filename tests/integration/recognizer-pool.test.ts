@@ -62,7 +62,7 @@ describe.skipIf(!ready)('recognizer pools', () => {
     }
   });
 
-  it('reads the same audio the same way whatever a pooled decoder heard before', { timeout: 60_000 }, async () => {
+  it('reads the same audio the same way whatever a pooled decoder heard before', { timeout: 240_000 }, async () => {
     // An 8 kHz voice (nothing above 4 kHz) and a loud noisy clip: the front end's noise estimate moves a lot between them.
     const kal = join(dir, 'kal.wav');
     execFileSync('flite', ['-voice', 'kal', '-t', 'the store closes at nine in the evening and opens at eight', '-o', kal]);
