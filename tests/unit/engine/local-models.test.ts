@@ -30,6 +30,7 @@ const manifest = (id: string, family: ModelManifest['family'], languages: string
 const installed = new Map<string, ModelManifest>([
   ['parakeet', manifest('parakeet', 'nemo-transducer', ['en'])],
   ['whisper-small', manifest('whisper-small', 'whisper', ['en', 'de', 'fr', 'es'])],
+  ['streaming-zipformer', { ...manifest('streaming-zipformer', 'streaming-transducer', ['en']), task: 'live' }],
 ]);
 const ctx = { baseUrl: 'http://127.0.0.1:1', allowFileUrls: false, installed };
 const create = (body: Record<string, unknown>) => validateCreate({ audio_url: 'http://x/a.wav', ...body }, ctx);
@@ -43,6 +44,7 @@ describe('speech_models on the local engine', () => {
   it('refuses a model that is not installed, naming it and where to get it', () => {
     expect(() => create({ speech_models: ['moonshine-base'] })).toThrow(/"moonshine-base" is not installed.*Settings → Models/);
     expect(() => create({ speech_models: ['parakeet', 'whisper-tiny'] })).toThrow(/whisper-tiny/);
+    expect(() => create({ speech_models: ['streaming-zipformer'] })).toThrow(/live-captions \(streaming\) model/);
   });
 
   it('lets language_code and language_detection through only with a multilingual model first', () => {

@@ -23,7 +23,7 @@ export async function namedLocalModels(registry: ModelRegistry, body: unknown): 
   for (const n of names.slice(0, 20)) {
     if (typeof n !== 'string' || runsPocketsphinx(n) || out.has(n)) continue;
     const m = await registry.find(n);
-    if (m && m.task === 'files') out.set(n, m);
+    if (m) out.set(n, m);
   }
   return out;
 }
@@ -44,6 +44,11 @@ export function resolveSpeechModels(
   if (!Array.isArray(names) || !names.every((n) => typeof n === 'string')) return { forSchema: names, chosen: null, names: null };
   for (const n of names as string[])
     if (!runsPocketsphinx(n) && !installed.has(n) && /^[a-z0-9][a-z0-9.-]*$/.test(n)) throw new Error(notInstalled('speech_models', n));
+  for (const n of names as string[]) {
+    const m = installed.get(n);
+    if (m && m.family === 'streaming-transducer')
+      throw new Error(`speech_models: ${JSON.stringify(n)} is a live-captions (streaming) model; name a model for files, or use it with /v3/ws.`);
+  }
   const first = (names as string[])[0];
   const chosen = first !== undefined ? (installed.get(first) ?? null) : null;
   const forSchema = (names as string[]).map((n) => (installed.has(n) || n === BUILTIN_SPEECH_MODEL ? SPEECH_MODELS[0] : n));
