@@ -127,6 +127,19 @@ describe('speaker labels without working models', () => {
     expect(r.body.error).toMatch(/speaker_labels needs speaker diarization models .*pyannote segmentation 3\.0 .*Settings → Models/);
   });
 
+  it('a segmentation model without num_classes (sherpa-onnx would exit in its constructor) fails its job before loading; the engine answers on', async () => {
+    const models = join(sandbox.dir, 'no-classes-models');
+    installTinySpeakerModels(models, { segmentation: { hz: MARKS, omit: ['num_classes'] }, embedding: { hz: MARKS } });
+    const e = await sandbox.start(KEY, { data: 'no-classes', modelsDir: models, speakerAdaptation: false });
+    const c = new AssemblyAI({ apiKey: KEY, baseUrl: e.url });
+    const failed = await c.transcripts.transcribe({ audio: wav, speaker_labels: true }, { pollingInterval: 200 });
+    expect(failed.status).toBe('error');
+    expect(failed.error).toMatch(
+      /The segmentation model .* lacks the metadata num_classes; it cannot be used for speaker labels\. Delete it and download it again/,
+    );
+    expect((await fetch(`${e.url}/health`)).status).toBe(200);
+  });
+
   it('a model that crashes sherpa-onnx fails its job with a clear error; the engine answers on and transcribes the next file', async () => {
     const models = join(sandbox.dir, 'broken-models');
     installTinySpeakerModels(models, { embedding: { hz: MARKS } });
