@@ -6,13 +6,13 @@
  * retry can cure, and the first bytes checked so a web page is never taken
  * for an archive.
  */
-import { createHash, type Hash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { stat, truncate, unlink } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { classifyNetworkError, ModelError } from './errors';
+import { ThreadHasher } from './hasher';
 import type { Connection } from './net';
 
 export interface DownloadProgress {
@@ -44,7 +44,7 @@ export interface DownloadResult {
 }
 
 /** Received bytes between two young-generation collections (see scavenge). */
-const SCAVENGE_EVERY_BYTES = 8 * 1024 * 1024;
+const SCAVENGE_EVERY_BYTES = 4 * 1024 * 1024;
 
 let minorGc: ((o: { type: 'minor' }) => void) | null | undefined;
 /**
@@ -73,12 +73,12 @@ async function sizeOf(path: string): Promise<number> {
   }
 }
 
-/** The hash of the bytes already in the partial file (so a resumed download still checks the whole archive). */
-async function hashOf(path: string, bytes: number): Promise<Hash> {
-  const hash = createHash('sha256');
-  if (bytes === 0) return hash;
-  for await (const chunk of createReadStream(path, { end: bytes - 1, highWaterMark: 1 << 20 })) hash.update(chunk as Buffer);
-  return hash;
+/** Feeds the bytes already in the partial file to the hasher (so a resumed download still checks the whole archive). */
+async function hashPartial(hasher: ThreadHasher, path: string, bytes: number): Promise<void> {
+  if (bytes === 0) return;
+  for await (const chunk of createReadStream(path, { end: bytes - 1, highWaterMark: 1 << 20 })) {
+    if (!hasher.update(chunk as Buffer)) await hasher.drain();
+  }
 }
 
 const sleep = (ms: number, signal: AbortSignal) =>
@@ -123,6 +123,7 @@ async function attempt(o: DownloadOptions, had: number): Promise<DownloadResult>
   const abort = () => inner.abort();
   o.signal.addEventListener('abort', abort, { once: true });
   let stalled = false;
+  let hasher: ThreadHasher | null = null;
   let timer: NodeJS.Timeout | null = null;
   const arm = () => {
     if (timer) clearTimeout(timer);
@@ -153,7 +154,9 @@ async function attempt(o: DownloadOptions, had: number): Promise<DownloadResult>
       );
     }
     const total = totalOf(res, from);
-    const hash = await hashOf(o.part, from);
+    hasher = new ThreadHasher();
+    await hashPartial(hasher, o.part, from);
+    const hash = hasher;
     let bytes = from;
     o.onProgress({ bytes, total });
     const out = createWriteStream(o.part, { flags: from > 0 ? 'a' : 'w', highWaterMark: 1 << 20 });
@@ -161,6 +164,14 @@ async function attempt(o: DownloadOptions, had: number): Promise<DownloadResult>
     let head = from === 0 && o.magic ? Buffer.alloc(0) : null;
     await new Promise<void>((resolve, reject) => {
       let failed = false;
+      let waits = 0;
+      const hold = (until: Promise<unknown>) => {
+        waits++;
+        res.pause();
+        void until.then(() => {
+          if (--waits === 0 && !failed) res.resume();
+        });
+      };
       // Bytes already received are flushed to the partial file before the attempt ends, so a resume starts after them.
       const fail = (err: unknown) => {
         if (failed) return;
@@ -189,7 +200,6 @@ async function attempt(o: DownloadOptions, had: number): Promise<DownloadResult>
             head = null;
           }
         }
-        hash.update(chunk);
         bytes += chunk.length;
         sinceGc += chunk.length;
         if (sinceGc >= SCAVENGE_EVERY_BYTES) {
@@ -197,10 +207,9 @@ async function attempt(o: DownloadOptions, had: number): Promise<DownloadResult>
           scavenge();
         }
         o.onProgress({ bytes, total });
-        if (!out.write(chunk)) {
-          res.pause();
-          out.once('drain', () => res.resume());
-        }
+        // Both the disk and the hashing thread may ask to wait; the socket resumes when neither does.
+        if (!hash.update(chunk)) hold(hash.drain());
+        if (!out.write(chunk)) hold(new Promise<void>((r) => out.once('drain', () => r())));
       });
       res.on('end', () => out.end());
       res.on('error', fail);
@@ -214,7 +223,9 @@ async function attempt(o: DownloadOptions, had: number): Promise<DownloadResult>
     });
     if (total !== null && bytes !== total) throw new ModelError('network', `The download ended at ${bytes} of ${total} bytes; resuming.`);
     if (total === null && !res.complete) throw new ModelError('network', 'The server closed the connection before the end of the file.');
-    return { bytes, sha256: hash.digest('hex') };
+    const sha256 = await hash.digest();
+    hasher = null;
+    return { bytes, sha256 };
   } catch (err) {
     if (stalled)
       throw new ModelError(
@@ -224,6 +235,7 @@ async function attempt(o: DownloadOptions, had: number): Promise<DownloadResult>
     if (o.signal.aborted) throw new ModelError('canceled', 'The download was stopped.');
     throw err instanceof ModelError ? err : classifyNetworkError(err, o.url, false);
   } finally {
+    hasher?.dispose();
     if (timer) clearTimeout(timer);
     o.signal.removeEventListener('abort', abort);
   }
