@@ -107,8 +107,13 @@ beforeAll(async () => {
   await resetLoop(host.proc, probe);
 }, 120_000);
 
-afterEach((ctx) => {
-  console.log(`hostile-library rss after "${ctx.task.name.slice(0, 40)}": ${rssMiB(host.proc.pid as number).toFixed(0)} MiB`);
+/** Per test: the host's RSS and its longest event-loop stall while the test ran (then a fresh measurement), printed. */
+const phases: { test: string; rssMiB: number; loopMaxMs: number }[] = [];
+afterEach(async (ctx) => {
+  const loop = await finalLoop(probe);
+  phases.push({ test: ctx.task.name.slice(0, 40), rssMiB: Math.round(rssMiB(host.proc.pid as number)), loopMaxMs: loop.maxMs });
+  console.log(`hostile-library phase: ${JSON.stringify(phases.at(-1))}`);
+  await resetLoop(host.proc, probe);
 });
 
 afterAll(async () => {
@@ -397,7 +402,7 @@ describe('the host at the end', () => {
     const info = await call('app.info');
     expect(info.output).toMatchObject({ mode: 'host' });
     expect(host.alive()).toBe(true);
-    const loop = await finalLoop(probe);
+    const loop = { maxMs: Math.max(...phases.map((p) => p.loopMaxMs)), phases };
     // Memory given back: a full collection in the host, then its RSS sampled until within 150 MiB of the start (or 30 s).
     await resetLoop(host.proc, probe);
     const pid = host.proc.pid as number;
