@@ -6,7 +6,7 @@
  * and DOCX exports; asking again is a conflict; with no models installed the
  * job fails saying which model to download.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -71,6 +71,59 @@ describe('speakers in the app with the local engine', () => {
     expect(docx.encoding).toBe('base64');
 
     await expect(call(core.router, 'jobs.addSpeakers', { id: first.recordingId })).rejects.toThrow(/has speakers already/);
+  });
+
+  /** A finished live session whose recording is the two-voice file; its live words are labelled You/Others by turn when both sources ran. */
+  function liveSession(c: Core, sources: ('mic' | 'system')[]): string {
+    const s = c.library.sessions.create({ title: 'Call', sources, recordOnly: false, recordingMime: 'audio/wav', region: 'local', baseUrl: null, options: {} });
+    c.library.sessions.appendAudio(s.recordingId, readFileSync(wav));
+    c.library.sessions.finish(s.recordingId, { durationMs: turns[turns.length - 1]!.end + 800, lostMs: 0, reconnects: 0 });
+    // What live captions heard: one word per turn, labelled by source when there were two (A spoke into the mic).
+    const words = turns.map((t) => ({
+      text: t.text.split(' ')[0]!,
+      start: t.start,
+      end: t.end,
+      confidence: 0.9,
+      speaker: sources.length > 1 ? (t.voice === 'A' ? 'You' : 'Others') : null,
+    }));
+    c.library.transcripts.complete(s.transcriptId, {
+      remoteId: null,
+      text: words.map((w) => w.text).join(' '),
+      words,
+      sentences: null,
+      paragraphs: null,
+      confidence: 0.9,
+      language: 'en_us',
+      model: 'live',
+      durationMs: null,
+    });
+    return s.recordingId;
+  }
+
+  it('Improve accuracy of a two-source live session keeps its You/Others as the speakers', async () => {
+    core = makeCore(false);
+    const id = liveSession(core, ['mic', 'system']);
+    const { jobId } = await call(core.router, 'captions.improve', { id });
+    const done = await waitFinal(core.jobs, jobId, 120_000);
+    expect(done, JSON.stringify(done.error)).toMatchObject({ status: 'completed' });
+    const t = await call(core.router, 'library.get', { id });
+    expect(t.words.length).toBeGreaterThan(20);
+    expect(t.words.map((w) => w.speaker)).toEqual(t.words.map((w) => (voiceAt(turns, (w.start + w.end) / 2) === 'A' ? 'You' : 'Others')));
+    expect(t.speakers.map((s) => s.id).sort()).toEqual(['Others', 'You']);
+    await expect(call(core.router, 'jobs.addSpeakers', { id })).rejects.toThrow(/has speakers already/);
+  });
+
+  it('a one-source live session gets speakers from Add speakers, as a new improved version', async () => {
+    core = makeCore(true);
+    const id = liveSession(core, ['mic']);
+    const job = await call(core.router, 'jobs.addSpeakers', { id });
+    const done = await waitFinal(core.jobs, job.id, 120_000);
+    expect(done, JSON.stringify(done.error)).toMatchObject({ status: 'completed' });
+    const t = await call(core.router, 'library.get', { id });
+    expect(t.speakers.map((s) => s.id)).toEqual(['A', 'B']);
+    expect(t.words.map((w) => w.speaker)).toEqual(t.words.map((w) => voiceAt(turns, (w.start + w.end) / 2)));
+    const { versions } = await call(core.router, 'captions.versions', { id });
+    expect(versions.map((v) => v.kind)).toEqual(['improved', 'live']);
   });
 
   it('with no speaker models installed, the job fails saying which models to download', async () => {
