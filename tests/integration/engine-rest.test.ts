@@ -267,7 +267,7 @@ describe('engine REST error shapes (plain fetch)', () => {
       [{ audio_url: 'http://x/a.wav', speech_models: ['nano'] }, /speech_models.*nano/],
       [{ audio_url: 'http://x/a.wav', speech_models: 'universal-2' }, /speech_models must be an array/],
       [{ audio_url: 'http://x/a.wav', punctuate: 'yes' }, /punctuate must be a boolean/],
-      [{ audio_url: 'http://x/a.wav', speaker_labels: true }, /speaker_labels is not supported by the local engine/],
+      [{ audio_url: 'http://x/a.wav', speaker_labels: true }, /speaker_labels needs speaker diarization models .*pyannote segmentation 3\.0/],
       [{ audio_url: 'http://x/a.wav', language_code: 'fr' }, /language_code "fr" is not supported/],
       [{ audio_url: 'http://x/a.wav', language_detection: true }, /language_detection is not supported/],
       [{ audio_url: 'http://x/a.wav', sentiment_analysis: true }, /sentiment_analysis is not supported/],
