@@ -52,17 +52,15 @@ beforeAll(async () => {
         calls.schema++;
         content = schemaAnswer;
       } else if (String(messages[0]?.content).startsWith('You translate')) calls.translate++;
-      res
-        .writeHead(200, { 'content-type': 'application/json' })
-        .end(
-          JSON.stringify({
-            id: 'u',
-            object: 'chat.completion',
-            created: 1,
-            model: body.model,
-            choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
-          }),
-        );
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          id: 'u',
+          object: 'chat.completion',
+          created: 1,
+          model: body.model,
+          choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+        }),
+      );
     });
   });
   await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', () => r()));
