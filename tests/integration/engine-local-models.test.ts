@@ -66,6 +66,7 @@ beforeAll(async () => {
   writeTinyModel(models, 'nemo-ctc');
   writeTinyModel(models, 'zipformer-transducer');
   writeTinyModel(models, 'moonshine');
+  writeTinyModel(models, 'whisper');
   engine = await sandbox.start(KEY, { modelsDir: models, idleMs: 4000 });
   // Tones over quiet speech: Silero VAD passes the speech (it ignores bare tones), the tiny models read the tones.
   const audio = spokenToneSequence(sandbox.dir);
@@ -93,18 +94,20 @@ describe.skipIf(!hasSpeechTools())('local speech models', () => {
     expect(ps.speech_model_used).toBe('pocketsphinx');
   });
 
-  it('spreads the words of a model without times (Moonshine) over their speech segment, in order', async () => {
-    const t = await transcribe({ speech_models: ['tiny-moonshine'] });
-    expect(t.status, t.error).toBe('completed');
-    expect(t.speech_model_used).toBe('tiny-moonshine');
-    const words = t.words ?? [];
-    expect(words.map((w) => w.text.toLowerCase().replace(/[^a-z]/g, ''))).toEqual(['beep', 'beep', 'boop']);
-    for (let i = 0; i < words.length; i++) {
-      const w = words[i] as { start: number; end: number };
-      expect(w.end).toBeGreaterThan(w.start);
-      if (i > 0) expect(w.start).toBeGreaterThanOrEqual((words[i - 1] as { end: number }).end);
-    }
-  });
+  for (const id of ['tiny-moonshine', 'tiny-whisper']) {
+    it(`spreads the words of a model without word times (${id}) over their speech segment, in order`, async () => {
+      const t = await transcribe({ speech_models: [id] });
+      expect(t.status, t.error).toBe('completed');
+      expect(t.speech_model_used).toBe(id);
+      const words = t.words ?? [];
+      expect(words.map((w) => w.text.toLowerCase().replace(/[^a-z]/g, ''))).toEqual(['beep', 'beep', 'boop']);
+      for (let i = 0; i < words.length; i++) {
+        const w = words[i] as { start: number; end: number };
+        expect(w.end).toBeGreaterThan(w.start);
+        if (i > 0) expect(w.start).toBeGreaterThanOrEqual((words[i - 1] as { end: number }).end);
+      }
+    });
+  }
 
   it('keyterms reach a transducer as hotwords without changing a clean decode', async () => {
     expectBeeps(await transcribe({ speech_models: ['tiny-zipformer-transducer'], keyterms_prompt: ['boop'] }));
