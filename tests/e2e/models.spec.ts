@@ -127,6 +127,9 @@ test.describe('models', () => {
       await page.keyboard.press('Enter');
       await expect(row.getByRole('group', { name: /^Delete/ })).toContainText('It frees');
       await row.getByRole('button', { name: 'Keep' }).click();
+      await expect(row.getByRole('button', { name: /^Delete/ })).toBeFocused();
+      await section.getByRole('heading', { name: 'Models', exact: true }).scrollIntoViewIfNeeded();
+      await snap(page, 'models-top-light');
 
       // A dropped file now runs on the local model and its words come back.
       await page.getByRole('button', { name: 'Library', exact: true }).click();

@@ -21,6 +21,12 @@ const TIMINGS: Record<CatalogEntry['wordTimings'], string> = {
   none: 'None; word times are approximate',
 };
 const TASKS: Record<string, string> = { files: 'Files', live: 'Live captions', segmentation: 'Speakers', embedding: 'Speakers', chat: 'Chat' };
+const GROUPS: { id: string; title: string; tasks: CatalogEntry['task'][] }[] = [
+  { id: 'files', title: 'Speech: files', tasks: ['files'] },
+  { id: 'live', title: 'Speech: live captions', tasks: ['live'] },
+  { id: 'speakers', title: 'Speakers (who spoke when)', tasks: ['segmentation', 'embedding'] },
+  { id: 'chat', title: 'Chat', tasks: ['chat'] },
+];
 const RUNNING = new Set<DownloadStatus['state']>(['queued', 'downloading', 'verifying', 'unpacking']);
 
 function languagesText(langs: string[]): string {
@@ -68,6 +74,7 @@ function Row({ row, defaults }: { row: ModelRow; defaults: { files: string; live
   // Speaker (segmentation, embedding) and chat models are not speech models: they are no default for files.
   const speech = entry.task === 'files' || entry.task === 'live';
   const isDefault = speech && defaults[task] === entry.id;
+  const deleteRef = useRef<HTMLButtonElement>(null);
   const titleId = `model-${entry.id}-title`;
   return (
     <li className="model" aria-labelledby={titleId} data-testid={`model-${entry.id}`}>
@@ -83,12 +90,16 @@ function Row({ row, defaults }: { row: ModelRow; defaults: { files: string; live
         <dd>About {formatBytes(entry.sizeBytes)}</dd>
         <dt>Languages</dt>
         <dd>{languagesText(entry.languages)}</dd>
-        <dt>Accuracy</dt>
-        <dd>
-          <Accuracy entry={entry} />
-        </dd>
-        <dt>Word times</dt>
-        <dd>{TIMINGS[entry.wordTimings]}</dd>
+        {speech && (
+          <>
+            <dt>Accuracy</dt>
+            <dd>
+              <Accuracy entry={entry} />
+            </dd>
+            <dt>Word times</dt>
+            <dd>{TIMINGS[entry.wordTimings]}</dd>
+          </>
+        )}
         <dt>Licence</dt>
         <dd>{entry.licence}</dd>
         {installed && (
@@ -151,7 +162,7 @@ function Row({ row, defaults }: { row: ModelRow; defaults: { files: string; live
           </Button>
         )}
         {installed && !confirming && (
-          <Button size="sm" variant="ghost" onClick={() => setConfirming(true)}>
+          <Button size="sm" variant="ghost" ref={deleteRef} onClick={() => setConfirming(true)}>
             Delete <span className="sr-only">{entry.name}</span> ({formatBytes(installed.bytes)})
           </Button>
         )}
@@ -163,7 +174,14 @@ function Row({ row, defaults }: { row: ModelRow; defaults: { files: string; live
             <Button size="sm" variant="danger" autoFocus onClick={() => void remove(entry.id, entry.name).then(() => setConfirming(false))}>
               Delete
             </Button>
-            <Button size="sm" onClick={() => setConfirming(false)}>
+            <Button
+              size="sm"
+              onClick={() => {
+                setConfirming(false);
+                // Back on the Delete button the question replaced.
+                requestAnimationFrame(() => deleteRef.current?.focus());
+              }}
+            >
               Keep
             </Button>
           </span>
@@ -234,7 +252,7 @@ export function ModelsSection() {
   const installFile = useModels((s) => s.installFile);
   const defaults = useSettings((s) => s.settings.models);
   const fileRef = useRef<HTMLInputElement>(null);
-  const speech = list?.models.filter((r) => r.entry.task === 'files' || r.entry.task === 'live') ?? [];
+  const speechRows = list?.models.filter((r) => r.entry.task === 'files' || r.entry.task === 'live') ?? [];
   return (
     <section className="card models" aria-labelledby="models-title">
       <h2 id="models-title">Models</h2>
@@ -243,8 +261,8 @@ export function ModelsSection() {
         once, then choose it below. No restart needed.
       </p>
       <div className="grid2">
-        <DefaultPicker task="files" rows={speech} value={defaults.files} />
-        <DefaultPicker task="live" rows={speech} value={defaults.live} />
+        <DefaultPicker task="files" rows={speechRows} value={defaults.files} />
+        <DefaultPicker task="live" rows={speechRows} value={defaults.live} />
       </div>
       {error && (
         <p className="banner banner--error" role="alert">
@@ -262,11 +280,22 @@ export function ModelsSection() {
             {list.freeBytes !== null && <>{formatBytes(list.freeBytes)} free in </>}
             <code className="path">{list.dir}</code>
           </p>
-          <ul className="model-list">
-            {speech.map((row) => (
-              <Row key={row.entry.id} row={row} defaults={defaults} />
-            ))}
-          </ul>
+          {GROUPS.map((g) => {
+            const rows = list.models.filter((r) => g.tasks.includes(r.entry.task));
+            if (rows.length === 0) return null;
+            return (
+              <section key={g.id} aria-labelledby={`models-${g.id}`}>
+                <h3 className="models__sub" id={`models-${g.id}`}>
+                  {g.title}
+                </h3>
+                <ul className="model-list">
+                  {rows.map((row) => (
+                    <Row key={row.entry.id} row={row} defaults={defaults} />
+                  ))}
+                </ul>
+              </section>
+            );
+          })}
         </>
       )}
       <h3 className="models__sub">Other ways to get a model</h3>
