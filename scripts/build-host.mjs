@@ -23,13 +23,14 @@ export function newest(dir) {
 }
 
 export async function ensureHost({ force = false } = {}) {
-  const outputs = ['cli.mjs', 'engine.mjs', 'native-child.mjs', 'llama-child.mjs', 'engine-guard.mjs'].map((f) => join(out, f));
+  const outputs = ['cli.mjs', 'cli-main.mjs', 'engine.mjs', 'native-child.mjs', 'llama-child.mjs', 'engine-guard.mjs'].map((f) => join(out, f));
   const built = outputs.every((f) => existsSync(f)) ? Math.min(...outputs.map((f) => statSync(f).mtimeMs)) : 0;
   if (!force && built > Math.max(...sources.map(newest), statSync(join(root, 'package.json')).mtimeMs)) return false;
   mkdirSync(out, { recursive: true });
   await build({
     entryPoints: {
-      cli: join(root, 'src/main/host/cli.ts'),
+      // out/host/cli.mjs is src/main/host/entry.mjs: the compile cache first, then this bundle.
+      'cli-main': join(root, 'src/main/host/cli.ts'),
       engine: join(root, 'src/engine/index.ts'),
       // The engine forks it for native work that can crash (src/engine/native/child-host.ts).
       'native-child': join(root, 'src/engine/native/child.ts'),
@@ -47,6 +48,7 @@ export async function ensureHost({ force = false } = {}) {
     logLevel: 'warning',
   });
   copyFileSync(join(root, 'src/main/platform/host/engine-guard.mjs'), join(out, 'engine-guard.mjs'));
+  copyFileSync(join(root, 'src/main/host/entry.mjs'), join(out, 'cli.mjs'));
   return true;
 }
 

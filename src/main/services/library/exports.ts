@@ -4,7 +4,6 @@
  * the one edited model: words, corrections, speaker names, and the cues the
  * editor shows (its edits, else built from the words by its rules profile).
  */
-import { AlignmentType, Document, HeadingLevel, Packer, Paragraph, TextRun } from 'docx';
 import type { ExportFormat, Transcript, Word } from '../../../shared/library';
 import { buildCuesWith, docToVtt, toSrt, type Cue, type CueDoc, type RulesProfile } from '../../../shared/subtitles/index';
 import type { Database, LibraryContext } from './db';
@@ -113,6 +112,8 @@ export class ExportStore {
 
   /** A Word document: the title, then each paragraph with its time and speaker, as edited. */
   async docx(recordingId: string, t: Transcript = readTranscript(this.db, recordingId)): Promise<Buffer> {
+    // Loaded on the first DOCX export, not at start: docx is 1 MB of code (issue 29, host-mode cold start).
+    const { AlignmentType, Document, HeadingLevel, Packer, Paragraph, TextRun } = await import('docx');
     const doc = new Document({
       title: t.item.title,
       creator: 'Verbatim',

@@ -46,14 +46,24 @@ export function proxyFor(url: string, env: Env): string | null {
 
 export class Connection {
   private readonly httpAgent: http.Agent;
-  private readonly httpsAgent: https.Agent;
+  private httpsAgentMade: https.Agent | undefined;
 
   constructor(private readonly env: Env = process.env) {
     // proxyEnv: Node's agents tunnel through the environment's proxy (Node ≥ 24.5; older runtimes ignore it).
-    const common = { keepAlive: true, proxyEnv: env } as http.AgentOptions;
-    this.httpAgent = new http.Agent(common);
-    const ca = trustedCertificates();
-    this.httpsAgent = new https.Agent({ ...common, ...(ca ? { ca } : {}) });
+    this.httpAgent = new http.Agent(this.agentOptions());
+  }
+
+  private agentOptions(): http.AgentOptions {
+    return { keepAlive: true, proxyEnv: this.env } as http.AgentOptions;
+  }
+
+  /** Made on the first HTTPS download: reading the system's certificate store costs tens of ms, not worth paying at every start (issue 29). */
+  private get httpsAgent(): https.Agent {
+    if (!this.httpsAgentMade) {
+      const ca = trustedCertificates();
+      this.httpsAgentMade = new https.Agent({ ...this.agentOptions(), ...(ca ? { ca } : {}) });
+    }
+    return this.httpsAgentMade;
   }
 
   /**
@@ -100,6 +110,6 @@ export class Connection {
 
   close(): void {
     this.httpAgent.destroy();
-    this.httpsAgent.destroy();
+    this.httpsAgentMade?.destroy();
   }
 }
