@@ -109,7 +109,7 @@ describe('engine durability', () => {
     expect(wordErrorRate(longText, t.text as string)).toBeLessThanOrEqual(0.2);
     second.child.kill('SIGTERM');
     expect(await exited(second.child)).toBe(0);
-  });
+  }, 300_000);
 
   it('SIGTERM drains: the running job finishes before exit and new jobs are refused meanwhile', async () => {
     const data = join(dir, 'drain');
@@ -133,5 +133,5 @@ describe('engine durability', () => {
     expect(t.status).toBe('completed');
     second.child.kill('SIGTERM');
     await exited(second.child);
-  });
+  }, 300_000);
 });
