@@ -67,6 +67,7 @@ beforeAll(async () => {
   writeTinyModel(models, 'zipformer-transducer');
   writeTinyModel(models, 'moonshine');
   writeTinyModel(models, 'whisper');
+  writeTinyModel(models, 'whisper-multilingual');
   engine = await sandbox.start(KEY, { modelsDir: models, idleMs: 4000 });
   // Tones over quiet speech: Silero VAD passes the speech (it ignores bare tones), the tiny models read the tones.
   const audio = spokenToneSequence(sandbox.dir);
@@ -108,6 +109,20 @@ describe.skipIf(!hasSpeechTools())('local speech models', () => {
       }
     });
   }
+
+  it('takes language_code and language_detection with a multilingual model installed, and refuses them without', async () => {
+    for (const ask of [{ language_code: 'de' }, { language_detection: true }]) {
+      const t = await transcribe({ speech_models: ['tiny-whisper-multilingual'], ...ask });
+      expect(t.status, t.error).toBe('completed');
+      expect((t.words ?? []).map((w) => w.text.toLowerCase().replace(/[^a-z]/g, ''))).toEqual(['beep', 'beep', 'boop']);
+    }
+    const r = await api('/v2/transcript', {
+      method: 'POST',
+      body: JSON.stringify({ audio_url: uploadUrl, speech_models: ['tiny-whisper'], language_code: 'de' }),
+    });
+    expect(r.status).toBe(400);
+    expect(((await r.json()) as { error: string }).error).toMatch(/language_code "de" is not supported/);
+  });
 
   it('keyterms reach a transducer as hotwords without changing a clean decode', async () => {
     expectBeeps(await transcribe({ speech_models: ['tiny-zipformer-transducer'], keyterms_prompt: ['boop'] }));
