@@ -26,7 +26,7 @@ function rssOf(pid: number | undefined): number {
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'verbatim-bench-models-'));
-  const kinds: TinyModelKind[] = ['nemo-tdt', 'nemo-ctc', 'zipformer-transducer', 'streaming-lstm'];
+  const kinds: TinyModelKind[] = ['nemo-tdt', 'nemo-ctc', 'zipformer-transducer', 'streaming-lstm', 'moonshine', 'whisper', 'whisper-multilingual'];
   for (const k of kinds) writeTinyModel(dir, k);
   const { pcm } = toneSequence();
   console.log('model                      load ms  1st decode ms  warm decode ms  worker RSS MiB  this process RSS MiB (before → after)');
@@ -34,7 +34,7 @@ async function main(): Promise<void> {
     const registry = new ModelRegistry({ dir, idleMs: 1000 });
     const id = `tiny-${kind}`;
     const before = process.memoryUsage().rss;
-    const rec = await registry.recognizer(id);
+    const rec = await registry.recognizer(id, kind.startsWith('whisper') ? 'en' : undefined);
     const t0 = performance.now();
     let first: number;
     let warm: number;
