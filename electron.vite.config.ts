@@ -16,6 +16,8 @@ export default defineConfig({
           'native-child': resolve(import.meta.dirname, 'src/engine/native/child.ts'),
           // The gateway forks it to run local GGUF chat models (src/engine/gateway/llama-host.ts).
           'llama-child': resolve(import.meta.dirname, 'src/engine/gateway/llama-child.ts'),
+          // The library's worker thread for heavy subtitle work (src/main/services/library/library-offload.ts).
+          'library-worker': resolve(import.meta.dirname, 'src/main/services/library/library-worker.ts'),
         },
       },
     },

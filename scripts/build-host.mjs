@@ -23,7 +23,9 @@ export function newest(dir) {
 }
 
 export async function ensureHost({ force = false } = {}) {
-  const outputs = ['cli.mjs', 'cli-main.mjs', 'engine.mjs', 'native-child.mjs', 'llama-child.mjs', 'engine-guard.mjs'].map((f) => join(out, f));
+  const outputs = ['cli.mjs', 'cli-main.mjs', 'engine.mjs', 'native-child.mjs', 'llama-child.mjs', 'library-worker.mjs', 'engine-guard.mjs'].map((f) =>
+    join(out, f),
+  );
   const built = outputs.every((f) => existsSync(f)) ? Math.min(...outputs.map((f) => statSync(f).mtimeMs)) : 0;
   if (!force && built > Math.max(...sources.map(newest), statSync(join(root, 'package.json')).mtimeMs)) return false;
   mkdirSync(out, { recursive: true });
@@ -36,6 +38,8 @@ export async function ensureHost({ force = false } = {}) {
       'native-child': join(root, 'src/engine/native/child.ts'),
       // The gateway forks it to run local GGUF chat models (src/engine/gateway/llama-host.ts).
       'llama-child': join(root, 'src/engine/gateway/llama-child.ts'),
+      // The library's worker thread for heavy subtitle work (src/main/services/library/library-offload.ts).
+      'library-worker': join(root, 'src/main/services/library/library-worker.ts'),
     },
     outdir: out,
     outExtension: { '.js': '.mjs' },

@@ -2,7 +2,7 @@
 import { AppError } from '../../shared/errors';
 import type { ExportSaver } from '../services/library/export-files';
 import type { Library } from '../services/library/library';
-import { importSubtitlesAsItem } from '../services/library/subtitle-import';
+import { importSubtitlesOffThread } from '../services/library/subtitle-import';
 import type { PickedFiles } from '../services/picked-files';
 import { chooseSubtitleMedia } from '../services/subtitle-media';
 import type { Router } from './router';
@@ -15,7 +15,10 @@ export function registerSubtitleHandlers(
 ): void {
   const store = library.subtitles;
   router.handle('subtitles.open', ({ id }) => store.open(id));
-  router.handle('subtitles.commit', ({ id, version, label, splice, header, trailer }) => store.commit(id, version, label, splice, { header, trailer }));
+  // A Reset or an import onto the cues may replace 200,000 of them: stored on the library's worker thread.
+  router.handle('subtitles.commit', ({ id, version, label, splice, header, trailer }) =>
+    library.offload.commitSubtitles(id, version, label, splice, { header, trailer }),
+  );
   router.handle('subtitles.undo', ({ id, version }) => store.undo(id, version));
   router.handle('subtitles.redo', ({ id, version }) => store.redo(id, version));
   router.handle('subtitles.setProfile', ({ id, profileId }) => {
@@ -35,9 +38,9 @@ export function registerSubtitleHandlers(
     if (r.errors[0]) throw new AppError('file_unreadable', r.errors[0].message);
     return { path: r.files[0]?.path ?? null };
   });
-  router.handle('subtitles.importNew', ({ name, content, media, subtitlePath }) => {
+  router.handle('subtitles.importNew', async ({ name, content, media, subtitlePath }) => {
     const chosen = chooseSubtitleMedia({ media, subtitlePath }, { ...deps, uploadInUse: (p) => library.jobs.uploadSources().has(p) });
-    const r = importSubtitlesAsItem(library, name, content, chosen);
+    const r = await importSubtitlesOffThread(library, library.offload, name, content, chosen);
     if (chosen) void store.precomputePeaks(r.id).catch((e: unknown) => deps.log(`subtitles: waveform of “${chosen.name}” not made ahead: ${String(e)}`));
     return r;
   });

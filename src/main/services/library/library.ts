@@ -18,6 +18,7 @@ import { RecordingStore } from './recordings';
 import { RetrievalStore } from './retrieval';
 import { SearchIndex } from './search';
 import { SessionStore } from './sessions';
+import { LibraryOffload } from './library-offload';
 import { SubtitleStore } from './subtitles';
 import { TranscriptStore } from './transcripts';
 import { WebhookLog } from './webhook-log';
@@ -48,6 +49,8 @@ export class Library {
   readonly chats: ChatStore;
   readonly retrieval: RetrievalStore;
   readonly insights: InsightStore;
+  /** Heavy work (200,000-cue subtitle imports and commits) on the library's worker thread. */
+  readonly offload: LibraryOffload = new LibraryOffload(this);
   private readonly db: Database;
   private readonly feed = new ChangeFeed();
 
@@ -78,6 +81,11 @@ export class Library {
     this.insights = new InsightStore(this.db, ctx);
   }
 
+  /** The database file (for a second connection on the library's worker thread). */
+  get dbFile(): string {
+    return this.db.name;
+  }
+
   onChange(listener: (c: LibraryChange) => void): () => void {
     return this.feed.on(listener);
   }
@@ -88,6 +96,7 @@ export class Library {
   }
 
   close(): void {
+    void this.offload.close();
     this.db.close();
   }
 }

@@ -8,6 +8,7 @@ import { AppError } from '../../../shared/errors';
 import { cueDisplayText, parseSubtitles, type Cue, type ParseProblem } from '../../../shared/subtitles/index';
 import type { Word } from '../../../shared/library';
 import type { Library } from './library';
+import type { LibraryOffload } from './library-offload';
 import { CUE_LIMITS, cutLongLines, fitBlocks, fitCues } from '../../../shared/subtitles/limits';
 
 /** The words a viewer reads: tags hidden and entities decoded (the cue keeps the file's text). */
@@ -40,6 +41,13 @@ export function wordsFromCues(cues: readonly Cue[]): { words: Word[]; cues: Cue[
   return { words, cues: out };
 }
 
+export interface ImportedCues {
+  id: string;
+  problems: ParseProblem[];
+  cues: number;
+}
+type Media = { path: string; name: string; move: boolean } | null;
+
 /**
  * `media`: the item's video or audio (already checked by the caller), put
  * into the library's audio folder; when that fails, nothing is added.
@@ -48,8 +56,24 @@ export function importSubtitlesAsItem(
   library: Library,
   name: string,
   content: string,
-  media: { path: string; name: string; move: boolean } | null = null,
+  media: Media = null,
 ): { id: string; problems: ParseProblem[]; cues: number; media: string | null } {
+  return withMedia(library, importCuesAsItem(library, name, content, media?.name ?? name), media);
+}
+
+/** The same, with the parsing and storing on the library's worker thread (library-offload.ts): 200,000 cues never hold the event loop. */
+export async function importSubtitlesOffThread(
+  library: Library,
+  offload: LibraryOffload,
+  name: string,
+  content: string,
+  media: Media = null,
+): Promise<{ id: string; problems: ParseProblem[]; cues: number; media: string | null }> {
+  return withMedia(library, await offload.importSubtitles(name, content, media?.name ?? name), media);
+}
+
+/** The cues parsed, fitted and stored as a new item (no media, no change event yet); `source` is the name the item shows. */
+export function importCuesAsItem(library: Library, name: string, content: string, source: string): ImportedCues {
   // Limits at the door: an over-long line is cut before the parser sees it, and the cues are fitted to what subtitles.open can send back.
   const door = cutLongLines(content);
   const parsed = parseSubtitles(door.content);
@@ -79,7 +103,7 @@ export function importSubtitlesAsItem(
   const { recordingId, transcriptId } = library.recordings.add({
     title,
     // The media's name when there is one: the player tells a video by it.
-    source: media?.name ?? name,
+    source,
     sourceKind: 'import',
     sizeBytes: Buffer.byteLength(content),
     durationMs: last.end,
@@ -105,6 +129,11 @@ export function importSubtitlesAsItem(
     { at: 0, remove: library.subtitles.cues(recordingId).cues, insert: cues },
     { header: parsed.doc.header, trailer: parsed.doc.trailer ?? [] },
   );
+  return { id: recordingId, problems: parsed.problems, cues: cues.length };
+}
+
+function withMedia(library: Library, r: ImportedCues, media: Media): ImportedCues & { media: string | null } {
+  const recordingId = r.id;
   if (media) {
     try {
       library.audio.attach(recordingId, media.path, 'original', { move: media.move, name: media.name });
@@ -118,5 +147,5 @@ export function importSubtitlesAsItem(
     }
   }
   library.context.changed([recordingId], 'added');
-  return { id: recordingId, problems: parsed.problems, cues: cues.length, media: media?.name ?? null };
+  return { ...r, media: media?.name ?? null };
 }

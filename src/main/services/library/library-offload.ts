@@ -1,0 +1,105 @@
+/** Runs heavy library work on the library's worker thread (library-worker.ts), or in this thread when there is no worker (an in-memory database, a build without it). */
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, extname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { AppError, type ErrorInfo } from '../../../shared/errors';
+import type { Cue, Splice } from '../../../shared/subtitles/index';
+import type { LibraryChange } from './db';
+import type { Library } from './library';
+import { importCuesAsItem, type ImportedCues } from './subtitle-import';
+
+/** Cues a commit carries go over in parts of this many, a turn of the event loop between (copying 200,000 at once holds it ~150 ms). */
+const PART = 5_000;
+
+/** Part of a commit's splice, sent before the task; the task then names `parts: true`. */
+export type LibraryWorkerPart = { seq: number; op: 'part'; key: 'remove' | 'insert'; cues: Cue[] };
+export type LibraryWorkerTask = { seq: number; parts?: boolean } & (
+  | { op: 'importSubtitles'; name: string; content: string; source: string }
+  | { op: 'commitSubtitles'; id: string; version: number; label: string; splice: Splice; doc?: { header?: string[]; trailer?: string[] } }
+);
+type Task = LibraryWorkerTask extends infer T ? (T extends unknown ? Omit<T, 'seq' | 'parts'> : never) : never;
+export type LibraryWorkerReply = { seq: number; changes: LibraryChange[] } & ({ ok: true; value: unknown } | { ok: false; error: ErrorInfo });
+
+/** The worker's entry: beside the bundle when built, else the TypeScript source run through tsx. */
+function workerEntry(): { script: string; execArgv: string[] } | null {
+  const self = fileURLToPath(import.meta.url);
+  const ext = extname(self);
+  if (ext === '.ts') {
+    const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+    return { script: join(dirname(self), 'library-worker.ts'), execArgv: ['--import', tsx] };
+  }
+  // Bundled (out/host/cli-main.mjs, out/main/index.js), perhaps from a chunk one folder down.
+  const script = [dirname(self), dirname(dirname(self))].map((d) => join(d, `library-worker${ext}`)).find((c) => existsSync(c));
+  return script ? { script, execArgv: [] } : null;
+}
+
+/** One worker per library, started on first use; tasks run one at a time in the order given. */
+export class LibraryOffload {
+  private worker: Worker | null = null;
+  private seq = 0;
+  private readonly waiting = new Map<number, { resolve(v: unknown): void; reject(e: unknown): void }>();
+
+  constructor(private readonly library: Library) {}
+
+  private start(): Worker | null {
+    if (this.worker) return this.worker;
+    const file = this.library.dbFile;
+    const entry = workerEntry();
+    if (!entry || !file || file === ':memory:') return null;
+    const w = new Worker(entry.script, { workerData: { dataDir: this.library.dataDir, dbFile: file }, execArgv: entry.execArgv });
+    w.on('message', (r: LibraryWorkerReply) => {
+      const p = this.waiting.get(r.seq);
+      if (!p) return;
+      this.waiting.delete(r.seq);
+      for (const c of r.changes) this.library.context.changed(c.ids, c.reason);
+      if (r.ok) p.resolve(r.value);
+      else p.reject(r.error.code === 'internal' ? new Error(r.error.message) : AppError.from(r.error));
+      if (!this.waiting.size) w.unref();
+    });
+    const fail = (e: unknown) => {
+      const err = new AppError('internal', `The library's worker stopped (${e instanceof Error ? e.message : String(e)}); try again.`);
+      for (const p of this.waiting.values()) p.reject(err);
+      this.waiting.clear();
+      if (this.worker === w) this.worker = null;
+    };
+    w.on('error', fail);
+    w.on('exit', (code) => fail(new Error(`exit code ${code}`)));
+    this.worker = w;
+    return w;
+  }
+
+  private async run<T>(task: Task, inProcess: () => T): Promise<T> {
+    const w = this.start();
+    if (!w) return inProcess();
+    const seq = ++this.seq;
+    w.ref();
+    const answer = new Promise<T>((resolve, reject) => this.waiting.set(seq, { resolve: resolve as (v: unknown) => void, reject }));
+    if (task.op === 'commitSubtitles' && task.splice.remove.length + task.splice.insert.length > PART) {
+      for (const key of ['remove', 'insert'] as const)
+        for (let i = 0; i < task.splice[key].length; i += PART) {
+          w.postMessage({ seq, op: 'part', key, cues: task.splice[key].slice(i, i + PART) } satisfies LibraryWorkerPart);
+          await new Promise((r) => setImmediate(r));
+        }
+      w.postMessage({ ...task, seq, parts: true, splice: { at: task.splice.at, remove: [], insert: [] } } satisfies LibraryWorkerTask);
+    } else w.postMessage({ ...task, seq } satisfies LibraryWorkerTask);
+    return answer;
+  }
+
+  /** A subtitle file as a new item (subtitle-import.ts), parsed and stored off the event loop. */
+  importSubtitles(name: string, content: string, source: string): Promise<ImportedCues> {
+    return this.run({ op: 'importSubtitles', name, content, source }, () => importCuesAsItem(this.library, name, content, source));
+  }
+
+  /** subtitles.commit off the event loop (a Reset or an import onto the cues replaces up to 200,000 of them). */
+  commitSubtitles(id: string, version: number, label: string, splice: Splice, doc?: { header?: string[]; trailer?: string[] }): Promise<{ version: number }> {
+    return this.run({ op: 'commitSubtitles', id, version, label, splice, doc }, () => this.library.subtitles.commit(id, version, label, splice, doc));
+  }
+
+  async close(): Promise<void> {
+    const w = this.worker;
+    this.worker = null;
+    if (w) await w.terminate();
+  }
+}
