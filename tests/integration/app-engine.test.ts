@@ -80,7 +80,7 @@ describe.skipIf(!hasFlite)('app core against the real local engine', () => {
     expect(hits.hits.map((h) => h.recordingId)).toContain(done.recordingId);
     const srt = await call(core.router, 'library.export', { id: done.recordingId, format: 'srt' });
     expect(srt.content).toMatch(/^1\n00:00:0\d,\d{3} --> /);
-  });
+  }, 180_000);
 
   it('sends the local engine only the speech models it knows: a cloud-only choice still transcribes', async () => {
     core = makeCore();
@@ -201,7 +201,7 @@ describe.skipIf(!hasFlite)('app core against the real local engine', () => {
     // The engine and the library drop the partial bytes once the aborted upload has ended.
     const big1MiB = () => walk(join(dir, 'data')).filter((f) => existsSync(f) && statSync(f).size > 1024 * 1024);
     await expect.poll(big1MiB, { timeout: 20_000 }).toEqual([]);
-  });
+  }, 120_000);
 });
 
 function walk(d: string): string[] {
