@@ -1,10 +1,14 @@
 /**
  * Host-mode cold start to interactive: spawn `host/cli.ts` on an empty data
  * folder, open the printed URL in Chromium, stop when the bridge is connected
- * and the library screen is on screen. Goal ≤ 1.5 s. Runs 5 times.
+ * and the library screen is on screen. Goal ≤ 500 ms (issue 29). Runs 5 times.
+ * The first run may also fill Node's compile cache for out/host (src/main/host/entry.mjs).
  */
 import { launchHost, stopHost } from '../tests/e2e/host';
 import { launchBrowser, ms, quantile, tempDataDir } from '../tests/e2e/bench-kit';
+
+/** Issue 29's goal for the median cold start. */
+const GOAL_MS = 500;
 
 async function main(): Promise<void> {
   const browser = await launchBrowser();
@@ -33,7 +37,7 @@ async function main(): Promise<void> {
   console.log(`  host process spawn → URL printed      median ${ms(quantile(server, 0.5))}  max ${ms(Math.max(...server))}`);
   console.log(`  page navigation → connected + library  median ${ms(quantile(page, 0.5))}  max ${ms(Math.max(...page))}`);
   console.log(
-    `  total cold start to interactive        median ${ms(quantile(total, 0.5))}  max ${ms(Math.max(...total))}  (goal ≤ 1500 ms; ratio ${(quantile(total, 0.5) / 1500).toFixed(2)})`,
+    `  total cold start to interactive        median ${ms(quantile(total, 0.5))}  max ${ms(Math.max(...total))}  (goal ≤ ${GOAL_MS} ms; ratio ${(quantile(total, 0.5) / GOAL_MS).toFixed(2)})`,
   );
 }
 

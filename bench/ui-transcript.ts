@@ -1,12 +1,15 @@
 /**
  * Opening a two-hour transcript (about 18,500 words, seeded through the app's
  * Library service): from the click in the library to the first words painted
- * (goal ≤ 500 ms), then how the highlight keeps up when seeking across it.
+ * (goal, issue 29: median ≤ 60 ms and the slowest run ≤ 150 ms), then find across it.
  */
 import { ms, openHostPage, quantile, tempDataDir } from '../tests/e2e/bench-kit';
 import { seedLibrary } from '../tests/e2e/seed';
 
 const WORDS = 18_500;
+/** Issue 29's goals: the median open and the slowest one. */
+const GOAL_MEDIAN_MS = 60;
+const GOAL_MAX_MS = 150;
 
 async function main(): Promise<void> {
   const dataDir = tempDataDir('transcript');
@@ -53,7 +56,7 @@ async function main(): Promise<void> {
       return { ms: performance.now() - t0, count: document.querySelector('[data-testid="find-count"]')?.textContent ?? '' };
     });
     console.log(
-      `  open a 2-hour transcript, 5 different ones (click → words painted): median ${ms(quantile(opens, 0.5))}, max ${ms(Math.max(...opens))} (goal ≤ 500 ms; ratio ${(quantile(opens, 0.5) / 500).toFixed(2)})`,
+      `  open a 2-hour transcript, 5 different ones (click → words painted): median ${ms(quantile(opens, 0.5))} (goal ≤ ${GOAL_MEDIAN_MS} ms; ratio ${(quantile(opens, 0.5) / GOAL_MEDIAN_MS).toFixed(2)}), max ${ms(Math.max(...opens))} (goal ≤ ${GOAL_MAX_MS} ms; ratio ${(Math.max(...opens) / GOAL_MAX_MS).toFixed(2)})`,
     );
     console.log(`  word spans in the DOM: ${spans} of ${WORDS} (paragraphs virtualized)`);
     console.log(`  find "budget" over ${WORDS} words: ${ms(find.ms)} → ${find.count}`);

@@ -1,15 +1,12 @@
 /** The app frame: navigation, the current screen, the status bar, drop overlay and toasts. */
-import { type ReactElement } from 'react';
+import { lazy, Suspense, type ComponentType } from 'react';
 import { notConnectedShort } from './components/connectionText';
 import { Icon, type IconName } from './components/Icon';
 import { regionLabels } from './components/labels';
 import { Toasts } from './components/Toasts';
 import { useTheme } from './components/useTheme';
-import { CaptionsScreen } from './features/captions/CaptionsScreen';
-import { ChatScreen } from './features/chat/ChatScreen';
 import { DropOverlay } from './features/library/DropOverlay';
 import { LibraryScreen } from './features/library/LibraryScreen';
-import { SettingsScreen } from './features/settings/SettingsScreen';
 import { TranscriptScreen } from './features/transcript/TranscriptScreen';
 import { useApp, type Screen } from './stores/app';
 import { useEngine } from './stores/localEngine';
@@ -26,13 +23,36 @@ const nav: Array<{ id: Screen; label: string; icon: IconName }> = [
   { id: 'settings', label: 'Settings', icon: 'settings' },
 ];
 
-const screens: Record<Screen, () => ReactElement> = {
+// The library is what a start shows, and a transcript opens from it; the other screens (and what only
+// they use: markdown, the settings, live captions, most of the shared schemas) are chunks of their own,
+// loaded when first shown (issue 29: cold start). Pointing at or focusing a screen's button starts the
+// load, so it is usually there by the click; nothing is loaded behind the user's back while they work.
+const loaders: Partial<Record<Screen, () => Promise<{ default: ComponentType }>>> = {
+  captions: () => import('./features/captions/CaptionsScreen').then((m) => ({ default: m.CaptionsScreen })),
+  chat: () => import('./features/chat/ChatScreen').then((m) => ({ default: m.ChatScreen })),
+  settings: () => import('./features/settings/SettingsScreen').then((m) => ({ default: m.SettingsScreen })),
+};
+
+const screens: Record<Screen, ComponentType> = {
   library: LibraryScreen,
   transcript: TranscriptScreen,
-  captions: CaptionsScreen,
-  chat: ChatScreen,
-  settings: SettingsScreen,
+  captions: lazy(() => preload('captions')),
+  chat: lazy(() => preload('chat')),
+  settings: lazy(() => preload('settings')),
 };
+
+const loading = new Map<Screen, Promise<{ default: ComponentType }>>();
+/** A lazy screen's module, loaded once (a failed load is tried again next time). */
+function preload(screen: Screen): Promise<{ default: ComponentType }> {
+  let p = loading.get(screen);
+  const load = loaders[screen];
+  if (!p && load) {
+    p = load();
+    p.catch(() => loading.delete(screen));
+    loading.set(screen, p);
+  }
+  return p ?? Promise.resolve({ default: screens[screen] });
+}
 
 export function App() {
   const screen = useApp((s) => s.screen);
@@ -56,7 +76,14 @@ export function App() {
         <ul className="nav">
           {nav.map((item) => (
             <li key={item.id}>
-              <button type="button" className="nav__item" aria-current={current === item.id ? 'page' : undefined} onClick={() => setScreen(item.id)}>
+              <button
+                type="button"
+                className="nav__item"
+                aria-current={current === item.id ? 'page' : undefined}
+                onClick={() => setScreen(item.id)}
+                onPointerEnter={() => void preload(item.id)}
+                onFocus={() => void preload(item.id)}
+              >
                 <Icon name={item.icon} />
                 <span>{item.label}</span>
               </button>
@@ -65,7 +92,9 @@ export function App() {
         </ul>
       </nav>
       <main className="content" id="content" tabIndex={-1}>
-        <Current />
+        <Suspense fallback={<p className="muted">Loading…</p>}>
+          <Current />
+        </Suspense>
       </main>
       <StatusBar />
       <DropOverlay />

@@ -1,5 +1,5 @@
 /** Reading a transcript: header with actions, the pinned player, find, the paragraphs, and details. */
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { Badge } from '../../components/Badge';
 import { Button } from '../../components/Button';
 import { EmptyScreen } from '../../components/EmptyScreen';
@@ -12,14 +12,17 @@ import { useTranscript } from '../../stores/transcript';
 import { ExportDialog } from '../library/LibraryDialogs';
 import { ImproveAccuracy } from '../captions/ImproveAccuracy';
 import { askAbout } from '../chat/ask';
-import { InsightsDialog } from '../chat/InsightsDialog';
 import { AddSpeakers } from './AddSpeakers';
 import { DetailsPanel } from './DetailsPanel';
 import { FindBar } from './FindBar';
 import { blocksOf, plainText } from './paragraphs';
 import { Player } from './Player';
 import { TranscriptBody } from './TranscriptBody';
-import { SubtitlesView } from '../subtitles/SubtitlesView';
+
+// Only when asked for: the subtitle editor (its waveform) and the insights dialog bring most of the shared
+// schemas (zod) with them, which opening a transcript does not need (issue 29).
+const SubtitlesView = lazy(() => import('../subtitles/SubtitlesView').then((m) => ({ default: m.SubtitlesView })));
+const InsightsDialog = lazy(() => import('../chat/InsightsDialog').then((m) => ({ default: m.InsightsDialog })));
 
 /** The title as the page's heading; it takes focus when a transcript opens so keyboard users start here, not at the top of the document. */
 function Title({ id, title, focusKey }: { id: string; title: string; focusKey: number }) {
@@ -77,6 +80,8 @@ export function TranscriptScreen() {
   const [details, setDetails] = useState(true);
   const [exporting, setExporting] = useState(false);
   const [understanding, setUnderstanding] = useState(false);
+  // The insights dialog stays mounted once opened (it keeps its answer), but is not loaded before.
+  const [insightsUsed, setInsightsUsed] = useState(false);
   // Subtitles: the cue editor instead of the text (its own player, waveform and shortcuts).
   const [subtitlesFor, setSubtitlesFor] = useState<string | null>(null);
   const subtitles = open !== null && subtitlesFor === open.id;
@@ -173,7 +178,15 @@ export function TranscriptScreen() {
           <Button size="sm" icon="chat" disabled={!done} onClick={() => void askAbout([item.id])}>
             Ask
           </Button>
-          <Button size="sm" icon="spark" disabled={!done} onClick={() => setUnderstanding(true)}>
+          <Button
+            size="sm"
+            icon="spark"
+            disabled={!done}
+            onClick={() => {
+              setInsightsUsed(true);
+              setUnderstanding(true);
+            }}
+          >
             Understand…
           </Button>
           <Button size="sm" icon="captions" disabled={!done} aria-pressed={subtitles} onClick={() => setSubtitlesFor(subtitles ? null : (open?.id ?? null))}>
@@ -182,7 +195,11 @@ export function TranscriptScreen() {
           <Button size="sm" variant="ghost" icon="panel" aria-pressed={details} aria-label="Details panel" onClick={() => setDetails(!details)} />
         </div>
       </div>
-      {done && subtitles && <SubtitlesView id={item.id} source={item.source} />}
+      {done && subtitles && (
+        <Suspense fallback={<p className="muted">Loading the subtitle editor…</p>}>
+          <SubtitlesView id={item.id} source={item.source} />
+        </Suspense>
+      )}
       {/* No text and no finished audio yet: a player and its shortcuts would only be dead controls. */}
       {done && !subtitles && <Player durationMs={item.durationMs} source={item.source} />}
       {finding && done && !subtitles && (
@@ -216,7 +233,11 @@ export function TranscriptScreen() {
         </p>
       )}
       <ExportDialog open={exporting} onClose={() => setExporting(false)} ids={[item.id]} title={`Export “${item.title}”`} />
-      {done && <InsightsDialog open={understanding} onClose={() => setUnderstanding(false)} recordingId={item.id} title={item.title} />}
+      {done && insightsUsed && (
+        <Suspense fallback={null}>
+          <InsightsDialog open={understanding} onClose={() => setUnderstanding(false)} recordingId={item.id} title={item.title} />
+        </Suspense>
+      )}
     </div>
   );
 }
