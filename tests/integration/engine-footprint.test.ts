@@ -77,5 +77,5 @@ describe.skipIf(!ready)('engine memory over a short working day', () => {
     // What stays is the C libraries' touched pages and allocator arenas of the decoding threads
     // (20–25 MiB here); the decoders themselves (over 100 MiB each) are gone.
     expect(after - idle).toBeLessThan(40);
-  }, 120_000);
+  }, 400_000);
 });
