@@ -72,6 +72,11 @@ export interface EngineOptions {
   modelsDir?: string;
   /** The installed model live sessions use when they name none (`--live-model`); default PocketSphinx. */
   liveModel?: string | null;
+  /**
+   * The decoding-to-audio time ratio above which a live model is reported slower than real time
+   * (a Warning on /v3/ws; `--live-slow-rtf`, or VERBATIM_LIVE_SLOW_RTF). Default 1; 0 reports any model, which tests use.
+   */
+  liveSlowRtf?: number;
 }
 
 export type ResolvedOptions = Required<

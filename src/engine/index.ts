@@ -1,6 +1,6 @@
 /**
  * `npm run engine -- --port 8787 --api-key KEY --data DIR [--host 127.0.0.1] [--workers N] [--allow-file-urls] [--allow-private-urls] [--max-upload-bytes N]
- *   [--tls-cert PEM --tls-key PEM] [--max-streams N] [--idle-seconds N] [--no-speaker-adaptation] [--no-denoise] [--models DIR] [--live-model ID] [--llm-base-url URL --llm-models a,b [--llm-api-key KEY] [--llm-rate-limit N]]`
+ *   [--tls-cert PEM --tls-key PEM] [--max-streams N] [--idle-seconds N] [--no-speaker-adaptation] [--no-denoise] [--models DIR] [--live-model ID] [--live-slow-rtf R] [--llm-base-url URL --llm-models a,b [--llm-api-key KEY] [--llm-rate-limit N]]`
  * The local AssemblyAI-compatible service, a program of its own.
  */
 import { homedir } from 'node:os';
@@ -34,6 +34,7 @@ async function main(): Promise<void> {
       'llm-rate-limit': { type: 'string' },
       models: { type: 'string' },
       'live-model': { type: 'string' },
+      'live-slow-rtf': { type: 'string' },
     },
   });
   if (!values['tls-cert'] !== !values['tls-key']) throw new Error('--tls-cert and --tls-key go together (PEM files)');
@@ -63,6 +64,9 @@ async function main(): Promise<void> {
   const workers = values.workers === undefined ? undefined : Number(values.workers);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number, not ${values.port}`);
   if (workers !== undefined && (!Number.isInteger(workers) || workers < 1)) throw new Error('--workers must be a positive integer');
+  const slowRaw = values['live-slow-rtf'] ?? process.env.VERBATIM_LIVE_SLOW_RTF;
+  const liveSlowRtf = slowRaw === undefined || slowRaw === '' ? undefined : Number(slowRaw);
+  if (liveSlowRtf !== undefined && !(liveSlowRtf >= 0)) throw new Error('--live-slow-rtf must be a number from 0 (every model counts as slow)');
   const idleSeconds = values['idle-seconds'] === undefined ? undefined : Number(values['idle-seconds']);
   if (idleSeconds !== undefined && !(idleSeconds > 0)) throw new Error('--idle-seconds must be a positive number');
   const maxUpload = values['max-upload-bytes'] === undefined ? undefined : Number(values['max-upload-bytes']);
@@ -85,6 +89,7 @@ async function main(): Promise<void> {
     denoise: !values['no-denoise'],
     ...(values.models ? { modelsDir: resolve(values.models) } : {}),
     liveModel: values['live-model'] ?? null,
+    ...(liveSlowRtf === undefined ? {} : { liveSlowRtf }),
   });
   process.stdout.write(`listening on ${engine.url}\n`);
   // The last line of defence: every listener handles its own errors, but one missed case must

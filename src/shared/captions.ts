@@ -86,6 +86,11 @@ export const liveStatusSchema = z.object({
   state: liveSourceStateSchema,
   /** A sentence for the user (the reconnect notice, a close code explained), or null. */
   message: z.string().nullable(),
+  /**
+   * The service's warning for this source's session, kept while the run lasts (null: none), e.g.
+   * `slower_than_real_time` when the local live model cannot keep up: the screen offers a smaller model.
+   */
+  warning: z.object({ code: z.string().max(60), message: z.string().max(500) }).nullish(),
 });
 export type LiveStatus = z.infer<typeof liveStatusSchema>;
 

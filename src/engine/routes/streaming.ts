@@ -9,7 +9,7 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { TokenResponse } from '../../shared/api/streaming';
+import type { TokenResponse, WarningMessage } from '../../shared/api/streaming';
 import { keyMatches } from '../auth';
 import type { EngineContext } from '../context';
 import { CLOSE, closeReason, parseParams, StreamingClose } from '../streaming/params';
@@ -93,9 +93,11 @@ export function registerStreaming(ctx: EngineContext, server: Server, router: Ro
     // A model slower than real time says so once (a Warning message the app shows) rather than falling behind silently.
     const warn = (message: string) => {
       ctx.logger.warn(message);
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ type: 'Warning', warning_code: 'slower_than_real_time', message }));
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ type: 'Warning', warning_code: 'slower_than_real_time', message } satisfies WarningMessage));
     };
-    const opening = live.name ? openLiveModel(ctx.recognizers.local, live.name, params.keyterms, warn) : ctx.recognizers.live({ keyterms: params.keyterms });
+    const opening = live.name
+      ? openLiveModel(ctx.recognizers.local, live.name, params.keyterms, warn, ctx.opts.liveSlowRtf)
+      : ctx.recognizers.live({ keyterms: params.keyterms });
     const session = new StreamingSession(
       params,
       lazyStream(opening),

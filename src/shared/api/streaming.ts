@@ -1,7 +1,7 @@
 /**
  * Streaming v3's messages (API.md §8) as zod schemas: the connection's query
  * and its tunables, the client's control messages and the server's Begin,
- * Turn and Termination. The engine checks what clients send with them and
+ * Turn, Termination and Warning. The engine checks what clients send with them and
  * types what it sends by them; main's streaming client reads with the loose
  * variants. Messages name the parameter and what is allowed: the engine
  * passes the first one on as a close reason (3006).
@@ -120,11 +120,14 @@ export const TurnSchema = z.strictObject({
   words: z.array(StreamingWordSchema),
 });
 export const TerminationSchema = z.strictObject({ type: z.literal('Termination'), audio_duration_seconds: z.number(), session_duration_seconds: z.number() });
-export const StreamingServerMessageSchema = z.discriminatedUnion('type', [BeginSchema, TurnSchema, TerminationSchema]);
+/** A notice that does not end the session, e.g. the local engine's live model decoding slower than real time. */
+export const WarningSchema = z.strictObject({ type: z.literal('Warning'), warning_code: z.union([z.number().int(), z.string()]), message: z.string() });
+export const StreamingServerMessageSchema = z.discriminatedUnion('type', [BeginSchema, TurnSchema, TerminationSchema, WarningSchema]);
 export type StreamingServerMessage = z.infer<typeof StreamingServerMessageSchema>;
 export type BeginMessage = z.infer<typeof BeginSchema>;
 export type TurnMessage = z.infer<typeof TurnSchema>;
 export type TerminationMessage = z.infer<typeof TerminationSchema>;
+export type WarningMessage = z.infer<typeof WarningSchema>;
 
 const LooseStreamingWordSchema = z.looseObject({ ...StreamingWordSchema.shape, confidence: z.number().optional(), word_is_final: z.boolean().optional() });
 /** Server messages as a client reads them: unknown fields pass; `utterance` may be missing. */
@@ -137,5 +140,12 @@ export const StreamingServerMessageLooseSchema = z.discriminatedUnion('type', [
     words: z.array(LooseStreamingWordSchema).optional(),
   }),
   z.looseObject({ ...TerminationSchema.shape, audio_duration_seconds: z.number().optional(), session_duration_seconds: z.number().optional() }),
+  // The cloud's SDK names the text `warning` (code a number); the local engine says `message` (code a string).
+  z.looseObject({
+    type: z.literal('Warning'),
+    warning_code: z.union([z.number(), z.string()]).optional(),
+    message: z.string().optional(),
+    warning: z.string().optional(),
+  }),
 ]);
 export type StreamingServerMessageLoose = z.infer<typeof StreamingServerMessageLooseSchema>;

@@ -23,7 +23,13 @@ export function liveModelOf(query: URLSearchParams, defaultLive?: string | null)
 }
 
 /** Opens a live stream on the installed model `name`; `onSlow` hears once when it decodes slower than real time. */
-export async function openLiveModel(registry: ModelRegistry, name: string, keyterms: string[], onSlow: (message: string) => void): Promise<RecognizerStream> {
+export async function openLiveModel(
+  registry: ModelRegistry,
+  name: string,
+  keyterms: string[],
+  onSlow: (message: string) => void,
+  slowRtf = 1,
+): Promise<RecognizerStream> {
   const manifest = await registry.find(name);
   if (!manifest) throw new LiveModelError(`speech_model ${name.slice(0, 40)} is not installed; download it in Settings → Models`);
   try {
@@ -31,6 +37,7 @@ export async function openLiveModel(registry: ModelRegistry, name: string, keyte
     if (!rec.streaming) await rec.prewarm();
     return await rec.openStream({
       keyterms,
+      slowRtf,
       onSlow: (rtf) =>
         onSlow(
           `The live model ${name} decodes slower than real time on this machine (${rtf}× the audio's length), so captions fall behind. Choose a smaller or streaming model for live captions in Settings → Models.`,

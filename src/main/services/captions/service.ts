@@ -63,6 +63,8 @@ interface SourceRun {
   pacer: RealTimePacer | null;
   times: CaptureTimes;
   state: LiveStatus;
+  /** The session's warning, carried on every later state (a reconnect notice must not hide it). */
+  warning: { code: string; message: string } | null;
   reconnects: number;
   receivedMs: number;
 }
@@ -177,8 +179,8 @@ export class CaptionsService {
     };
     this.run = run;
     for (const source of sources) {
-      const state: LiveStatus = { run: info.run, source, state: recordOnly ? 'recording' : 'connecting', message: targetError };
-      run.sources.set(source, { source, client: null, pacer: null, times: new CaptureTimes(), state, reconnects: 0, receivedMs: 0 });
+      const state: LiveStatus = { run: info.run, source, state: recordOnly ? 'recording' : 'connecting', message: targetError, warning: null };
+      run.sources.set(source, { source, client: null, pacer: null, times: new CaptureTimes(), state, warning: null, reconnects: 0, receivedMs: 0 });
       this.deps.events.status(state);
     }
     this.deps.events.run({ run: info, stopped: null });
@@ -187,7 +189,7 @@ export class CaptionsService {
   }
 
   private setState(run: Run, sr: SourceRun, state: LiveStatus['state'], message: string | null): void {
-    sr.state = { run: run.info.run, source: sr.source, state, message };
+    sr.state = { run: run.info.run, source: sr.source, state, message, warning: sr.warning };
     if (this.run === run) this.deps.events.status(sr.state);
   }
 
@@ -213,6 +215,11 @@ export class CaptionsService {
             const capturedAt = last ? sr.times.at(last.end) : null;
             const lt = run.book.apply(source, t, Date.now(), capturedAt);
             if (lt) this.deps.events.turn(lt);
+          },
+          warning: ({ code, message }) => {
+            this.deps.log?.(`captions: ${source} warning ${code}: ${message}`);
+            sr.warning = { code, message };
+            this.setState(run, sr, sr.state.state, sr.state.message);
           },
           reconnecting: ({ attempt, reason }) => {
             if (attempt === 1) sr.reconnects++;

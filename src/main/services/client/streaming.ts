@@ -1,7 +1,7 @@
 /**
  * The Streaming v3 client (API.md §8) used by live captions: connects with the
  * key in the header (or a temporary token), cuts audio into 50 ms frames,
- * surfaces Turn events with times continuous across sessions, reconnects a
+ * surfaces Turn events with times continuous across sessions and Warnings, reconnects a
  * dropped socket with a new session (audio during the gap is dropped and
  * reported, nothing else is lost), and terminates cleanly.
  */
@@ -35,6 +35,8 @@ export interface StreamingOptions {
 export interface StreamingHandlers {
   begin?(info: { id: string; expiresAt: number; session: number }): void;
   turn?(turn: Turn): void;
+  /** A notice that does not end the session (e.g. `slower_than_real_time` from the local engine); the text is the server's, cut to 500 characters. */
+  warning?(info: { code: string; message: string; session: number }): void;
   reconnecting?(info: { attempt: number; reason: string }): void;
   reconnected?(info: { session: number; gapMs: number }): void;
   error?(err: AppError): void;
@@ -128,6 +130,9 @@ export class StreamingClient {
           words,
           session,
         });
+      } else if (msg.type === 'Warning') {
+        const text = (msg.message ?? msg.warning ?? '').trim().slice(0, 500);
+        this.on.warning?.({ code: String(msg.warning_code ?? 'unknown').slice(0, 60), message: text, session });
       } else if (msg.type === 'Termination') this.termination?.();
     });
     await new Promise<void>((resolve, reject) => {

@@ -1,6 +1,6 @@
 /**
  * Live captions: pick the inputs, start and stop, watch each source's level
- * and state (reconnect notices, silence warnings), read the captions panel,
+ * and state (reconnect notices, silence warnings, a live model too slow), read the captions panel,
  * pop the overlay out; a stopped session is in the library.
  */
 import { useEffect, useRef, useState } from 'react';
@@ -73,6 +73,53 @@ function SourceRows() {
   );
 }
 
+/** Settings, with the live-model picker of Settings → Models in view and focused. */
+function openLiveModelPicker(setScreen: (s: 'settings') => void): void {
+  setScreen('settings');
+  const focus = (tries: number) => {
+    const picker = document.getElementById('default-live');
+    if (picker) {
+      picker.scrollIntoView({ block: 'center' });
+      picker.focus();
+    } else if (tries > 0) requestAnimationFrame(() => focus(tries - 1));
+  };
+  requestAnimationFrame(() => focus(30));
+}
+
+/** The service's warnings for the running sessions; a live model slower than real time gets the way to a smaller one. */
+function Warnings() {
+  const status = useCaptions((s) => s.status);
+  const setScreen = useApp((s) => s.setScreen);
+  const warned = Object.values(status).filter((s) => s?.warning);
+  // Both sources use the same live model: one notice is enough for the same words.
+  const seen = new Set<string>();
+  const shown = warned.filter((s) => !seen.has(s!.warning!.message) && seen.add(s!.warning!.message));
+  if (shown.length === 0) return null;
+  return (
+    <>
+      {shown.map((s) => {
+        const w = s!.warning!;
+        const slow = w.code === 'slower_than_real_time';
+        return (
+          <div key={s!.source} className="banner banner--warn" data-testid="caption-warning">
+            <p>
+              {slow ? <strong>Captions are falling behind. </strong> : null}
+              {w.message || 'The transcription service sent a warning without a message.'}
+            </p>
+            {slow && (
+              <div className="banner__actions">
+                <Button size="sm" onClick={() => openLiveModelPicker(setScreen)}>
+                  Choose a smaller live model
+                </Button>
+              </div>
+            )}
+          </div>
+        );
+      })}
+    </>
+  );
+}
+
 function Notices() {
   const status = useCaptions((s) => s.status);
   const phase = useCaptions((s) => s.phase);
@@ -94,6 +141,7 @@ function Notices() {
           {m!.message}
         </p>
       ))}
+      <Warnings />
       {silent && (
         <p className="banner banner--warn" data-testid="silence-warning">
           {silent === 'mic'
