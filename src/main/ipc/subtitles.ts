@@ -14,7 +14,7 @@ export function registerSubtitleHandlers(
   deps: { picked: PickedFiles; uploadsDir: string; log(message: string): void },
 ): void {
   const store = library.subtitles;
-  router.handle('subtitles.open', ({ id }) => store.open(id));
+  router.handle('subtitles.open', ({ id }) => library.offload.openSubtitles(id));
   // A Reset or an import onto the cues may replace 200,000 of them: stored on the library's worker thread.
   router.handle('subtitles.commit', ({ id, version, label, splice, header, trailer }) =>
     library.offload.commitSubtitles(id, version, label, splice, { header, trailer }),

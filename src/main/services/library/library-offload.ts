@@ -6,21 +6,28 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { AppError, type ErrorInfo } from '../../../shared/errors';
 import type { Cue, Splice } from '../../../shared/subtitles/index';
+import type { SubtitleDoc } from '../../../shared/subtitles/schema';
 import type { LibraryChange } from './db';
 import type { Library } from './library';
 import { importCuesAsItem, type ImportedCues } from './subtitle-import';
 
 /** Cues a commit carries go over in parts of this many, a turn of the event loop between (copying 200,000 at once holds it ~150 ms). */
-const PART = 5_000;
+export const PART = 5_000;
 
 /** Part of a commit's splice, sent before the task; the task then names `parts: true`. */
 export type LibraryWorkerPart = { seq: number; op: 'part'; key: 'remove' | 'insert'; cues: Cue[] };
 export type LibraryWorkerTask = { seq: number; parts?: boolean } & (
   | { op: 'importSubtitles'; name: string; content: string; source: string }
   | { op: 'commitSubtitles'; id: string; version: number; label: string; splice: Splice; doc?: { header?: string[]; trailer?: string[] } }
+  | { op: 'openSubtitles'; id: string }
 );
 type Task = LibraryWorkerTask extends infer T ? (T extends unknown ? Omit<T, 'seq' | 'parts'> : never) : never;
-export type LibraryWorkerReply = { seq: number; changes: LibraryChange[] } & ({ ok: true; value: unknown } | { ok: false; error: ErrorInfo });
+/** An answer's cues come back the same way: parts first, then the reply with `parts: true` and an empty `cues`. */
+export type LibraryWorkerReply =
+  | { seq: number; op: 'part'; cues: Cue[] }
+  | ({ seq: number; op?: undefined; changes: LibraryChange[]; parts?: boolean } & ({ ok: true; value: unknown } | { ok: false; error: ErrorInfo }));
+/** An idle worker ends after this long, and its memory goes with it (a 200,000-cue import leaves ~500 MB of heap). */
+const IDLE_MS = 5_000;
 
 /** The worker's entry: beside the bundle when built, else the TypeScript source run through tsx. */
 function workerEntry(): { script: string; execArgv: string[] } | null {
@@ -39,7 +46,8 @@ function workerEntry(): { script: string; execArgv: string[] } | null {
 export class LibraryOffload {
   private worker: Worker | null = null;
   private seq = 0;
-  private readonly waiting = new Map<number, { resolve(v: unknown): void; reject(e: unknown): void }>();
+  private readonly waiting = new Map<number, { resolve(v: unknown): void; reject(e: unknown): void; cues: Cue[] }>();
+  private idle: NodeJS.Timeout | null = null;
 
   constructor(private readonly library: Library) {}
 
@@ -52,11 +60,20 @@ export class LibraryOffload {
     w.on('message', (r: LibraryWorkerReply) => {
       const p = this.waiting.get(r.seq);
       if (!p) return;
+      if (r.op === 'part') {
+        for (const c of r.cues) p.cues.push(c);
+        setImmediate(() => w.postMessage({ seq: r.seq, op: 'more' }));
+        return;
+      }
       this.waiting.delete(r.seq);
       for (const c of r.changes) this.library.context.changed(c.ids, c.reason);
-      if (r.ok) p.resolve(r.value);
+      if (r.ok) p.resolve(r.parts ? { ...(r.value as object), cues: p.cues } : r.value);
       else p.reject(r.error.code === 'internal' ? new Error(r.error.message) : AppError.from(r.error));
-      if (!this.waiting.size) w.unref();
+      if (!this.waiting.size) {
+        w.unref();
+        this.idle = setTimeout(() => void this.close(), IDLE_MS);
+        this.idle.unref();
+      }
     });
     const fail = (e: unknown) => {
       const err = new AppError('internal', `The library's worker stopped (${e instanceof Error ? e.message : String(e)}); try again.`);
@@ -75,7 +92,9 @@ export class LibraryOffload {
     if (!w) return inProcess();
     const seq = ++this.seq;
     w.ref();
-    const answer = new Promise<T>((resolve, reject) => this.waiting.set(seq, { resolve: resolve as (v: unknown) => void, reject }));
+    if (this.idle) clearTimeout(this.idle);
+    this.idle = null;
+    const answer = new Promise<T>((resolve, reject) => this.waiting.set(seq, { resolve: resolve as (v: unknown) => void, reject, cues: [] }));
     if (task.op === 'commitSubtitles' && task.splice.remove.length + task.splice.insert.length > PART) {
       for (const key of ['remove', 'insert'] as const)
         for (let i = 0; i < task.splice[key].length; i += PART) {
@@ -97,7 +116,14 @@ export class LibraryOffload {
     return this.run({ op: 'commitSubtitles', id, version, label, splice, doc }, () => this.library.subtitles.commit(id, version, label, splice, doc));
   }
 
+  /** subtitles.open off the event loop (reading, repairing and joining 200,000 cues with their words). */
+  openSubtitles(id: string): Promise<SubtitleDoc> {
+    return this.run({ op: 'openSubtitles', id }, () => this.library.subtitles.open(id));
+  }
+
   async close(): Promise<void> {
+    if (this.idle) clearTimeout(this.idle);
+    this.idle = null;
     const w = this.worker;
     this.worker = null;
     if (w) await w.terminate();

@@ -1,16 +1,16 @@
 /** The library's worker thread: heavy library work (a 200,000-cue subtitle import or commit) on its own SQLite connection, off main's event loop. */
 import { parentPort, workerData } from 'node:worker_threads';
 import { AppError } from '../../../shared/errors';
-import { openDatabase } from './db';
+import { openDatabase, type LibraryChange } from './db';
 import { Library } from './library';
 import { importCuesAsItem } from './subtitle-import';
 import type { Cue } from '../../../shared/subtitles/index';
-import type { LibraryWorkerPart, LibraryWorkerReply, LibraryWorkerTask } from './library-offload';
+import { PART, type LibraryWorkerPart, type LibraryWorkerReply, type LibraryWorkerTask } from './library-offload';
 
 const { dataDir, dbFile } = workerData as { dataDir: string; dbFile: string };
 const library = new Library(dataDir, openDatabase(dbFile));
 // Changes made here reach main's change feed (so open views reload) through the reply.
-let changes: LibraryWorkerReply['changes'] = [];
+let changes: LibraryChange[] = [];
 library.onChange((c) => changes.push(c));
 
 /** A commit's cues sent ahead in parts, by task. */
@@ -20,6 +20,8 @@ function run(task: LibraryWorkerTask): unknown {
   switch (task.op) {
     case 'importSubtitles':
       return importCuesAsItem(library, task.name, task.content, task.source);
+    case 'openSubtitles':
+      return library.subtitles.open(task.id);
     case 'commitSubtitles': {
       const sent = parts.get(task.seq);
       parts.delete(task.seq);
@@ -29,7 +31,23 @@ function run(task: LibraryWorkerTask): unknown {
   }
 }
 
-parentPort?.on('message', (task: LibraryWorkerTask | LibraryWorkerPart) => {
+/** Answers being sent in parts, by task. */
+const sending = new Map<number, { cues: Cue[]; at: number; reply: LibraryWorkerReply }>();
+
+function sendMore(seq: number): void {
+  const s = sending.get(seq);
+  if (!s) return;
+  if (s.at >= s.cues.length) {
+    sending.delete(seq);
+    parentPort?.postMessage(s.reply);
+    return;
+  }
+  parentPort?.postMessage({ seq, op: 'part', cues: s.cues.slice(s.at, s.at + PART) } satisfies LibraryWorkerReply);
+  s.at += PART;
+}
+
+parentPort?.on('message', (task: LibraryWorkerTask | LibraryWorkerPart | { seq: number; op: 'more' }) => {
+  if (task.op === 'more') return sendMore(task.seq);
   if (task.op === 'part') {
     const into = parts.get(task.seq) ?? { remove: [], insert: [] };
     parts.set(task.seq, into);
@@ -39,7 +57,15 @@ parentPort?.on('message', (task: LibraryWorkerTask | LibraryWorkerPart) => {
   changes = [];
   let reply: LibraryWorkerReply;
   try {
-    reply = { seq: task.seq, ok: true, value: run(task), changes };
+    const value = run(task);
+    const cues = task.op === 'openSubtitles' ? (value as { cues: Cue[] }).cues : null;
+    reply = cues ? { seq: task.seq, ok: true, value: { ...(value as object), cues: [] }, parts: true, changes } : { seq: task.seq, ok: true, value, changes };
+    // Main reads the cues a part at a time and asks for the next ('more'): queued parts would all be read in one turn of its event loop.
+    if (cues && cues.length > PART) {
+      sending.set(task.seq, { cues, at: 0, reply });
+      return sendMore(task.seq);
+    }
+    if (cues) reply = { ...reply, parts: false, value };
   } catch (e) {
     const error = e instanceof AppError ? e.toInfo() : { code: 'internal' as const, message: e instanceof Error ? (e.stack ?? e.message) : String(e) };
     reply = { seq: task.seq, ok: false, error, changes };
