@@ -11,6 +11,7 @@ import { useApp } from '../../stores/app';
 import { useJobs } from '../../stores/jobs';
 import { useLibrary } from '../../stores/library';
 import { useTranscript } from '../../stores/transcript';
+import { approximateTimes } from '../../lib/wordTimes';
 
 /** The recording's tags, each with a way to take it off (the Tag dialog only adds). */
 function TagList({ id, tags }: { id: string; tags: string[] }) {
@@ -78,6 +79,7 @@ export function DetailsPanel({ transcript }: { transcript: Transcript }) {
   const job = useJobs((s) => Object.values(s.jobs).find((j) => j.recordingId === item.id) ?? null);
   const retry = useJobs((s) => s.retry);
   const setScreen = useApp((s) => s.setScreen);
+  const approximate = approximateTimes(item.model);
   return (
     <aside className="details" aria-label="Details" data-testid="details">
       <h2>Details</h2>
@@ -105,7 +107,14 @@ export function DetailsPanel({ transcript }: { transcript: Transcript }) {
         <dd>{regionLabels[item.region]}</dd>
         <dt>Model</dt>
         {/* What the service says it used; the requested list is a wish, not a fact. */}
-        <dd>{item.model ?? '—'}</dd>
+        <dd>
+          {item.model ?? '—'}
+          {approximate && (
+            <span className="details__note" data-testid="details-approximate-times">
+              {approximate.note}
+            </span>
+          )}
+        </dd>
         <dt>Language</dt>
         <dd>{languageName(item.language)}</dd>
         <dt>Length</dt>

@@ -11,6 +11,7 @@ import { formatClock } from '../../components/format';
 import { InlineEdit } from '../../components/InlineEdit';
 import { shortcutBlocked } from '../../components/shortcuts';
 import { originalOf, useTranscript } from '../../stores/transcript';
+import { approximateTimes } from '../../lib/wordTimes';
 import { blockOf, type Block } from './paragraphs';
 
 const LOW_CONFIDENCE = 0.5;
@@ -224,7 +225,8 @@ export function TranscriptBody({ transcript, blocks }: { transcript: Transcript;
     return el ? Number(el.dataset.i) : null;
   };
 
-  return (
+  const approximate = approximateTimes(transcript.item.model);
+  const body = (
     <div
       className="tbody"
       ref={scroller}
@@ -265,6 +267,16 @@ export function TranscriptBody({ transcript, blocks }: { transcript: Transcript;
         })}
       </div>
       {blocks.length === 0 && <p className="muted tbody__empty">This transcript has no words: the recording may be silent or too short.</p>}
+    </div>
+  );
+  if (!approximate) return body;
+  // A model without word timings: say so above the text, where the times are read.
+  return (
+    <div className="tbody-wrap">
+      <p className="banner banner--warn tbody__note" data-testid="approximate-times">
+        {approximate.note}
+      </p>
+      {body}
     </div>
   );
 }
