@@ -397,7 +397,7 @@ describe('hostile jobs.addFiles in host mode (item 13)', () => {
   });
 });
 
-describe('the host at the end', () => {
+describe('the host at the end', { timeout: 120_000 }, () => {
   it('is alive, its memory back within 150 MiB of the start; its event loop figures printed', async () => {
     const info = await call('app.info');
     expect(info.output).toMatchObject({ mode: 'host' });

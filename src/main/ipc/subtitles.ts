@@ -5,6 +5,7 @@ import type { Library } from '../services/library/library';
 import { importSubtitlesOffThread } from '../services/library/subtitle-import';
 import type { PickedFiles } from '../services/picked-files';
 import { chooseSubtitleMedia } from '../services/subtitle-media';
+import { checkedOutput } from './checked';
 import type { Router } from './router';
 
 export function registerSubtitleHandlers(
@@ -14,7 +15,10 @@ export function registerSubtitleHandlers(
   deps: { picked: PickedFiles; uploadsDir: string; log(message: string): void },
 ): void {
   const store = library.subtitles;
-  router.handle('subtitles.open', ({ id }) => library.offload.openSubtitles(id));
+  router.handle('subtitles.open', async ({ id }) => {
+    const r = await library.offload.openSubtitles(id);
+    return r.checked ? checkedOutput(r.doc) : r.doc;
+  });
   // A Reset or an import onto the cues may replace 200,000 of them: stored on the library's worker thread.
   router.handle('subtitles.commit', ({ id, version, label, splice, header, trailer }) =>
     library.offload.commitSubtitles(id, version, label, splice, { header, trailer }),

@@ -1,6 +1,7 @@
 /** The library's worker thread: heavy library work (a 200,000-cue subtitle import or commit) on its own SQLite connection, off main's event loop. */
 import { parentPort, workerData } from 'node:worker_threads';
 import { AppError } from '../../../shared/errors';
+import { channels } from '../../../shared/ipc';
 import { openDatabase, type LibraryChange } from './db';
 import { Library } from './library';
 import { importCuesAsItem } from './subtitle-import';
@@ -20,8 +21,12 @@ function run(task: LibraryWorkerTask): unknown {
   switch (task.op) {
     case 'importSubtitles':
       return importCuesAsItem(library, task.name, task.content, task.source);
-    case 'openSubtitles':
-      return library.subtitles.open(task.id);
+    case 'openSubtitles': {
+      // Checked here with the channel's own output schema, so main's router need not (checked.ts).
+      const out = channels['subtitles.open'].output.safeParse(library.subtitles.open(task.id));
+      if (!out.success) throw new AppError('invalid_output', 'Verbatim produced an invalid answer for subtitles.open.');
+      return out.data;
+    }
     case 'commitSubtitles': {
       const sent = parts.get(task.seq);
       parts.delete(task.seq);
