@@ -8,7 +8,7 @@
 import { firstEndingFrom } from '../../../../shared/timeline';
 import { useEffect, useRef, useState } from 'react';
 import WaveSurfer from 'wavesurfer.js';
-import { catalogEntry } from '../../../../shared/models/index';
+import { approximateTimes } from '../../lib/wordTimes';
 import { snapTime } from '../../../../shared/subtitles/index';
 import { api, errorMessage } from '../../bridge';
 import { playhead, useSubtitles } from '../../stores/subtitles';
@@ -83,8 +83,7 @@ export function Waveform({ media, id, onReady }: { media: HTMLMediaElement | nul
             if (index < 0) return false;
             const t = useTranscript.getState().transcript;
             // Words of a model that gives no times (Moonshine, stock Whisper) were spread by length: nothing snaps to them.
-            const approximate = t?.item.model ? (catalogEntry(t.item.model)?.wordTimings ?? 'words') !== 'words' : false;
-            const words = approximate ? [] : (t?.words ?? []);
+            const words = approximateTimes(t?.item.model) ? [] : (t?.words ?? []);
             const within = (SNAP_PX / PX_PER_SEC) * 1000;
             return useSubtitles.getState().run('retime', {
               index,
