@@ -111,7 +111,7 @@ export function DetailsPanel({ transcript }: { transcript: Transcript }) {
           {item.model ?? '—'}
           {approximate && (
             <span className="details__note" data-testid="details-approximate-times">
-              {approximate.note}
+              Word times are approximate: {approximate.model} gives no word timings.
             </span>
           )}
         </dd>
