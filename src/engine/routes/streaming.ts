@@ -9,7 +9,7 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { TokenResponse, WarningMessage } from '../../shared/api/streaming';
+import { WARNING_SLOWER_THAN_REAL_TIME, type TokenResponse, type WarningMessage } from '../../shared/api/streaming';
 import { keyMatches } from '../auth';
 import type { EngineContext } from '../context';
 import { CLOSE, closeReason, parseParams, StreamingClose } from '../streaming/params';
@@ -93,7 +93,8 @@ export function registerStreaming(ctx: EngineContext, server: Server, router: Ro
     // A model slower than real time says so once (a Warning message the app shows) rather than falling behind silently.
     const warn = (message: string) => {
       ctx.logger.warn(message);
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ type: 'Warning', warning_code: 'slower_than_real_time', message } satisfies WarningMessage));
+      if (ws.readyState === ws.OPEN)
+        ws.send(JSON.stringify({ type: 'Warning', warning_code: WARNING_SLOWER_THAN_REAL_TIME, warning: message } satisfies WarningMessage));
     };
     const opening = live.name
       ? openLiveModel(ctx.recognizers.local, live.name, params.keyterms, warn, ctx.opts.liveSlowRtf)

@@ -120,8 +120,14 @@ export const TurnSchema = z.strictObject({
   words: z.array(StreamingWordSchema),
 });
 export const TerminationSchema = z.strictObject({ type: z.literal('Termination'), audio_duration_seconds: z.number(), session_duration_seconds: z.number() });
-/** A notice that does not end the session, e.g. the local engine's live model decoding slower than real time. */
-export const WarningSchema = z.strictObject({ type: z.literal('Warning'), warning_code: z.union([z.number().int(), z.string()]), message: z.string() });
+/**
+ * A notice that does not end the session, in the shape of the official SDK's
+ * WarningEvent (a number code and the `warning` text), e.g. the local
+ * engine's live model decoding slower than real time.
+ */
+export const WarningSchema = z.strictObject({ type: z.literal('Warning'), warning_code: z.number().int(), warning: z.string() });
+/** The local engine's Warning code for a live model that decodes slower than real time. */
+export const WARNING_SLOWER_THAN_REAL_TIME = 4001;
 export const StreamingServerMessageSchema = z.discriminatedUnion('type', [BeginSchema, TurnSchema, TerminationSchema, WarningSchema]);
 export type StreamingServerMessage = z.infer<typeof StreamingServerMessageSchema>;
 export type BeginMessage = z.infer<typeof BeginSchema>;
@@ -140,7 +146,7 @@ export const StreamingServerMessageLooseSchema = z.discriminatedUnion('type', [
     words: z.array(LooseStreamingWordSchema).optional(),
   }),
   z.looseObject({ ...TerminationSchema.shape, audio_duration_seconds: z.number().optional(), session_duration_seconds: z.number().optional() }),
-  // The cloud's SDK names the text `warning` (code a number); the local engine says `message` (code a string).
+  // The SDK's shape (and the local engine's): `warning` text, a number code; a `message` text and a string code are read too.
   z.looseObject({
     type: z.literal('Warning'),
     warning_code: z.union([z.number(), z.string()]).optional(),

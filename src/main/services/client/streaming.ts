@@ -6,7 +6,7 @@
  * reported, nothing else is lost), and terminates cleanly.
  */
 import WebSocket from 'ws';
-import { StreamingServerMessageLooseSchema, type StreamingClientMessage, type TurnMessage } from '../../../shared/api/streaming';
+import { StreamingServerMessageLooseSchema, WARNING_SLOWER_THAN_REAL_TIME, type StreamingClientMessage, type TurnMessage } from '../../../shared/api/streaming';
 import { AppError } from '../../../shared/errors';
 import { sleep } from './http';
 
@@ -131,8 +131,9 @@ export class StreamingClient {
           session,
         });
       } else if (msg.type === 'Warning') {
-        const text = (msg.message ?? msg.warning ?? '').trim().slice(0, 500);
-        this.on.warning?.({ code: String(msg.warning_code ?? 'unknown').slice(0, 60), message: text, session });
+        const text = (msg.warning ?? msg.message ?? '').trim().slice(0, 500);
+        const code = msg.warning_code === WARNING_SLOWER_THAN_REAL_TIME ? 'slower_than_real_time' : String(msg.warning_code ?? 'unknown').slice(0, 60);
+        this.on.warning?.({ code, message: text, session });
       } else if (msg.type === 'Termination') this.termination?.();
     });
     await new Promise<void>((resolve, reject) => {

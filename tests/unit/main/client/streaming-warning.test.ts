@@ -1,14 +1,14 @@
-// Main's streaming client reads Warning messages leniently: the local engine's shape (a string code and `message`),
-// the cloud SDK's (a number code and `warning`), extra fields; a Warning of the wrong shape is skipped, and Turns go on.
+// Main's streaming client reads Warning messages leniently: the SDK's shape (a number code and `warning`), which the local
+// engine sends, a `message` text, extra fields; a Warning of the wrong shape is skipped, and Turns go on.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { StreamingClient } from '../../../../src/main/services/client/streaming';
-import { StreamingServerMessageSchema } from '../../../../src/shared/api/streaming';
+import { StreamingServerMessageSchema, WARNING_SLOWER_THAN_REAL_TIME } from '../../../../src/shared/api/streaming';
 
 const SENT = [
-  { type: 'Warning', warning_code: 'slower_than_real_time', message: 'The live model x decodes slower than real time.' },
+  { type: 'Warning', warning_code: WARNING_SLOWER_THAN_REAL_TIME, warning: 'The live model x decodes slower than real time.' },
   { type: 'Warning', warning_code: 3005, warning: 'Audio is arriving faster than real time.', extra: { a: 1 } },
   { type: 'Warning', warning_code: { nested: true }, message: 'a code of the wrong type' },
   { type: 'Warning', warning_code: 'long', message: 'x'.repeat(2000) },
@@ -55,6 +55,6 @@ describe('StreamingClient warnings', () => {
   it('the strict schema the engine types its messages by takes the engine’s Warning and refuses extras', () => {
     expect(StreamingServerMessageSchema.safeParse(SENT[0]).success).toBe(true);
     expect(StreamingServerMessageSchema.safeParse({ ...SENT[0], extra: 1 }).success).toBe(false);
-    expect(StreamingServerMessageSchema.safeParse({ type: 'Warning', warning_code: 'x' }).success).toBe(false);
+    expect(StreamingServerMessageSchema.safeParse({ type: 'Warning', warning_code: 'x', warning: 'a string code' }).success).toBe(false);
   });
 });
