@@ -9,7 +9,6 @@ import { setVadPoolsIdleMs, vadStatus } from './audio/vad';
 import type { Logger } from './logger';
 import { createRecognizers, type Recognizer, type RecognizerStream, type SpeakerAdapter } from './recognizer/index';
 import { ModelRegistry } from './recognizer/sherpa/registry';
-import { openOnFirstUse } from './streaming/lazy-stream';
 
 export interface EngineRecognizers {
   /** Decodes job segments; decoders are pooled inside. */
@@ -65,8 +64,7 @@ export function buildRecognizers(o: RecognizerOptions): EngineRecognizers {
   const open = (keyterms?: string[]): Promise<RecognizerStream> => live.openStream(keyterms ? { keyterms } : undefined);
   return {
     batch,
-    // With Silero in front the decoder is opened when speech starts: sessions that never speak hold none (20 hostile sessions took +336 MiB).
-    live: (params) => (liveVad ? Promise.resolve(openOnFirstUse(() => open(params.keyterms))) : open(params.keyterms)),
+    live: (params) => open(params.keyterms),
     get available() {
       return batch.available;
     },
