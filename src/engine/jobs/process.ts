@@ -127,6 +127,7 @@ export async function processJob(ctx: JobContext, job: TranscriptRow, signal: Ab
           r.spans.map((s) => ({ start: s.start - offset, end: s.end - offset })),
           redactedAudioPath,
           quality,
+          p.redact_pii_audio_options?.override_audio_redaction_method === 'silence' ? 'silence' : 'beep',
         );
       }
     }
