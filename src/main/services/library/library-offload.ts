@@ -8,9 +8,8 @@ import type * as Koffi from 'koffi';
 import { AppError, type ErrorInfo } from '../../../shared/errors';
 import type { Cue, Splice } from '../../../shared/subtitles/index';
 import type { SubtitleDoc } from '../../../shared/subtitles/schema';
-import type { LibraryChange } from './db';
-import type { Library } from './library';
-import { importCuesAsItem, type ImportedCues } from './subtitle-import';
+import type { LibraryChange, LibraryContext } from './db';
+import type { SubtitleStore } from './subtitles';
 
 /** Cues a commit carries go over in parts of this many, a turn of the event loop between (copying 200,000 at once holds it ~150 ms). */
 export const PART = 5_000;
@@ -43,6 +42,14 @@ function workerEntry(): { script: string; execArgv: string[] } | null {
   return script ? { script, execArgv: [] } : null;
 }
 
+/** What the offload needs of its library (library.ts), named here so that the two do not import each other. */
+export interface OffloadLibrary {
+  readonly dbFile: string;
+  readonly dataDir: string;
+  readonly context: Pick<LibraryContext, 'changed'>;
+  readonly subtitles: Pick<SubtitleStore, 'commit' | 'open'>;
+}
+
 /** One worker per library, started on first use; tasks run one at a time in the order given. */
 export class LibraryOffload {
   private worker: Worker | null = null;
@@ -50,7 +57,7 @@ export class LibraryOffload {
   private readonly waiting = new Map<number, { resolve(v: unknown): void; reject(e: unknown): void; cues: Cue[] }>();
   private idle: NodeJS.Timeout | null = null;
 
-  constructor(private readonly library: Library) {}
+  constructor(private readonly library: OffloadLibrary) {}
 
   private start(): Worker | null {
     if (this.worker) return this.worker;
@@ -107,9 +114,9 @@ export class LibraryOffload {
     return answer;
   }
 
-  /** A subtitle file as a new item (subtitle-import.ts), parsed and stored off the event loop. */
-  importSubtitles(name: string, content: string, source: string): Promise<ImportedCues> {
-    return this.run({ op: 'importSubtitles', name, content, source }, () => importCuesAsItem(this.library, name, content, source));
+  /** A subtitle file as a new item (subtitle-import.ts), parsed and stored off the event loop; `inProcess` does the same here when no worker can start. */
+  importSubtitles<T>(name: string, content: string, source: string, inProcess: () => T): Promise<T> {
+    return this.run({ op: 'importSubtitles', name, content, source }, inProcess);
   }
 
   /** subtitles.commit off the event loop (a Reset or an import onto the cues replaces up to 200,000 of them). */

@@ -69,7 +69,8 @@ export async function importSubtitlesOffThread(
   content: string,
   media: Media = null,
 ): Promise<{ id: string; problems: ParseProblem[]; cues: number; media: string | null }> {
-  return withMedia(library, await offload.importSubtitles(name, content, media?.name ?? name), media);
+  const source = media?.name ?? name;
+  return withMedia(library, await offload.importSubtitles(name, content, source, () => importCuesAsItem(library, name, content, source)), media);
 }
 
 /** The cues parsed, fitted and stored as a new item (no media, no change event yet); `source` is the name the item shows. */
