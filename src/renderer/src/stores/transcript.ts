@@ -26,7 +26,7 @@ interface PlayerHandle {
   play(): void;
 }
 
-interface TranscriptState {
+export interface TranscriptState {
   id: string | null;
   transcript: Transcript | null;
   loading: boolean;
@@ -105,7 +105,8 @@ export const transcriptState =
     setTime(ms) {
       const t = get().transcript;
       if (!t) return;
-      const active = wordAt(t.words, ms);
+      // Rounded: a media element reads back a seek to 2.32 s as 2.3199999…, which is still the word before.
+      const active = wordAt(t.words, Math.round(ms));
       if (active !== get().active) set({ active });
     },
     seek(ms) {
