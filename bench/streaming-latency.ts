@@ -86,6 +86,24 @@ function buildPaused(): { pcm: Buffer; sentences: { from: number; to: number; te
   return { pcm: Buffer.from(out.buffer), sentences };
 }
 
+/**
+ * Sends `pcm` in 50 ms frames at real time once the session has begun, then
+ * Terminate, and waits for the close; resolves with the time the first frame went.
+ */
+async function replay(ws: WebSocket, pcm: Buffer): Promise<number> {
+  const closed = new Promise<void>((r) => ws.on('close', () => r()));
+  await new Promise<void>((r) => ws.once('message', () => r()));
+  const t0 = performance.now();
+  for (let i = 0, n = 0; i < pcm.length; i += 1600, n++) {
+    ws.send(pcm.subarray(i, i + 1600));
+    const due = t0 + (n + 1) * 50 - performance.now();
+    if (due > 0) await new Promise((r) => setTimeout(r, due));
+  }
+  ws.send(JSON.stringify({ type: 'Terminate' }));
+  await closed;
+  return t0;
+}
+
 /** Final turns of a session over paused sentences: splits inside a sentence and the sentence's words missing from its finals. */
 async function cutOffs(url: string): Promise<{ splits: number; lost: number; words: number; sentences: number }> {
   const { pcm, sentences } = buildPaused();
@@ -102,16 +120,7 @@ async function cutOffs(url: string): Promise<{ splits: number; lost: number; wor
       finals.push({ start: m.words[0]!.start, end: m.words.at(-1)!.end, text: m.words.map((w) => w.text).join(' ') });
     }
   });
-  const closed = new Promise<void>((r) => ws.on('close', () => r()));
-  await new Promise<void>((r) => ws.on('message', () => r()));
-  const t0 = performance.now();
-  for (let i = 0, n = 0; i < pcm.length; i += 1600, n++) {
-    ws.send(pcm.subarray(i, i + 1600));
-    const due = t0 + (n + 1) * 50 - performance.now();
-    if (due > 0) await new Promise((r) => setTimeout(r, due));
-  }
-  ws.send(JSON.stringify({ type: 'Terminate' }));
-  await closed;
+  await replay(ws, pcm);
   let splits = 0;
   let lost = 0;
   let words = 0;
@@ -167,18 +176,8 @@ async function session(url: string, pcm: Buffer, truth: { onset: number; end: nu
   await new Promise((r) => setTimeout(r, delayMs));
   const ws = new WebSocket(`${url}/v3/ws?sample_rate=16000&min_turn_silence=${MIN_TURN_SILENCE}${MODEL_QUERY}`, { headers: { Authorization: KEY } });
   const got: { at: number; msg: { type: string; turn_order?: number; end_of_turn?: boolean; words?: { start: number; end: number }[] } }[] = [];
-  let t0 = 0;
   ws.on('message', (d) => got.push({ at: performance.now(), msg: JSON.parse(d.toString()) as (typeof got)[number]['msg'] }));
-  const closed = new Promise<void>((r) => ws.on('close', () => r()));
-  await new Promise<void>((r) => ws.on('message', () => r()));
-  t0 = performance.now();
-  for (let i = 0, n = 0; i < pcm.length; i += 1600, n++) {
-    ws.send(pcm.subarray(i, i + 1600));
-    const due = t0 + (n + 1) * 50 - performance.now();
-    if (due > 0) await new Promise((r) => setTimeout(r, due));
-  }
-  ws.send(JSON.stringify({ type: 'Terminate' }));
-  await closed;
+  const t0 = await replay(ws, pcm);
   // Wall time at which the frame holding audio time `ms` had been sent.
   const sentAt = (ms: number) => t0 + (Math.floor(ms / 50) + 1) * 50;
   const firstPartial: number[] = [];

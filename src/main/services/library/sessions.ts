@@ -10,6 +10,7 @@ import type { Database } from 'better-sqlite3';
 import { AppError } from '../../../shared/errors';
 import type { ServiceRegion } from '../../../shared/jobs';
 import type { LiveSource } from '../../../shared/audio-frame';
+import { insertQueuedVersion, type NewVersion } from './transcripts';
 
 /** What a store module of the library is handed (the data-layer's LibraryContext). */
 export interface SessionContext {
@@ -121,12 +122,9 @@ export class SessionStore {
   }
 
   /** A new, queued transcript of the session's recording (Improve accuracy); the older versions stay. */
-  addVersion(recordingId: string, v: { region: ServiceRegion; baseUrl: string | null; options: Record<string, unknown> }): string {
+  addVersion(recordingId: string, v: NewVersion): string {
     if (!this.session(recordingId)) throw new AppError('not_found', 'This live session is no longer in the library.');
-    const transcriptId = randomUUID();
-    this.db
-      .prepare(`INSERT INTO transcripts (id, recording_id, region, base_url, status, options, created_at) VALUES (?, ?, ?, ?, 'queued', ?, ?)`)
-      .run(transcriptId, recordingId, v.region, v.baseUrl, JSON.stringify(v.options), new Date().toISOString());
+    const transcriptId = insertQueuedVersion(this.db, recordingId, v);
     this.ctx.changed([recordingId], 'updated');
     return transcriptId;
   }

@@ -88,6 +88,23 @@ export function readTranscript(db: Database, recordingId: string, transcriptId?:
   };
 }
 
+/** What a new version of a recording's transcript is asked with. */
+export type NewVersion = { region: ServiceRegion; baseUrl: string | null; options: Record<string, unknown> };
+
+/** Inserts a queued transcript of the recording (the one INSERT of a version, for transcripts and live sessions alike); returns its id. */
+export function insertQueuedVersion(db: Database, recordingId: string, v: NewVersion): string {
+  const transcriptId = randomUUID();
+  db.prepare(`INSERT INTO transcripts (id, recording_id, region, base_url, status, options, created_at) VALUES (?, ?, ?, ?, 'queued', ?, ?)`).run(
+    transcriptId,
+    recordingId,
+    v.region,
+    v.baseUrl,
+    JSON.stringify(v.options),
+    new Date().toISOString(),
+  );
+  return transcriptId;
+}
+
 /** Mirror a job's state on its transcript (the library list shows it). */
 export function setTranscriptStatus(
   db: Database,
@@ -123,11 +140,8 @@ export class TranscriptStore {
   }
 
   /** A new, queued transcript of a recording (speakers added, a live session improved); the older versions stay. */
-  addVersion(recordingId: string, v: { region: ServiceRegion; baseUrl: string | null; options: Record<string, unknown> }): string {
-    const transcriptId = randomUUID();
-    this.db
-      .prepare(`INSERT INTO transcripts (id, recording_id, region, base_url, status, options, created_at) VALUES (?, ?, ?, ?, 'queued', ?, ?)`)
-      .run(transcriptId, recordingId, v.region, v.baseUrl, JSON.stringify(v.options), new Date().toISOString());
+  addVersion(recordingId: string, v: NewVersion): string {
+    const transcriptId = insertQueuedVersion(this.db, recordingId, v);
     this.ctx.changed([recordingId], 'updated');
     return transcriptId;
   }
