@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { launchHost, rssMiB, settledRssMiB, type Child } from './support/processes';
+import { launchHost, rssAtMostMiB, rssMiB, settledRssMiB, type Child } from './support/processes';
 import { finalLoop, loopProbeEnv, resetLoop } from './support/loop';
 
 let dir: string;
@@ -405,10 +405,7 @@ describe('the host at the end', { timeout: 120_000 }, () => {
     const loop = { maxMs: Math.max(...phases.map((p) => p.loopMaxMs)), phases };
     // Memory given back: a full collection in the host, then its RSS sampled until within 150 MiB of the start (or 30 s).
     await resetLoop(host.proc, probe);
-    const pid = host.proc.pid as number;
-    const until = Date.now() + 30_000;
-    for (figures.rssAfter = rssMiB(pid); figures.rssAfter - figures.rssBefore >= 150 && Date.now() < until; figures.rssAfter = rssMiB(pid))
-      await new Promise((r) => setTimeout(r, 250));
+    figures.rssAfter = await rssAtMostMiB(host.proc.pid as number, figures.rssBefore + 149);
     console.log(`hostile-library figures: ${JSON.stringify({ ...figures, loop })}`);
     expect(figures.internal).toEqual([]);
     expect(figures.inputs).toBeGreaterThanOrEqual(100);

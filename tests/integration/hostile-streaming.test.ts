@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { encodeFrame } from '../../src/shared/audio-frame';
-import { launchEngine, launchHost, rssMiB, settledRssMiB, type Child } from './support/processes';
+import { launchEngine, launchHost, rssAtMostMiB, rssMiB, settledRssMiB, type Child } from './support/processes';
 import { finalLoop, loopProbeEnv, resetLoop } from './support/loop';
 import { frame, wsRaw } from './support/ws-raw';
 
@@ -196,10 +196,7 @@ describe('the engine at the end', { timeout: 120_000 }, () => {
     expect(health.status).toBe(200);
     const loop = await finalLoop(probe);
     await resetLoop(engine.proc, probe);
-    const pid = engine.proc.pid as number;
-    const until = Date.now() + 30_000;
-    for (figures.rssAfter = rssMiB(pid); figures.rssAfter - figures.rssBefore >= 150 && Date.now() < until; figures.rssAfter = rssMiB(pid))
-      await new Promise((r) => setTimeout(r, 250));
+    figures.rssAfter = await rssAtMostMiB(engine.proc.pid as number, figures.rssBefore + 149);
     console.log(`hostile-streaming figures: ${JSON.stringify({ ...figures, loop })}`);
     expect(figures.serverErrors).toEqual([]);
     expect(figures.inputs).toBeGreaterThanOrEqual(80);
