@@ -8,16 +8,9 @@
 import { z } from 'zod';
 import { errorCodes, type ErrorInfo } from './errors';
 import { engineStatusSchema, jobChangedSchema, jobProgressSchema, jobSchema, rateLimitSchema, serviceRegionSchema, transcriptionOptionsSchema } from './jobs';
-import {
-  exportFormatSchema,
-  libraryChangedSchema,
-  libraryItemSchema,
-  libraryListInputSchema,
-  searchHitSchema,
-  transcriptSchema,
-  webhookStatusSchema,
-} from './library';
+import { exportFormatSchema, libraryChangedSchema, libraryItemSchema, libraryListInputSchema, searchHitSchema, webhookStatusSchema } from './library';
 import { settingsPatchSchema, settingsViewSchema } from './settings';
+import { transcriptWireSchema } from './transcript-wire';
 import { downloadStatusSchema, modelsListSchema } from './models/view';
 import { modelIdSchema } from './models/catalog';
 import { exportFileSchema, peaksSchema, rulesProfileSchema, spliceSchema, subtitleDocSchema, subtitleExportFormatSchema } from './subtitles/schema';
@@ -174,8 +167,11 @@ export const channels = {
     input: libraryListInputSchema.optional(),
     output: z.object({ items: z.array(libraryItemSchema), total: z.number().int().nonnegative() }),
   },
-  /** One recording with its full transcript (words, sentences, paragraphs, speakers, saved cues). `not_found` if gone. */
-  'library.get': { input: idInput, output: transcriptSchema },
+  /**
+   * One recording with its full transcript (words, sentences, paragraphs, speakers, saved cues); `not_found` if gone.
+   * Its words and spans cross as columns (transcript-wire.ts); the renderer unpacks them (unpackTranscript).
+   */
+  'library.get': { input: idInput, output: transcriptWireSchema },
   'library.rename': { input: z.object({ id: z.string().min(1), title: z.string().trim().min(1).max(300) }).strict(), output: libraryItemSchema },
   /** Replace the item's tags (trimmed, deduplicated, case kept). */
   'library.setTags': {
@@ -200,12 +196,12 @@ export const channels = {
           .max(5000),
       })
       .strict(),
-    output: transcriptSchema,
+    output: transcriptWireSchema,
   },
   /** Name a speaker ("A" → "Dana"); null clears the name. */
   'library.renameSpeaker': {
     input: z.object({ id: z.string().min(1), speaker: z.string().min(1).max(20), name: z.string().trim().max(100).nullable() }).strict(),
-    output: transcriptSchema,
+    output: transcriptWireSchema,
   },
   /**
    * Text of an export, made in main by the one export pipeline (services/library/exports.ts):
@@ -397,7 +393,7 @@ export const channels = {
     }),
   },
   /** One version of a live session (by transcript id), as library.get answers the latest. */
-  'captions.version': { input: z.object({ id: z.string().min(1), transcriptId: z.string().min(1) }).strict(), output: transcriptSchema },
+  'captions.version': { input: z.object({ id: z.string().min(1), transcriptId: z.string().min(1) }).strict(), output: transcriptWireSchema },
   /** Desktop app: show, hide or toggle the always-on-top overlay window. Host mode answers `unavailable` (the page opens Picture-in-Picture). */
   'captions.overlay': { input: z.object({ show: z.boolean().optional() }).strict(), output: z.object({ visible: z.boolean() }) },
   // ── chat over recordings ────────────────────────────────────────────────

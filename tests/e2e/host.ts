@@ -20,11 +20,23 @@ export interface HostApp {
 
 export async function launchHost(dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<{ url: string; child: ChildProcess }> {
   // The same build `npm run serve` runs (out/host, made by `npm run build:host` before the suite).
-  const child = spawn(process.execPath, ['--enable-source-maps', join(root, 'out/host/cli.mjs'), '--port', '0', '--data', dataDir], {
-    cwd: root,
-    env: { ...process.env, VERBATIM_KEY_DIR: join(dataDir, '..', 'keys'), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      ...(process.env.VERBATIM_HOST_PROF ? ['--cpu-prof', '--cpu-prof-interval', '200', '--cpu-prof-dir', process.env.VERBATIM_HOST_PROF] : []),
+      '--enable-source-maps',
+      join(root, 'out/host/cli.mjs'),
+      '--port',
+      '0',
+      '--data',
+      dataDir,
+    ],
+    {
+      cwd: root,
+      env: { ...process.env, VERBATIM_KEY_DIR: join(dataDir, '..', 'keys'), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   const url = await new Promise<string>((res, rej) => {

@@ -19,6 +19,7 @@ import { startFaultProxy, type FaultProxy } from '../unit/main/support/fault-pro
 import { hasFlite as fliteInstalled } from '../fixtures/speech';
 import { waitFinal } from '../support/jobs';
 import { call } from '../support/router';
+import { unpackTranscript } from '../../src/shared/transcript-wire';
 
 let root: string;
 let dir: string;
@@ -70,7 +71,7 @@ describe.skipIf(!hasFlite)('app core against the real local engine', () => {
     const { jobs } = await call(core.router, 'jobs.addFiles', { paths: [speech] });
     const done = await waitFinal(core.jobs, jobs[0]!.id, 90_000);
     expect(done, JSON.stringify(done.error)).toMatchObject({ status: 'completed', region: 'local' });
-    const t = await call(core.router, 'library.get', { id: done.recordingId });
+    const t = unpackTranscript(await call(core.router, 'library.get', { id: done.recordingId }));
     expect(t.words.length).toBeGreaterThan(0);
     expect(t.item).toMatchObject({ status: 'completed', durationMs: expect.any(Number), hasAudio: true, model: expect.any(String) });
     expect(t.sentences.length).toBeGreaterThan(0);

@@ -15,6 +15,7 @@ import { startFakeService, type FakeService } from '../unit/main/support/fake-se
 import { startFaultProxy, type FaultProxy } from '../unit/main/support/fault-proxy';
 import { waitFinal } from '../support/jobs';
 import { call } from '../support/router';
+import { unpackTranscript } from '../../src/shared/transcript-wire';
 
 const fakeEngine = resolve('tests/unit/main/support/fake-engine-cli.ts');
 const KEY = 'sk-live-SECRET-4f3e2d1c0b9a8877';
@@ -75,7 +76,7 @@ describe('jobs against the local engine process', () => {
     const done = await waitFinal(core.jobs, job.id, 30_000);
     expect(done).toMatchObject({ status: 'completed', error: null, bytesSent: 64 * 1024 });
     expect(core.webhooks.received).toBeGreaterThanOrEqual(1);
-    const t = await call(core.router, 'library.get', { id: job.recordingId });
+    const t = unpackTranscript(await call(core.router, 'library.get', { id: job.recordingId }));
     expect(t.item).toMatchObject({ title: 'talk', status: 'completed', region: 'local', hasAudio: true, language: 'en_us' });
     expect(t.text).toContain('transcription desk');
     expect(t.sentences.map((s) => s.text)).toEqual(['Hello world.', 'This is a test of the transcription desk.', 'Verbatim keeps every word offline.']);

@@ -15,6 +15,7 @@ import { createHostPlatform } from '../../src/main/platform/host';
 import { installTinySpeakerModels, MARKS, markedConversation, TWO_VOICES, voiceAt, wavBytes, type Turn } from '../fixtures/models/speakers';
 import { waitFinal } from '../support/jobs';
 import { call } from '../support/router';
+import { unpackTranscript } from '../../src/shared/transcript-wire';
 
 let root: string;
 let wav: string;
@@ -54,7 +55,7 @@ describe('speakers in the app with the local engine', () => {
     expect(job.recordingId).toBe(first.recordingId);
     const done = await waitFinal(core.jobs, job.id, 120_000);
     expect(done, JSON.stringify(done.error)).toMatchObject({ status: 'completed' });
-    const t = await call(core.router, 'library.get', { id: first.recordingId });
+    const t = unpackTranscript(await call(core.router, 'library.get', { id: first.recordingId }));
     expect(t.speakers.map((s) => s.id)).toEqual(['A', 'B']);
     expect(t.words.map((w) => w.speaker)).toEqual(t.words.map((w) => voiceAt(turns, (w.start + w.end) / 2)));
     expect(t.paragraphs.map((p) => p.speaker)).toEqual(['A', 'B', 'A', 'B']);
@@ -106,7 +107,7 @@ describe('speakers in the app with the local engine', () => {
     const { jobId } = await call(core.router, 'captions.improve', { id });
     const done = await waitFinal(core.jobs, jobId, 120_000);
     expect(done, JSON.stringify(done.error)).toMatchObject({ status: 'completed' });
-    const t = await call(core.router, 'library.get', { id });
+    const t = unpackTranscript(await call(core.router, 'library.get', { id }));
     expect(t.words.length).toBeGreaterThan(20);
     expect(t.words.map((w) => w.speaker)).toEqual(t.words.map((w) => (voiceAt(turns, (w.start + w.end) / 2) === 'A' ? 'You' : 'Others')));
     expect(t.speakers.map((s) => s.id).sort()).toEqual(['Others', 'You']);
@@ -119,7 +120,7 @@ describe('speakers in the app with the local engine', () => {
     const job = await call(core.router, 'jobs.addSpeakers', { id });
     const done = await waitFinal(core.jobs, job.id, 120_000);
     expect(done, JSON.stringify(done.error)).toMatchObject({ status: 'completed' });
-    const t = await call(core.router, 'library.get', { id });
+    const t = unpackTranscript(await call(core.router, 'library.get', { id }));
     expect(t.speakers.map((s) => s.id)).toEqual(['A', 'B']);
     expect(t.words.map((w) => w.speaker)).toEqual(t.words.map((w) => voiceAt(turns, (w.start + w.end) / 2)));
     const { versions } = await call(core.router, 'captions.versions', { id });

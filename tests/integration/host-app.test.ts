@@ -96,8 +96,9 @@ describe('host-mode contract of the app core', () => {
 
     const list = await call<{ items: { id: string; title: string; status: string }[]; total: number }>('library.list', { sort: 'created' });
     expect(list).toMatchObject({ total: 1, items: [{ id: rid, title: 'Weekly sync', status: 'completed' }] });
-    const t = await call<{ words: { text: string }[]; sentences: unknown[] }>('library.get', { id: rid });
-    expect(t.words.length).toBe(15);
+    const t = await call<{ words: { text: string[] }; sentences: { start: number[] } }>('library.get', { id: rid });
+    expect(t.words.text.length).toBe(15);
+    expect(t.sentences.start.length).toBeGreaterThan(0);
     expect(await call('library.rename', { id: rid, title: 'Sync #12' })).toMatchObject({ title: 'Sync #12' });
     expect(await call('library.setTags', { id: rid, tags: ['team', 'team', ' weekly '] })).toMatchObject({ tags: ['team', 'weekly'] });
     expect(await call('library.tags')).toEqual({

@@ -9,6 +9,6 @@ export function registerCaptionsHandlers(router: Router, captions: CaptionsServi
   router.handle('captions.current', () => captions.current());
   router.handle('captions.improve', ({ id }) => captions.improve(id));
   router.handle('captions.versions', ({ id }) => ({ versions: library.sessions.versions(id) }));
-  router.handle('captions.version', ({ id, transcriptId }) => library.transcripts.get(id, transcriptId));
+  router.handle('captions.version', ({ id, transcriptId }) => library.transcripts.wire(id, transcriptId));
   router.handle('captions.overlay', ({ show }) => captions.toggleOverlay(show));
 }

@@ -4,6 +4,7 @@ import type { LibraryRemote } from '../services/library/remote';
 import type { WebhookFollower } from '../services/library/webhook-status';
 import type { Router } from './router';
 import { AppError } from '../../shared/errors';
+import { packTranscript } from '../../shared/transcript-wire';
 
 export interface LibraryServices {
   library: Library;
@@ -15,7 +16,7 @@ export interface LibraryServices {
 export function registerLibraryHandlers(router: Router, services: LibraryServices, mediaUrl: (id: string, redacted: boolean) => string | null): void {
   const { library, remote, saver, webhooks } = services;
   router.handle('library.list', (input) => library.recordings.list(input ?? {}));
-  router.handle('library.get', ({ id }) => library.transcripts.get(id));
+  router.handle('library.get', ({ id }) => library.transcripts.wire(id));
   router.handle('library.rename', ({ id, title }) => library.recordings.rename(id, title));
   router.handle('library.setTags', ({ id, tags }) => library.recordings.setTags(id, tags));
   router.handle('library.tags', () => ({ tags: library.recordings.tags() }));
@@ -23,8 +24,8 @@ export function registerLibraryHandlers(router: Router, services: LibraryService
     const remoteErrors = alsoRemote ? await remote.deleteRemote(ids) : [];
     return { deleted: library.recordings.delete(ids), remoteErrors };
   });
-  router.handle('library.correctWords', ({ id, edits }) => library.edits.correctWords(id, edits));
-  router.handle('library.renameSpeaker', ({ id, speaker, name }) => library.edits.renameSpeaker(id, speaker, name));
+  router.handle('library.correctWords', ({ id, edits }) => packTranscript(library.edits.correctWords(id, edits)));
+  router.handle('library.renameSpeaker', ({ id, speaker, name }) => packTranscript(library.edits.renameSpeaker(id, speaker, name)));
   router.handle('library.export', ({ id, format, charsPerCaption }) => library.exports.file(id, format, { rebuildCharsPerLine: charsPerCaption }));
   router.handle('library.checkWebhook', async ({ id }) => ({ webhook: await webhooks.check(id) }));
   router.handle('library.saveExport', ({ ids, format, charsPerCaption }) => saver.save(ids, format, { rebuildCharsPerLine: charsPerCaption }));

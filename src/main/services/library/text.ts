@@ -5,6 +5,7 @@
  */
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Span, Word } from '../../../shared/library';
+import type { WordColumns } from '../../../shared/transcript-wire';
 
 /** Words stored column-wise and gzipped: ~6 bytes a word instead of ~80 as JSON objects. */
 export function packWords(words: Word[]): Buffer {
@@ -18,14 +19,10 @@ export function packWords(words: Word[]): Buffer {
   return gzipSync(JSON.stringify(cols), { level: 6 });
 }
 
+type StoredColumns = { t: string[]; s: number[]; e: number[]; c: number[]; p: (string | null)[] | null };
+
 export function unpackWords(blob: Buffer): Word[] {
-  const cols = JSON.parse(gunzipSync(blob).toString('utf8')) as {
-    t: string[];
-    s: number[];
-    e: number[];
-    c: number[];
-    p: (string | null)[] | null;
-  };
+  const cols = JSON.parse(gunzipSync(blob).toString('utf8')) as StoredColumns;
   return cols.t.map((text, i) => ({
     text,
     start: cols.s[i] ?? 0,
@@ -33,6 +30,12 @@ export function unpackWords(blob: Buffer): Word[] {
     confidence: (cols.c[i] ?? 0) / 1000,
     speaker: cols.p?.[i] ?? null,
   }));
+}
+
+/** The stored words as the bridge carries them (transcript-wire.ts), without making an object per word; corrections are the caller's. */
+export function wordColumns(blob: Buffer): Omit<WordColumns, 'original'> {
+  const cols = JSON.parse(gunzipSync(blob).toString('utf8')) as StoredColumns;
+  return { text: cols.t, start: cols.s, end: cols.e, confidence: cols.c.map((c) => c / 1000), speaker: cols.p ?? new Array<null>(cols.t.length).fill(null) };
 }
 
 const SENTENCE_END = /[.?!…]["')\]]*$/;

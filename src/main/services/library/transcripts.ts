@@ -5,7 +5,8 @@ import type { JobError, ServiceRegion } from '../../../shared/jobs';
 import type { Cue, Span, Transcript, TranscriptStatus, Word } from '../../../shared/library';
 import { recordingOf, touch, type Database, type LibraryContext } from './db';
 import { readItem } from './recordings';
-import { expandSpans, packWords, paragraphsFromSentences, sentencesFromWords, stripSpan, unpackWords, type StoredSpan } from './text';
+import { expandSpans, packWords, paragraphsFromSentences, sentencesFromWords, stripSpan, unpackWords, wordColumns, type StoredSpan } from './text';
+import { packSpans, type TranscriptWire } from '../../../shared/transcript-wire';
 import { toWebhookStatus, type WebhookColumns } from './webhook-log';
 
 export interface CompletedTranscript {
@@ -45,46 +46,80 @@ export function indexSentences(db: Database, transcriptId: string, sentences: Sp
 
 /** A recording's whole transcript (the newest one): item, words, spans, speakers, cues, webhook state. */
 /** A recording with its latest transcript, or with `transcriptId` (an older version of a live session). */
-export function readTranscript(db: Database, recordingId: string, transcriptId?: string): Transcript {
+type TranscriptRow = {
+  id: string;
+  text: string;
+  confidence: number | null;
+  sentences: string;
+  paragraphs: string;
+  options: string;
+  status: string;
+  word_count: number;
+  completed_at: string | null;
+} & WebhookColumns;
+
+/** A version of a recording's transcript (the newest when none is named), but its words and spans, which each reader shapes its own way. */
+function readShell(
+  db: Database,
+  recordingId: string,
+  transcriptId?: string,
+): { shell: Omit<Transcript, 'words' | 'sentences' | 'paragraphs'>; row: TranscriptRow } {
   const item = readItem(db, recordingId);
   const t = (
     transcriptId
       ? db.prepare(`SELECT * FROM transcripts WHERE recording_id = ? AND id = ?`).get(recordingId, transcriptId)
       : db.prepare(`SELECT * FROM transcripts WHERE recording_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1`).get(recordingId)
-  ) as
-    | ({
-        id: string;
-        text: string;
-        confidence: number | null;
-        sentences: string;
-        paragraphs: string;
-        options: string;
-        status: string;
-        word_count: number;
-        completed_at: string | null;
-      } & WebhookColumns)
-    | undefined;
+  ) as TranscriptRow | undefined;
   if (!t) throw new AppError('not_found', 'This version of the transcript is no longer in the library.');
   // An older version is shown with its own state, not the newest one's.
   const shown = transcriptId ? { ...item, status: t.status as TranscriptStatus, wordCount: t.word_count, completedAt: t.completed_at } : item;
-  const words = readWords(db, t.id);
   const cuesRow = db.prepare(`SELECT data FROM cues WHERE transcript_id = ?`).get(t.id) as { data: string } | undefined;
   const speakers = db.prepare(`SELECT speaker AS id, name FROM speakers WHERE transcript_id = ? ORDER BY speaker`).all(t.id) as {
     id: string;
     name: string | null;
   }[];
-  return {
+  const shell = {
     item: shown,
     transcriptId: t.id,
     text: t.text,
     confidence: t.confidence,
-    words,
-    sentences: expandSpans(words, JSON.parse(t.sentences) as StoredSpan[]),
-    paragraphs: expandSpans(words, JSON.parse(t.paragraphs) as StoredSpan[]),
     speakers,
     cues: cuesRow ? (JSON.parse(cuesRow.data) as Cue[]) : null,
     options: JSON.parse(t.options) as Record<string, unknown>,
     webhook: toWebhookStatus(t),
+  };
+  return { shell, row: t };
+}
+
+export function readTranscript(db: Database, recordingId: string, transcriptId?: string): Transcript {
+  const { shell, row } = readShell(db, recordingId, transcriptId);
+  const words = readWords(db, row.id);
+  return {
+    ...shell,
+    words,
+    sentences: expandSpans(words, JSON.parse(row.sentences) as StoredSpan[]),
+    paragraphs: expandSpans(words, JSON.parse(row.paragraphs) as StoredSpan[]),
+  };
+}
+
+/** The same transcript as the bridge carries it (transcript-wire.ts), from the stored columns: no object per word, no span text to join. */
+export function readTranscriptWire(db: Database, recordingId: string, transcriptId?: string): TranscriptWire {
+  const { shell, row } = readShell(db, recordingId, transcriptId);
+  const blob = db.prepare(`SELECT data FROM words WHERE transcript_id = ?`).get(row.id) as { data: Buffer } | undefined;
+  const columns = blob ? wordColumns(blob.data) : { text: [], start: [], end: [], confidence: [], speaker: [] };
+  const original = (
+    db.prepare(`SELECT word_index, original FROM word_corrections WHERE transcript_id = ? ORDER BY word_index`).all(row.id) as {
+      word_index: number;
+      original: string;
+    }[]
+  )
+    .filter((c) => c.word_index < columns.text.length)
+    .map((c): [number, string] => [c.word_index, c.original]);
+  return {
+    ...shell,
+    words: { ...columns, original },
+    sentences: packSpans(JSON.parse(row.sentences) as StoredSpan[]),
+    paragraphs: packSpans(JSON.parse(row.paragraphs) as StoredSpan[]),
   };
 }
 
@@ -188,6 +223,11 @@ export class TranscriptStore {
 
   get(recordingId: string, transcriptId?: string): Transcript {
     return readTranscript(this.db, recordingId, transcriptId);
+  }
+
+  /** What library.get answers: the transcript with its words and spans as columns. */
+  wire(recordingId: string, transcriptId?: string): TranscriptWire {
+    return readTranscriptWire(this.db, recordingId, transcriptId);
   }
 
   words(transcriptId: string): Word[] {

@@ -8,6 +8,7 @@ import { create, type StateCreator } from 'zustand';
 import type { Transcript, Word } from '../../../shared/library';
 import { api as bridgeApi, errorCode, errorMessage } from '../bridge';
 import type { VerbatimApi } from '../../../shared/ipc';
+import { unpackTranscript } from '../../../shared/transcript-wire';
 import { findWords, wordAt } from '../lib/words';
 import { useApp } from './app';
 import { toast } from './toasts';
@@ -88,7 +89,7 @@ export const transcriptState =
       }
       try {
         const [t, media] = await Promise.all([
-          api.invoke('library.get', { id }),
+          api.invoke('library.get', { id }).then(unpackTranscript),
           api.invoke('library.mediaUrl', { id, redacted: false }).catch(() => ({ url: null })),
         ]);
         if (mine !== openSeq) return;
@@ -134,7 +135,7 @@ export const transcriptState =
       const before = t.words[index];
       if (!before || before.text === text) return true;
       try {
-        const next = await api.invoke('library.correctWords', { id, edits: [{ index, text }] });
+        const next = unpackTranscript(await api.invoke('library.correctWords', { id, edits: [{ index, text }] }));
         const corrected = { ...get().corrected };
         if (!(index in corrected)) corrected[index] = before.text;
         set({ transcript: next, corrected });
@@ -148,7 +149,7 @@ export const transcriptState =
       const id = get().id;
       if (!id) return;
       try {
-        set({ transcript: await api.invoke('library.renameSpeaker', { id, speaker, name }) });
+        set({ transcript: unpackTranscript(await api.invoke('library.renameSpeaker', { id, speaker, name })) });
       } catch (err) {
         toast(errorMessage(err), 'error');
       }
@@ -167,9 +168,17 @@ export function originalOf(word: Word, index: number, corrected: Record<number, 
   return corrected[index] ?? null;
 }
 
-/** The library changed (a job completed, a rename, a delete): reload what is open. Called once from main.tsx. */
+/**
+ * Opens what the app asks to open (useApp's `open`), in the same turn as the
+ * click: the request is on its way while the screen changes, not after the
+ * transcript screen has mounted. And when the library changes (a job
+ * completed, a rename, a delete), reloads what is open. Called once from main.tsx.
+ */
 export function connectTranscript(api: VerbatimApi): () => void {
-  return api.on('library.changed', (c) => {
+  const offOpen = useApp.subscribe((s, prev) => {
+    if (s.open && s.open !== prev.open) void useTranscript.getState().open(s.open.id, s.open.atMs, s.open.play);
+  });
+  const offChanged = api.on('library.changed', (c) => {
     const id = useTranscript.getState().id;
     if (!id || !c.ids.includes(id)) return;
     if (c.reason === 'deleted') {
@@ -181,8 +190,12 @@ export function connectTranscript(api: VerbatimApi): () => void {
       return;
     }
     void api.invoke('library.get', { id }).then(
-      (t) => useTranscript.getState().applyTranscript(t),
+      (t) => useTranscript.getState().applyTranscript(unpackTranscript(t)),
       () => undefined,
     );
   });
+  return () => {
+    offOpen();
+    offChanged();
+  };
 }

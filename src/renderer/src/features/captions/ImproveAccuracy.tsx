@@ -7,13 +7,14 @@ import { useEffect, useState } from 'react';
 import { Button } from '../../components/Button';
 import { api, errorMessage } from '../../bridge';
 import { useTranscript } from '../../stores/transcript';
+import { unpackTranscript } from '../../../../shared/transcript-wire';
 
 type Version = { transcriptId: string; kind: 'live' | 'improved'; status: string; createdAt: string; wordCount: number };
 
 /** Shows one version in the open transcript: a transcript id, or null for the newest. */
 function showVersion(recordingId: string, transcriptId: string | null): void {
   const load = transcriptId ? api.invoke('captions.version', { id: recordingId, transcriptId }) : api.invoke('library.get', { id: recordingId });
-  void load.then((t) => useTranscript.getState().applyTranscript(t)).catch(() => undefined);
+  void load.then((t) => useTranscript.getState().applyTranscript(unpackTranscript(t))).catch(() => undefined);
 }
 
 /** `switcher`: on the transcript screen, also offer to read the live version once an improved one exists. */

@@ -167,7 +167,10 @@ export function TranscriptBody({ transcript, blocks }: { transcript: Transcript;
       const b = blocks[i];
       return b ? 44 + Math.ceil((b.last - b.first + 1) / 13) * 27 : 80;
     },
-    overscan: 4,
+    // Two paragraphs either side are ~150 words: enough to scroll into without a blank, and half the work of opening with four.
+    overscan: 2,
+    // Before the scroller is measured, assume the window: the first render then lays out the paragraphs in view, not none.
+    initialRect: { width: window.innerWidth, height: window.innerHeight },
   });
 
   // Keep the spoken word in view, unless the user scrolled in the last few seconds.

@@ -86,10 +86,7 @@ export function TranscriptScreen() {
   const [subtitlesFor, setSubtitlesFor] = useState<string | null>(null);
   const subtitles = open !== null && subtitlesFor === open.id;
 
-  useEffect(() => {
-    if (open) void openTranscript(open.id, open.atMs, open.play);
-  }, [open, openTranscript]);
-
+  // The transcript store opens `open` itself, in the click's own turn (connectTranscript).
   const findable = transcript?.item.status === 'completed' && !subtitles;
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {

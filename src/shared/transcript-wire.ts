@@ -1,0 +1,136 @@
+/**
+ * A transcript as it crosses the bridge: its words as one array per field
+ * (columns) instead of one object per word. A two-hour transcript's 18,500
+ * word objects are 1.9 MB of JSON, and encoding, checking and decoding them
+ * held a transcript's open for ~60 ms; columns are under half the bytes and
+ * check as arrays of primitives; sentences and paragraphs go without their
+ * text, which is their words joined. main packs (packTranscript), the renderer
+ * unpacks (unpackTranscript); both sides then see the same `Transcript`.
+ */
+import { z } from 'zod';
+import { transcriptSchema, type Span, type Transcript, type Word } from './library';
+
+/**
+ * An array of one kind of primitive, checked in one loop: z.array(z.number())
+ * checks element by element through zod's machinery, ~10 ms (60 ms cold) for a
+ * two-hour transcript's columns.
+ */
+function arrayOf<T>(what: string, ok: (v: unknown) => boolean) {
+  return z.custom<T[]>((v) => Array.isArray(v) && v.every(ok), `expected an array of ${what}`);
+}
+const ints = () => arrayOf<number>('integers', Number.isSafeInteger);
+const numbers = () => arrayOf<number>('numbers', (v) => typeof v === 'number' && Number.isFinite(v));
+const strings = () => arrayOf<string>('strings', (v) => typeof v === 'string');
+const nullableStrings = () => arrayOf<string | null>('strings or nulls', (v) => v === null || typeof v === 'string');
+
+/** The words of a transcript, one array per field, all of one length. */
+export const wordColumnsSchema = z
+  .object({
+    text: strings(),
+    start: ints(),
+    end: ints(),
+    confidence: numbers(),
+    speaker: nullableStrings(),
+    /** What the service heard, for the words the user corrected: [index, original]. */
+    original: z.array(z.tuple([z.number().int().nonnegative(), z.string()])),
+  })
+  .superRefine((c, ctx) => {
+    const n = c.text.length;
+    for (const key of ['start', 'end', 'confidence', 'speaker'] as const) {
+      if (c[key].length !== n) ctx.addIssue({ code: 'custom', path: [key], message: `${key} has ${c[key].length} entries for ${n} words` });
+    }
+    const bad = c.original.find(([i]) => i >= n);
+    if (bad) ctx.addIssue({ code: 'custom', path: ['original'], message: `original names word ${bad[0]} of ${n}` });
+  });
+export type WordColumns = z.infer<typeof wordColumnsSchema>;
+
+/** Sentences or paragraphs, one array per field; a span's text is its words joined by spaces, as main builds it (text.ts `span`), so it is not sent. */
+export const spanColumnsSchema = z
+  .object({
+    start: ints(),
+    end: ints(),
+    firstWord: arrayOf<number>('word indexes', (v) => Number.isSafeInteger(v) && (v as number) >= 0),
+    lastWord: arrayOf<number>('word indexes', (v) => Number.isSafeInteger(v) && (v as number) >= 0),
+    speaker: nullableStrings(),
+  })
+  .superRefine((c, ctx) => {
+    const n = c.start.length;
+    for (const key of ['end', 'firstWord', 'lastWord', 'speaker'] as const) {
+      if (c[key].length !== n) ctx.addIssue({ code: 'custom', path: [key], message: `${key} has ${c[key].length} entries for ${n} spans` });
+    }
+  });
+export type SpanColumns = z.infer<typeof spanColumnsSchema>;
+
+/** The answer of library.get (and of the channels that answer a whole transcript). */
+export const transcriptWireSchema = transcriptSchema
+  .omit({ words: true, sentences: true, paragraphs: true })
+  .extend({ words: wordColumnsSchema, sentences: spanColumnsSchema, paragraphs: spanColumnsSchema })
+  .superRefine((t, ctx) => {
+    const n = t.words.text.length;
+    for (const key of ['sentences', 'paragraphs'] as const) {
+      const c = t[key];
+      const bad = c.firstWord.findIndex((first, i) => first > (c.lastWord[i] as number) || (c.lastWord[i] as number) >= n);
+      if (bad >= 0) ctx.addIssue({ code: 'custom', path: [key, bad], message: `${key} ${bad} names words outside the ${n} of the transcript` });
+    }
+  });
+export type TranscriptWire = z.infer<typeof transcriptWireSchema>;
+
+function wordsToColumns(words: readonly Word[]): WordColumns {
+  const n = words.length;
+  const c: WordColumns = { text: new Array(n), start: new Array(n), end: new Array(n), confidence: new Array(n), speaker: new Array(n), original: [] };
+  for (let i = 0; i < n; i++) {
+    const w = words[i] as Word;
+    c.text[i] = w.text;
+    c.start[i] = w.start;
+    c.end[i] = w.end;
+    c.confidence[i] = w.confidence;
+    c.speaker[i] = w.speaker;
+    if (typeof w.original === 'string') c.original.push([i, w.original]);
+  }
+  return c;
+}
+
+function columnsToWords(c: WordColumns): Word[] {
+  const words: Word[] = new Array(c.text.length);
+  for (let i = 0; i < words.length; i++) {
+    words[i] = {
+      text: c.text[i] as string,
+      start: c.start[i] as number,
+      end: c.end[i] as number,
+      confidence: c.confidence[i] as number,
+      speaker: c.speaker[i] ?? null,
+    };
+  }
+  for (const [i, original] of c.original) (words[i] as Word).original = original;
+  return words;
+}
+
+/** Spans as columns; they may come with their text or without (as stored). */
+export function packSpans(spans: readonly Omit<Span, 'text'>[]): SpanColumns {
+  return {
+    start: spans.map((s) => s.start),
+    end: spans.map((s) => s.end),
+    firstWord: spans.map((s) => s.firstWord),
+    lastWord: spans.map((s) => s.lastWord),
+    speaker: spans.map((s) => s.speaker),
+  };
+}
+
+function unpackSpans(c: SpanColumns, words: readonly Word[]): Span[] {
+  return c.start.map((start, i) => {
+    const firstWord = c.firstWord[i] as number;
+    const lastWord = c.lastWord[i] as number;
+    let text = words[firstWord]?.text ?? '';
+    for (let w = firstWord + 1; w <= lastWord; w++) text += ' ' + (words[w] as Word).text;
+    return { text, start, end: c.end[i] as number, firstWord, lastWord, speaker: c.speaker[i] ?? null };
+  });
+}
+
+export function packTranscript(t: Transcript): TranscriptWire {
+  return { ...t, words: wordsToColumns(t.words), sentences: packSpans(t.sentences), paragraphs: packSpans(t.paragraphs) };
+}
+
+export function unpackTranscript(t: TranscriptWire): Transcript {
+  const words = columnsToWords(t.words);
+  return { ...t, words, sentences: unpackSpans(t.sentences, words), paragraphs: unpackSpans(t.paragraphs, words) };
+}
