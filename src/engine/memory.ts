@@ -18,7 +18,8 @@ const require = createRequire(import.meta.url);
 
 type Gc = (opts?: { type?: 'minor' | 'major' }) => void;
 let collect: Gc | null | undefined;
-let trim: ((pad: number) => number) | null | undefined;
+type Trim = { async: (pad: number, done: (err: unknown, res: number) => void) => void };
+let trim: Trim | null | undefined;
 
 function gcFunction(): Gc | null {
   if (collect !== undefined) return collect;
@@ -33,11 +34,11 @@ function gcFunction(): Gc | null {
   return collect;
 }
 
-function mallocTrim(): ((pad: number) => number) | null {
+function mallocTrim(): Trim | null {
   if (trim !== undefined) return trim;
   try {
     const koffi = require('koffi') as typeof Koffi;
-    trim = koffi.load('libc.so.6').func('int malloc_trim(size_t pad)') as unknown as (pad: number) => number;
+    trim = koffi.load('libc.so.6').func('int malloc_trim(size_t pad)') as unknown as Trim;
   } catch {
     // Not glibc (musl, macOS, Windows): their allocators return memory on their own terms.
     trim = null;
@@ -45,10 +46,14 @@ function mallocTrim(): ((pad: number) => number) | null {
   return trim;
 }
 
-/** Collects garbage and trims the C heap; cheap on an idle engine (a few ms), so call it after releasing something big. */
+/**
+ * Collects garbage and trims the C heap, so call it after releasing something
+ * big. The trim runs on a worker thread: after a freed decoder it walks
+ * ~90 MB of small chunks, which held the event loop for up to 100 ms.
+ */
 export function releaseMemory(): void {
   gcFunction()?.();
-  mallocTrim()?.(0);
+  mallocTrim()?.async(0, () => undefined);
 }
 
 /**

@@ -302,6 +302,8 @@ export class VadPool {
   private idle: { v: StreamingVad; since: number }[] = [];
   private timer: NodeJS.Timeout | null = null;
   private missing = false;
+  /** Detectors handed out and not yet back. */
+  private out = 0;
 
   constructor(
     private readonly opts: VadOptions,
@@ -320,10 +322,29 @@ export class VadPool {
     if (this.missing) return null;
     const v = this.idle.pop()?.v ?? createStreamingVad(this.opts);
     if (!v) this.missing = true;
+    else this.out++;
     return v;
   }
 
+  /**
+   * Builds one idle detector when fewer than `n` exist (idle or in use);
+   * answers whether it built one. Building one holds the loop ~50 ms (an
+   * ONNX session): callers build them ahead, one per turn of the loop.
+   */
+  warmOne(n: number): boolean {
+    if (this.missing || this.idle.length + this.out >= Math.min(n, this.max)) return false;
+    const v = createStreamingVad(this.opts);
+    if (!v) {
+      this.missing = true;
+      return false;
+    }
+    this.idle.push({ v, since: Date.now() });
+    this.schedule();
+    return true;
+  }
+
   release(v: StreamingVad): void {
+    this.out = Math.max(0, this.out - 1);
     v.reset();
     if (this.idle.length < this.max) this.idle.push({ v, since: Date.now() });
     this.schedule();

@@ -39,6 +39,12 @@ export class DecoderPool {
     this.schedule();
   }
 
+  /** Frees idle decoders (the longest idle first) until at most `n` are left. */
+  shrink(n: number): void {
+    const extra = this.idle.splice(0, Math.max(0, this.idle.length - Math.max(0, n))).map((e) => e.d);
+    if (extra.length) void freeDecoders(extra);
+  }
+
   private schedule(): void {
     if (this.timer || !this.idle.length) return;
     const oldest = Math.min(...this.idle.map((e) => e.since));

@@ -51,6 +51,9 @@ export function createRecognizers(opts: RecognizerSetOptions): RecognizerSet {
   const live = new SphinxRecognizer({
     // Each live decoder holds its own model (about 70 MB): after a burst of sessions only two are kept warm, the rest freed at once.
     poolSize: Math.min(opts.maxSessions, LIVE_IDLE_DECODERS),
+    // Sessions take their decoder when speech starts; while some wait, two are made ready ahead (never more than maxSessions in all).
+    spares: opts.liveVad ? LIVE_IDLE_DECODERS : 0,
+    maxDecoders: opts.maxSessions,
     idleMs: opts.idleMs,
     modelDir: opts.modelDir,
     preset: LIVE_DECODER_ARGS,

@@ -65,6 +65,15 @@ export interface SphinxOptions {
   poolSize?: number;
   /** A pooled decoder unused this long is freed (default 60 s), so an idle engine gives its memory back. */
   idleMs?: number;
+  /**
+   * Streams opened `onFirstUse` (live sessions) take their decoder when they
+   * first hear speech. While such streams wait, up to this many idle decoders
+   * are made ready in the background (default 0), so speech finds one warm;
+   * ones never used are freed when no stream waits any more.
+   */
+  spares?: number;
+  /** Decoders in streams and idle together never exceed this when making spares (default: no bound). */
+  maxDecoders?: number;
 }
 
 export class SphinxRecognizer implements Recognizer {
@@ -77,11 +86,20 @@ export class SphinxRecognizer implements Recognizer {
   private readonly argv: string[];
   private readonly modelDir: string;
   private readonly modelError: string | null;
+  private readonly spares: number;
+  private readonly maxDecoders: number;
+  /** Plain streams opened on first use that have no decoder yet; plain decoders in streams; spares being made; spares made and not yet used. */
+  private waiting = 0;
+  private busy = 0;
+  private making: Promise<void> | null = null;
+  private unusedSpares = 0;
 
   constructor(opts: SphinxOptions = {}) {
     this.poolSize = opts.poolSize ?? 4;
     this.idleMs = opts.idleMs ?? 60_000;
     this.modelDir = opts.modelDir ?? SPHINX_MODEL_DIR;
+    this.spares = opts.spares ?? 0;
+    this.maxDecoders = opts.maxDecoders ?? Infinity;
     const all: Record<string, string> = {
       '-hmm': `${this.modelDir}/en-us`,
       '-lm': `${this.modelDir}/en-us.lm.bin`,
@@ -125,6 +143,11 @@ export class SphinxRecognizer implements Recognizer {
   async prewarm(n: number): Promise<void> {
     if (!this.available) return;
     await this.pool.fill(Math.min(n, this.poolSize));
+  }
+
+  /** Whether a spare decoder is being made now (for tests). */
+  get makingSpare(): boolean {
+    return this.making !== null;
   }
 
   /** Decoders alive in this recognizer's pools (idle ones only; for tests and the footprint benchmark). */
@@ -189,9 +212,97 @@ export class SphinxRecognizer implements Recognizer {
     return report;
   }
 
-  async openStream(opts: { keyterms?: string[] } = {}): Promise<RecognizerStream> {
+  /**
+   * A stream with a decoder of its own. `onFirstUse`: the decoder is taken
+   * when the stream is first used (with a voice detector in front, when
+   * speech starts), so a session that never speaks holds none (a decoder is
+   * 70-90 MB); spares made ahead (`spares`) make that take immediate.
+   */
+  async openStream(opts: { keyterms?: string[]; onFirstUse?: boolean } = {}): Promise<RecognizerStream> {
     const pool = this.poolFor(opts.keyterms ?? []);
+    if (!opts.onFirstUse) return this.streamOn(pool, await this.take(pool));
+    if (!this.available) throw new Error(this.unavailableReason ?? 'PocketSphinx is not available');
+    const plain = pool === this.pool;
+    let waiting = plain;
+    const stopWaiting = () => {
+      if (!waiting) return;
+      waiting = false;
+      this.waiting--;
+      if (this.waiting === 0 && this.unusedSpares > 0) {
+        // Made for sessions that never spoke: freed now rather than after the idle time.
+        pool.shrink(pool.size - this.unusedSpares);
+        this.unusedSpares = 0;
+      }
+    };
+    if (plain) {
+      this.waiting++;
+      this.makeSpares();
+    }
+    let opening: Promise<RecognizerStream> | null = null;
+    let closed = false;
+    let samples = 0;
+    const start = (): Promise<RecognizerStream> =>
+      (opening ??= (async () => {
+        // A spare on its way is never slower than a decoder of our own (creation is one at a time).
+        if (plain && !pool.size && this.making) await this.making;
+        const d = await this.take(pool);
+        stopWaiting();
+        this.makeSpares();
+        return this.streamOn(pool, d);
+      })());
+    const via = <T>(fn: (s: RecognizerStream) => Promise<T>): Promise<T> =>
+      closed ? Promise.reject(new Error('stream closed')) : start().then((s) => (closed ? Promise.reject(new Error('stream closed')) : fn(s)));
+    return {
+      get acceptedMs() {
+        return Math.round((samples / SAMPLE_RATE) * 1000);
+      },
+      accept: (pcm) => {
+        samples += pcm.length;
+        const copy = opening ? pcm : new Int16Array(pcm);
+        return via((s) => s.accept(copy));
+      },
+      partial: () => via((s) => s.partial()),
+      finish: () => via((s) => s.finish()),
+      inSpeech: () => via((s) => s.inSpeech()),
+      close: () => {
+        if (closed) return;
+        closed = true;
+        stopWaiting();
+        opening?.then((s) => s.close()).catch(() => undefined);
+      },
+    };
+  }
+
+  /** A decoder from `pool`, counted while in a plain stream; an idle one taken while spares were unused uses one up. */
+  private async take(pool: DecoderPool): Promise<Decoder> {
+    const hadIdle = pool.size > 0;
     const d = await pool.acquire();
+    if (pool === this.pool) {
+      this.busy++;
+      if (hadIdle && this.unusedSpares > 0) this.unusedSpares--;
+    }
+    return d;
+  }
+
+  /** Makes idle plain decoders, one at a time, until waiting streams have `spares` of them (within `maxDecoders`). */
+  private makeSpares(): void {
+    if (this.making || !this.available) return;
+    if (this.pool.size >= Math.min(this.spares, this.waiting) || this.busy + this.pool.size >= this.maxDecoders) return;
+    this.making = this.newDecoder()
+      .then((d) => {
+        this.pool.give(d);
+        // Every stream it was made for closed meanwhile without speaking: freed at once.
+        if (this.waiting === 0) this.pool.shrink(this.pool.size - 1);
+        else this.unusedSpares++;
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        this.making = null;
+        this.makeSpares();
+      });
+  }
+
+  private streamOn(pool: DecoderPool, d: Decoder): RecognizerStream {
     let closed = false;
     let samples = 0;
     return {
@@ -209,6 +320,7 @@ export class SphinxRecognizer implements Recognizer {
       close: () => {
         if (closed) return;
         closed = true;
+        if (pool === this.pool) this.busy--;
         void d.run(async () => {
           await d.end().catch(() => []);
           pool.give(d);

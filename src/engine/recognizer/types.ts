@@ -62,8 +62,8 @@ export interface Recognizer {
   /** False when the library or model is missing; `unavailableReason` then says what to install. */
   readonly available: boolean;
   readonly unavailableReason: string | null;
-  /** A stream with a resident decoder. Throws an Error carrying `unavailableReason` when not available. */
-  openStream(opts?: { keyterms?: string[] }): Promise<RecognizerStream>;
+  /** A stream with a resident decoder (`onFirstUse`: taken when first used, where the recognizer supports it). Throws an Error carrying `unavailableReason` when not available. */
+  openStream(opts?: { keyterms?: string[]; onFirstUse?: boolean }): Promise<RecognizerStream>;
   /**
    * Decodes a whole clip as one utterance (batch normalisation; keep clips ≤ ~30 s, e.g. VAD segments); times relative to the clip.
    * `speaker`: a transform of the model to this recording's speaker (recognizer/adapt.ts), for the second pass.

@@ -13,7 +13,7 @@ import { WARNING_SLOWER_THAN_REAL_TIME, type TokenResponse, type WarningMessage 
 import { keyMatches } from '../auth';
 import type { EngineContext } from '../context';
 import { CLOSE, closeReason, parseParams, StreamingClose } from '../streaming/params';
-import { StreamingSession } from '../streaming/session';
+import { prewarmSessionVads, StreamingSession } from '../streaming/session';
 import { TokenStore } from '../streaming/tokens';
 import { lazyStream } from '../streaming/lazy-stream';
 import { LiveModelError, liveModelOf, openLiveModel } from '../recognizer/sherpa/live';
@@ -55,6 +55,11 @@ export function registerStreaming(ctx: EngineContext, server: Server, router: Ro
   const wss = new WebSocketServer({ noServer: true, maxPayload: 512 * 1024 });
   const sessions = new Set<StreamingSession>();
   let active = 0;
+  // Each session's speech detector is built before sessions need it, one per turn of the loop (after an idle minute they are freed, then rebuilt so).
+  const warmVads = (): void => {
+    if (ctx.recognizers.liveVad) prewarmSessionVads(opts.maxSessions);
+  };
+  warmVads();
 
   router.get('/v3/token', ({ res, url }) => {
     const expires = intParam(url, 'expires_in_seconds', 1, 600, true) as number;
@@ -90,6 +95,7 @@ export function registerStreaming(ctx: EngineContext, server: Server, router: Ro
     }
     if (!live.name && !ctx.recognizers.available) return reject(CLOSE.serverError, ctx.recognizers.unavailableReason ?? 'The recognizer is not available');
     active++;
+    warmVads();
     // A model slower than real time says so once (a Warning message the app shows) rather than falling behind silently.
     const warn = (message: string) => {
       ctx.logger.warn(message);

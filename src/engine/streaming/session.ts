@@ -12,6 +12,7 @@ import type { StreamingServerMessage } from '../../shared/api/streaming';
 import { applyTunables, CLOSE, StreamingClose, type StreamingParams } from './params';
 import { AudioPacer, parseControl } from './input';
 import { Resampler } from './resample';
+import { inSlice } from './slices';
 import { SpeechEnd } from './speech-end';
 import { endOfTurnConfidence, formatWords, joinWords, PartialTracker, type StreamWord } from './turns';
 
@@ -35,6 +36,21 @@ const FIRST_WORD_EVERY_MS = 50;
 const vadPool = new VadPool({ minSilenceMs: 100, minSpeechMs: 32, threshold: 0.35 }, 16);
 
 const acquireVad = (): StreamingVad | null => vadPool.acquire();
+let warming = false;
+/**
+ * Builds the detectors of `sessions` concurrent sessions ahead of them, one
+ * per slice (~50 ms each): several built where sessions arrived together held
+ * the event loop for 200 ms.
+ */
+export function prewarmSessionVads(sessions: number): void {
+  if (warming) return;
+  warming = true;
+  const step = (): void => {
+    if (vadPool.warmOne(sessions)) inSlice(step);
+    else warming = false;
+  };
+  inSlice(step);
+}
 const releaseVad = (v: StreamingVad): void => vadPool.release(v);
 
 export interface SessionOptions {
@@ -68,7 +84,9 @@ export class StreamingSession {
   readonly id = randomUUID();
   readonly startedAt = Date.now();
   readonly expiresAt: number;
-  private readonly vad: StreamingVad | null;
+  /** Acquired with the first audio (building one takes ~50 ms of the loop): a session that sends none holds none. */
+  private vad: StreamingVad | null = null;
+  private vadAcquired = false;
   private readonly resampler: Resampler;
   private readonly speechEnd = new SpeechEnd();
   private preroll: Int16Array[] = [];
@@ -99,12 +117,11 @@ export class StreamingSession {
   ) {
     this.expiresAt = this.startedAt + opts.maxSessionMs;
     this.pacer = new AudioPacer(opts.burstMs);
-    this.vad = opts.useVad ? acquireVad() : null;
     this.resampler = new Resampler(params.sampleRate, RATE);
   }
 
   get vadBackend(): 'silero' | 'decoder' {
-    return this.vad ? 'silero' : 'decoder';
+    return this.vad || (this.opts.useVad && !this.vadAcquired) ? 'silero' : 'decoder';
   }
 
   begin(): void {
@@ -121,16 +138,49 @@ export class StreamingSession {
     this.touch();
   }
 
-  /** Handles one client message. Errors become close codes. */
+  /**
+   * Handles one client message. A frame's size and pace are checked as it
+   * arrives (a burst is refused before it costs any work); the work itself
+   * runs in order in the sessions' shared slices (slices.ts). Errors become
+   * close codes.
+   */
   onMessage(data: Buffer, isBinary: boolean): void {
     if (this.done) return;
     try {
       this.touch();
-      if (isBinary) this.onAudio(data);
-      else this.onControl(data.toString('utf8'));
+      if (isBinary) {
+        const pcm = this.pacer.accept(data, this.params);
+        if (!this.vadAcquired) this.later(() => this.acquireVad());
+        // A frame of up to 1 s (at 48 kHz ~20 ms of resampling and VAD) goes in 100 ms pieces, a few per slice.
+        const step = this.params.sampleRate / 10;
+        for (let i = 0; i < pcm.length; i += step) {
+          const piece = pcm.subarray(i, i + step);
+          this.later(() => this.onAudio(piece));
+        }
+      } else {
+        const text = data.toString('utf8');
+        this.later(() => this.onControl(text));
+      }
     } catch (err) {
       this.fail(err);
     }
+  }
+
+  private later(fn: () => void): void {
+    inSlice(() => {
+      if (this.done) return;
+      try {
+        fn();
+      } catch (err) {
+        this.fail(err);
+      }
+    });
+  }
+
+  private acquireVad(): void {
+    if (this.vadAcquired) return;
+    this.vadAcquired = true;
+    this.vad = this.opts.useVad ? acquireVad() : null;
   }
 
   /** The socket went away: stop everything. */
@@ -174,8 +224,8 @@ export class StreamingSession {
     }
   }
 
-  private onAudio(data: Buffer): void {
-    const pcm = this.pacer.accept(data, this.params);
+  private onAudio(pcm: Int16Array): void {
+    this.acquireVad();
     this.ingest(this.resampler.process(pcm));
   }
 
