@@ -13,8 +13,10 @@ import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { bridgeRequestSchema, type BridgeResponse } from '../../shared/ipc';
+import { decodeBridgeRequest } from '../../shared/bridge-request';
+import type { BridgeResponse } from '../../shared/ipc';
 import type { Core } from '../core';
+import { CheckedJson } from '../ipc/checked';
 import { CONTENT_SECURITY_POLICY } from '../security';
 import { handleMedia, handleUpload } from './media';
 
@@ -39,6 +41,9 @@ const MIME: Record<string, string> = {
  * closes that socket with 1009 and leaves host mode serving.
  */
 export const BRIDGE_MAX_PAYLOAD = 16 * 1024 * 1024;
+
+/** Text messages from this size on are read and checked on the library's worker thread (a 200,000-cue commit is ~9 MB of JSON): the event loop only hands the bytes over. */
+export const BRIDGE_OFF_THREAD_BYTES = 256 * 1024;
 
 /**
  * Whether a Host header names this machine's loopback: `127.0.0.1`,
@@ -226,30 +231,34 @@ export async function startHostServer(opts: HostServerOptions): Promise<HostServ
     ws.on('message', (data, isBinary) => {
       // Binary messages are live captions' audio frames (ipc.ts binaryMessages); the service checks and never throws.
       if (isBinary) return opts.core.captions.frame(toBytes(data));
-      onMessage(ws, data.toString()).catch((err: unknown) => {
+      onMessage(ws, toBytes(data)).catch((err: unknown) => {
         console.error('host: bridge message failed', err);
         if (ws.readyState === ws.OPEN) ws.close(1011, 'Internal error');
       });
     });
   }
 
-  async function onMessage(ws: WebSocket, text: string): Promise<void> {
-    let raw: unknown;
-    try {
-      raw = JSON.parse(text);
-    } catch {
-      ws.close(1003, 'Messages must be JSON');
+  async function onMessage(ws: WebSocket, bytes: Uint8Array): Promise<void> {
+    const req =
+      bytes.byteLength >= BRIDGE_OFF_THREAD_BYTES
+        ? await opts.core.library.offload.decodeRequest(bytes)
+        : decodeBridgeRequest(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
+    if (!req.ok) {
+      ws.close(1003, req.reason);
       return;
     }
-    const req = bridgeRequestSchema.safeParse(raw);
-    if (!req.success) {
-      ws.close(1003, 'Malformed bridge message');
+    const { id, channel, input, check } = req;
+    const reply = await opts.core.router.dispatch(channel, input, { sender: { kind: 'host', tokenValid: true }, jsonText: true }, check ?? undefined);
+    if (ws.readyState !== ws.OPEN) return;
+    if (reply.ok && reply.output instanceof CheckedJson) {
+      // JSON the worker made and checked, sent as it is: one text message in three frames, sent in one turn so nothing comes between them.
+      ws.send(`{"id":${id},"output":`, { binary: false, fin: false });
+      ws.send(reply.output.bytes, { binary: false, fin: false });
+      ws.send('}', { binary: false, fin: true });
       return;
     }
-    const { id, channel, input } = req.data;
-    const reply = await opts.core.router.dispatch(channel, input, { sender: { kind: 'host', tokenValid: true } });
     const frame: BridgeResponse = reply.ok ? { id, output: reply.output } : { id, error: reply.error };
-    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
+    ws.send(JSON.stringify(frame));
   }
 
   return {

@@ -5,6 +5,7 @@
  * answered as `{code, message}`, never as stack traces.
  */
 import type { z } from 'zod';
+import { describeIssues, type InputCheck } from '../../shared/bridge-request';
 import { AppError } from '../../shared/errors';
 import { isCheckedOutput } from './checked';
 import { channels, events, isChannel, type Channel, type EventName, type Output, type Payload, type Reply } from '../../shared/ipc';
@@ -14,6 +15,8 @@ export type Sender = { kind: 'electron'; frameUrl: string } | { kind: 'host'; to
 
 export interface HandlerContext {
   sender: Sender;
+  /** The transport sends answers as JSON text (host mode's bridge): a handler may answer with JSON it checked and made off the event loop (checked.ts checkedJson). */
+  jsonText?: boolean;
 }
 
 type Handler<C extends Channel> = (input: z.output<(typeof channels)[C]['input']>, ctx: HandlerContext) => Output<C> | Promise<Output<C>>;
@@ -43,7 +46,8 @@ export class Router {
     return [...this.handlers.keys()];
   }
 
-  async dispatch(channel: unknown, input: unknown, ctx: HandlerContext): Promise<Reply> {
+  /** `checked`: the input was already parsed with the channel's schema (the library's worker does it for big bridge messages, shared/bridge-request.ts). */
+  async dispatch(channel: unknown, input: unknown, ctx: HandlerContext, checked?: InputCheck): Promise<Reply> {
     if (!this.isTrustedSender(ctx.sender)) {
       return fail('forbidden', 'This window is not allowed to talk to Verbatim.');
     }
@@ -54,13 +58,14 @@ export class Router {
     if (!handler) return fail('unavailable', `${channel} is not available in this build.`);
 
     const spec = channels[channel];
-    const parsed = spec.input.safeParse(input);
-    if (!parsed.success) {
+    const parsed = checked ? null : spec.input.safeParse(input);
+    if (checked && !checked.ok) return fail('bad_request', `Invalid input for ${channel}: ${checked.message}`);
+    if (parsed && !parsed.success) {
       return fail('bad_request', `Invalid input for ${channel}: ${describeIssues(parsed.error)}`);
     }
     let result: unknown;
     try {
-      result = await handler(parsed.data, ctx);
+      result = await handler(parsed ? parsed.data : input, ctx);
     } catch (err) {
       if (err instanceof AppError) return { ok: false, error: err.toInfo() };
       this.log.error(`Handler ${channel} failed`, err);
@@ -93,11 +98,4 @@ export class Router {
 
 function fail(code: 'bad_request' | 'forbidden' | 'unavailable' | 'internal' | 'invalid_output', message: string): Reply {
   return { ok: false, error: { code, message } };
-}
-
-export function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 3)
-    .map((issue) => `${issue.path.length ? issue.path.join('.') : 'input'}: ${issue.message}`)
-    .join('; ');
 }

@@ -5,7 +5,8 @@ import type { Library } from '../services/library/library';
 import { importSubtitlesOffThread } from '../services/library/subtitle-import';
 import type { PickedFiles } from '../services/picked-files';
 import { chooseSubtitleMedia } from '../services/subtitle-media';
-import { checkedOutput } from './checked';
+import type { SubtitleDoc } from '../../shared/subtitles/schema';
+import { checkedJson, checkedOutput } from './checked';
 import type { Router } from './router';
 
 export function registerSubtitleHandlers(
@@ -15,7 +16,12 @@ export function registerSubtitleHandlers(
   deps: { picked: PickedFiles; uploadsDir: string; log(message: string): void },
 ): void {
   const store = library.subtitles;
-  router.handle('subtitles.open', async ({ id }) => {
+  router.handle('subtitles.open', async ({ id }, ctx) => {
+    // Host mode's bridge sends JSON text: the worker writes it (checked), and the event loop never stringifies 200,000 cues.
+    if (ctx.jsonText) {
+      const json = await library.offload.openSubtitlesJson(id);
+      if (json) return checkedJson(json) as unknown as SubtitleDoc;
+    }
     const r = await library.offload.openSubtitles(id);
     return r.checked ? checkedOutput(r.doc) : r.doc;
   });

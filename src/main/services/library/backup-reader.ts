@@ -16,6 +16,9 @@ export const BACKUP_LIMITS = {
   rows: 50_000_000,
 } as const;
 
+/** Rows handed on between two turns of the event loop. */
+const ROWS_PER_TURN = 1_000;
+
 export interface BackupRow {
   table: string;
   row: Record<string, unknown>;
@@ -45,7 +48,8 @@ function fieldsFit(row: Record<string, unknown>): boolean {
  * it). A row that is not an object, is larger than rowBytes, does not parse
  * or has a field over fieldChars is skipped and counted in `stats`; more
  * than `recordings` recordings refuses the backup. Each 256 KiB read is a
- * turn of the event loop.
+ * turn of the event loop, and so is every ROWS_PER_TURN rows within one
+ * (a read can hold 18,000 small rows, ~90 ms of work for the caller).
  */
 export async function* backupRows(fh: FileHandle, size: number, stats: ReadStats, signal?: AbortSignal): AsyncGenerator<BackupRow> {
   if (size > BACKUP_LIMITS.manifestBytes)
@@ -71,12 +75,14 @@ export async function* backupRows(fh: FileHandle, size: number, stats: ReadStats
   let seenStart = false;
   let done = false;
   let sawTables = false;
+  let rowsThisTurn: number;
   for (let at = 0; at < size && !done;) {
     if (signal?.aborted) throw new AppError('canceled', 'The import was canceled. Nothing was imported.');
     const { bytesRead } = await fh.read(buf, 0, Math.min(buf.length, size - at), at);
     if (bytesRead === 0) break;
     at += bytesRead;
     stats.bytes = at;
+    rowsThisTurn = 0;
     const text = decoder.write(buf.subarray(0, bytesRead));
     if (row) rowStart = 0;
     for (let i = 0; i < text.length; i++) {
@@ -156,6 +162,11 @@ export async function* backupRows(fh: FileHandle, size: number, stats: ReadStats
             else if (!fieldsFit(parsed as Record<string, unknown>))
               skip(stats, `${table} row ${n}: a field longer than ${BACKUP_LIMITS.fieldChars / 1024 ** 2} M characters`);
             else yield { table, row: parsed as Record<string, unknown> };
+          }
+          if (++rowsThisTurn >= ROWS_PER_TURN) {
+            rowsThisTurn = 0;
+            await new Promise((r) => setImmediate(r));
+            if (signal?.aborted) throw new AppError('canceled', 'The import was canceled. Nothing was imported.');
           }
         } else if (depth === 3 && inTables) {
           skip(stats, `${keys[2] ?? ''}: an entry that is not a row object`);

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { builtInProfiles } from '../../../shared/subtitles/index';
 import { AppError } from '../../../shared/errors';
 import { editorCueSchema, rulesProfileSchema, spliceSchema } from '../../../shared/subtitles/schema';
+import type { Statement } from 'better-sqlite3';
 import type { Database, LibraryContext } from './db';
 import { isLibraryAudioName } from './audio';
 import { indexSentences, readWords } from './transcripts';
@@ -119,7 +120,17 @@ export class BackupStore {
         if (table === 'recordings') columns.delete('original_path');
         columnsOf.set(table, columns);
       }
-      // Pass 2: the rows, in batches.
+      // Pass 2: the rows, in batches; a statement is prepared once per table and set of columns (preparing one per row was half a batch's time).
+      const inserts = new Map<string, Statement>();
+      const insertFor = (sql: string): Statement => {
+        const known = inserts.get(sql);
+        if (known) return known;
+        // Rows of a hostile backup may each name other columns: the cache stays small.
+        if (inserts.size >= 200) inserts.clear();
+        const st = this.db.prepare(sql);
+        inserts.set(sql, st);
+        return st;
+      };
       let batch: BackupRow[] = [];
       const flush = async () => {
         const copies: [string, string][] = [];
@@ -149,9 +160,8 @@ export class BackupStore {
             }
             const cols = [...values.keys()];
             try {
-              const r = this.db
-                .prepare(`INSERT OR IGNORE INTO ${table} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`)
-                .run(...values.values());
+              const sql = `INSERT OR IGNORE INTO ${table} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`;
+              const r = insertFor(sql).run(...values.values());
               if (table === 'chats' && r.changes) chatIds.add(id(row.id));
               if (table === 'recordings' && r.changes) imported.push(id(row.id));
             } catch {

@@ -5,6 +5,7 @@ import { dirname, extname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type * as Koffi from 'koffi';
+import { decodeBridgeRequest, type DecodedRequest } from '../../../shared/bridge-request';
 import { AppError, type ErrorInfo } from '../../../shared/errors';
 import type { Cue, Splice } from '../../../shared/subtitles/index';
 import type { SubtitleDoc } from '../../../shared/subtitles/schema';
@@ -18,9 +19,22 @@ export const PART = 5_000;
 export type LibraryWorkerPart = { seq: number; op: 'part'; key: 'remove' | 'insert'; cues: Cue[] };
 export type LibraryWorkerTask = { seq: number; parts?: boolean } & (
   | { op: 'importSubtitles'; name: string; content: string; source: string }
-  | { op: 'commitSubtitles'; id: string; version: number; label: string; splice: Splice; doc?: { header?: string[]; trailer?: string[] } }
-  | { op: 'openSubtitles'; id: string }
+  | {
+      op: 'commitSubtitles';
+      id: string;
+      version: number;
+      label: string;
+      splice: Splice;
+      doc?: { header?: string[]; trailer?: string[] };
+      /** The splice the worker kept when it decoded the bridge message (decodeRequest), instead of `splice`'s empty lists. */
+      parked?: number;
+    }
+  /** `json`: answer the checked document as UTF-8 JSON bytes, for host mode's bridge. */
+  | { op: 'openSubtitles'; id: string; json?: boolean }
+  | { op: 'decodeRequest'; bytes: Uint8Array }
 );
+/** What the worker answers a decodeRequest: a commit's big splice stays in the worker under `parked`, and its input comes with empty lists. */
+export type DecodedInWorker = { decoded: DecodedRequest; parked?: number };
 type Task = LibraryWorkerTask extends infer T ? (T extends unknown ? Omit<T, 'seq' | 'parts'> : never) : never;
 /** An answer's cues come back the same way: parts first, then the reply with `parts: true` and an empty `cues`. */
 export type LibraryWorkerReply =
@@ -56,6 +70,8 @@ export class LibraryOffload {
   private seq = 0;
   private readonly waiting = new Map<number, { resolve(v: unknown): void; reject(e: unknown): void; cues: Cue[] }>();
   private idle: NodeJS.Timeout | null = null;
+  /** Splices of decoded commits (their input's empty `splice`) whose cues the worker kept, by the key it kept them under. */
+  private readonly parked = new WeakMap<Splice, number>();
 
   constructor(private readonly library: OffloadLibrary) {}
 
@@ -95,7 +111,7 @@ export class LibraryOffload {
     return w;
   }
 
-  private async run<T>(task: Task, inProcess: () => T): Promise<T> {
+  private async run<T>(task: Task, inProcess: () => T, transfer: ArrayBuffer[] = []): Promise<T> {
     const w = this.start();
     if (!w) return inProcess();
     const seq = ++this.seq;
@@ -103,15 +119,32 @@ export class LibraryOffload {
     if (this.idle) clearTimeout(this.idle);
     this.idle = null;
     const answer = new Promise<T>((resolve, reject) => this.waiting.set(seq, { resolve: resolve as (v: unknown) => void, reject, cues: [] }));
-    if (task.op === 'commitSubtitles' && task.splice.remove.length + task.splice.insert.length > PART) {
+    const parked = task.op === 'commitSubtitles' ? this.parked.get(task.splice) : undefined;
+    if (task.op === 'commitSubtitles' && parked !== undefined) w.postMessage({ ...task, seq, parked } satisfies LibraryWorkerTask);
+    else if (task.op === 'commitSubtitles' && task.splice.remove.length + task.splice.insert.length > PART) {
       for (const key of ['remove', 'insert'] as const)
         for (let i = 0; i < task.splice[key].length; i += PART) {
           w.postMessage({ seq, op: 'part', key, cues: task.splice[key].slice(i, i + PART) } satisfies LibraryWorkerPart);
           await new Promise((r) => setImmediate(r));
         }
       w.postMessage({ ...task, seq, parts: true, splice: { at: task.splice.at, remove: [], insert: [] } } satisfies LibraryWorkerTask);
-    } else w.postMessage({ ...task, seq } satisfies LibraryWorkerTask);
+    } else w.postMessage({ ...task, seq } satisfies LibraryWorkerTask, transfer);
     return answer;
+  }
+
+  /**
+   * A big bridge message (UTF-8 JSON) read and checked on the worker thread:
+   * the same reading as shared/bridge-request.ts, and the input parsed with
+   * its channel's schema (a 200,000-cue commit holds the event loop ~300 ms
+   * for that). `bytes` is handed over: do not use it after.
+   */
+  async decodeRequest(bytes: Uint8Array): Promise<DecodedRequest> {
+    const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
+    const r = await this.run<DecodedInWorker>({ op: 'decodeRequest', bytes: own }, () => ({ decoded: decodeBridgeRequest(new TextDecoder().decode(own)) }), [
+      own.buffer as ArrayBuffer,
+    ]);
+    if (r.parked !== undefined && r.decoded.ok) this.parked.set((r.decoded.input as { splice: Splice }).splice, r.parked);
+    return r.decoded;
   }
 
   /** A subtitle file as a new item (subtitle-import.ts), parsed and stored off the event loop; `inProcess` does the same here when no worker can start. */
@@ -122,6 +155,11 @@ export class LibraryOffload {
   /** subtitles.commit off the event loop (a Reset or an import onto the cues replaces up to 200,000 of them). */
   commitSubtitles(id: string, version: number, label: string, splice: Splice, doc?: { header?: string[]; trailer?: string[] }): Promise<{ version: number }> {
     return this.run({ op: 'commitSubtitles', id, version, label, splice, doc }, () => this.library.subtitles.commit(id, version, label, splice, doc));
+  }
+
+  /** subtitles.open as checked UTF-8 JSON made on the worker (for host mode's bridge); null when there is no worker. */
+  openSubtitlesJson(id: string): Promise<Uint8Array | null> {
+    return this.run<Uint8Array | null>({ op: 'openSubtitles', id, json: true }, () => null);
   }
 
   /** subtitles.open off the event loop (reading, repairing and joining 200,000 cues with their words). */
@@ -137,24 +175,28 @@ export class LibraryOffload {
     this.worker = null;
     if (!w) return;
     await w.terminate();
-    trimCHeap();
+    await trimCHeap();
   }
 }
 
-let trim: ((pad: number) => number) | null | undefined;
+type Trim = { async(pad: number, done: (err: unknown, freed: number) => void): void };
+let trim: Trim | null | undefined;
 /**
  * glibc keeps what the worker's thread freed (its SQLite pages, its heap) in
  * the process until malloc_trim: without it a 200,000-cue import leaves host
- * mode ~150 MiB bigger for good. Not glibc: nothing to do.
+ * mode ~150 MiB bigger for good. It walks the whole C heap (~30 ms after such
+ * an import), so it runs on libuv's thread pool, not the event loop. Not
+ * glibc: nothing to do.
  */
-function trimCHeap(): void {
+function trimCHeap(): Promise<void> {
   if (trim === undefined) {
     try {
       const koffi = createRequire(import.meta.url)('koffi') as typeof Koffi;
-      trim = koffi.load('libc.so.6').func('int malloc_trim(size_t pad)') as unknown as (pad: number) => number;
+      trim = koffi.load('libc.so.6').func('int malloc_trim(size_t pad)') as unknown as Trim;
     } catch {
       trim = null;
     }
   }
-  trim?.(0);
+  const t = trim;
+  return t ? new Promise((resolve) => t.async(0, () => resolve())) : Promise.resolve();
 }
