@@ -244,7 +244,7 @@ export class SphinxRecognizer implements Recognizer {
     const start = (): Promise<RecognizerStream> =>
       (opening ??= (async () => {
         // A spare on its way is never slower than a decoder of our own (creation is one at a time).
-        if (plain && !pool.size && this.making) await this.making;
+        while (plain && !pool.size && this.making) await this.making;
         const d = await this.take(pool);
         stopWaiting();
         this.makeSpares();

@@ -8,6 +8,9 @@ export interface LoopFigures {
   p99Ms: number;
   meanMs: number;
   samples: number;
+  /** The longest gap between the probe's 10 ms ticks, and the main thread's CPU time inside it (the rest was waiting for a core). */
+  worstGapMs: number;
+  worstGapCpuMs: number;
   since: number;
   /** When the probe wrote these figures. */
   at: number;
