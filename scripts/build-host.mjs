@@ -3,7 +3,17 @@
 // node_modules), so `npm run serve` starts without compiling TypeScript on the
 // fly (about 200 ms instead of 450). Skips the work when out/host is newer
 // than every source it is made from.
-import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+//
+// Two things keep host mode's cold start short (issue 29):
+// - cli-main is built with code splitting: src/main/host/cli.ts imports the services (zod's
+//   schemas, SQLite, ws) dynamically, after the server listens, so they are chunks of their own
+//   (out/host/chunks) that load while the browser fetches the page.
+// - Node's built-ins are reached through require(), not `import`: Node makes an ES module facade
+//   of a built-in by reading every export, which runs its lazy getters (node:http's loads undici,
+//   node:tls's lists the root certificates), ~30 ms of a start for nothing we use.
+// - zod is bundled (the other packages stay in node_modules): Node resolving and linking its
+//   ~90 module files one by one took ~40 ms of every start; bundled it is one file.
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -22,6 +32,28 @@ export function newest(dir) {
   return t;
 }
 
+/** `require` for the bundles: what esbuild's require() of a built-in calls (see builtinsThroughRequire). */
+const REQUIRE_BANNER = "import { createRequire as __verbatimCreateRequire } from 'node:module';\nconst require = __verbatimCreateRequire(import.meta.url);";
+
+/** Every `import … from 'node:x'` becomes require('node:x') (no ES module facade, so no lazy getter runs). */
+const builtinsThroughRequire = {
+  name: 'builtins-through-require',
+  setup(b) {
+    b.onResolve({ filter: /^node:/ }, (args) =>
+      args.namespace === 'builtin' || args.path === 'node:module' ? { path: args.path, external: true } : { path: args.path, namespace: 'builtin' },
+    );
+    b.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
+  },
+};
+
+/** Packages stay in node_modules (native addons, workers they start by path), except zod. */
+const packagesButZodExternal = {
+  name: 'packages-but-zod-external',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, (args) => (args.path === 'zod' || args.path.startsWith('zod/') ? undefined : { path: args.path, external: true }));
+  },
+};
+
 export async function ensureHost({ force = false } = {}) {
   const outputs = ['cli.mjs', 'cli-main.mjs', 'engine.mjs', 'native-child.mjs', 'llama-child.mjs', 'library-worker.mjs', 'engine-guard.mjs'].map((f) =>
     join(out, f),
@@ -29,10 +61,30 @@ export async function ensureHost({ force = false } = {}) {
   const built = outputs.every((f) => existsSync(f)) ? Math.min(...outputs.map((f) => statSync(f).mtimeMs)) : 0;
   if (!force && built > Math.max(...sources.map(newest), statSync(join(root, 'package.json')).mtimeMs)) return false;
   mkdirSync(out, { recursive: true });
+  const common = {
+    outdir: out,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    sourcemap: 'linked',
+    logLevel: 'warning',
+    plugins: [builtinsThroughRequire, packagesButZodExternal],
+    banner: { js: REQUIRE_BANNER },
+  };
+  // Host mode's entry and the chunks it loads after listening (old chunks go: their names carry a hash).
+  rmSync(join(out, 'chunks'), { recursive: true, force: true });
   await build({
+    ...common,
+    // out/host/cli.mjs is src/main/host/entry.mjs: the compile cache first, then this bundle.
+    entryPoints: { 'cli-main': join(root, 'src/main/host/cli.ts') },
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
+  });
+  await build({
+    ...common,
     entryPoints: {
-      // out/host/cli.mjs is src/main/host/entry.mjs: the compile cache first, then this bundle.
-      'cli-main': join(root, 'src/main/host/cli.ts'),
       engine: join(root, 'src/engine/index.ts'),
       // The engine forks it for native work that can crash (src/engine/native/child-host.ts).
       'native-child': join(root, 'src/engine/native/child.ts'),
@@ -41,15 +93,6 @@ export async function ensureHost({ force = false } = {}) {
       // The library's worker thread for heavy subtitle work (src/main/services/library/library-offload.ts).
       'library-worker': join(root, 'src/main/services/library/library-worker.ts'),
     },
-    outdir: out,
-    outExtension: { '.js': '.mjs' },
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node22',
-    packages: 'external',
-    sourcemap: 'linked',
-    logLevel: 'warning',
   });
   copyFileSync(join(root, 'src/main/platform/host/engine-guard.mjs'), join(out, 'engine-guard.mjs'));
   copyFileSync(join(root, 'src/main/host/entry.mjs'), join(out, 'cli.mjs'));

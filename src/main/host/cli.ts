@@ -1,12 +1,12 @@
 /**
  * `npm run serve -- --port 5180 --data DIR`: Verbatim in host mode.
- * Prints exactly one line, the URL to open, when it is ready.
+ * Prints exactly one line, the URL to open, as soon as the page can be served.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createCore } from '../core';
+import type { Core } from '../core';
 import { createHostPlatform, defaultDataDir } from '../platform/host';
 import { newToken, startHostServer } from './server';
 
@@ -42,9 +42,17 @@ async function main(): Promise<void> {
   const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
 
   const platform = createHostPlatform({ dataDir, version });
-  const core = createCore(platform, (s) => s.kind === 'host' && s.tokenValid, { onlyPickedPaths: true });
-  // Folders the user named when starting host mode count as picked this session: paths inside them may be added by path.
-  for (const f of values.folder ?? []) core.picked.addFolder(resolve(f));
+  // The server listens and the address is printed before the services load (zod's schemas, SQLite,
+  // the library, jobs: most of a start): the browser fetches the page meanwhile, and the bridge
+  // answers once they are up (issue 29: cold start). A failure to start them still ends the process.
+  let listening!: () => void;
+  const core: Promise<Core> = new Promise<void>((r) => (listening = r)).then(async () => {
+    const { createCore } = await import('../core');
+    const c = createCore(platform, (s) => s.kind === 'host' && s.tokenValid, { onlyPickedPaths: true });
+    // Folders the user named when starting host mode count as picked this session: paths inside them may be added by path.
+    for (const f of values.folder ?? []) c.picked.addFolder(resolve(f));
+    return c;
+  });
   const host = await startHostServer({
     core,
     token: newToken(),
@@ -52,17 +60,19 @@ async function main(): Promise<void> {
     port,
   });
   process.stdout.write(`Verbatim is running in host mode: ${host.url}\n`);
+  listening();
 
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
     await host.close();
-    await core.dispose();
+    await (await core.catch(() => null))?.dispose();
     process.exit(0);
   };
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());
+  await core;
 }
 
 main().catch((err: unknown) => {

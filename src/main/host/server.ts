@@ -5,6 +5,10 @@
  * serves user data); the socket also refuses other origins, and every request
  * must name a loopback Host (a DNS-rebound name reaches 127.0.0.1 but says so).
  * No listener may throw: a malformed request gets a 4xx, never the process.
+ * The renderer is served as soon as the server listens; the bridge and the
+ * token routes wait for the services (`core` may be a promise: host/cli.ts
+ * loads them after printing the address, issue 29), so this module imports
+ * nothing heavy itself (ws and the contract's schemas load with them).
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream, existsSync, statSync } from 'node:fs';
@@ -12,11 +16,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { WebSocketServer, type WebSocket } from 'ws';
-import { decodeBridgeRequest } from '../../shared/bridge-request';
+import type { WebSocket, WebSocketServer } from 'ws';
+import type * as Ipc from '../../shared/ipc';
 import type { BridgeResponse } from '../../shared/ipc';
 import type { Core } from '../core';
-import { CheckedJson } from '../ipc/checked';
 import { CONTENT_SECURITY_POLICY } from '../security';
 import { handleMedia, handleUpload } from './media';
 
@@ -41,9 +44,6 @@ const MIME: Record<string, string> = {
  * closes that socket with 1009 and leaves host mode serving.
  */
 export const BRIDGE_MAX_PAYLOAD = 16 * 1024 * 1024;
-
-/** Text messages from this size on are read and checked on the library's worker thread (a 200,000-cue commit is ~9 MB of JSON): the event loop only hands the bytes over. */
-export const BRIDGE_OFF_THREAD_BYTES = 256 * 1024;
 
 /**
  * Whether a Host header names this machine's loopback: `127.0.0.1`,
@@ -78,7 +78,8 @@ export function parseTarget(raw: string | undefined): URL | null {
 export type TokenRoute = (req: IncomingMessage, res: ServerResponse, url: URL) => void | Promise<void>;
 
 export interface HostServerOptions {
-  core: Core;
+  /** The services, or their promise: until it settles the page is served and bridge upgrades wait; if it rejects they get 503. */
+  core: Core | Promise<Core>;
   token: string;
   rendererDir: string;
   port: number;
@@ -104,13 +105,25 @@ export function tokenMatches(expected: string, given: string | null | undefined)
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-export async function startHostServer(opts: HostServerOptions): Promise<HostServer> {
+export async function startHostServer(options: HostServerOptions): Promise<HostServer> {
+  let services: Core | null = null;
+  // opts.core is read only where the services are up (a bridge socket, a token route after `up`).
+  const opts = {
+    ...options,
+    get core(): Core {
+      if (!services) throw new Error('host: the services are not up yet');
+      return services;
+    },
+  };
+  let bridgeRequestSchema!: typeof Ipc.bridgeRequestSchema;
+  let wss: WebSocketServer | null = null;
+  let unsubscribe = (): void => undefined;
+  let shutDown = false;
   const host = opts.host ?? '127.0.0.1';
   const rendererDir = resolve(opts.rendererDir);
   const tokenRoutes = new Map<string, TokenRoute>();
   tokenRoutes.set('/upload', (req, res) => handleUpload(opts.core, req, res));
   tokenRoutes.set('/media/', (req, res, url) => handleMedia(opts.core, req, res, url));
-  opts.core.setMediaUrl((id, redacted) => `/media/${id}?token=${encodeURIComponent(opts.token)}${redacted ? '&redacted=1' : ''}`);
 
   const server = createServer((req, res) => {
     void handleHttp(req, res).catch((err: unknown) => {
@@ -139,6 +152,10 @@ export async function startHostServer(opts: HostServerOptions): Promise<HostServ
         const given = url.searchParams.get('token') ?? bearer(req);
         if (!tokenMatches(opts.token, given)) {
           res.writeHead(401, { 'content-type': 'text/plain' }).end('Missing or wrong token');
+          return;
+        }
+        if (!(await up)) {
+          res.writeHead(503, { 'content-type': 'text/plain' }).end('Verbatim could not start its services');
           return;
         }
         await route(req, res, url);
@@ -189,14 +206,29 @@ export async function startHostServer(opts: HostServerOptions): Promise<HostServ
     else pipeline(createReadStream(target), res).catch(() => res.destroy());
   }
 
-  const wss = new WebSocketServer({ noServer: true, maxPayload: BRIDGE_MAX_PAYLOAD });
-  wss.on('error', (err) => console.error('host: bridge server error', err));
   const sockets = new Set<WebSocket>();
 
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', reject);
     server.listen(opts.port, host, () => resolveListen());
   });
+  const ready = Promise.all([options.core, import('ws'), import('../../shared/ipc')]).then(([core, ws, ipc]) => {
+    if (shutDown) return;
+    services = core;
+    bridgeRequestSchema = ipc.bridgeRequestSchema;
+    core.setMediaUrl((id, redacted) => `/media/${id}?token=${encodeURIComponent(opts.token)}${redacted ? '&redacted=1' : ''}`);
+    wss = new ws.WebSocketServer({ noServer: true, maxPayload: BRIDGE_MAX_PAYLOAD });
+    wss.on('error', (err) => console.error('host: bridge server error', err));
+    unsubscribe = core.router.subscribe((event, payload) => {
+      const frame = JSON.stringify({ event, payload } satisfies BridgeResponse);
+      for (const s of sockets) if (s.readyState === s.OPEN) s.send(frame);
+    });
+  });
+  /** Whether the services are up (false for good when they failed to start: the caller of startHostServer hears why). */
+  const up = ready.then(
+    () => services !== null,
+    () => false,
+  );
   const port = (server.address() as AddressInfo).port;
   const origin = `http://${host}:${port}`;
 
@@ -214,12 +246,8 @@ export async function startHostServer(opts: HostServerOptions): Promise<HostServ
     const reqOrigin = req.headers.origin;
     if (reqOrigin !== undefined && reqOrigin !== origin && reqOrigin !== `http://localhost:${port}` && reqOrigin !== `http://[::1]:${port}`)
       return reject(403, 'Forbidden');
-    wss.handleUpgrade(req, socket, head, (ws) => attach(ws));
-  });
-
-  const unsubscribe = opts.core.router.subscribe((event, payload) => {
-    const frame = JSON.stringify({ event, payload } satisfies BridgeResponse);
-    for (const ws of sockets) if (ws.readyState === ws.OPEN) ws.send(frame);
+    // Before the services are up the handshake waits (the page's bridge queues its calls meanwhile).
+    void up.then((ok) => (ok && wss ? wss.handleUpgrade(req, socket, head, (ws) => attach(ws)) : reject(503, 'Service Unavailable')));
   });
 
   function attach(ws: WebSocket): void {
@@ -231,34 +259,30 @@ export async function startHostServer(opts: HostServerOptions): Promise<HostServ
     ws.on('message', (data, isBinary) => {
       // Binary messages are live captions' audio frames (ipc.ts binaryMessages); the service checks and never throws.
       if (isBinary) return opts.core.captions.frame(toBytes(data));
-      onMessage(ws, toBytes(data)).catch((err: unknown) => {
+      onMessage(ws, data.toString()).catch((err: unknown) => {
         console.error('host: bridge message failed', err);
         if (ws.readyState === ws.OPEN) ws.close(1011, 'Internal error');
       });
     });
   }
 
-  async function onMessage(ws: WebSocket, bytes: Uint8Array): Promise<void> {
-    const req =
-      bytes.byteLength >= BRIDGE_OFF_THREAD_BYTES
-        ? await opts.core.library.offload.decodeRequest(bytes)
-        : decodeBridgeRequest(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
-    if (!req.ok) {
-      ws.close(1003, req.reason);
+  async function onMessage(ws: WebSocket, text: string): Promise<void> {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      ws.close(1003, 'Messages must be JSON');
       return;
     }
-    const { id, channel, input, check } = req;
-    const reply = await opts.core.router.dispatch(channel, input, { sender: { kind: 'host', tokenValid: true }, jsonText: true }, check ?? undefined);
-    if (ws.readyState !== ws.OPEN) return;
-    if (reply.ok && reply.output instanceof CheckedJson) {
-      // JSON the worker made and checked, sent as it is: one text message in three frames, sent in one turn so nothing comes between them.
-      ws.send(`{"id":${id},"output":`, { binary: false, fin: false });
-      ws.send(reply.output.bytes, { binary: false, fin: false });
-      ws.send('}', { binary: false, fin: true });
+    const req = bridgeRequestSchema.safeParse(raw);
+    if (!req.success) {
+      ws.close(1003, 'Malformed bridge message');
       return;
     }
+    const { id, channel, input } = req.data;
+    const reply = await opts.core.router.dispatch(channel, input, { sender: { kind: 'host', tokenValid: true } });
     const frame: BridgeResponse = reply.ok ? { id, output: reply.output } : { id, error: reply.error };
-    ws.send(JSON.stringify(frame));
+    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
   }
 
   return {
@@ -269,9 +293,10 @@ export async function startHostServer(opts: HostServerOptions): Promise<HostServ
       tokenRoutes.set(prefix, route);
     },
     async close() {
+      shutDown = true;
       unsubscribe();
       for (const ws of sockets) ws.close(1001, 'Verbatim is shutting down');
-      wss.close();
+      wss?.close();
       const closed = new Promise<void>((r) => server.close(() => r()));
       server.closeAllConnections();
       await closed;

@@ -7,7 +7,7 @@ import { fork } from 'node:child_process';
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { Settings } from '../../../shared/settings';
@@ -84,7 +84,8 @@ export function defaultDataDir(): string {
   return join(base, 'verbatim');
 }
 
-const here = dirname(fileURLToPath(import.meta.url));
+/** This module's folder; in the host bundle that is out/host, also when the module sits in one of its chunks (out/host/chunks). */
+const here = ((dir) => (basename(dir) === 'chunks' ? dirname(dir) : dir))(dirname(fileURLToPath(import.meta.url)));
 
 /**
  * Host mode runs the engine with child_process.fork: the bundled engine next
