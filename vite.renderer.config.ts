@@ -14,11 +14,41 @@ export function cspMetaPlugin(): Plugin {
   };
 }
 
+/**
+ * Adds `<link rel="modulepreload">` for the app chunk (src/mount.tsx, imported dynamically by
+ * main.tsx) and the chunks it imports, so the browser fetches and compiles it beside the entry
+ * instead of only once the entry has run (issue 29: cold start).
+ */
+export function preloadAppChunkPlugin(): Plugin {
+  return {
+    name: 'verbatim-preload-app-chunk',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, ctx) {
+        const bundle = ctx.bundle;
+        if (!bundle) return html;
+        const app = Object.values(bundle).find((c) => c.type === 'chunk' && c.facadeModuleId?.endsWith('/src/mount.tsx'));
+        if (!app || app.type !== 'chunk') throw new Error('the renderer build has no chunk for src/mount.tsx to preload');
+        const files = new Set<string>();
+        const visit = (file: string) => {
+          if (files.has(file)) return;
+          files.add(file);
+          const chunk = bundle[file];
+          if (chunk?.type === 'chunk') chunk.imports.forEach(visit);
+        };
+        visit(app.fileName);
+        const links = [...files].filter((f) => !html.includes(`/${f}"`)).map((f) => `<link rel="modulepreload" crossorigin href="./${f}">`);
+        return html.replace(/\n(\s*)<\/head>/, (_, indent: string) => `${links.map((l) => `\n${indent}  ${l}`).join('')}\n${indent}</head>`);
+      },
+    },
+  };
+}
+
 /** The renderer's build, shared by electron-vite (desktop) and host mode. */
 export const rendererConfig: UserConfig = {
   root: resolve(import.meta.dirname, 'src/renderer'),
   base: './',
-  plugins: [react(), cspMetaPlugin()],
+  plugins: [react(), cspMetaPlugin(), preloadAppChunkPlugin()],
   build: {
     outDir: resolve(import.meta.dirname, 'out/renderer'),
     emptyOutDir: true,

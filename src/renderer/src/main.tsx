@@ -1,8 +1,9 @@
-/** Renderer entry: paint in the right theme, connect the stores to main, then mount the app. */
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { App } from './App';
-import { OverlayApp } from './features/captions/OverlayApp';
+/**
+ * Renderer entry: paint in the right theme, connect the stores to main, then mount the app.
+ * The app itself (React DOM, the screens) is a chunk of its own that index.html preloads beside
+ * this one: the bridge opens and the stores' first calls go to main while that chunk still
+ * compiles and runs, instead of after it (issue 29: cold start).
+ */
 import { applyCachedTheme } from './components/useTheme';
 import { api } from './bridge';
 import { connectApp } from './stores/app';
@@ -29,6 +30,9 @@ connectTranscript(api);
 connectCaptions(api);
 connectChat(api);
 connectApp();
-const root = document.getElementById('root');
-if (!root) throw new Error('index.html has no #root');
-createRoot(root).render(<StrictMode>{window.location.hash === '#overlay' ? <OverlayApp /> : <App />}</StrictMode>);
+import('./mount')
+  .then((m) => m.mount())
+  .catch(() => {
+    const root = document.getElementById('root');
+    if (root) root.textContent = 'Verbatim could not load its interface. Reload the page; if this persists, rebuild it (npm run serve does).';
+  });
