@@ -11,15 +11,16 @@
  * nothing heavy itself (ws and the contract's schemas load with them).
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { WebSocket, WebSocketServer } from 'ws';
-import type * as Ipc from '../../shared/ipc';
+import type * as BridgeRequest from '../../shared/bridge-request';
 import type { BridgeResponse } from '../../shared/ipc';
 import type { Core } from '../core';
+import { CheckedJson } from '../ipc/checked';
 import { CONTENT_SECURITY_POLICY } from '../security';
 import { handleMedia, handleUpload } from './media';
 
@@ -44,6 +45,12 @@ const MIME: Record<string, string> = {
  * closes that socket with 1009 and leaves host mode serving.
  */
 export const BRIDGE_MAX_PAYLOAD = 16 * 1024 * 1024;
+
+/** Renderer files up to this size are answered from memory (the largest chunk is ~0.4 MB; source maps and models stream). */
+const STATIC_CACHE_MAX_FILE = 1024 * 1024;
+
+/** Text messages from this size on are read and checked on the library's worker thread (a 200,000-cue commit is ~9 MB of JSON): the event loop only hands the bytes over. */
+export const BRIDGE_OFF_THREAD_BYTES = 256 * 1024;
 
 /**
  * Whether a Host header names this machine's loopback: `127.0.0.1`,
@@ -115,7 +122,7 @@ export async function startHostServer(options: HostServerOptions): Promise<HostS
       return services;
     },
   };
-  let bridgeRequestSchema!: typeof Ipc.bridgeRequestSchema;
+  let decodeBridgeRequest!: typeof BridgeRequest.decodeBridgeRequest;
   let wss: WebSocketServer | null = null;
   let unsubscribe = (): void => undefined;
   let shutDown = false;
@@ -190,9 +197,11 @@ export async function startHostServer(options: HostServerOptions): Promise<HostS
       return;
     }
     const type = MIME[extname(target)] ?? 'application/octet-stream';
+    const st = statSync(target);
+    const body = st.size <= STATIC_CACHE_MAX_FILE ? cachedFile(target, st) : null;
     const headers: Record<string, string | number> = {
       'content-type': type,
-      'content-length': statSync(target).size,
+      'content-length': body ? body.length : st.size,
       'x-content-type-options': 'nosniff',
       'cache-control': target.endsWith('index.html') ? 'no-store' : 'public, max-age=31536000, immutable',
     };
@@ -203,7 +212,22 @@ export async function startHostServer(options: HostServerOptions): Promise<HostS
     }
     res.writeHead(200, headers);
     if (req.method === 'HEAD') res.end();
+    else if (body) res.end(body);
     else pipeline(createReadStream(target), res).catch(() => res.destroy());
+  }
+
+  /**
+   * The renderer's files are kept in memory once read (a change of size or time reads them again):
+   * an answer is then one write in one turn of the event loop, which counts while the services
+   * load beside it at start (issue 29), instead of an open, reads and a close over several turns.
+   */
+  const staticCache = new Map<string, { mtimeMs: number; size: number; body: Buffer }>();
+  function cachedFile(file: string, st: { mtimeMs: number; size: number }): Buffer {
+    const hit = staticCache.get(file);
+    if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit.body;
+    const body = readFileSync(file);
+    staticCache.set(file, { mtimeMs: st.mtimeMs, size: st.size, body });
+    return body;
   }
 
   const sockets = new Set<WebSocket>();
@@ -212,10 +236,10 @@ export async function startHostServer(options: HostServerOptions): Promise<HostS
     server.once('error', reject);
     server.listen(opts.port, host, () => resolveListen());
   });
-  const ready = Promise.all([options.core, import('ws'), import('../../shared/ipc')]).then(([core, ws, ipc]) => {
+  const ready = Promise.all([options.core, import('ws'), import('../../shared/bridge-request')]).then(([core, ws, bridgeRequest]) => {
     if (shutDown) return;
     services = core;
-    bridgeRequestSchema = ipc.bridgeRequestSchema;
+    decodeBridgeRequest = bridgeRequest.decodeBridgeRequest;
     core.setMediaUrl((id, redacted) => `/media/${id}?token=${encodeURIComponent(opts.token)}${redacted ? '&redacted=1' : ''}`);
     wss = new ws.WebSocketServer({ noServer: true, maxPayload: BRIDGE_MAX_PAYLOAD });
     wss.on('error', (err) => console.error('host: bridge server error', err));
@@ -259,30 +283,34 @@ export async function startHostServer(options: HostServerOptions): Promise<HostS
     ws.on('message', (data, isBinary) => {
       // Binary messages are live captions' audio frames (ipc.ts binaryMessages); the service checks and never throws.
       if (isBinary) return opts.core.captions.frame(toBytes(data));
-      onMessage(ws, data.toString()).catch((err: unknown) => {
+      onMessage(ws, toBytes(data)).catch((err: unknown) => {
         console.error('host: bridge message failed', err);
         if (ws.readyState === ws.OPEN) ws.close(1011, 'Internal error');
       });
     });
   }
 
-  async function onMessage(ws: WebSocket, text: string): Promise<void> {
-    let raw: unknown;
-    try {
-      raw = JSON.parse(text);
-    } catch {
-      ws.close(1003, 'Messages must be JSON');
+  async function onMessage(ws: WebSocket, bytes: Uint8Array): Promise<void> {
+    const req =
+      bytes.byteLength >= BRIDGE_OFF_THREAD_BYTES
+        ? await opts.core.library.offload.decodeRequest(bytes)
+        : decodeBridgeRequest(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
+    if (!req.ok) {
+      ws.close(1003, req.reason);
       return;
     }
-    const req = bridgeRequestSchema.safeParse(raw);
-    if (!req.success) {
-      ws.close(1003, 'Malformed bridge message');
+    const { id, channel, input, check } = req;
+    const reply = await opts.core.router.dispatch(channel, input, { sender: { kind: 'host', tokenValid: true }, jsonText: true }, check ?? undefined);
+    if (ws.readyState !== ws.OPEN) return;
+    if (reply.ok && reply.output instanceof CheckedJson) {
+      // JSON the worker made and checked, sent as it is: one text message in three frames, sent in one turn so nothing comes between them.
+      ws.send(`{"id":${id},"output":`, { binary: false, fin: false });
+      ws.send(reply.output.bytes, { binary: false, fin: false });
+      ws.send('}', { binary: false, fin: true });
       return;
     }
-    const { id, channel, input } = req.data;
-    const reply = await opts.core.router.dispatch(channel, input, { sender: { kind: 'host', tokenValid: true } });
     const frame: BridgeResponse = reply.ok ? { id, output: reply.output } : { id, error: reply.error };
-    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
+    ws.send(JSON.stringify(frame));
   }
 
   return {
