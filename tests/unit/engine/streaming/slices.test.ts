@@ -23,6 +23,14 @@ describe('inSlice', () => {
     expect(pendingSlices()).toBe(0);
   });
 
+  it("lets a task's promise callbacks run before the next task", async () => {
+    const order: string[] = [];
+    inSlice(() => void Promise.resolve().then(() => order.push('callback of task 1')));
+    inSlice(() => order.push('task 2'));
+    await expect.poll(() => order.length).toBe(2);
+    expect(order).toEqual(['callback of task 1', 'task 2']);
+  });
+
   it('yields to timers between tasks that outlast a slice', async () => {
     const order: string[] = [];
     for (let i = 0; i < 3; i++)
