@@ -11,6 +11,7 @@ import WebSocket from 'ws';
 import { createCore, type Core } from '../../src/main/core';
 import { startHostServer, type HostServer } from '../../src/main/host/server';
 import { createHostPlatform } from '../../src/main/platform/host';
+import { FIRST_CALLS, warmUp } from '../../src/main/host/warm-up';
 
 const token = 'test-token-start-0123456789';
 let dir: string;
@@ -91,5 +92,15 @@ describe('host mode start order', () => {
     expect(await bridge).toBe(503);
     expect((await fetch(`http://127.0.0.1:${host.port}/upload?token=${token}&name=a.wav`, { method: 'POST', body: 'x' })).status).toBe(503);
     expect((await fetch(`http://127.0.0.1:${host.port}/`)).status).toBe(200);
+  });
+
+  it("warms up with calls the contract answers: every one of a window's first calls is known and its input valid", async () => {
+    const platform = createHostPlatform({ dataDir: join(dir, 'data'), version: '0.0.0-test', keyFile: join(dir, 'keys', 'k') });
+    core = createCore(platform, (s) => s.kind === 'host' && s.tokenValid, { log: () => undefined });
+    for (const [channel, input] of FIRST_CALLS) {
+      const reply = await core.router.dispatch(channel, input, { sender: { kind: 'host', tokenValid: true } });
+      expect(reply, channel).toMatchObject({ ok: true });
+    }
+    await expect(warmUp(core.router)).resolves.toBeUndefined();
   });
 });

@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import type { Core } from '../core';
 import { createHostPlatform, defaultDataDir } from '../platform/host';
 import { newToken, startHostServer } from './server';
+import { warmUp } from './warm-up';
 
 /** The project folder: the nearest one above us with a package.json (we run from src/main/host or, bundled, from out/host). */
 function projectRoot(from: string): string {
@@ -47,10 +48,18 @@ async function main(): Promise<void> {
   // answers once they are up (issue 29: cold start). A failure to start them still ends the process.
   let listening!: () => void;
   const core: Promise<Core> = new Promise<void>((r) => (listening = r)).then(async () => {
+    // In steps, with a turn of the event loop between: each step holds the loop while it runs
+    // (loading a module graph and running it is synchronous), and the page's requests are served in between.
+    await import('zod');
+    await turn();
+    await import('../../shared/ipc');
+    await turn();
     const { createCore } = await import('../core');
+    await turn();
     const c = createCore(platform, (s) => s.kind === 'host' && s.tokenValid, { onlyPickedPaths: true });
     // Folders the user named when starting host mode count as picked this session: paths inside them may be added by path.
     for (const f of values.folder ?? []) c.picked.addFolder(resolve(f));
+    void warmUp(c.router);
     return c;
   });
   const host = await startHostServer({
@@ -73,6 +82,10 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());
   await core;
+}
+
+function turn(): Promise<void> {
+  return new Promise((r) => setImmediate(r));
 }
 
 main().catch((err: unknown) => {
