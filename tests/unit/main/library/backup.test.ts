@@ -181,3 +181,37 @@ describe('backup round trip', () => {
     lib.close();
   });
 });
+
+describe('reading library.json', () => {
+  it('hands on at most 1,000 rows between two turns of the event loop, however many one read holds', async () => {
+    const { open } = await import('node:fs/promises');
+    const { backupRows } = await import('../../../../src/main/services/library/backup-reader');
+    const file = join(dir, 'library.json');
+    // 9,000 rows of ~20 bytes: one 256 KiB read holds them all.
+    const rows = Array.from({ length: 9_000 }, (_, i) => `{"id":"r${i}"}`).join(',');
+    writeFileSync(file, `{"format":"verbatim-library","tables":{"recordings":[${rows}]}}`);
+    // A turn counter: each turn of the loop runs one setImmediate.
+    let turn = 0;
+    let counting = true;
+    const count = () => {
+      turn++;
+      if (counting) setImmediate(count);
+    };
+    setImmediate(count);
+    const fh = await open(file, 'r');
+    const perTurn = new Map<number, number>();
+    let seen = 0;
+    try {
+      for await (const { table } of backupRows(fh, (await fh.stat()).size, { bytes: 0, skipped: 0, reasons: [] })) {
+        expect(table).toBe('recordings');
+        seen++;
+        perTurn.set(turn, (perTurn.get(turn) ?? 0) + 1);
+      }
+    } finally {
+      counting = false;
+      await fh.close();
+    }
+    expect(seen).toBe(9_000);
+    expect(Math.max(...perTurn.values())).toBeLessThanOrEqual(1_000);
+  });
+});
