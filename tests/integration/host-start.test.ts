@@ -1,7 +1,8 @@
 /**
  * Host mode's start order (issue 29: cold start): the server serves the page as
  * soon as it listens, while the services (`core`) still load; the bridge and the
- * token routes wait for them, and answer 503 when they failed to start.
+ * token routes wait for them, and answer 503 when they failed to start. Services
+ * given as a function start when the page's scripts are served or the bridge asks.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +12,6 @@ import WebSocket from 'ws';
 import { createCore, type Core } from '../../src/main/core';
 import { startHostServer, type HostServer } from '../../src/main/host/server';
 import { createHostPlatform } from '../../src/main/platform/host';
-import { FIRST_CALLS, warmUp } from '../../src/main/host/warm-up';
 
 const token = 'test-token-start-0123456789';
 let dir: string;
@@ -94,13 +94,48 @@ describe('host mode start order', () => {
     expect((await fetch(`http://127.0.0.1:${host.port}/`)).status).toBe(200);
   });
 
-  it("warms up with calls the contract answers: every one of a window's first calls is known and its input valid", async () => {
+  it('starts services given as a function once the files index.html names have gone out, not for index.html alone, and once only', async () => {
+    mkdirSync(join(dir, 'renderer', 'assets'));
+    writeFileSync(
+      join(dir, 'renderer', 'index.html'),
+      '<!doctype html><script type="module" src="./assets/index.js"></script><link rel="stylesheet" href="./assets/index.css">',
+    );
+    writeFileSync(join(dir, 'renderer', 'assets', 'index.js'), 'export {};');
+    writeFileSync(join(dir, 'renderer', 'assets', 'index.css'), 'body {}');
     const platform = createHostPlatform({ dataDir: join(dir, 'data'), version: '0.0.0-test', keyFile: join(dir, 'keys', 'k') });
-    core = createCore(platform, (s) => s.kind === 'host' && s.tokenValid, { log: () => undefined });
-    for (const [channel, input] of FIRST_CALLS) {
-      const reply = await core.router.dispatch(channel, input, { sender: { kind: 'host', tokenValid: true } });
-      expect(reply, channel).toMatchObject({ ok: true });
-    }
-    await expect(warmUp(core.router)).resolves.toBeUndefined();
+    let calls = 0;
+    const started = deferred<void>();
+    const start = () => {
+      calls += 1;
+      core = createCore(platform, (s) => s.kind === 'host' && s.tokenValid, { log: () => undefined });
+      started.resolve();
+      return Promise.resolve(core);
+    };
+    host = await startHostServer({ core: start, token, rendererDir: join(dir, 'renderer'), port: 0 });
+    expect((await fetch(`http://127.0.0.1:${host.port}/`)).status).toBe(200);
+    expect((await fetch(`http://127.0.0.1:${host.port}/assets/index.js`)).status).toBe(200);
+    expect(calls).toBe(0);
+    expect((await fetch(`http://127.0.0.1:${host.port}/assets/index.css`)).status).toBe(200);
+    await started.promise;
+    const ws = await openBridge(host.port);
+    expect(ws).toBeInstanceOf(WebSocket);
+    expect(((await call(ws as WebSocket, 'settings.get')).output as { theme: string }).theme).toBeTypeOf('string');
+    expect(calls).toBe(1);
+    (ws as WebSocket).close();
+  });
+
+  it('starts services given as a function when the bridge asks for them first', async () => {
+    const platform = createHostPlatform({ dataDir: join(dir, 'data'), version: '0.0.0-test', keyFile: join(dir, 'keys', 'k') });
+    let calls = 0;
+    const start = () => {
+      calls += 1;
+      core = createCore(platform, (s) => s.kind === 'host' && s.tokenValid, { log: () => undefined });
+      return Promise.resolve(core);
+    };
+    host = await startHostServer({ core: start, token, rendererDir: join(dir, 'renderer'), port: 0 });
+    const ws = await openBridge(host.port);
+    expect(ws).toBeInstanceOf(WebSocket);
+    expect(calls).toBe(1);
+    (ws as WebSocket).close();
   });
 });

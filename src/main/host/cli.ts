@@ -7,9 +7,9 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Core } from '../core';
+import type { Platform } from '../platform/types';
 import { createHostPlatform, defaultDataDir } from '../platform/host';
 import { newToken, startHostServer } from './server';
-import { warmUp } from './warm-up';
 
 /** The project folder: the nearest one above us with a package.json (we run from src/main/host or, bundled, from out/host). */
 function projectRoot(from: string): string {
@@ -44,48 +44,56 @@ async function main(): Promise<void> {
 
   const platform = createHostPlatform({ dataDir, version });
   // The server listens and the address is printed before the services load (zod's schemas, SQLite,
-  // the library, jobs: most of a start): the browser fetches the page meanwhile, and the bridge
-  // answers once they are up (issue 29: cold start). A failure to start them still ends the process.
-  let listening!: () => void;
-  const core: Promise<Core> = new Promise<void>((r) => (listening = r)).then(async () => {
-    // In steps, with a turn of the event loop between: each step holds the loop while it runs
-    // (loading a module graph and running it is synchronous), and the page's requests are served in between.
-    await import('zod');
-    await turn();
-    await import('../../shared/ipc');
-    await turn();
-    const { createCore } = await import('../core');
-    await turn();
-    const c = createCore(platform, (s) => s.kind === 'host' && s.tokenValid, { onlyPickedPaths: true });
-    // Folders the user named when starting host mode count as picked this session: paths inside them may be added by path.
-    for (const f of values.folder ?? []) c.picked.addFolder(resolve(f));
-    void warmUp(c.router);
-    return c;
-  });
+  // the library, jobs: most of a start). The server starts them once it has answered the page's
+  // scripts, so they load while the browser runs those, and the bridge answers once they are up
+  // (issue 29: cold start). Nobody opening the page within 2 s starts them too (jobs resume).
+  // A failure to start them ends the process, as before.
+  let core: Promise<Core> | null = null;
+  let started!: (c: Promise<Core>) => void;
+  const whenStarted = new Promise<Core>((r) => (started = r));
+  const startCore = (): Promise<Core> => {
+    if (!core) started((core = loadCore(platform, values.folder ?? [])));
+    return core;
+  };
   const host = await startHostServer({
-    core,
+    core: startCore,
     token: newToken(),
     rendererDir: values.renderer ?? join(root, 'out', 'renderer'),
     port,
   });
   process.stdout.write(`Verbatim is running in host mode: ${host.url}\n`);
-  listening();
+  setTimeout(() => void host.startServices(), 2000);
 
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
     await host.close();
-    await (await core.catch(() => null))?.dispose();
+    await (await core?.catch(() => null))?.dispose();
     process.exit(0);
   };
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());
-  await core;
+  await whenStarted;
 }
 
-function turn(): Promise<void> {
-  return new Promise((r) => setImmediate(r));
+/**
+ * Loads and starts the services in steps, with a turn of the event loop between: each step holds
+ * the loop while it runs (loading a module graph and running it is synchronous), and the page's
+ * requests are answered in between.
+ */
+async function loadCore(platform: Platform, folders: string[]): Promise<Core> {
+  const turn = () => new Promise<void>((r) => setImmediate(r));
+  await import('zod');
+  await turn();
+  await import('../../shared/ipc');
+  await turn();
+  const { createCore } = await import('../core');
+  await turn();
+  const core = createCore(platform, (s) => s.kind === 'host' && s.tokenValid, { onlyPickedPaths: true });
+  // Folders the user named when starting host mode count as picked this session: paths inside them may be added by path.
+  for (const f of folders) core.picked.addFolder(resolve(f));
+  return core;
 }
 
 main().catch((err: unknown) => {

@@ -6,9 +6,10 @@
  * must name a loopback Host (a DNS-rebound name reaches 127.0.0.1 but says so).
  * No listener may throw: a malformed request gets a 4xx, never the process.
  * The renderer is served as soon as the server listens; the bridge and the
- * token routes wait for the services (`core` may be a promise: host/cli.ts
- * loads them after printing the address, issue 29), so this module imports
- * nothing heavy itself (ws and the contract's schemas load with them).
+ * token routes wait for the services (`core` may be a promise, or a function
+ * that loads them: host/cli.ts prints the address first, issue 29), so this
+ * module imports nothing heavy itself (ws and the contract's schemas load
+ * with them).
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
@@ -85,8 +86,14 @@ export function parseTarget(raw: string | undefined): URL | null {
 export type TokenRoute = (req: IncomingMessage, res: ServerResponse, url: URL) => void | Promise<void>;
 
 export interface HostServerOptions {
-  /** The services, or their promise: until it settles the page is served and bridge upgrades wait; if it rejects they get 503. */
-  core: Core | Promise<Core>;
+  /**
+   * The services, their promise, or a function that starts them. Until they are up the page is
+   * served and bridge upgrades and token routes wait; if they fail, those get 503. A function is
+   * called once: when the page's scripts have gone out (so that loading, which holds the event
+   * loop, runs while the browser runs them, not while it waits for them), or when a bridge or token
+   * request needs the services, or when `startServices()` is called.
+   */
+  core: Core | Promise<Core> | (() => Promise<Core>);
   token: string;
   rendererDir: string;
   port: number;
@@ -95,6 +102,8 @@ export interface HostServerOptions {
 
 export interface HostServer {
   url: string;
+  /** Starts the services now if nothing has yet (see HostServerOptions.core); answers whether they are up. */
+  startServices(): Promise<boolean>;
   port: number;
   server: Server;
   addTokenRoute(prefix: string, route: TokenRoute): void;
@@ -161,7 +170,7 @@ export async function startHostServer(options: HostServerOptions): Promise<HostS
           res.writeHead(401, { 'content-type': 'text/plain' }).end('Missing or wrong token');
           return;
         }
-        if (!(await up)) {
+        if (!(await startServices())) {
           res.writeHead(503, { 'content-type': 'text/plain' }).end('Verbatim could not start its services');
           return;
         }
@@ -211,9 +220,26 @@ export async function startHostServer(options: HostServerOptions): Promise<HostS
       headers['x-frame-options'] = 'DENY';
     }
     res.writeHead(200, headers);
+    if (target === indexFile && body && !pageFiles)
+      pageFiles = new Set([...body.toString('utf8').matchAll(/(?:src|href)="\.(\/assets\/[^"?#]+)"/g)].map((m) => m[1] as string));
+    else if (pageFiles?.has(rel)) pageFileSending(rel, res);
     if (req.method === 'HEAD') res.end();
     else if (body) res.end(body);
     else pipeline(createReadStream(target), res).catch(() => res.destroy());
+  }
+
+  /**
+   * The files index.html names (its scripts, their preloads, its styles): once the last of them has
+   * gone out (the browser then runs them), the services start, so that loading them (which holds
+   * the event loop) neither delays those files nor waits for the page to ask for the bridge.
+   */
+  const indexFile = join(rendererDir, 'index.html');
+  let pageFiles: Set<string> | null = null;
+  function pageFileSending(rel: string, res: ServerResponse): void {
+    res.once('close', () => {
+      pageFiles?.delete(rel);
+      if (pageFiles?.size === 0) void startServices();
+    });
   }
 
   /**
@@ -236,23 +262,32 @@ export async function startHostServer(options: HostServerOptions): Promise<HostS
     server.once('error', reject);
     server.listen(opts.port, host, () => resolveListen());
   });
-  const ready = Promise.all([options.core, import('ws'), import('../../shared/bridge-request')]).then(([core, ws, bridgeRequest]) => {
-    if (shutDown) return;
-    services = core;
-    decodeBridgeRequest = bridgeRequest.decodeBridgeRequest;
-    core.setMediaUrl((id, redacted) => `/media/${id}?token=${encodeURIComponent(opts.token)}${redacted ? '&redacted=1' : ''}`);
-    wss = new ws.WebSocketServer({ noServer: true, maxPayload: BRIDGE_MAX_PAYLOAD });
-    wss.on('error', (err) => console.error('host: bridge server error', err));
-    unsubscribe = core.router.subscribe((event, payload) => {
-      const frame = JSON.stringify({ event, payload } satisfies BridgeResponse);
-      for (const s of sockets) if (s.readyState === s.OPEN) s.send(frame);
-    });
-  });
-  /** Whether the services are up (false for good when they failed to start: the caller of startHostServer hears why). */
-  const up = ready.then(
-    () => services !== null,
-    () => false,
-  );
+  let up: Promise<boolean> | null = null;
+  /** Starts the services once (later calls answer the same promise): whether they are up (false for good when they failed to start: the caller of startHostServer hears why). */
+  function startServices(): Promise<boolean> {
+    up ??= servicesReady().then(
+      () => services !== null,
+      () => false,
+    );
+    return up;
+  }
+  const servicesReady = () =>
+    Promise.all([typeof options.core === 'function' ? options.core() : options.core, import('ws'), import('../../shared/bridge-request')]).then(
+      ([core, ws, bridgeRequest]) => {
+        if (shutDown) return;
+        services = core;
+        decodeBridgeRequest = bridgeRequest.decodeBridgeRequest;
+        core.setMediaUrl((id, redacted) => `/media/${id}?token=${encodeURIComponent(opts.token)}${redacted ? '&redacted=1' : ''}`);
+        wss = new ws.WebSocketServer({ noServer: true, maxPayload: BRIDGE_MAX_PAYLOAD });
+        wss.on('error', (err) => console.error('host: bridge server error', err));
+        unsubscribe = core.router.subscribe((event, payload) => {
+          const frame = JSON.stringify({ event, payload } satisfies BridgeResponse);
+          for (const s of sockets) if (s.readyState === s.OPEN) s.send(frame);
+        });
+      },
+    );
+  // Services given (or promised) rather than loaded on demand: nothing to wait for.
+  if (typeof options.core !== 'function') void startServices();
   const port = (server.address() as AddressInfo).port;
   const origin = `http://${host}:${port}`;
 
@@ -271,7 +306,7 @@ export async function startHostServer(options: HostServerOptions): Promise<HostS
     if (reqOrigin !== undefined && reqOrigin !== origin && reqOrigin !== `http://localhost:${port}` && reqOrigin !== `http://[::1]:${port}`)
       return reject(403, 'Forbidden');
     // Before the services are up the handshake waits (the page's bridge queues its calls meanwhile).
-    void up.then((ok) => (ok && wss ? wss.handleUpgrade(req, socket, head, (ws) => attach(ws)) : reject(503, 'Service Unavailable')));
+    void startServices().then((ok) => (ok && wss ? wss.handleUpgrade(req, socket, head, (ws) => attach(ws)) : reject(503, 'Service Unavailable')));
   });
 
   function attach(ws: WebSocket): void {
@@ -317,6 +352,7 @@ export async function startHostServer(options: HostServerOptions): Promise<HostS
     url: `${origin}/?token=${opts.token}`,
     port,
     server,
+    startServices,
     addTokenRoute(prefix, route) {
       tokenRoutes.set(prefix, route);
     },
