@@ -4,11 +4,12 @@
  * word objects are 1.9 MB of JSON, and encoding, checking and decoding them
  * held a transcript's open for ~60 ms; columns are under half the bytes and
  * check as arrays of primitives; sentences and paragraphs go without their
- * text, which is their words joined. main packs (packTranscript), the renderer
- * unpacks (unpackTranscript); both sides then see the same `Transcript`.
+ * text, which is their words joined. main packs, the renderer unpacks
+ * (transcript-columns.ts, kept apart so that the renderer's first chunk does
+ * not load zod); both sides then see the same `Transcript`.
  */
 import { z } from 'zod';
-import { transcriptSchema, type Span, type Transcript, type Word } from './library';
+import { transcriptSchema } from './library';
 
 /**
  * An array of one kind of primitive, checked in one loop: z.array(z.number())
@@ -74,63 +75,3 @@ export const transcriptWireSchema = transcriptSchema
     }
   });
 export type TranscriptWire = z.infer<typeof transcriptWireSchema>;
-
-function wordsToColumns(words: readonly Word[]): WordColumns {
-  const n = words.length;
-  const c: WordColumns = { text: new Array(n), start: new Array(n), end: new Array(n), confidence: new Array(n), speaker: new Array(n), original: [] };
-  for (let i = 0; i < n; i++) {
-    const w = words[i] as Word;
-    c.text[i] = w.text;
-    c.start[i] = w.start;
-    c.end[i] = w.end;
-    c.confidence[i] = w.confidence;
-    c.speaker[i] = w.speaker;
-    if (typeof w.original === 'string') c.original.push([i, w.original]);
-  }
-  return c;
-}
-
-function columnsToWords(c: WordColumns): Word[] {
-  const words: Word[] = new Array(c.text.length);
-  for (let i = 0; i < words.length; i++) {
-    words[i] = {
-      text: c.text[i] as string,
-      start: c.start[i] as number,
-      end: c.end[i] as number,
-      confidence: c.confidence[i] as number,
-      speaker: c.speaker[i] ?? null,
-    };
-  }
-  for (const [i, original] of c.original) (words[i] as Word).original = original;
-  return words;
-}
-
-/** Spans as columns; they may come with their text or without (as stored). */
-export function packSpans(spans: readonly Omit<Span, 'text'>[]): SpanColumns {
-  return {
-    start: spans.map((s) => s.start),
-    end: spans.map((s) => s.end),
-    firstWord: spans.map((s) => s.firstWord),
-    lastWord: spans.map((s) => s.lastWord),
-    speaker: spans.map((s) => s.speaker),
-  };
-}
-
-function unpackSpans(c: SpanColumns, words: readonly Word[]): Span[] {
-  return c.start.map((start, i) => {
-    const firstWord = c.firstWord[i] as number;
-    const lastWord = c.lastWord[i] as number;
-    let text = words[firstWord]?.text ?? '';
-    for (let w = firstWord + 1; w <= lastWord; w++) text += ' ' + (words[w] as Word).text;
-    return { text, start, end: c.end[i] as number, firstWord, lastWord, speaker: c.speaker[i] ?? null };
-  });
-}
-
-export function packTranscript(t: Transcript): TranscriptWire {
-  return { ...t, words: wordsToColumns(t.words), sentences: packSpans(t.sentences), paragraphs: packSpans(t.paragraphs) };
-}
-
-export function unpackTranscript(t: TranscriptWire): Transcript {
-  const words = columnsToWords(t.words);
-  return { ...t, words, sentences: unpackSpans(t.sentences, words), paragraphs: unpackSpans(t.paragraphs, words) };
-}

@@ -19,7 +19,7 @@ import { startFaultProxy, type FaultProxy } from '../unit/main/support/fault-pro
 import { hasFlite as fliteInstalled } from '../fixtures/speech';
 import { waitFinal } from '../support/jobs';
 import { call } from '../support/router';
-import { unpackTranscript } from '../../src/shared/transcript-wire';
+import { unpackTranscript } from '../../src/shared/transcript-columns';
 
 let root: string;
 let dir: string;

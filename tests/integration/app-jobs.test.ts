@@ -15,7 +15,7 @@ import { startFakeService, type FakeService } from '../unit/main/support/fake-se
 import { startFaultProxy, type FaultProxy } from '../unit/main/support/fault-proxy';
 import { waitFinal } from '../support/jobs';
 import { call } from '../support/router';
-import { unpackTranscript } from '../../src/shared/transcript-wire';
+import { unpackTranscript } from '../../src/shared/transcript-columns';
 
 const fakeEngine = resolve('tests/unit/main/support/fake-engine-cli.ts');
 const KEY = 'sk-live-SECRET-4f3e2d1c0b9a8877';

@@ -15,7 +15,7 @@ import { createHostPlatform } from '../../src/main/platform/host';
 import { installTinySpeakerModels, MARKS, markedConversation, TWO_VOICES, voiceAt, wavBytes, type Turn } from '../fixtures/models/speakers';
 import { waitFinal } from '../support/jobs';
 import { call } from '../support/router';
-import { unpackTranscript } from '../../src/shared/transcript-wire';
+import { unpackTranscript } from '../../src/shared/transcript-columns';
 
 let root: string;
 let wav: string;

@@ -4,7 +4,7 @@ import type { LibraryRemote } from '../services/library/remote';
 import type { WebhookFollower } from '../services/library/webhook-status';
 import type { Router } from './router';
 import { AppError } from '../../shared/errors';
-import { packTranscript } from '../../shared/transcript-wire';
+import { packTranscript } from '../../shared/transcript-columns';
 
 export interface LibraryServices {
   library: Library;

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Library } from '../../../src/main/services/library/library';
 import { transcriptSchema } from '../../../src/shared/library';
-import { packTranscript, transcriptWireSchema, unpackTranscript } from '../../../src/shared/transcript-wire';
+import { packTranscript, unpackTranscript } from '../../../src/shared/transcript-columns';
+import { transcriptWireSchema } from '../../../src/shared/transcript-wire';
 import { makeWords } from '../../e2e/seed';
 
 const dirs: string[] = [];

@@ -6,7 +6,8 @@ import type { Cue, Span, Transcript, TranscriptStatus, Word } from '../../../sha
 import { recordingOf, touch, type Database, type LibraryContext } from './db';
 import { readItem } from './recordings';
 import { expandSpans, packWords, paragraphsFromSentences, sentencesFromWords, stripSpan, unpackWords, wordColumns, type StoredSpan } from './text';
-import { packSpans, type TranscriptWire } from '../../../shared/transcript-wire';
+import { packSpans } from '../../../shared/transcript-columns';
+import type { TranscriptWire } from '../../../shared/transcript-wire';
 import { toWebhookStatus, type WebhookColumns } from './webhook-log';
 
 export interface CompletedTranscript {

@@ -8,7 +8,7 @@ import { create, type StateCreator } from 'zustand';
 import type { Transcript, Word } from '../../../shared/library';
 import { api as bridgeApi, errorCode, errorMessage } from '../bridge';
 import type { VerbatimApi } from '../../../shared/ipc';
-import { unpackTranscript } from '../../../shared/transcript-wire';
+import { unpackTranscript } from '../../../shared/transcript-columns';
 import { findWords, wordAt } from '../lib/words';
 import { useApp } from './app';
 import { toast } from './toasts';

@@ -7,7 +7,7 @@ import { useEffect, useState } from 'react';
 import { Button } from '../../components/Button';
 import { api, errorMessage } from '../../bridge';
 import { useTranscript } from '../../stores/transcript';
-import { unpackTranscript } from '../../../../shared/transcript-wire';
+import { unpackTranscript } from '../../../../shared/transcript-columns';
 
 type Version = { transcriptId: string; kind: 'live' | 'improved'; status: string; createdAt: string; wordCount: number };
 
