@@ -55,11 +55,11 @@ export function registerStreaming(ctx: EngineContext, server: Server, router: Ro
   const wss = new WebSocketServer({ noServer: true, maxPayload: 512 * 1024 });
   const sessions = new Set<StreamingSession>();
   let active = 0;
-  // Each session's speech detector is built before sessions need it, one per turn of the loop (after an idle minute they are freed, then rebuilt so).
+  // Once a session comes, the detectors of the ones that may follow are built ahead, one per turn of the loop
+  // (after an idle minute they are freed, then rebuilt so). None at start: an engine nobody streams to holds none.
   const warmVads = (): void => {
     if (ctx.recognizers.liveVad) prewarmSessionVads(opts.maxSessions);
   };
-  warmVads();
 
   router.get('/v3/token', ({ res, url }) => {
     const expires = intParam(url, 'expires_in_seconds', 1, 600, true) as number;
