@@ -134,41 +134,43 @@ export class BackupStore {
       let batch: BackupRow[] = [];
       const flush = async () => {
         const copies: [string, string][] = [];
-        this.db.transaction(() => {
-          for (const { table, row } of batch) {
-            const columns = columnsOf.get(table);
-            if (!columns || !keep[table as BackupTable](row)) continue;
-            const values = new Map<string, SqlValue>();
-            let ok = true;
-            for (const c of columns) {
-              if (!Object.hasOwn(row, c)) continue;
-              const v = sqlValue(row[c]);
-              if (v === undefined) ok = false;
-              else values.set(c, v);
-            }
-            if (!ok) continue;
-            if (table === 'recordings') {
-              const rid = id(row.id);
-              for (const [col, kind] of [
-                ['audio_file', 'original'],
-                ['redacted_audio_file', 'redacted'],
-              ] as const) {
-                const name = audioDir && isLibraryAudioName(row[col], rid, kind) ? row[col] : null;
-                values.set(col, name);
-                if (name) copies.push([name, rid]);
+        this.db
+          .transaction(() => {
+            for (const { table, row } of batch) {
+              const columns = columnsOf.get(table);
+              if (!columns || !keep[table as BackupTable](row)) continue;
+              const values = new Map<string, SqlValue>();
+              let ok = true;
+              for (const c of columns) {
+                if (!Object.hasOwn(row, c)) continue;
+                const v = sqlValue(row[c]);
+                if (v === undefined) ok = false;
+                else values.set(c, v);
+              }
+              if (!ok) continue;
+              if (table === 'recordings') {
+                const rid = id(row.id);
+                for (const [col, kind] of [
+                  ['audio_file', 'original'],
+                  ['redacted_audio_file', 'redacted'],
+                ] as const) {
+                  const name = audioDir && isLibraryAudioName(row[col], rid, kind) ? row[col] : null;
+                  values.set(col, name);
+                  if (name) copies.push([name, rid]);
+                }
+              }
+              const cols = [...values.keys()];
+              try {
+                const sql = `INSERT OR IGNORE INTO ${table} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`;
+                const r = insertFor(sql).run(...values.values());
+                if (table === 'chats' && r.changes) chatIds.add(id(row.id));
+                if (table === 'recordings' && r.changes) imported.push(id(row.id));
+              } catch {
+                // A row this schema refuses (a broken reference): skipped, the rest still comes in.
               }
             }
-            const cols = [...values.keys()];
-            try {
-              const sql = `INSERT OR IGNORE INTO ${table} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`;
-              const r = insertFor(sql).run(...values.values());
-              if (table === 'chats' && r.changes) chatIds.add(id(row.id));
-              if (table === 'recordings' && r.changes) imported.push(id(row.id));
-            } catch {
-              // A row this schema refuses (a broken reference): skipped, the rest still comes in.
-            }
-          }
-        })();
+          })
+          .immediate();
         batch = [];
         for (const [name, id] of copies) {
           const why = await this.copyAudio(join(audioDir as string, name), root, name, opts.signal);
@@ -194,7 +196,7 @@ export class BackupStore {
         const row = this.db.prepare(`SELECT sentences FROM transcripts WHERE id = ?`).get(t) as { sentences: string } | undefined;
         if (!row) continue;
         try {
-          this.db.transaction(() => indexSentences(this.db, t, expandSpans(readWords(this.db, t), JSON.parse(row.sentences) as StoredSpan[])))();
+          this.db.transaction(() => indexSentences(this.db, t, expandSpans(readWords(this.db, t), JSON.parse(row.sentences) as StoredSpan[]))).immediate();
         } catch {
           // Damaged spans: the transcript is kept, without search rows.
         }
@@ -209,14 +211,18 @@ export class BackupStore {
       const delChat = this.db.prepare(`DELETE FROM chats WHERE id = ?`);
       // In batches, like the import: removing 20,000 recordings with their rows in one transaction holds the event loop for about half a second.
       for (let i = 0; i < imported.length; i += BATCH) {
-        this.db.transaction(() => {
-          for (const rid of imported.slice(i, i + BATCH)) del.run(rid);
-        })();
+        this.db
+          .transaction(() => {
+            for (const rid of imported.slice(i, i + BATCH)) del.run(rid);
+          })
+          .immediate();
         await new Promise((r) => setImmediate(r));
       }
-      this.db.transaction(() => {
-        for (const chat of chatIds) delChat.run(chat);
-      })();
+      this.db
+        .transaction(() => {
+          for (const chat of chatIds) delChat.run(chat);
+        })
+        .immediate();
       for (const name of copied) await unlink(join(this.ctx.audioDir, name)).catch(() => undefined);
       throw e;
     } finally {

@@ -103,22 +103,24 @@ export class ChatStore {
   create(input: { scope: 'recordings' | 'library'; recordingIds: string[]; title: string; model: string | null }): ChatSummary {
     const id = randomUUID();
     const now = new Date().toISOString();
-    this.db.transaction(() => {
-      if (input.scope === 'recordings') {
-        const known = this.db.prepare(`SELECT id FROM recordings WHERE id = ?`);
-        const missing = input.recordingIds.filter((r) => !known.get(r));
-        if (missing.length)
-          throw new AppError(
-            'not_found',
-            `${missing.length === 1 ? 'A recording' : `${missing.length} recordings`} of this chat no longer exist in the library.`,
-          );
-      }
-      this.db
-        .prepare(`INSERT INTO chats (id, recording_id, title, model, created_at, updated_at, scope) VALUES (?, NULL, ?, ?, ?, ?, ?)`)
-        .run(id, input.title, input.model, now, now, input.scope);
-      const ins = this.db.prepare(`INSERT OR IGNORE INTO chat_recordings (chat_id, recording_id, position) VALUES (?, ?, ?)`);
-      input.recordingIds.forEach((r, i) => ins.run(id, r, i));
-    })();
+    this.db
+      .transaction(() => {
+        if (input.scope === 'recordings') {
+          const known = this.db.prepare(`SELECT id FROM recordings WHERE id = ?`);
+          const missing = input.recordingIds.filter((r) => !known.get(r));
+          if (missing.length)
+            throw new AppError(
+              'not_found',
+              `${missing.length === 1 ? 'A recording' : `${missing.length} recordings`} of this chat no longer exist in the library.`,
+            );
+        }
+        this.db
+          .prepare(`INSERT INTO chats (id, recording_id, title, model, created_at, updated_at, scope) VALUES (?, NULL, ?, ?, ?, ?, ?)`)
+          .run(id, input.title, input.model, now, now, input.scope);
+        const ins = this.db.prepare(`INSERT OR IGNORE INTO chat_recordings (chat_id, recording_id, position) VALUES (?, ?, ?)`);
+        input.recordingIds.forEach((r, i) => ins.run(id, r, i));
+      })
+      .immediate();
     return this.summary(id);
   }
 

@@ -28,21 +28,23 @@ export class EditStore {
     const sentences = stored.map((s) => ({ ...span(words, s.firstWord, s.lastWord), start: s.start, end: s.end }));
     const paragraphs = current.paragraphs.map((p) => ({ ...span(words, p.firstWord, p.lastWord), start: p.start, end: p.end }));
     const text = paragraphs.map((p) => p.text).join(' ');
-    this.db.transaction(() => {
-      this.db.prepare(`UPDATE words SET data = ? WHERE transcript_id = ?`).run(packWords(words), current.transcriptId);
-      const keep = this.db.prepare(`INSERT OR REPLACE INTO word_corrections (transcript_id, word_index, original) VALUES (?, ?, ?)`);
-      const drop = this.db.prepare(`DELETE FROM word_corrections WHERE transcript_id = ? AND word_index = ?`);
-      for (const e of edits) {
-        const original = words[e.index]?.original;
-        if (original) keep.run(current.transcriptId, e.index, original);
-        else drop.run(current.transcriptId, e.index);
-      }
-      this.db
-        .prepare(`UPDATE transcripts SET text = ?, sentences = ?, paragraphs = ? WHERE id = ?`)
-        .run(text, JSON.stringify(sentences.map(stripSpan)), JSON.stringify(paragraphs.map(stripSpan)), current.transcriptId);
-      indexSentences(this.db, current.transcriptId, sentences);
-      touch(this.db, recordingId);
-    })();
+    this.db
+      .transaction(() => {
+        this.db.prepare(`UPDATE words SET data = ? WHERE transcript_id = ?`).run(packWords(words), current.transcriptId);
+        const keep = this.db.prepare(`INSERT OR REPLACE INTO word_corrections (transcript_id, word_index, original) VALUES (?, ?, ?)`);
+        const drop = this.db.prepare(`DELETE FROM word_corrections WHERE transcript_id = ? AND word_index = ?`);
+        for (const e of edits) {
+          const original = words[e.index]?.original;
+          if (original) keep.run(current.transcriptId, e.index, original);
+          else drop.run(current.transcriptId, e.index);
+        }
+        this.db
+          .prepare(`UPDATE transcripts SET text = ?, sentences = ?, paragraphs = ? WHERE id = ?`)
+          .run(text, JSON.stringify(sentences.map(stripSpan)), JSON.stringify(paragraphs.map(stripSpan)), current.transcriptId);
+        indexSentences(this.db, current.transcriptId, sentences);
+        touch(this.db, recordingId);
+      })
+      .immediate();
     this.ctx.changed([recordingId], 'updated');
     return readTranscript(this.db, recordingId);
   }

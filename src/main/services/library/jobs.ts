@@ -78,29 +78,31 @@ export class JobStore {
     const id = randomUUID();
     const now = new Date().toISOString();
     let recordingId = '';
-    this.db.transaction(() => {
-      const ids = insertRecording(this.db, spec.recording);
-      recordingId = ids.recordingId;
-      this.db
-        .prepare(
-          `INSERT INTO jobs (id, recording_id, transcript_id, source_kind, source, name, status, region, base_url, bytes_total, options, created_at, updated_at)
+    this.db
+      .transaction(() => {
+        const ids = insertRecording(this.db, spec.recording);
+        recordingId = ids.recordingId;
+        this.db
+          .prepare(
+            `INSERT INTO jobs (id, recording_id, transcript_id, source_kind, source, name, status, region, base_url, bytes_total, options, created_at, updated_at)
            VALUES (?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(
-          id,
-          ids.recordingId,
-          ids.transcriptId,
-          spec.kind,
-          spec.source,
-          spec.name,
-          spec.region,
-          spec.baseUrl,
-          spec.size,
-          JSON.stringify(spec.options),
-          now,
-          now,
-        );
-    })();
+          )
+          .run(
+            id,
+            ids.recordingId,
+            ids.transcriptId,
+            spec.kind,
+            spec.source,
+            spec.name,
+            spec.region,
+            spec.baseUrl,
+            spec.size,
+            JSON.stringify(spec.options),
+            now,
+            now,
+          );
+      })
+      .immediate();
     this.ctx.changed([recordingId], 'added');
     return this.get(id);
   }
@@ -155,10 +157,11 @@ export class JobStore {
   transition(id: string, status: JobStatus, extra: TransitionExtra = {}): Job {
     const row = this.must(id);
     const now = new Date().toISOString();
-    this.db.transaction(() => {
-      this.db
-        .prepare(
-          `UPDATE jobs SET status = @status, updated_at = @now,
+    this.db
+      .transaction(() => {
+        this.db
+          .prepare(
+            `UPDATE jobs SET status = @status, updated_at = @now,
              remote_id = coalesce(@remoteId, remote_id),
              upload_url = CASE WHEN @setUpload THEN @uploadUrl ELSE upload_url END,
              bytes_sent = coalesce(@bytes, bytes_sent),
@@ -168,24 +171,25 @@ export class JobStore {
              error_retryable = CASE WHEN @setError THEN @retryable ELSE error_retryable END,
              completed_at = CASE WHEN ${FINAL_JOB_STATUSES.map((s) => `@status = '${s}'`).join(' OR ')} THEN @now ELSE NULL END
            WHERE id = @id`,
-        )
-        .run({
-          id,
-          status,
-          now,
-          remoteId: extra.remoteId ?? null,
-          setUpload: extra.uploadUrl !== undefined ? 1 : 0,
-          uploadUrl: extra.uploadUrl ?? null,
-          bytes: extra.bytes ?? null,
-          attempt: extra.attempt ? 1 : 0,
-          setError: extra.error !== undefined ? 1 : 0,
-          code: extra.error?.code ?? null,
-          message: extra.error?.message ?? null,
-          retryable: extra.error ? (extra.error.retryable ? 1 : 0) : null,
-        });
-      // A completed transcript is written whole by TranscriptStore.complete first.
-      if (status !== 'completed') setTranscriptStatus(this.db, row.transcript_id, status, { remoteId: extra.remoteId, error: extra.error });
-    })();
+          )
+          .run({
+            id,
+            status,
+            now,
+            remoteId: extra.remoteId ?? null,
+            setUpload: extra.uploadUrl !== undefined ? 1 : 0,
+            uploadUrl: extra.uploadUrl ?? null,
+            bytes: extra.bytes ?? null,
+            attempt: extra.attempt ? 1 : 0,
+            setError: extra.error !== undefined ? 1 : 0,
+            code: extra.error?.code ?? null,
+            message: extra.error?.message ?? null,
+            retryable: extra.error ? (extra.error.retryable ? 1 : 0) : null,
+          });
+        // A completed transcript is written whole by TranscriptStore.complete first.
+        if (status !== 'completed') setTranscriptStatus(this.db, row.transcript_id, status, { remoteId: extra.remoteId, error: extra.error });
+      })
+      .immediate();
     this.ctx.changed([row.recording_id], 'updated');
     return this.get(id);
   }

@@ -90,9 +90,14 @@ export class Library {
     return this.feed.on(listener);
   }
 
-  /** Run `fn` in one transaction (several stores' writes that must land together). */
+  /**
+   * Run `fn` in one transaction (several stores' writes that must land together). Every library
+   * transaction begins IMMEDIATE: the library worker has a connection of its own, and a deferred
+   * transaction that read before the other connection wrote fails its own write at once
+   * (SQLITE_BUSY_SNAPSHOT, "database is locked"); taking the write lock first makes the other wait.
+   */
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    return this.db.transaction(fn).immediate();
   }
 
   close(): void {

@@ -354,7 +354,7 @@ export function migrate(db: Database, target = latestVersion): number {
     db.transaction(() => {
       m.up(db);
       db.pragma(`user_version = ${m.version}`);
-    })();
+    }).immediate();
   }
   return db.pragma('user_version', { simple: true }) as number;
 }

@@ -168,12 +168,14 @@ export class RecordingStore {
   setTags(recordingId: string, tags: string[]): LibraryItem {
     readItem(this.db, recordingId);
     const unique = [...new Set(tags.map((t) => t.trim()).filter(Boolean))];
-    this.db.transaction(() => {
-      this.db.prepare(`DELETE FROM tags WHERE recording_id = ?`).run(recordingId);
-      const ins = this.db.prepare(`INSERT INTO tags (recording_id, name) VALUES (?, ?)`);
-      for (const t of unique) ins.run(recordingId, t);
-      touch(this.db, recordingId);
-    })();
+    this.db
+      .transaction(() => {
+        this.db.prepare(`DELETE FROM tags WHERE recording_id = ?`).run(recordingId);
+        const ins = this.db.prepare(`INSERT INTO tags (recording_id, name) VALUES (?, ?)`);
+        for (const t of unique) ins.run(recordingId, t);
+        touch(this.db, recordingId);
+      })
+      .immediate();
     this.ctx.changed([recordingId], 'updated');
     return readItem(this.db, recordingId);
   }
@@ -186,15 +188,17 @@ export class RecordingStore {
   delete(recordingIds: string[]): number {
     let n = 0;
     const files: { id: string; original: string | null; redacted: string | null }[] = [];
-    this.db.transaction(() => {
-      for (const id of recordingIds) {
-        const row = this.db.prepare(`SELECT audio_file, redacted_audio_file FROM recordings WHERE id = ?`).get(id) as
-          { audio_file: string | null; redacted_audio_file: string | null } | undefined;
-        if (!row) continue;
-        files.push({ id, original: row.audio_file, redacted: row.redacted_audio_file });
-        n += this.db.prepare(`DELETE FROM recordings WHERE id = ?`).run(id).changes;
-      }
-    })();
+    this.db
+      .transaction(() => {
+        for (const id of recordingIds) {
+          const row = this.db.prepare(`SELECT audio_file, redacted_audio_file FROM recordings WHERE id = ?`).get(id) as
+            { audio_file: string | null; redacted_audio_file: string | null } | undefined;
+          if (!row) continue;
+          files.push({ id, original: row.audio_file, redacted: row.redacted_audio_file });
+          n += this.db.prepare(`DELETE FROM recordings WHERE id = ?`).run(id).changes;
+        }
+      })
+      .immediate();
     for (const f of files) this.audio.remove(f.id, f);
     if (n) this.ctx.changed(recordingIds, 'deleted');
     return n;

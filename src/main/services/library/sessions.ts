@@ -62,19 +62,21 @@ export class SessionStore {
     const recordingId = randomUUID();
     const transcriptId = randomUUID();
     const audioFile = `${recordingId}${EXT[s.recordingMime.split(';')[0]!.trim().toLowerCase()] ?? '.webm'}`;
-    this.db.transaction(() => {
-      this.db
-        .prepare(
-          `INSERT INTO recordings (id, title, source, source_kind, audio_file, size_bytes, created_at, updated_at) VALUES (?, ?, 'Live session', 'live', ?, 0, ?, ?)`,
-        )
-        .run(recordingId, s.title, audioFile, now, now);
-      this.db
-        .prepare(`INSERT INTO transcripts (id, recording_id, region, base_url, status, options, created_at) VALUES (?, ?, ?, ?, 'processing', ?, ?)`)
-        .run(transcriptId, recordingId, s.region, s.baseUrl, JSON.stringify(s.options), now);
-      this.db
-        .prepare(`INSERT INTO live_sessions (recording_id, live_transcript_id, sources, record_only, recording_mime, started_at) VALUES (?, ?, ?, ?, ?, ?)`)
-        .run(recordingId, transcriptId, JSON.stringify(s.sources), s.recordOnly ? 1 : 0, s.recordingMime, now);
-    })();
+    this.db
+      .transaction(() => {
+        this.db
+          .prepare(
+            `INSERT INTO recordings (id, title, source, source_kind, audio_file, size_bytes, created_at, updated_at) VALUES (?, ?, 'Live session', 'live', ?, 0, ?, ?)`,
+          )
+          .run(recordingId, s.title, audioFile, now, now);
+        this.db
+          .prepare(`INSERT INTO transcripts (id, recording_id, region, base_url, status, options, created_at) VALUES (?, ?, ?, ?, 'processing', ?, ?)`)
+          .run(transcriptId, recordingId, s.region, s.baseUrl, JSON.stringify(s.options), now);
+        this.db
+          .prepare(`INSERT INTO live_sessions (recording_id, live_transcript_id, sources, record_only, recording_mime, started_at) VALUES (?, ?, ?, ?, ?, ?)`)
+          .run(recordingId, transcriptId, JSON.stringify(s.sources), s.recordOnly ? 1 : 0, s.recordingMime, now);
+      })
+      .immediate();
     this.ctx.changed([recordingId], 'added');
     return { recordingId, transcriptId, audioFile };
   }
@@ -92,17 +94,19 @@ export class SessionStore {
     if (!row) throw new AppError('not_found', 'This live session is no longer in the library.');
     const path = row.audio_file ? join(this.ctx.audioDir, row.audio_file) : null;
     const size = path && existsSync(path) ? statSync(path).size : 0;
-    this.db.transaction(() => {
-      // No chunk ever arrived (the microphone gave nothing): there is no recording to play.
-      this.db
-        .prepare(
-          `UPDATE recordings SET duration_ms = ?, size_bytes = ?, audio_file = CASE WHEN ? > 0 THEN audio_file ELSE NULL END, updated_at = ? WHERE id = ?`,
-        )
-        .run(Math.round(info.durationMs), size, size, now, recordingId);
-      this.db
-        .prepare(`UPDATE live_sessions SET ended_at = ?, lost_ms = ?, reconnects = ? WHERE recording_id = ?`)
-        .run(now, Math.round(info.lostMs), info.reconnects, recordingId);
-    })();
+    this.db
+      .transaction(() => {
+        // No chunk ever arrived (the microphone gave nothing): there is no recording to play.
+        this.db
+          .prepare(
+            `UPDATE recordings SET duration_ms = ?, size_bytes = ?, audio_file = CASE WHEN ? > 0 THEN audio_file ELSE NULL END, updated_at = ? WHERE id = ?`,
+          )
+          .run(Math.round(info.durationMs), size, size, now, recordingId);
+        this.db
+          .prepare(`UPDATE live_sessions SET ended_at = ?, lost_ms = ?, reconnects = ? WHERE recording_id = ?`)
+          .run(now, Math.round(info.lostMs), info.reconnects, recordingId);
+      })
+      .immediate();
     this.ctx.changed([recordingId], 'updated');
   }
 

@@ -209,22 +209,24 @@ export class SubtitleStore {
   /** Applies one edit made in the view (a splice on `version`) and records it for undo. */
   commit(recordingId: string, version: number, label: string, splice: Splice, doc?: { header?: string[]; trailer?: string[] }): { version: number } {
     const transcriptId = this.transcriptOf(recordingId);
-    return this.db.transaction(() => {
-      const row = this.checkVersion(transcriptId, version);
-      const { cues, words } = this.cues(recordingId);
-      if (!spliceFits(cues, splice)) throw new AppError('conflict', 'This edit no longer matches the stored subtitles. Close and reopen the Subtitles view.');
-      if (doc?.header) row.header = JSON.stringify(doc.header);
-      if (doc?.trailer) row.trailer = JSON.stringify(doc.trailer);
-      const next = applySplice(cues, splice);
-      this.db.prepare(`DELETE FROM subtitle_history WHERE transcript_id = ? AND undone = 1`).run(transcriptId);
-      const seq =
-        ((this.db.prepare(`SELECT max(seq) AS s FROM subtitle_history WHERE transcript_id = ?`).get(transcriptId) as { s: number | null }).s ?? 0) + 1;
-      this.db
-        .prepare(`INSERT INTO subtitle_history (transcript_id, seq, label, splice, undone) VALUES (?, ?, ?, ?, 0)`)
-        .run(transcriptId, seq, label, JSON.stringify(splice));
-      this.db.prepare(`DELETE FROM subtitle_history WHERE transcript_id = ? AND seq <= ?`).run(transcriptId, seq - HISTORY_LIMIT);
-      return { version: this.store(recordingId, transcriptId, row, next, splice.insert, words) };
-    })();
+    return this.db
+      .transaction(() => {
+        const row = this.checkVersion(transcriptId, version);
+        const { cues, words } = this.cues(recordingId);
+        if (!spliceFits(cues, splice)) throw new AppError('conflict', 'This edit no longer matches the stored subtitles. Close and reopen the Subtitles view.');
+        if (doc?.header) row.header = JSON.stringify(doc.header);
+        if (doc?.trailer) row.trailer = JSON.stringify(doc.trailer);
+        const next = applySplice(cues, splice);
+        this.db.prepare(`DELETE FROM subtitle_history WHERE transcript_id = ? AND undone = 1`).run(transcriptId);
+        const seq =
+          ((this.db.prepare(`SELECT max(seq) AS s FROM subtitle_history WHERE transcript_id = ?`).get(transcriptId) as { s: number | null }).s ?? 0) + 1;
+        this.db
+          .prepare(`INSERT INTO subtitle_history (transcript_id, seq, label, splice, undone) VALUES (?, ?, ?, ?, 0)`)
+          .run(transcriptId, seq, label, JSON.stringify(splice));
+        this.db.prepare(`DELETE FROM subtitle_history WHERE transcript_id = ? AND seq <= ?`).run(transcriptId, seq - HISTORY_LIMIT);
+        return { version: this.store(recordingId, transcriptId, row, next, splice.insert, words) };
+      })
+      .immediate();
   }
 
   /** Undoes the latest edit (also one made before the view was last closed). */
@@ -238,28 +240,30 @@ export class SubtitleStore {
 
   private step(recordingId: string, version: number, dir: 'undo' | 'redo'): { version: number; entry: HistoryEntry | null } {
     const transcriptId = this.transcriptOf(recordingId);
-    return this.db.transaction(() => {
-      const row = this.checkVersion(transcriptId, version);
-      const h =
-        dir === 'undo'
-          ? (this.db
-              .prepare(`SELECT seq, label, splice FROM subtitle_history WHERE transcript_id = ? AND undone = 0 ORDER BY seq DESC LIMIT 1`)
-              .get(transcriptId) as { seq: number; label: string; splice: string } | undefined)
-          : (this.db
-              .prepare(`SELECT seq, label, splice FROM subtitle_history WHERE transcript_id = ? AND undone = 1 ORDER BY seq ASC LIMIT 1`)
-              .get(transcriptId) as { seq: number; label: string; splice: string } | undefined);
-      if (!h) return { version, entry: null };
-      const entry: HistoryEntry = { label: h.label, splice: JSON.parse(h.splice) as Splice };
-      const s = dir === 'undo' ? invertSplice(entry.splice) : entry.splice;
-      const { cues, words } = this.cues(recordingId);
-      if (!spliceFits(cues, s))
-        throw new AppError(
-          'conflict',
-          `“${entry.label}” cannot be ${dir === 'undo' ? 'undone' : 'redone'}: the subtitles changed since. Close and reopen the Subtitles view.`,
-        );
-      this.db.prepare(`UPDATE subtitle_history SET undone = ? WHERE transcript_id = ? AND seq = ?`).run(dir === 'undo' ? 1 : 0, transcriptId, h.seq);
-      return { version: this.store(recordingId, transcriptId, row, applySplice(cues, s), s.insert, words), entry };
-    })();
+    return this.db
+      .transaction(() => {
+        const row = this.checkVersion(transcriptId, version);
+        const h =
+          dir === 'undo'
+            ? (this.db
+                .prepare(`SELECT seq, label, splice FROM subtitle_history WHERE transcript_id = ? AND undone = 0 ORDER BY seq DESC LIMIT 1`)
+                .get(transcriptId) as { seq: number; label: string; splice: string } | undefined)
+            : (this.db
+                .prepare(`SELECT seq, label, splice FROM subtitle_history WHERE transcript_id = ? AND undone = 1 ORDER BY seq ASC LIMIT 1`)
+                .get(transcriptId) as { seq: number; label: string; splice: string } | undefined);
+        if (!h) return { version, entry: null };
+        const entry: HistoryEntry = { label: h.label, splice: JSON.parse(h.splice) as Splice };
+        const s = dir === 'undo' ? invertSplice(entry.splice) : entry.splice;
+        const { cues, words } = this.cues(recordingId);
+        if (!spliceFits(cues, s))
+          throw new AppError(
+            'conflict',
+            `“${entry.label}” cannot be ${dir === 'undo' ? 'undone' : 'redone'}: the subtitles changed since. Close and reopen the Subtitles view.`,
+          );
+        this.db.prepare(`UPDATE subtitle_history SET undone = ? WHERE transcript_id = ? AND seq = ?`).run(dir === 'undo' ? 1 : 0, transcriptId, h.seq);
+        return { version: this.store(recordingId, transcriptId, row, applySplice(cues, s), s.insert, words), entry };
+      })
+      .immediate();
   }
 
   /** The profile the view checks and builds by. */

@@ -188,38 +188,40 @@ export class TranscriptStore {
     const paragraphs = t.paragraphs ?? paragraphsFromSentences(t.words, sentences);
     const recordingId = recordingOf(this.db, transcriptId);
     const now = new Date().toISOString();
-    this.db.transaction(() => {
-      this.db
-        .prepare(
-          `UPDATE transcripts SET status = 'completed', remote_id = coalesce(@remoteId, remote_id), text = @text, confidence = @confidence,
+    this.db
+      .transaction(() => {
+        this.db
+          .prepare(
+            `UPDATE transcripts SET status = 'completed', remote_id = coalesce(@remoteId, remote_id), text = @text, confidence = @confidence,
              language = @language, model = @model, word_count = @count, sentences = @sentences, paragraphs = @paragraphs,
              error_code = NULL, error_message = NULL, error_retryable = NULL, completed_at = @now WHERE id = @id`,
-        )
-        .run({
-          id: transcriptId,
-          remoteId: t.remoteId,
-          text: t.text,
-          confidence: t.confidence,
-          language: t.language,
-          model: t.model,
-          count: t.words.length,
-          sentences: JSON.stringify(sentences.map(stripSpan)),
-          paragraphs: JSON.stringify(paragraphs.map(stripSpan)),
-          now,
-        });
-      this.db.prepare(`INSERT OR REPLACE INTO words (transcript_id, count, data) VALUES (?, ?, ?)`).run(transcriptId, t.words.length, packWords(t.words));
-      indexSentences(this.db, transcriptId, sentences);
-      const speakers = [...new Set(t.words.map((w) => w.speaker).filter((s): s is string => s !== null))];
-      const insSpeaker = this.db.prepare(`INSERT OR IGNORE INTO speakers (transcript_id, speaker) VALUES (?, ?)`);
-      for (const s of speakers) insSpeaker.run(transcriptId, s);
-      // The service reports whole seconds: a length measured before upload that agrees within a second is the more precise one.
-      this.db
-        .prepare(
-          `UPDATE recordings SET duration_ms = CASE WHEN duration_ms IS NOT NULL AND abs(duration_ms - @d) < 1000 THEN duration_ms ELSE coalesce(@d, duration_ms) END,
+          )
+          .run({
+            id: transcriptId,
+            remoteId: t.remoteId,
+            text: t.text,
+            confidence: t.confidence,
+            language: t.language,
+            model: t.model,
+            count: t.words.length,
+            sentences: JSON.stringify(sentences.map(stripSpan)),
+            paragraphs: JSON.stringify(paragraphs.map(stripSpan)),
+            now,
+          });
+        this.db.prepare(`INSERT OR REPLACE INTO words (transcript_id, count, data) VALUES (?, ?, ?)`).run(transcriptId, t.words.length, packWords(t.words));
+        indexSentences(this.db, transcriptId, sentences);
+        const speakers = [...new Set(t.words.map((w) => w.speaker).filter((s): s is string => s !== null))];
+        const insSpeaker = this.db.prepare(`INSERT OR IGNORE INTO speakers (transcript_id, speaker) VALUES (?, ?)`);
+        for (const s of speakers) insSpeaker.run(transcriptId, s);
+        // The service reports whole seconds: a length measured before upload that agrees within a second is the more precise one.
+        this.db
+          .prepare(
+            `UPDATE recordings SET duration_ms = CASE WHEN duration_ms IS NOT NULL AND abs(duration_ms - @d) < 1000 THEN duration_ms ELSE coalesce(@d, duration_ms) END,
              updated_at = @now WHERE id = @id`,
-        )
-        .run({ id: recordingId, d: t.durationMs, now });
-    })();
+          )
+          .run({ id: recordingId, d: t.durationMs, now });
+      })
+      .immediate();
   }
 
   get(recordingId: string, transcriptId?: string): Transcript {
