@@ -2,6 +2,8 @@
  * Opening a two-hour transcript (about 18,500 words, seeded through the app's
  * Library service): from the click in the library to the first words painted
  * (goal, issue 29: median ≤ 60 ms and the slowest run ≤ 150 ms), then find across it.
+ * An open paints the transcript's first screen, then loads the rest (stores/transcript.ts
+ * FIRST_SCREEN_WORDS); the figure is the first words painted, as a reader sees them.
  */
 import { ms, openHostPage, quantile, tempDataDir } from '../tests/e2e/bench-kit';
 import { seedLibrary } from '../tests/e2e/seed';
@@ -43,6 +45,8 @@ async function main(): Promise<void> {
     // Jumps across the transcript: click a paragraph time → highlight and scroll.
     await page.locator('.lrow__open').first().click();
     await page.locator('[data-testid="transcript-body"] .w').first().waitFor();
+    // Find runs over the whole transcript: wait for the rest after the first screen (stores/transcript.ts).
+    await page.locator('[data-testid="transcript-body"]:not([aria-busy])').waitFor();
     const spans = await page.locator('[data-testid="transcript-body"] .w').count();
     const find = await page.evaluate(async () => {
       const t0 = performance.now();
@@ -58,6 +62,7 @@ async function main(): Promise<void> {
     console.log(
       `  open a 2-hour transcript, 5 different ones (click → words painted): median ${ms(quantile(opens, 0.5))} (goal ≤ ${GOAL_MEDIAN_MS} ms; ratio ${(quantile(opens, 0.5) / GOAL_MEDIAN_MS).toFixed(2)}), max ${ms(Math.max(...opens))} (goal ≤ ${GOAL_MAX_MS} ms; ratio ${(Math.max(...opens) / GOAL_MAX_MS).toFixed(2)})`,
     );
+    console.log(`  each open, in order: ${opens.map((o) => o.toFixed(1)).join(', ')} ms`);
     console.log(`  word spans in the DOM: ${spans} of ${WORDS} (paragraphs virtualized)`);
     console.log(`  find "budget" over ${WORDS} words: ${ms(find.ms)} → ${find.count}`);
   } finally {

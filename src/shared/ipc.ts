@@ -171,7 +171,14 @@ export const channels = {
    * One recording with its full transcript (words, sentences, paragraphs, speakers, saved cues); `not_found` if gone.
    * Its words and spans cross as columns (transcript-wire.ts); the renderer unpacks them (unpackTranscript).
    */
-  'library.get': { input: idInput, output: transcriptWireSchema },
+  /**
+   * A transcript. `firstWords` asks for its first screen only (an open paints that, then asks for
+   * the rest): the paragraphs up to the one that holds that word, marked `partial`.
+   */
+  'library.get': {
+    input: z.object({ id: z.string().min(1), firstWords: z.number().int().min(1).max(100_000).optional() }).strict(),
+    output: transcriptWireSchema,
+  },
   'library.rename': { input: z.object({ id: z.string().min(1), title: z.string().trim().min(1).max(300) }).strict(), output: libraryItemSchema },
   /** Replace the item's tags (trimmed, deduplicated, case kept). */
   'library.setTags': {

@@ -61,7 +61,9 @@ export function packTranscript(t: Transcript): TranscriptWire {
   return { ...t, words: wordsToColumns(t.words), sentences: packSpans(t.sentences), paragraphs: packSpans(t.paragraphs) };
 }
 
+/** The transcript a wire answer carries (a partial one's first screen; its `partial` counts are the caller's to read). */
 export function unpackTranscript(t: TranscriptWire): Transcript {
+  const { partial: _partial, ...shell } = t;
   const words = columnsToWords(t.words);
-  return { ...t, words, sentences: unpackSpans(t.sentences, words), paragraphs: unpackSpans(t.paragraphs, words) };
+  return { ...shell, words, sentences: unpackSpans(t.sentences, words), paragraphs: unpackSpans(t.paragraphs, words) };
 }

@@ -62,10 +62,20 @@ export const spanColumnsSchema = z
   });
 export type SpanColumns = z.infer<typeof spanColumnsSchema>;
 
-/** The answer of library.get (and of the channels that answer a whole transcript). */
+/**
+ * The answer of library.get (and of the channels that answer a whole transcript). With `partial`
+ * (library.get's `firstWords`) it is the first paragraphs only: words, sentences and paragraphs up
+ * to the end of the paragraph that holds word `firstWords`, `text` theirs, and no cues; `partial`
+ * gives the whole transcript's counts.
+ */
 export const transcriptWireSchema = transcriptSchema
   .omit({ words: true, sentences: true, paragraphs: true })
-  .extend({ words: wordColumnsSchema, sentences: spanColumnsSchema, paragraphs: spanColumnsSchema })
+  .extend({
+    words: wordColumnsSchema,
+    sentences: spanColumnsSchema,
+    paragraphs: spanColumnsSchema,
+    partial: z.object({ words: z.number().int().nonnegative(), paragraphs: z.number().int().nonnegative() }).optional(),
+  })
   .superRefine((t, ctx) => {
     const n = t.words.text.length;
     for (const key of ['sentences', 'paragraphs'] as const) {

@@ -6,6 +6,9 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Library } from '../../src/main/services/library/library';
+import { FIRST_SCREEN_WORDS } from '../../src/renderer/src/stores/transcript';
+import { findWords, normalizeWord } from '../../src/renderer/src/lib/words';
 import { expect, test } from './host';
 import { fliteWav, seedLibrary } from './seed';
 import { snap } from './snap';
@@ -150,6 +153,41 @@ test.describe('transcript screen', () => {
     const audio = page.getByTestId('audio');
     await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => a.currentTime)).toBeGreaterThanOrEqual(atSeconds);
     await expect(page.getByTestId('transcript-body').locator('.w--active')).toBeVisible();
+  });
+
+  test('a long transcript opens on its first screen, then is whole: find counts every match and the last words are there', async ({ page, host }) => {
+    const [id] = seedLibrary(host.dataDir, { count: 1, wordsPer: 8_000, titlePrefix: 'Board meeting', speakers: ['A', 'B'] }) as [string];
+    const lib = new Library(host.dataDir);
+    const words = lib.transcripts.get(id).words;
+    lib.close();
+    // A word that is in the whole more often than in its first screen (stores/transcript.ts FIRST_SCREEN_WORDS).
+    const term = normalizeWord(words[0]?.text ?? '');
+    const all = findWords(words, term).matches.length;
+    expect(all).toBeGreaterThan(findWords(words.slice(0, FIRST_SCREEN_WORDS), term).matches.length);
+
+    // What the page asks the bridge for: the first screen, then the whole.
+    const gets: unknown[] = [];
+    page.on('websocket', (ws) =>
+      ws.on('framesent', (f) => {
+        const m = typeof f.payload === 'string' && f.payload.includes('"library.get"') ? (JSON.parse(f.payload) as { input: unknown }) : null;
+        if (m) gets.push(m.input);
+      }),
+    );
+    await page.goto(host.url);
+    await page.getByRole('button', { name: 'Open Board meeting 00001' }).click();
+    const body = page.getByTestId('transcript-body');
+    await expect(body.locator('.w').first()).toBeVisible();
+    // The rest has come when the text is no longer busy.
+    await expect(body).not.toHaveAttribute('aria-busy', 'true');
+    expect(gets).toEqual([{ id, firstWords: FIRST_SCREEN_WORDS }, { id }]);
+    await page.getByRole('button', { name: 'Find' }).click();
+    await page.getByRole('searchbox', { name: 'Find in transcript' }).fill(term);
+    await expect(page.getByTestId('find-count')).toHaveText(`1 of ${all}`);
+    await page.getByRole('searchbox', { name: 'Find in transcript' }).press('Escape');
+    // The end of the text scrolls into view: its last word is on screen.
+    await body.focus();
+    await page.keyboard.press('End');
+    await expect(body.locator(`[data-i="${words.length - 1}"]`)).toBeVisible();
   });
 });
 

@@ -16,7 +16,7 @@ export interface LibraryServices {
 export function registerLibraryHandlers(router: Router, services: LibraryServices, mediaUrl: (id: string, redacted: boolean) => string | null): void {
   const { library, remote, saver, webhooks } = services;
   router.handle('library.list', (input) => library.recordings.list(input ?? {}));
-  router.handle('library.get', ({ id }) => library.transcripts.wire(id));
+  router.handle('library.get', ({ id, firstWords }) => library.transcripts.wire(id, undefined, firstWords));
   router.handle('library.rename', ({ id, title }) => library.recordings.rename(id, title));
   router.handle('library.setTags', ({ id, tags }) => library.recordings.setTags(id, tags));
   router.handle('library.tags', () => ({ tags: library.recordings.tags() }));

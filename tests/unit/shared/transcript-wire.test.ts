@@ -6,40 +6,21 @@ import { Library } from '../../../src/main/services/library/library';
 import { transcriptSchema } from '../../../src/shared/library';
 import { packTranscript, unpackTranscript } from '../../../src/shared/transcript-columns';
 import { transcriptWireSchema } from '../../../src/shared/transcript-wire';
-import { makeWords } from '../../e2e/seed';
+import { seedLibrary } from '../../e2e/seed';
 
 const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-/** A completed transcript in a real library, with speakers, a correction and a named speaker. */
-function stored(words = makeWords(500, ['A', 'B'])) {
+/** A completed transcript in a real library (seeded as the e2e suites seed theirs), with a correction and a named speaker. */
+function stored(n = 500, speakers = ['A', 'B']) {
   const dir = mkdtempSync(join(tmpdir(), 'verbatim-wire-'));
   dirs.push(dir);
+  const [recordingId] = seedLibrary(dir, { count: 1, wordsPer: n, speakers }) as [string];
   const lib = new Library(dir);
-  const { recordingId, transcriptId } = lib.recordings.add({
-    title: 'wire',
-    source: 'a.mp3',
-    sourceKind: 'file',
-    sizeBytes: 1,
-    region: 'local',
-    baseUrl: null,
-    options: {},
-  });
-  lib.transcripts.complete(transcriptId, {
-    remoteId: 'r',
-    text: words.map((w) => w.text).join(' '),
-    words,
-    sentences: null,
-    paragraphs: null,
-    confidence: 0.9,
-    language: 'en_us',
-    model: 'pocketsphinx',
-    durationMs: (words.at(-1)?.end ?? 0) + 100,
-  });
   lib.edits.correctWords(recordingId, [{ index: 3, text: 'corrected' }]);
-  return { lib, recordingId, t: lib.edits.renameSpeaker(recordingId, 'A', 'Dana') };
+  return { lib, recordingId, t: speakers.includes('A') ? lib.edits.renameSpeaker(recordingId, 'A', 'Dana') : lib.transcripts.get(recordingId) };
 }
 
 describe('a transcript on the bridge (words and spans as columns)', () => {
@@ -53,15 +34,15 @@ describe('a transcript on the bridge (words and spans as columns)', () => {
   });
 
   it('is what the library reads from its stored columns (library.get), the same as packing the transcript read whole', () => {
-    const { lib, recordingId, t } = stored(makeWords(2_000, ['A', 'B', 'C']));
+    const { lib, recordingId, t } = stored(2_000, ['A', 'B', 'C']);
     expect(lib.transcripts.wire(recordingId)).toEqual(packTranscript(t));
     expect(unpackTranscript(lib.transcripts.wire(recordingId, t.transcriptId))).toEqual(t);
-    const { lib: plain, recordingId: id2 } = stored(makeWords(300));
+    const { lib: plain, recordingId: id2 } = stored(300, []);
     expect(plain.transcripts.wire(id2).words.speaker.every((s) => s === null)).toBe(true);
   });
 
   it('is under half the bytes of the word objects', () => {
-    const { t } = stored(makeWords(5_000, ['A', 'B', 'C']));
+    const { t } = stored(5_000, ['A', 'B', 'C']);
     expect(JSON.stringify(packTranscript(t)).length).toBeLessThan(JSON.stringify(t).length / 2);
   });
 
@@ -76,5 +57,32 @@ describe('a transcript on the bridge (words and spans as columns)', () => {
       { ...wire, paragraphs: { ...wire.paragraphs, speaker: [] } },
     ];
     for (const b of bad) expect(transcriptWireSchema.safeParse(b).success).toBe(false);
+  });
+
+  it("answers a first screen (library.get's firstWords): whole paragraphs up to the one holding that word, no cues, and the whole's counts", () => {
+    const { lib, recordingId, t } = stored(2_000, ['A', 'B', 'C']);
+    const doc = lib.subtitles.open(recordingId);
+    lib.subtitles.commit(recordingId, doc.version, 'Insert', { at: 0, remove: [], insert: [{ start: 0, end: 200, text: 'A cue' }] });
+    const wire = transcriptWireSchema.parse(JSON.parse(JSON.stringify(lib.transcripts.wire(recordingId, undefined, 200))));
+    const n = wire.words.text.length;
+    const holding = t.paragraphs.find((p) => p.lastWord >= 199);
+    expect(n).toBe((holding?.lastWord ?? -1) + 1);
+    expect(n).toBeGreaterThanOrEqual(200);
+    expect(n).toBeLessThan(2_000);
+    expect(wire.partial).toEqual({ words: 2_000, paragraphs: t.paragraphs.length });
+    expect(wire.cues).toBeNull();
+    const head = unpackTranscript(wire);
+    expect(head.words).toEqual(t.words.slice(0, n));
+    expect(head.words[3]).toMatchObject({ text: 'corrected', original: expect.any(String) });
+    expect(head.paragraphs).toEqual(t.paragraphs.filter((p) => p.lastWord < n));
+    expect(head.sentences).toEqual(t.sentences.filter((s) => s.lastWord < n));
+    expect(head.speakers).toEqual(t.speakers);
+    expect(head.item).toEqual(t.item);
+    expect('partial' in head).toBe(false);
+    // Asking for at least all of it answers the whole, unmarked, cues and all.
+    const all = lib.transcripts.wire(recordingId, undefined, 2_000);
+    expect(all.partial).toBeUndefined();
+    expect(unpackTranscript(all)).toEqual(lib.transcripts.get(recordingId));
+    expect(all.cues?.[0]?.text).toBe('A cue');
   });
 });

@@ -45,7 +45,6 @@ export function indexSentences(db: Database, transcriptId: string, sentences: Sp
   for (const s of sentences) ins.run(transcriptId, s.start, s.text);
 }
 
-/** A recording's whole transcript (the newest one): item, words, spans, speakers, cues, webhook state. */
 /** A recording with its latest transcript, or with `transcriptId` (an older version of a live session). */
 type TranscriptRow = {
   id: string;
@@ -64,6 +63,7 @@ function readShell(
   db: Database,
   recordingId: string,
   transcriptId?: string,
+  withCues = true,
 ): { shell: Omit<Transcript, 'words' | 'sentences' | 'paragraphs'>; row: TranscriptRow } {
   const item = readItem(db, recordingId);
   const t = (
@@ -74,7 +74,7 @@ function readShell(
   if (!t) throw new AppError('not_found', 'This version of the transcript is no longer in the library.');
   // An older version is shown with its own state, not the newest one's.
   const shown = transcriptId ? { ...item, status: t.status as TranscriptStatus, wordCount: t.word_count, completedAt: t.completed_at } : item;
-  const cuesRow = db.prepare(`SELECT data FROM cues WHERE transcript_id = ?`).get(t.id) as { data: string } | undefined;
+
   const speakers = db.prepare(`SELECT speaker AS id, name FROM speakers WHERE transcript_id = ? ORDER BY speaker`).all(t.id) as {
     id: string;
     name: string | null;
@@ -85,11 +85,17 @@ function readShell(
     text: t.text,
     confidence: t.confidence,
     speakers,
-    cues: cuesRow ? (JSON.parse(cuesRow.data) as Cue[]) : null,
+    cues: withCues ? readCues(db, t.id) : null,
     options: JSON.parse(t.options) as Record<string, unknown>,
     webhook: toWebhookStatus(t),
   };
   return { shell, row: t };
+}
+
+/** The subtitle cues the editor last saved; null when it never did. */
+function readCues(db: Database, transcriptId: string): Cue[] | null {
+  const row = db.prepare(`SELECT data FROM cues WHERE transcript_id = ?`).get(transcriptId) as { data: string } | undefined;
+  return row ? (JSON.parse(row.data) as Cue[]) : null;
 }
 
 export function readTranscript(db: Database, recordingId: string, transcriptId?: string): Transcript {
@@ -104,24 +110,55 @@ export function readTranscript(db: Database, recordingId: string, transcriptId?:
 }
 
 /** The same transcript as the bridge carries it (transcript-wire.ts), from the stored columns: no object per word, no span text to join. */
-export function readTranscriptWire(db: Database, recordingId: string, transcriptId?: string): TranscriptWire {
-  const { shell, row } = readShell(db, recordingId, transcriptId);
+/**
+ * What library.get answers: the transcript with its words and spans as columns. With `firstWords`,
+ * only its first screen when the transcript is longer (transcript-wire.ts `partial`): the paragraphs
+ * up to the one that holds word `firstWords`, their sentences and words, and no cues.
+ */
+export function readTranscriptWire(db: Database, recordingId: string, transcriptId?: string, firstWords?: number): TranscriptWire {
+  const { shell, row } = readShell(db, recordingId, transcriptId, false);
   const blob = db.prepare(`SELECT data FROM words WHERE transcript_id = ?`).get(row.id) as { data: Buffer } | undefined;
   const columns = blob ? wordColumns(blob.data) : { text: [], start: [], end: [], confidence: [], speaker: [] };
+  const n = columns.text.length;
+  const sentences = JSON.parse(row.sentences) as StoredSpan[];
+  const paragraphs = JSON.parse(row.paragraphs) as StoredSpan[];
+  const cut = firstWords === undefined ? n : firstScreenEnd(n, paragraphs.length ? paragraphs : sentences, firstWords);
   const original = (
     db.prepare(`SELECT word_index, original FROM word_corrections WHERE transcript_id = ? ORDER BY word_index`).all(row.id) as {
       word_index: number;
       original: string;
     }[]
   )
-    .filter((c) => c.word_index < columns.text.length)
+    .filter((c) => c.word_index < cut)
     .map((c): [number, string] => [c.word_index, c.original]);
+  if (cut === n) {
+    return { ...shell, cues: readCues(db, row.id), words: { ...columns, original }, sentences: packSpans(sentences), paragraphs: packSpans(paragraphs) };
+  }
+  const text = columns.text.slice(0, cut);
   return {
     ...shell,
-    words: { ...columns, original },
-    sentences: packSpans(JSON.parse(row.sentences) as StoredSpan[]),
-    paragraphs: packSpans(JSON.parse(row.paragraphs) as StoredSpan[]),
+    text: text.join(' '),
+    cues: null,
+    words: {
+      text,
+      start: columns.start.slice(0, cut),
+      end: columns.end.slice(0, cut),
+      confidence: columns.confidence.slice(0, cut),
+      speaker: columns.speaker.slice(0, cut),
+      original,
+    },
+    sentences: packSpans(sentences.filter((s) => s.lastWord < cut)),
+    paragraphs: packSpans(paragraphs.filter((p) => p.lastWord < cut)),
+    partial: { words: n, paragraphs: paragraphs.length },
   };
+}
+
+/** Where a first screen of `firstWords` words ends: after the span that holds that word (spans keep whole), or at that word when there are no spans. */
+function firstScreenEnd(n: number, spans: readonly StoredSpan[], firstWords: number): number {
+  if (firstWords >= n) return n;
+  if (!spans.length) return firstWords;
+  const holding = spans.find((s) => s.lastWord >= firstWords - 1);
+  return holding ? Math.min(n, holding.lastWord + 1) : n;
 }
 
 /** What a new version of a recording's transcript is asked with. */
@@ -228,9 +265,9 @@ export class TranscriptStore {
     return readTranscript(this.db, recordingId, transcriptId);
   }
 
-  /** What library.get answers: the transcript with its words and spans as columns. */
-  wire(recordingId: string, transcriptId?: string): TranscriptWire {
-    return readTranscriptWire(this.db, recordingId, transcriptId);
+  /** What library.get answers: the transcript with its words and spans as columns (only its first screen with `firstWords`, see readTranscriptWire). */
+  wire(recordingId: string, transcriptId?: string, firstWords?: number): TranscriptWire {
+    return readTranscriptWire(this.db, recordingId, transcriptId, firstWords);
   }
 
   words(transcriptId: string): Word[] {

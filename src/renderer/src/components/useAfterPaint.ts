@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { afterPaint } from '../lib/afterPaint';
 
 /**
  * `value`, once the frame that shows its change has been drawn: for work that
@@ -9,16 +10,6 @@ import { useEffect, useState } from 'react';
  */
 export function useAfterPaint<T>(value: T): T {
   const [shown, setShown] = useState(value);
-  useEffect(() => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    // A task posted from a frame callback runs after that frame is drawn.
-    const frame = requestAnimationFrame(() => {
-      timer = setTimeout(() => setShown(() => value), 0);
-    });
-    return () => {
-      cancelAnimationFrame(frame);
-      clearTimeout(timer);
-    };
-  }, [value]);
+  useEffect(() => afterPaint(() => setShown(() => value)), [value]);
   return shown;
 }

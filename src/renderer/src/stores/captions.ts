@@ -14,6 +14,7 @@ import {
   type InputDevice,
 } from '../audio/capture';
 import { api as bridgeApi, errorMessage } from '../bridge';
+import { afterPaint } from '../lib/afterPaint';
 import { whenConnected } from './app';
 import { useSettings } from './settings';
 
@@ -233,13 +234,11 @@ export function connectCaptions(api: VerbatimApi, store: StoreApi<CaptionsState>
       if (t.capturedAt !== null && !t.final) {
         const capturedAt = t.capturedAt;
         // Measured once the words are painted.
-        requestAnimationFrame(() =>
-          setTimeout(() => {
-            const ms = Math.max(0, Date.now() - capturedAt);
-            store.setState((x) => ({ latencyMs: x.latencyMs === null ? ms : Math.round(x.latencyMs * 0.7 + ms * 0.3) }));
-            (window as { __verbatimCaptionTimes?: number[] }).__verbatimCaptionTimes?.push(ms);
-          }, 0),
-        );
+        afterPaint(() => {
+          const ms = Math.max(0, Date.now() - capturedAt);
+          store.setState((x) => ({ latencyMs: x.latencyMs === null ? ms : Math.round(x.latencyMs * 0.7 + ms * 0.3) }));
+          (window as { __verbatimCaptionTimes?: number[] }).__verbatimCaptionTimes?.push(ms);
+        });
       }
     }),
     api.on('captions.status', (st) => {

@@ -9,6 +9,7 @@ import type { Transcript, Word } from '../../../shared/library';
 import { api as bridgeApi, errorCode, errorMessage } from '../bridge';
 import type { VerbatimApi } from '../../../shared/ipc';
 import { unpackTranscript } from '../../../shared/transcript-columns';
+import { afterPaint } from '../lib/afterPaint';
 import { findWords, wordAt } from '../lib/words';
 import { useApp } from './app';
 import { toast } from './toasts';
@@ -31,6 +32,8 @@ export interface TranscriptState {
   id: string | null;
   transcript: Transcript | null;
   loading: boolean;
+  /** The transcript holds its first screen only; the rest is on its way (library.get's `firstWords`). */
+  partial: boolean;
   error: { code: string | null; message: string } | null;
   mediaUrl: string | null;
   active: number;
@@ -60,104 +63,136 @@ export function registerPlayer(p: PlayerHandle | null): void {
 const noFind: FindState = { query: '', matches: [], length: 0, cursor: -1 };
 let openSeq = 0;
 
+/**
+ * Words an open asks for first: more than a tall window shows. They are painted, then the rest is
+ * asked for, so a long transcript's first words do not wait for all of it to cross the bridge, be
+ * decoded and collected (issue 29: a two-hour transcript's first screen in ~30 ms instead of ~65).
+ */
+export const FIRST_SCREEN_WORDS = 1200;
+
 /** The store's state and actions over `api` (zustand's StateCreator, apart from create). */
 export const transcriptState =
   (api: VerbatimApi): StateCreator<TranscriptState> =>
-  (set, get) => ({
-    id: null,
-    transcript: null,
-    loading: false,
-    error: null,
-    mediaUrl: null,
-    active: -1,
-    find: noFind,
-    corrected: {},
-    pendingSeekMs: null,
-    pendingPlay: false,
-    async open(id, atMs, play = false) {
-      const mine = ++openSeq;
-      const same = get().id === id && get().transcript !== null;
-      if (!same) set({ id, transcript: null, loading: true, error: null, mediaUrl: null, active: -1, find: noFind, corrected: {} });
-      set({ pendingSeekMs: atMs, pendingPlay: play && atMs !== null });
-      if (same) {
-        if (atMs !== null) get().seek(atMs);
-        if (play && atMs !== null && player) {
-          set({ pendingPlay: false });
-          player.play();
+  (set, get) => {
+    /** The rest of a partial open, once its first screen is painted (unless a later open, edit or reload brought the whole). */
+    async function loadRest(id: string, seq: number): Promise<void> {
+      try {
+        const t = unpackTranscript(await api.invoke('library.get', { id }));
+        if (seq === openSeq && get().partial) whole(t);
+      } catch (err) {
+        if (seq === openSeq && get().partial) toast(`Only the start of this transcript could be loaded: ${errorMessage(err)}`, 'error');
+      }
+    }
+
+    /** Shows a whole transcript (an edit's answer, a reload, the rest of an open); a search that is on runs again over all of it. */
+    function whole(t: Transcript, extra: Partial<TranscriptState> = {}): void {
+      const wasPartial = get().partial;
+      set({ transcript: t, partial: false, ...extra });
+      const query = get().find.query;
+      if (wasPartial && query.trim()) get().setFind(query);
+    }
+
+    return {
+      id: null,
+      transcript: null,
+      loading: false,
+      partial: false,
+      error: null,
+      mediaUrl: null,
+      active: -1,
+      find: noFind,
+      corrected: {},
+      pendingSeekMs: null,
+      pendingPlay: false,
+      async open(id, atMs, play = false) {
+        const mine = ++openSeq;
+        // A moment asked for while only the first screen is here may lie beyond it: load the whole.
+        const same = get().id === id && get().transcript !== null && !(get().partial && atMs !== null);
+        if (!same) set({ id, transcript: null, loading: true, partial: false, error: null, mediaUrl: null, active: -1, find: noFind, corrected: {} });
+        set({ pendingSeekMs: atMs, pendingPlay: play && atMs !== null });
+        if (same) {
+          if (atMs !== null) get().seek(atMs);
+          if (play && atMs !== null && player) {
+            set({ pendingPlay: false });
+            player.play();
+          }
+          return;
         }
-        return;
-      }
-      try {
-        const [t, media] = await Promise.all([
-          api.invoke('library.get', { id }).then(unpackTranscript),
-          api.invoke('library.mediaUrl', { id, redacted: false }).catch(() => ({ url: null })),
-        ]);
-        if (mine !== openSeq) return;
-        set({ transcript: t, mediaUrl: media.url, loading: false });
-        if (atMs !== null) set({ active: wordAt(t.words, atMs) });
-      } catch (err) {
-        if (mine === openSeq) set({ loading: false, error: { code: errorCode(err), message: errorMessage(err) } });
-      }
-    },
-    close() {
-      openSeq++;
-      set({ id: null, transcript: null, mediaUrl: null, active: -1, find: noFind, corrected: {}, pendingSeekMs: null, error: null });
-    },
-    setTime(ms) {
-      const t = get().transcript;
-      if (!t) return;
-      // Rounded: a media element reads back a seek to 2.32 s as 2.3199999…, which is still the word before.
-      const active = wordAt(t.words, Math.round(ms));
-      if (active !== get().active) set({ active });
-    },
-    seek(ms) {
-      get().setTime(ms);
-      player?.seek(ms);
-    },
-    setFind(query) {
-      const t = get().transcript;
-      if (!t || !query.trim()) return set({ find: { ...noFind, query } });
-      const { matches, length } = findWords(t.words, query);
-      // Start from the first match at or after the word being spoken.
-      const from = matches.findIndex((m) => m >= get().active);
-      set({ find: { query, matches, length, cursor: matches.length ? Math.max(0, from) : -1 } });
-    },
-    stepFind(delta) {
-      const f = get().find;
-      if (!f.matches.length) return;
-      const cursor = (f.cursor + delta + f.matches.length) % f.matches.length;
-      set({ find: { ...f, cursor } });
-    },
-    async correct(index, text) {
-      const t = get().transcript;
-      const id = get().id;
-      if (!t || !id) return false;
-      const before = t.words[index];
-      if (!before || before.text === text) return true;
-      try {
-        const next = unpackTranscript(await api.invoke('library.correctWords', { id, edits: [{ index, text }] }));
-        const corrected = { ...get().corrected };
-        if (!(index in corrected)) corrected[index] = before.text;
-        set({ transcript: next, corrected });
-        return true;
-      } catch (err) {
-        toast(errorMessage(err), 'error');
-        return false;
-      }
-    },
-    async renameSpeaker(speaker, name) {
-      const id = get().id;
-      if (!id) return;
-      try {
-        set({ transcript: unpackTranscript(await api.invoke('library.renameSpeaker', { id, speaker, name })) });
-      } catch (err) {
-        toast(errorMessage(err), 'error');
-      }
-    },
-    applyTranscript(t) {
-      if (t.item.id === get().id) set({ transcript: t });
-    },
-  });
+        try {
+          // Opening at a moment (a search hit, a citation) finds its word in the whole transcript; otherwise the first screen comes first.
+          const [wire, media] = await Promise.all([
+            api.invoke('library.get', atMs === null ? { id, firstWords: FIRST_SCREEN_WORDS } : { id }),
+            api.invoke('library.mediaUrl', { id, redacted: false }).catch(() => ({ url: null })),
+          ]);
+          if (mine !== openSeq) return;
+          const t = unpackTranscript(wire);
+          set({ transcript: t, mediaUrl: media.url, loading: false, partial: wire.partial !== undefined });
+          if (atMs !== null) set({ active: wordAt(t.words, atMs) });
+          if (wire.partial) afterPaint(() => void loadRest(id, mine));
+        } catch (err) {
+          if (mine === openSeq) set({ loading: false, error: { code: errorCode(err), message: errorMessage(err) } });
+        }
+      },
+      close() {
+        openSeq++;
+        set({ id: null, transcript: null, partial: false, mediaUrl: null, active: -1, find: noFind, corrected: {}, pendingSeekMs: null, error: null });
+      },
+      setTime(ms) {
+        const t = get().transcript;
+        if (!t) return;
+        // Rounded: a media element reads back a seek to 2.32 s as 2.3199999…, which is still the word before.
+        const active = wordAt(t.words, Math.round(ms));
+        if (active !== get().active) set({ active });
+      },
+      seek(ms) {
+        get().setTime(ms);
+        player?.seek(ms);
+      },
+      setFind(query) {
+        const t = get().transcript;
+        if (!t || !query.trim()) return set({ find: { ...noFind, query } });
+        const { matches, length } = findWords(t.words, query);
+        // Start from the first match at or after the word being spoken.
+        const from = matches.findIndex((m) => m >= get().active);
+        set({ find: { query, matches, length, cursor: matches.length ? Math.max(0, from) : -1 } });
+      },
+      stepFind(delta) {
+        const f = get().find;
+        if (!f.matches.length) return;
+        const cursor = (f.cursor + delta + f.matches.length) % f.matches.length;
+        set({ find: { ...f, cursor } });
+      },
+      async correct(index, text) {
+        const t = get().transcript;
+        const id = get().id;
+        if (!t || !id) return false;
+        const before = t.words[index];
+        if (!before || before.text === text) return true;
+        try {
+          const next = unpackTranscript(await api.invoke('library.correctWords', { id, edits: [{ index, text }] }));
+          const corrected = { ...get().corrected };
+          if (!(index in corrected)) corrected[index] = before.text;
+          whole(next, { corrected });
+          return true;
+        } catch (err) {
+          toast(errorMessage(err), 'error');
+          return false;
+        }
+      },
+      async renameSpeaker(speaker, name) {
+        const id = get().id;
+        if (!id) return;
+        try {
+          whole(unpackTranscript(await api.invoke('library.renameSpeaker', { id, speaker, name })));
+        } catch (err) {
+          toast(errorMessage(err), 'error');
+        }
+      },
+      applyTranscript(t) {
+        if (t.item.id === get().id) whole(t);
+      },
+    };
+  };
 
 export const useTranscript = create<TranscriptState>()(transcriptState(bridgeApi));
 

@@ -156,6 +156,8 @@ function WordEditor({ index, text, onSave, onDone }: { index: number; text: stri
 export function TranscriptBody({ transcript, blocks }: { transcript: Transcript; blocks: Block[] }) {
   const scroller = useRef<HTMLDivElement>(null);
   const seek = useTranscript((s) => s.seek);
+  // The first screen is shown and the rest is on its way (stores/transcript.ts FIRST_SCREEN_WORDS).
+  const partial = useTranscript((s) => s.partial);
   const [editing, setEditing] = useState<number | null>(null);
   const userScrolledAt = useRef(0);
   // The React Compiler is not used here; the virtualizer's functions are fresh on each render by design.
@@ -237,8 +239,18 @@ export function TranscriptBody({ transcript, blocks }: { transcript: Transcript;
       tabIndex={0}
       role="region"
       aria-label="Transcript text"
+      aria-busy={partial || undefined}
       data-testid="transcript-body"
       onWheel={() => (userScrolledAt.current = Date.now())}
+      onKeyDown={(e) => {
+        // Home and End reach the real ends: the paragraphs' heights are estimates until they are drawn,
+        // so the browser's own End stops where the estimate put the bottom.
+        if (e.target !== e.currentTarget || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+        if (e.key !== 'Home' && e.key !== 'End') return;
+        e.preventDefault();
+        userScrolledAt.current = Date.now();
+        virtual.scrollToIndex(e.key === 'Home' ? 0 : blocks.length - 1, { align: e.key === 'Home' ? 'start' : 'end' });
+      }}
       onClick={(e) => {
         const i = wordIndex(e);
         const w = i === null ? undefined : transcript.words[i];
