@@ -3,8 +3,9 @@
  * IPC contract. Electron (index.ts) and host mode (host/server.ts) each build a
  * Platform and call createCore; nothing below knows which one it runs in.
  */
+// First: zod's settings must be in place before the modules below build their schemas.
+import './zod-setup';
 import { join } from 'node:path';
-import { z } from 'zod';
 import { registerAppHandlers } from './ipc/app';
 import { registerCaptionsHandlers } from './ipc/captions';
 import { registerChatHandlers } from './ipc/chat';
@@ -34,11 +35,6 @@ import { WebhookFollower, type WebhookFollowOptions } from './services/library/w
 import { SealedFile } from './services/sealed-file';
 import { SettingsService } from './services/settings';
 import { WebhookReceiver } from './services/webhooks';
-
-// zod checks every IPC payload here without generating code (no `new Function`): its compiled
-// parsers cost ~50 ms of compiling on the first calls a window makes, more than they save on
-// payloads this size, and main then evaluates no code it built at run time.
-z.config({ jitless: true });
 
 export interface Core {
   router: Router;

@@ -84,7 +84,8 @@ async function main(): Promise<void> {
  */
 async function loadCore(platform: Platform, folders: string[]): Promise<Core> {
   const turn = () => new Promise<void>((r) => setImmediate(r));
-  await import('zod');
+  // zod with main's settings (zod-setup.ts), before the contract's schemas are built.
+  await import('../zod-setup');
   await turn();
   await import('../../shared/ipc');
   await turn();
