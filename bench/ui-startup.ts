@@ -8,7 +8,10 @@
  * browser is already running (as Electron's window would exist), so making a
  * Playwright context and page (~190 ms here) is not the app's work. Everything
  * from the spawn on is measured: the host process, the navigation, the page
- * and its bridge. Printed: spawn → URL, URL → connected + library (the page
+ * and its bridge. Chromium's own omnibox popup, a WebUI page it loads in a renderer of its own
+ * for every new window (~1.2 s of CPU on this 2-core machine, right at t0), is turned off for the
+ * tests' and benches' Chromium (tests/e2e/chromium.ts): browser chrome, not the app.
+ * Printed: spawn → URL, URL → connected + library (the page
  * part, with the page's own navigation clock beside it), and the total.
  */
 import { launchHost, stopHost } from '../tests/e2e/host';

@@ -13,7 +13,7 @@
 //   node:tls's lists the root certificates), ~30 ms of a start for nothing we use.
 // - zod is bundled (the other packages stay in node_modules): Node resolving and linking its
 //   ~90 module files one by one took ~40 ms of every start; bundled it is one file.
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -54,6 +54,23 @@ const packagesButZodExternal = {
   },
 };
 
+/**
+ * A chunk made only of packages (bundled zod) loses its source map: Node with --enable-source-maps
+ * parses each loaded file's map at load (zod's is 0.45 MB: ~8 ms of every start), and a stack
+ * through a package is read in node_modules anyway. Our own chunks keep theirs.
+ */
+function dropVendorMaps(dir) {
+  for (const name of readdirSync(dir).filter((f) => f.endsWith('.mjs'))) {
+    const map = join(dir, `${name}.map`);
+    if (!existsSync(map)) continue;
+    const { sources } = JSON.parse(readFileSync(map, 'utf8'));
+    if (!sources.length || !sources.every((s) => s.includes('node_modules/'))) continue;
+    const file = join(dir, name);
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n'));
+    rmSync(map);
+  }
+}
+
 export async function ensureHost({ force = false } = {}) {
   const outputs = ['cli.mjs', 'cli-main.mjs', 'engine.mjs', 'native-child.mjs', 'llama-child.mjs', 'library-worker.mjs', 'engine-guard.mjs'].map((f) =>
     join(out, f),
@@ -85,6 +102,7 @@ export async function ensureHost({ force = false } = {}) {
     splitting: true,
     chunkNames: 'chunks/[name]-[hash]',
   });
+  dropVendorMaps(join(out, 'chunks'));
   await build({
     ...common,
     entryPoints: {

@@ -1,6 +1,27 @@
 import { expect, test } from './host';
 
 test.describe('app frame in host mode', () => {
+  test('starts on the library without loading zod (issue 29: cold start); the chunks that need it load it later', async ({ page, host }) => {
+    const scripts: { url: string; body: string }[] = [];
+    page.on('response', (r) => {
+      if (r.request().resourceType() === 'script')
+        void r.text().then(
+          (body) => scripts.push({ url: r.url(), body }),
+          () => undefined,
+        );
+    });
+    await page.goto(host.url);
+    await expect(page.getByRole('heading', { level: 1, name: 'Your library' })).toBeVisible();
+    await expect(page.getByTestId('connection')).toHaveText(/Connected/);
+    await expect.poll(() => scripts.length).toBeGreaterThan(2);
+    const isZod = (body: string) => body.includes('$ZodType');
+    expect(scripts.filter((s) => isZod(s.body)).map((s) => s.url)).toEqual([]);
+    // Not a vacuous pass: among the chunks the loaded ones name (loaded on demand), one is zod.
+    const named = new Set(scripts.flatMap((s) => [...s.body.matchAll(/"\.\/([\w-]+\.js)"/g)].map((m) => m[1] as string)));
+    const lazy = await Promise.all([...named].map(async (name) => (await page.request.get(new URL(`/assets/${name}`, host.url).toString())).text()));
+    expect(lazy.some(isZod)).toBe(true);
+  });
+
   test('shows the frame, every screen, and the status bar', async ({ page, host }) => {
     await page.goto(host.url);
     await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();

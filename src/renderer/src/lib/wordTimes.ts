@@ -1,5 +1,6 @@
 /** Whether a transcript's word times came from its model or were spread over each segment (models without word timings). */
-import { catalogEntry } from '../../../shared/models';
+// From the catalog's data alone: shared/models' index also re-exports its schemas, which would bring zod into the first chunk.
+import { catalogEntry } from '../../../shared/models/lookup';
 
 export interface ApproximateTimes {
   /** The model's name as the catalog gives it. */
