@@ -5,27 +5,16 @@
  * edited, and the edit still there after a reload.
  */
 import { Library } from '../../src/main/services/library/library';
+import { srtOf } from '../support/srt';
 import { expect, test } from './host';
 
 const CUES = 200_000;
-
-function srt(n: number, text: (i: number) => string): string {
-  const t = (ms: number) => {
-    const h = Math.floor(ms / 3_600_000);
-    const m = Math.floor(ms / 60_000) % 60;
-    const s = Math.floor(ms / 1000) % 60;
-    return `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}:${String(s).padStart(2, '0')},${String(ms % 1000).padStart(3, '0')}`;
-  };
-  const parts: string[] = [];
-  for (let i = 0; i < n; i++) parts.push(`${i + 1}\n${t(i * 1000)} --> ${t(i * 1000 + 500)}\n${text(i)}\n`);
-  return parts.join('\n');
-}
 
 test('a 200,000-cue SRT: imported as an item, opened in Subtitles, a cue edited and kept after a reload', async ({ page, host }) => {
   test.setTimeout(300_000);
   await page.goto(host.url);
   const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Import subtitles' }).click()]);
-  await chooser.setFiles({ name: 'Marathon.srt', mimeType: 'application/x-subrip', buffer: Buffer.from(srt(CUES, (i) => `line ${i}`)) });
+  await chooser.setFiles({ name: 'Marathon.srt', mimeType: 'application/x-subrip', buffer: Buffer.from(srtOf(CUES, (i) => `line ${i}`)) });
   const dialog = page.getByRole('dialog', { name: 'Import Marathon.srt' });
   await expect(dialog).toContainText(`${CUES} cues (SRT)`, { timeout: 60_000 });
   await dialog.getByRole('button', { name: 'Add as a new item' }).click();

@@ -16,6 +16,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { launchHost, rssAtMostMiB, rssMiB, settledRssMiB, type Child } from './support/processes';
 import { finalLoop, loopProbeEnv, resetLoop } from './support/loop';
+import { srtOf } from '../support/srt';
 
 let dir: string;
 let probe: string;
@@ -295,26 +296,14 @@ describe('hostile backups (items 1–4)', { timeout: 300_000 }, () => {
   });
 });
 
-function srt(n: number, text = (i: number) => `cue ${i}`, at = (i: number) => i * 1000): string {
-  const t = (ms: number) => {
-    const h = Math.floor(ms / 3_600_000);
-    const m = Math.floor(ms / 60_000) % 60;
-    const s = Math.floor(ms / 1000) % 60;
-    return `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}:${String(s).padStart(2, '0')},${String(ms % 1000).padStart(3, '0')}`;
-  };
-  const parts: string[] = [];
-  for (let i = 0; i < n; i++) parts.push(`${i + 1}\n${t(at(i))} --> ${t(at(i) + 500)}\n${text(i)}\n`);
-  return parts.join('\n');
-}
-
 describe('hostile subtitles (items 5–7)', { timeout: 300_000 }, () => {
   it('imports and commits at the contract limit of 200,000 cues, and refuses one more with a clear message', async () => {
-    const at = await call('subtitles.importNew', { name: 'limit.srt', content: srt(200_000, () => 'a') }, 280_000);
+    const at = await call('subtitles.importNew', { name: 'limit.srt', content: srtOf(200_000, () => 'a') }, 280_000);
     expect(at.output, JSON.stringify(at.error)).toMatchObject({ cues: 200_000 });
     const opened = (await call('subtitles.open', { id: at.output!.id as string }, 280_000)).output as { cues: unknown[] };
     expect(opened.cues).toHaveLength(200_000);
     // A commit at the contract's limit: one cue replaced by 200,000 (its splice is what overflowed the stack).
-    const one = (await call('subtitles.importNew', { name: 'one.srt', content: srt(1) })).output!.id as string;
+    const one = (await call('subtitles.importNew', { name: 'one.srt', content: srtOf(1) })).output!.id as string;
     const doc = (await call('subtitles.open', { id: one })).output as { version: number; cues: unknown[] };
     const insert = Array.from({ length: 200_000 }, (_, i) => ({ start: i * 1000, end: i * 1000 + 500, text: 'b' }));
     const commit = await call(
@@ -324,18 +313,18 @@ describe('hostile subtitles (items 5–7)', { timeout: 300_000 }, () => {
     );
     expect(commit.output, JSON.stringify(commit.error)).toMatchObject({ version: expect.any(Number) });
     expect(((await call('subtitles.open', { id: one }, 280_000)).output as { cues: unknown[] }).cues).toHaveLength(200_000);
-    const over = await call('subtitles.importNew', { name: 'over.srt', content: srt(200_001, () => 'a') }, 280_000);
+    const over = await call('subtitles.importNew', { name: 'over.srt', content: srtOf(200_001, () => 'a') }, 280_000);
     expect(over.error?.code).toBe('bad_request');
     expect(over.error?.message).toMatch(/200,000/);
   });
 
   it('fits long cues, far times and 10 MB lines at the door; every item then opens', async () => {
     const cases: [string, string][] = [
-      ['a 2,001-character cue', srt(3, (i) => (i === 1 ? 'x'.repeat(2001) : 'ok'))],
-      ['a 100,000-character cue over lines', srt(2, () => Array.from({ length: 100 }, () => 'y'.repeat(1000)).join('\n'))],
+      ['a 2,001-character cue', srtOf(3, (i) => (i === 1 ? 'x'.repeat(2001) : 'ok'))],
+      ['a 100,000-character cue over lines', srtOf(2, () => Array.from({ length: 100 }, () => 'y'.repeat(1000)).join('\n'))],
       [
         'a cue at 999 h',
-        srt(
+        srtOf(
           3,
           () => 'far',
           (i) => (i === 2 ? 999 * 3_600_000 : i * 1000),
@@ -343,7 +332,7 @@ describe('hostile subtitles (items 5–7)', { timeout: 300_000 }, () => {
       ],
       [
         'a cue ending past 100 h',
-        srt(
+        srtOf(
           2,
           () => 'edge',
           (i) => (i === 1 ? 100 * 3_600_000 - 100 : 0),
@@ -356,11 +345,11 @@ describe('hostile subtitles (items 5–7)', { timeout: 300_000 }, () => {
       ['a 10 MB cue identifier', `WEBVTT\n\n${'i'.repeat(10_000_000)}\n00:00:01.000 --> 00:00:02.000\nok\n`],
       ['a 1 MB cue setting', `WEBVTT\n\n00:00:01.000 --> 00:00:02.000 ${'align:start '.repeat(100_000)}\nok\n`],
     ];
-    for (let n = 1; n <= 20; n++) cases.push([`cue of ${n * 150} characters ×40`, srt(40, () => 'c'.repeat(n * 150))]);
+    for (let n = 1; n <= 20; n++) cases.push([`cue of ${n * 150} characters ×40`, srtOf(40, () => 'c'.repeat(n * 150))]);
     for (const h of [99, 100, 101, 500, 999])
       cases.push([
         `cue at ${h} h`,
-        srt(
+        srtOf(
           2,
           () => 't',
           (i) => (i ? h * 3_600_000 : 0),
