@@ -56,11 +56,11 @@ export class ExportStore {
     private readonly db: Database,
     private readonly ctx: LibraryContext,
     /** The subtitle editor's document (edited cues with corrected words taken in; built by the profile when never edited). */
-    private readonly editorCues: (recordingId: string) => EditorCues,
+    private readonly editorCues: (recordingId: string, known?: { transcriptId: string; words: Word[] }) => EditorCues,
   ) {}
 
-  private editedCues(recordingId: string): Cue[] {
-    return this.editorCues(recordingId).cues;
+  private editedCues(recordingId: string, t?: Transcript): Cue[] {
+    return this.editorCues(recordingId, t && { transcriptId: t.transcriptId, words: t.words }).cues;
   }
 
   render(recordingId: string, format: TextExportFormat, opts: ExportOptions = {}): ExportedFile {
@@ -70,7 +70,8 @@ export class ExportStore {
     const speakerName = names.size ? (id: string) => names.get(id) ?? `Speaker ${id}` : undefined;
     // The editor's cues, as the Subtitles view shows them; a rebuild makes them afresh from the words with another line length.
     const doc = (): EditorCues => {
-      const d = this.editorCues(recordingId);
+      // The words read above are the cues' too: decoding a 30,000-word transcript again cost ~10 ms of an export.
+      const d = this.editorCues(recordingId, { transcriptId: t.transcriptId, words: t.words });
       if (opts.rebuildCharsPerLine === undefined) return d;
       return { ...d, cues: buildCuesWith(t.words, { ...d.profile, maxCharsPerLine: opts.rebuildCharsPerLine }) };
     };
@@ -90,7 +91,7 @@ export class ExportStore {
         return file(docToVtt(doc(), opts.voices ? (speakerName ?? ((id: string) => `Speaker ${id}`)) : undefined));
       case 'json': {
         const paras = this.paragraphs(recordingId, t);
-        const current = this.editedCues(recordingId);
+        const current = this.editedCues(recordingId, t);
         return file(
           `${JSON.stringify({ ...t, paragraphs: t.paragraphs.map((p, i) => ({ ...p, text: paras[i]?.text ?? p.text })), cues: current }, null, 2)}\n`,
         );
@@ -144,7 +145,7 @@ export class ExportStore {
   private paragraphs(recordingId: string, t: Transcript): EditedParagraph[] {
     const paras = t.paragraphs.length ? t.paragraphs : [];
     if (!paras.length) return [{ speaker: null, start: t.words[0]?.start ?? 0, text: t.text }];
-    return editedParagraphs(t, t.cues ? this.editedCues(recordingId) : []);
+    return editedParagraphs(t, t.cues ? this.editedCues(recordingId, t) : []);
   }
 }
 

@@ -70,7 +70,7 @@ export class Library {
     this.audio = new AudioStore(this.db, ctx);
     this.jobs = new JobStore(this.db, ctx);
     this.search = new SearchIndex(this.db, ctx);
-    this.exports = new ExportStore(this.db, ctx, (recordingId) => this.subtitles.cues(recordingId));
+    this.exports = new ExportStore(this.db, ctx, (recordingId, known) => this.subtitles.cues(recordingId, known));
     this.backup = new BackupStore(this.db, ctx);
     this.webhooks = new WebhookLog(this.db, ctx);
     this.edits = new EditStore(this.db, ctx);

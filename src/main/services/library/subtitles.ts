@@ -115,9 +115,13 @@ export class SubtitleStore {
   }
 
   /** The cues as they are now: the edited ones (with corrected words taken in), else built from the words by the profile. */
-  cues(recordingId: string): { cues: Cue[]; edited: boolean; words: Word[]; profile: RulesProfile; header: string[]; trailer: string[] } {
+  /** The editor's cues and what they are made from; `known` is the transcript's words when the caller has read them already (an export), so they are not decoded twice. */
+  cues(
+    recordingId: string,
+    known?: { transcriptId: string; words: Word[] },
+  ): { cues: Cue[]; edited: boolean; words: Word[]; profile: RulesProfile; header: string[]; trailer: string[] } {
     const transcriptId = this.transcriptOf(recordingId);
-    const words = this.words.words(transcriptId);
+    const words = known?.transcriptId === transcriptId ? known.words : this.words.words(transcriptId);
     const row = this.docRow(transcriptId);
     const profile = this.profile(row.profile_id);
     const stored = this.db.prepare(`SELECT data FROM cues WHERE transcript_id = ?`).get(transcriptId) as { data: string } | undefined;
