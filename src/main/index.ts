@@ -8,7 +8,7 @@ import { app, desktopCapturer, globalShortcut, ipcMain, Menu, nativeImage, net, 
 import { createCore, type Core } from './core';
 import { createElectronPlatform } from './platform/electron';
 import { isChannel } from '../shared/ipc';
-import { CONTENT_SECURITY_POLICY } from './security';
+import { CONTENT_SECURITY_POLICY } from '../shared/csp';
 import { createLibraryWindow, isOwnUrl } from './windows/library';
 import { OverlayWindow } from './windows/overlay';
 

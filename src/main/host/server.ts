@@ -22,7 +22,7 @@ import type * as BridgeRequest from '../../shared/bridge-request';
 import type { BridgeResponse } from '../../shared/ipc';
 import type { Core } from '../core';
 import { CheckedJson } from '../ipc/checked';
-import { CONTENT_SECURITY_POLICY } from '../security';
+import { CONTENT_SECURITY_POLICY } from '../../shared/csp';
 import { handleMedia, handleUpload } from './media';
 
 const MIME: Record<string, string> = {

@@ -2,8 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CONTENT_SECURITY_POLICY } from '../../../src/main/security';
-import { CSP_PLACEHOLDER, META_CONTENT_SECURITY_POLICY } from '../../../src/shared/csp';
+import { CONTENT_SECURITY_POLICY, CSP_PLACEHOLDER, META_CONTENT_SECURITY_POLICY } from '../../../src/shared/csp';
 import { cspMetaPlugin } from '../../../vite.renderer.config';
 
 function buildIndexHtml(): string {
