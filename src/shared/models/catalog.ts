@@ -21,6 +21,8 @@ export const modelFamilySchema = z.enum([
   'nemo-transducer',
   'nemo-ctc',
   'moonshine',
+  'moonshine-v2',
+  'sense-voice',
   'zipformer-transducer',
   'zipformer-ctc',
   'streaming-transducer',
@@ -36,6 +38,10 @@ export const MODEL_FILE_ROLES = {
   'nemo-transducer': ['encoder', 'decoder', 'joiner', 'tokens'],
   'nemo-ctc': ['model', 'tokens'],
   moonshine: ['preprocessor', 'encoder', 'uncachedDecoder', 'cachedDecoder', 'tokens'],
+  /** Moonshine v2: one encoder and one merged decoder (sherpa-onnx's `moonshine.mergedDecoder`), no preprocessor. */
+  'moonshine-v2': ['encoder', 'mergedDecoder', 'tokens'],
+  /** SenseVoice: one CTC model (sherpa-onnx's `senseVoice.model`). */
+  'sense-voice': ['model', 'tokens'],
   'zipformer-transducer': ['encoder', 'decoder', 'joiner', 'tokens'],
   'zipformer-ctc': ['model', 'tokens'],
   'streaming-transducer': ['encoder', 'decoder', 'joiner', 'tokens'],
