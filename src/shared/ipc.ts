@@ -13,6 +13,7 @@ import { settingsPatchSchema, settingsViewSchema } from './settings';
 import { transcriptWireSchema } from './transcript-wire';
 import { downloadStatusSchema, modelsListSchema } from './models/view';
 import { modelIdSchema } from './models/catalog';
+import { modelOfferSchema, speedTestSchema } from './models/offer';
 import { exportFileSchema, peaksSchema, rulesProfileSchema, spliceSchema, subtitleDocSchema, subtitleExportFormatSchema } from './subtitles/schema';
 import { captionsRunSchema, captionsStartInputSchema, captionsStoppedSchema, liveStatusSchema, liveTurnSchema } from './captions';
 import {
@@ -499,6 +500,16 @@ export const channels = {
     input: z.object({ task: z.enum(['files', 'live']), id: z.union([z.literal(''), modelIdSchema]) }).strict(),
     output: settingsViewSchema,
   },
+  /** The model that suits this computer for a first run (memory, cores, free disk; the language setting, else `locale`), and whether it was dismissed or taken. */
+  'models.offer': { input: z.object({ locale: z.string().max(35).optional() }).strict(), output: modelOfferSchema },
+  /** "Not now" on the first-run offer, remembered. */
+  'models.dismissOffer': { input: none, output: z.object({ dismissed: z.literal(true) }) },
+  /** Take the offer: the download starts, and the model becomes the one for files once installed (unless another was chosen meanwhile). */
+  'models.acceptOffer': { input: z.object({ id: modelIdSchema, locale: z.string().max(35).optional() }).strict(), output: downloadStatusSchema },
+  /** Transcribe the clip that ships with the app with an installed files model through the local engine, and keep the speed measured. */
+  'models.test': { input: z.object({ id: modelIdSchema }).strict(), output: speedTestSchema },
+  /** The speeds measured on this computer, by model id. */
+  'models.speeds': { input: none, output: z.record(z.string(), speedTestSchema) },
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 
 export const events = {
