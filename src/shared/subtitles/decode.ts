@@ -9,9 +9,14 @@
 export type SubtitleEncoding = 'UTF-8' | 'UTF-16LE' | 'UTF-16BE' | 'Windows-1252';
 
 export interface DecodedSubtitles {
+  /**
+   * The characters, a leading byte-order mark included as U+FEFF: the parser
+   * drops exactly one (parse.ts), wherever the text is parsed again (main
+   * parses what the renderer read), so a second mark is never lost on the way.
+   */
   text: string;
   encoding: SubtitleEncoding;
-  /** The file began with a byte-order mark (dropped from `text`). */
+  /** The file began with a byte-order mark. */
   bom: boolean;
 }
 
@@ -31,10 +36,11 @@ function windows1252(bytes: Uint8Array): string {
 }
 
 export function decodeSubtitleBytes(bytes: Uint8Array): DecodedSubtitles {
+  // ignoreBOM: TextDecoder would otherwise drop the mark, and a second one after it too when given the rest.
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
-    return { text: new TextDecoder('utf-8').decode(bytes.subarray(3)), encoding: 'UTF-8', bom: true };
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return { text: new TextDecoder('utf-16le').decode(bytes.subarray(2)), encoding: 'UTF-16LE', bom: true };
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return { text: new TextDecoder('utf-16be').decode(bytes.subarray(2)), encoding: 'UTF-16BE', bom: true };
+    return { text: new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes), encoding: 'UTF-8', bom: true };
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return { text: new TextDecoder('utf-16le', { ignoreBOM: true }).decode(bytes), encoding: 'UTF-16LE', bom: true };
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return { text: new TextDecoder('utf-16be', { ignoreBOM: true }).decode(bytes), encoding: 'UTF-16BE', bom: true };
   try {
     return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes), encoding: 'UTF-8', bom: false };
   } catch {

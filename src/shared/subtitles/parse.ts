@@ -4,7 +4,12 @@
  * line before it (it starts a new cue wherever it stands, as browsers read
  * WebVTT), comma or dot milliseconds, VTT times without hours, cue settings,
  * NOTE / STYLE / REGION blocks (kept, so a round trip loses nothing) and tags
- * and HTML entities (kept in the text; see display.ts for how they are shown).
+ * and HTML character references (kept in the text; see display.ts for how
+ * they are shown). WebVTT follows the WHATWG parser where a browser would
+ * read the file differently: NUL becomes U+FFFD, one byte-order mark is
+ * dropped (a second one means the file is not WebVTT), a cue's identifier
+ * keeps its spaces, and any line holding "-->" ends the cue above it, so a
+ * broken timing line takes its lines out with it as players leave them out.
  * A cue that cannot be read is reported with its line number, never dropped
  * silently; what was fixed up on the way is said in `fixes`.
  */
@@ -34,6 +39,8 @@ interface Block {
   line: number;
   lines: string[];
   timed: boolean;
+  /** Started by a "-->" line with no blank line before it. */
+  cut?: boolean;
 }
 
 /** A line that is a whole, valid timing line (start --> end, settings after). */
@@ -52,15 +59,14 @@ function isTimingLine(l: string): boolean {
 }
 
 /**
- * Blocks between blank lines; a valid timing line also starts one when its
- * block already has a timing line or is the WebVTT header. In SRT the cue
- * number just above it goes with it.
+ * Blocks between blank lines. SRT: a valid timing line also starts one when
+ * its block already has a timing line, and the cue number just above it goes
+ * with it. WebVTT, as the WHATWG parser collects a block: a line holding
+ * "-->" is the block's timing line when it is the first line, or the second
+ * after an identifier; anywhere else (the header included) it starts a new
+ * block, valid or not.
  */
-function blocksOf(text: string, format: 'srt' | 'vtt'): { blocks: Block[]; splits: number } {
-  const lines = text
-    .replace(/^\uFEFF/, '')
-    .replace(/\r\n?/g, '\n')
-    .split('\n');
+function blocksOf(lines: readonly string[], format: 'srt' | 'vtt'): { blocks: Block[]; splits: number } {
   const blocks: Block[] = [];
   let cur: Block | null = null;
   let splits = 0;
@@ -69,30 +75,41 @@ function blocksOf(text: string, format: 'srt' | 'vtt'): { blocks: Block[]; split
       cur = null;
       return;
     }
-    const timing = isTimingLine(l);
-    if (cur && timing && (cur.timed || (format === 'vtt' && blocks.length === 1))) {
+    const arrow = format === 'vtt' ? l.includes('-->') : isTimingLine(l);
+    if (cur && arrow && (cur.timed || (format === 'vtt' && (blocks.length === 1 || cur.lines.length >= 2)))) {
       const carry = format === 'srt' && cur.lines.length > 2 && /^\d+$/.test(cur.lines[cur.lines.length - 1]!.trim()) ? [cur.lines.pop()!] : [];
-      cur = { line: i + 1 - carry.length, lines: carry, timed: false };
+      cur = { line: i + 1 - carry.length, lines: carry, timed: false, cut: true };
       blocks.push(cur);
-      splits++;
+      // A broken timing line is reported as such; only a good one is a fix-up.
+      if (format === 'srt' || isTimingLine(l)) splits++;
     }
     if (!cur) {
       cur = { line: i + 1, lines: [], timed: false };
       blocks.push(cur);
     }
     cur.lines.push(l);
-    if (timing) cur.timed = true;
+    if (arrow) cur.timed = true;
   });
   return { blocks, splits };
 }
 
+/** The text as the parser reads it: one byte-order mark dropped, NUL as U+FFFD, every line end as LF. */
+function linesOf(text: string): string[] {
+  return text
+    .replace(/^\uFEFF/, '')
+    .replace(/\0/g, '\uFFFD')
+    .replace(/\r\n?/g, '\n')
+    .split('\n');
+}
+
+/** WebVTT when, after one byte-order mark, the text starts with the WEBVTT signature (a second mark breaks it, as in browsers). */
 export function detectFormat(text: string): 'srt' | 'vtt' {
   return /^\uFEFF?WEBVTT(?:[ \t][^\r\n]*)?(?:\r\n|\r|\n|$)/.test(text) ? 'vtt' : 'srt';
 }
 
 export function parseSubtitles(text: string): ParsedSubtitles {
   const format = detectFormat(text);
-  const { blocks, splits } = blocksOf(text, format);
+  const { blocks, splits } = blocksOf(linesOf(text), format);
   const doc: CueDoc = { cues: [], header: [], trailer: [] };
   const problems: ParseProblem[] = [];
   let notes: string[] = [];
@@ -120,6 +137,14 @@ export function parseSubtitles(text: string): ParsedSubtitles {
       }
     }
     const at = b.lines.findIndex((l) => l.includes('-->'));
+    if (at < 0 && bi === 0 && b.lines[0]!.startsWith('\uFEFFWEBVTT')) {
+      problems.push({
+        line: 1,
+        message:
+          'Line 1: the file starts with two byte-order marks, so players do not read it as WebVTT (they show none of its cues). Its cues were read as plain timed text; export it to write a clean file.',
+      });
+      return;
+    }
     if (at < 0) {
       problems.push({ line: b.line, message: `Line ${b.line}: “${b.lines[0]!.slice(0, 40)}” has no timing line (start --> end), so it is not a cue.` });
       return;
@@ -134,6 +159,13 @@ export function parseSubtitles(text: string): ParsedSubtitles {
     const start = parseTime(left ?? '');
     const end = parseTime(rest[0] ?? '');
     const line = b.line + at;
+    if ((start === null || end === null) && format === 'vtt' && b.cut) {
+      problems.push({
+        line,
+        message: `Line ${line}: “${timing.trim().slice(0, 60)}” holds “-->”, which ends the cue above it in WebVTT; players skip it and the lines under it up to the next blank line, and so did the import.`,
+      });
+      return;
+    }
     if (start === null || end === null) {
       problems.push({ line, message: `Line ${line}: “${timing.trim().slice(0, 60)}” is not a valid time range (like 00:00:01,000 --> 00:00:02,500).` });
       return;
@@ -143,7 +175,8 @@ export function parseSubtitles(text: string): ParsedSubtitles {
       return;
     }
     const cue: Cue = { start, end, text: b.lines.slice(at + 1).join('\n') };
-    const ident = at === 1 ? b.lines[0]!.trim() : '';
+    // WebVTT keeps the identifier line as it stands, spaces included (SRT's cue number is not kept).
+    const ident = at === 1 ? b.lines[0]! : '';
     if (format === 'vtt') {
       if (ident) cue.ident = ident;
       const settings = rest.slice(1).join(' ');
@@ -156,6 +189,7 @@ export function parseSubtitles(text: string): ParsedSubtitles {
   if (notes.length) doc.trailer = notes;
   if (format === 'vtt' && doc.header.length === 0) doc.header.push('WEBVTT');
   const fixes: string[] = [];
+  if (text.includes('\0')) fixes.push('Its NUL characters were replaced with \uFFFD, as players show them.');
   if (/\r(?!\n)/.test(text) && !text.includes('\n')) fixes.push('Its old Mac line ends (CR only) were read as line breaks.');
   if (splits === 1) fixes.push('A timing line with no blank line before it started a new cue.');
   if (splits > 1) fixes.push(`${splits} timing lines with no blank line before them started new cues.`);

@@ -131,7 +131,8 @@ describe('HTML entities', () => {
   it('decodes them for display and counts them as the characters they are', () => {
     expect(r.doc.cues.map((c) => cueDisplayText(c.text))).toEqual(['Tom & Jerry <3', '>> Next speaker:\u00a0hello']);
     expect(readingChars('Tom &amp; Jerry')).toBe('Tom & Jerry'.length);
-    expect(cueDisplayText('&#233;t&#xE9; &bogus; &amp')).toBe('été &bogus; &amp');
+    // HTML's rules, as the WebVTT tokenizer uses them: an unknown name stays, the legacy &amp without ";" decodes.
+    expect(cueDisplayText('&#233;t&#xE9; &bogus; &amp')).toBe('été &bogus; &');
   });
 
   it('says so in the summary', () => {
