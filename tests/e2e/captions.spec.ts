@@ -51,6 +51,15 @@ test.describe('live captions', () => {
     await rawAudioSettings(page);
     await snap(page, 'captions-idle-light');
     await expectNoAxeViolations(page, 'captions idle, light');
+    // Every text the delay figure shows, the first one included (it is replaced within a turn or two).
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as { __delayTexts?: string[] }).__delayTexts = seen;
+      new MutationObserver(() => {
+        const t = document.querySelector('[data-testid="caption-latency"]')?.textContent;
+        if (t && seen.at(-1) !== t) seen.push(t);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
 
     await page.getByTestId('captions-start').click();
     await expect(page.getByTestId('source-mic')).toContainText('Live', { timeout: 90_000 });
@@ -63,6 +72,9 @@ test.describe('live captions', () => {
     const heard = (await finalLine.textContent()) ?? '';
     expect(heard.toLowerCase()).toMatch(/morning|budget|meeting|nine|everyone/);
     await expect(page.getByTestId('caption-latency')).toBeVisible();
+    const delays = await page.evaluate(() => (window as { __delayTexts?: string[] }).__delayTexts ?? []);
+    expect(delays.length).toBeGreaterThan(0);
+    for (const d of delays) expect(d).toMatch(/^Delay (\d+ ms|\d+\.\d s)$/);
 
     // The overlay: Document Picture-in-Picture where Chromium offers it, else the pop-out window; same component.
     const popupOpened = page.waitForEvent('popup', { timeout: 8000 }).catch(() => null);

@@ -235,7 +235,8 @@ export function connectCaptions(api: VerbatimApi, store: StoreApi<CaptionsState>
         const capturedAt = t.capturedAt;
         // Measured once the words are painted.
         afterPaint(() => {
-          const ms = Math.max(0, Date.now() - capturedAt);
+          // Whole milliseconds: the capture time is fractional (the audio clock's), and the first one is shown as it is.
+          const ms = Math.max(0, Math.round(Date.now() - capturedAt));
           store.setState((x) => ({ latencyMs: x.latencyMs === null ? ms : Math.round(x.latencyMs * 0.7 + ms * 0.3) }));
           (window as { __verbatimCaptionTimes?: number[] }).__verbatimCaptionTimes?.push(ms);
         });

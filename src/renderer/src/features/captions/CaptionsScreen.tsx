@@ -15,6 +15,7 @@ import { CaptionsPanel } from './CaptionsPanel';
 import { CaptionsSettings } from './CaptionsSettings';
 import { ImproveAccuracy } from './ImproveAccuracy';
 import { openOverlay } from './overlayWindow';
+import { formatDelay } from './delay';
 
 const sourceChoices: Array<{ value: 'mic' | 'system' | 'both'; label: string; help: string }> = [
   { value: 'mic', label: 'Microphone', help: 'What you say.' },
@@ -159,7 +160,7 @@ function Latency() {
   if (ms === null || phase !== 'running') return null;
   return (
     <span className="muted cap-latency" title="Time from the moment a word was captured to its caption on screen, measured" data-testid="caption-latency">
-      Delay {ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`}
+      Delay {formatDelay(ms)}
     </span>
   );
 }
