@@ -142,6 +142,7 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
   const models = new ModelManager(join(platform.dataDir, 'models'), {
     catalog: CATALOG,
     mirror: () => settings.get().models.mirror,
+    pathAllowed: (p) => picked.allows(p),
     changed: (id) => router.emit('models.changed', { id }),
     log,
   });

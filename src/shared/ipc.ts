@@ -486,11 +486,18 @@ export const channels = {
   /**
    * Install from an archive, a .gguf or a folder the user picked: Electron gives
    * its `path`; host mode first POSTs the file to `/upload` as for jobs.addUpload
-   * and gives `uploadId` with the file's `name` (the name picks the catalog entry).
+   * and gives `uploadId` with the file's `name`. `id` is the catalog entry the user
+   * chose (two entries can share an archive name); without it the name picks the entry.
+   * Host mode takes a `path` only when it was picked this session or lies under `--folder`.
    */
   'models.installFile': {
     input: z
-      .object({ path: z.string().min(1).max(4096).optional(), uploadId: z.string().min(1).max(64).optional(), name: z.string().min(1).max(500).optional() })
+      .object({
+        path: z.string().min(1).max(4096).optional(),
+        uploadId: z.string().min(1).max(64).optional(),
+        name: z.string().min(1).max(500).optional(),
+        id: modelIdSchema.optional(),
+      })
       .strict()
       .refine((v) => (v.path === undefined) !== (v.uploadId === undefined), 'give either path or uploadId'),
     output: z.object({ id: modelIdSchema }),

@@ -124,14 +124,18 @@ describe('model downloads', () => {
     expect(existsSync(join(dir, 'model-a'))).toBe(false);
   });
 
-  it('records the SHA-256 on first download and checks the next download against it', async () => {
+  it('records the SHA-256 on first download, per model id, and checks the next download of the same size against it', async () => {
     const m = manager([entry('model-a', url('ok'))]);
     await m.download('model-a');
     expect((await m.settled('model-a'))?.state).toBe('installed');
-    const state = JSON.parse(readFileSync(join(dir, '.verbatim-state.json'), 'utf8')) as { recorded: Record<string, { sha256: string; bytes: number }> };
-    expect(state.recorded['model-a.tar.bz2']?.bytes).toBe(archive.length);
-    // The same archive name now serves other bytes: refused.
-    server.put('model-a.tar.bz2', archiveB);
+    const state = JSON.parse(readFileSync(join(dir, '.verbatim-state.json'), 'utf8')) as {
+      verified: Record<string, { sha256: string; bytes: number; source: string }>;
+    };
+    expect(state.verified['model-a']).toEqual({ sha256: createHash('sha256').update(archive).digest('hex'), bytes: archive.length, source: 'first' });
+    // The same archive name now serves other bytes of the same size: refused.
+    const tampered = Buffer.from(archive);
+    tampered[Math.floor(tampered.length / 2)]! ^= 0xff;
+    server.put('model-a.tar.bz2', tampered);
     try {
       await m.download('model-a');
       expect((await m.settled('model-a'))?.error?.kind).toBe('checksum');

@@ -2,12 +2,31 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AppError } from '../../shared/errors';
-import { forgetDefault, setDefaultModel } from '../services/models/defaults';
+import { CATALOG } from '../../shared/models/lookup';
+import { forgetDefault, PendingDefaults, setDefaultModel } from '../services/models/defaults';
 import type { ModelManager } from '../services/models/manager';
+import { SpeedTests } from '../services/models/model-test';
+import { chooseLanguage, currentOffer, OfferState } from '../services/models/recommend';
+import type { EngineHandle } from '../services/local-engine';
 import type { SettingsService } from '../services/settings';
 import type { Router } from './router';
 
-export function registerModelHandlers(router: Router, models: ModelManager, settings: SettingsService, uploadsDir: string): void {
+export function registerModelHandlers(
+  router: Router,
+  models: ModelManager,
+  settings: SettingsService,
+  uploadsDir: string,
+  engine: { ensure(): Promise<EngineHandle> } = {
+    ensure: () => Promise.reject(new AppError('engine_unavailable', 'The local engine is not available here.')),
+  },
+): void {
+  const pending = new PendingDefaults(models.dir);
+  const offer = new OfferState(models.dir);
+  const speeds = new SpeedTests(models.dir, { engine });
+  const language = (locale?: string) =>
+    chooseLanguage(settings.get().transcriptionDefaults.languageCode, locale ?? Intl.DateTimeFormat().resolvedOptions().locale);
+  /** A model just installed may be one to make the default again (a deleted default, a first-run offer taken). */
+  const installed = (id: string) => void pending.installed(models, settings, id).catch(() => undefined);
   router.handle('models.list', () => models.list());
   router.handle('models.download', ({ id }) => models.download(id));
   router.handle('models.pause', ({ id }) => models.pause(id));
@@ -15,23 +34,46 @@ export function registerModelHandlers(router: Router, models: ModelManager, sett
   router.handle('models.cancel', ({ id }) => models.cancel(id));
   router.handle('models.delete', async ({ id }) => {
     const freedBytes = await models.delete(id);
-    forgetDefault(settings, id);
+    // A default deleted comes back as the default when it is installed again.
+    for (const task of forgetDefault(settings, id)) await pending.remember(id, task);
+    await speeds.forget(id);
     return { freedBytes };
   });
-  router.handle('models.installFile', async ({ path, uploadId, name }) => {
+  router.handle('models.installFile', async ({ path, uploadId, name, id }) => {
     if (uploadId !== undefined) {
-      // A file the host-mode /upload route staged (data/uploads/<id>); its name says which model it is.
+      // A file the host-mode /upload route staged (data/uploads/<id>); the entry the user chose, or else its name, says which model it is.
       if (!/^[A-Za-z0-9_-]{8,64}$/.test(uploadId)) throw new AppError('bad_request', 'That upload id is not valid.');
       if (!name) throw new AppError('bad_request', 'Give the file name of the uploaded archive.');
       const staged = join(uploadsDir, uploadId);
       try {
-        return { id: await models.installFrom(staged, name) };
+        const got = await models.installFrom(staged, name, id);
+        installed(got);
+        return { id: got };
       } finally {
         await rm(staged, { force: true });
       }
     }
-    return { id: await models.installFrom(path!) };
+    await models.checkPath(path!);
+    const got = await models.installFrom(path!, undefined, id);
+    installed(got);
+    return { id: got };
   });
   router.handle('models.setDefault', ({ task, id }) => setDefaultModel(models, settings, task, id));
-  models.onProgress((s) => router.emit('models.progress', s));
+  router.handle('models.offer', ({ locale }) => currentOffer(models.dir, CATALOG, offer, language(locale)));
+  router.handle('models.dismissOffer', async () => {
+    await offer.set({ dismissed: true });
+    return { dismissed: true as const };
+  });
+  router.handle('models.acceptOffer', async ({ id }) => {
+    // The download answers at once; the model becomes the one for files when it is installed (after a restart too).
+    await pending.remember(id, 'files');
+    await offer.set({ accepted: id });
+    return models.download(id);
+  });
+  router.handle('models.test', ({ id }) => speeds.run(id));
+  router.handle('models.speeds', () => speeds.all());
+  models.onProgress((s) => {
+    router.emit('models.progress', s);
+    if (s.state === 'installed') installed(s.id);
+  });
 }

@@ -1,17 +1,19 @@
 /**
- * One resumable download to a `.part` file: HTTP Range from the bytes already
- * on disk (a server that ignores Range restarts the file, never appends to
- * it), a SHA-256 kept as the bytes arrive, a stall timer that aborts an
- * attempt which moved no byte for `stallMs`, retries with backoff for what a
- * retry can cure, and the first bytes checked so a web page is never taken
- * for an archive.
+ * One resumable, bounded download to a `.part` file: HTTP Range from the
+ * bytes already on disk (a server that ignores Range restarts the file, never
+ * appends to it; a 206 whose Content-Range does not start at those bytes
+ * restarts it once, then fails), never more bytes than the file's stated size
+ * or the model's bound, a SHA-256 kept as the bytes arrive, a stall timer and
+ * a minimum speed over a window, retries with backoff for what a retry can
+ * cure, and the first bytes checked so a web page is never taken for an
+ * archive.
  */
 import { createReadStream, createWriteStream } from 'node:fs';
 import { stat, truncate, unlink } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { classifyNetworkError, ModelError } from './errors';
+import { classifyNetworkError, formatBytes, ModelError } from './errors';
 import { ThreadHasher } from './hasher';
 import type { Connection } from './net';
 
@@ -30,7 +32,11 @@ export interface DownloadOptions {
   signal: AbortSignal;
   onProgress: (p: DownloadProgress) => void;
   stallMs: number;
-  /** Attempts in a row that moved no byte before giving up. */
+  /** The most bytes the file may have: a server stating more is refused, a body that runs past it is cut there (default: no bound). */
+  maxBytes?: number;
+  /** Fewer than `bytes` received over any `windowMs` aborts the attempt as too slow (default: 16 kB over 60 s). */
+  minSpeed?: { bytes: number; windowMs: number };
+  /** Attempts in a row that moved no byte (or moved too slowly) before giving up. */
   maxAttempts?: number;
   /** Backoff of the first retry (doubling, capped at 30 s). */
   retryBaseMs?: number;
@@ -43,8 +49,12 @@ export interface DownloadResult {
   sha256: string;
 }
 
+/** A 206 that does not continue from the bytes held: the download restarts from nothing once. */
+class RangeMismatch extends Error {}
+
 /** Received bytes between two young-generation collections (see scavenge). */
 const SCAVENGE_EVERY_BYTES = 4 * 1024 * 1024;
+const DEFAULT_MIN_SPEED = { bytes: 16 * 1024, windowMs: 60_000 };
 
 let minorGc: ((o: { type: 'minor' }) => void) | null | undefined;
 /**
@@ -73,11 +83,22 @@ async function sizeOf(path: string): Promise<number> {
   }
 }
 
-/** Feeds the bytes already in the partial file to the hasher (so a resumed download still checks the whole archive). */
-async function hashPartial(hasher: ThreadHasher, path: string, bytes: number): Promise<void> {
+const stopped = () => new ModelError('canceled', 'The download was stopped.');
+
+/** Feeds the bytes already in the partial file to the hasher (so a resumed download still checks the whole archive); stops at once when aborted. */
+async function hashPartial(hasher: ThreadHasher, path: string, bytes: number, signal: AbortSignal): Promise<void> {
   if (bytes === 0) return;
-  for await (const chunk of createReadStream(path, { end: bytes - 1, highWaterMark: 1 << 20 })) {
-    if (!hasher.update(chunk as Buffer)) await hasher.drain();
+  const stream = createReadStream(path, { end: bytes - 1, highWaterMark: 1 << 20 });
+  const stop = () => stream.destroy(stopped());
+  signal.addEventListener('abort', stop, { once: true });
+  try {
+    for await (const chunk of stream) {
+      if (!hasher.update(chunk as Buffer)) await hasher.drain();
+      if (signal.aborted) throw stopped();
+    }
+  } finally {
+    signal.removeEventListener('abort', stop);
+    stream.destroy();
   }
 }
 
@@ -91,40 +112,71 @@ const sleep = (ms: number, signal: AbortSignal) =>
 export async function download(o: DownloadOptions): Promise<DownloadResult> {
   const maxAttempts = o.maxAttempts ?? 5;
   let idle = 0;
+  let restarted = false;
   for (;;) {
+    if (o.signal.aborted) throw stopped();
     const before = await sizeOf(o.part);
+    let slow = false;
     try {
-      return await attempt(o, before);
+      return await attempt(o, before, () => (slow = true));
     } catch (err) {
-      if (o.signal.aborted) throw new ModelError('canceled', 'The download was stopped.');
+      if (o.signal.aborted) throw stopped();
+      if (err instanceof RangeMismatch) {
+        if (restarted)
+          throw new ModelError(
+            'http',
+            `${new URL(o.url).host} answered a resumed download with the wrong part of the file twice (${err.message}). Try again later, or use another mirror.`,
+          );
+        restarted = true;
+        o.log?.(`range mismatch: ${err.message}; starting again from the beginning`);
+        await unlink(o.part).catch(() => undefined);
+        continue;
+      }
       const e = err instanceof ModelError ? err : classifyNetworkError(err, o.url, false);
       if (!e.transient) throw e;
       o.log?.(`${e.kind}: ${e.message}`);
-      idle = (await sizeOf(o.part)) > before ? 1 : idle + 1;
+      // A slow attempt counts as one that moved nothing: a drip would otherwise be retried forever.
+      idle = !slow && (await sizeOf(o.part)) > before ? 1 : idle + 1;
       if (idle >= maxAttempts) throw e;
       await sleep(Math.min(30_000, (o.retryBaseMs ?? 1000) * 2 ** (idle - 1)), o.signal);
-      if (o.signal.aborted) throw new ModelError('canceled', 'The download was stopped.');
     }
   }
 }
 
-/** Total size from a 200's Content-Length or a 206's Content-Range. */
-function totalOf(res: IncomingMessage, from: number): number | null {
-  if (res.statusCode === 206) {
-    const m = /\/(\d+)\s*$/.exec(res.headers['content-range'] ?? '');
-    return m ? Number(m[1]) : null;
-  }
-  const len = Number(res.headers['content-length']);
-  return Number.isFinite(len) && res.headers['content-length'] !== undefined ? len + (res.statusCode === 206 ? from : 0) : null;
+/** The first byte, the last byte and the total a 206's Content-Range states, or null when it does not parse. */
+function contentRange(res: IncomingMessage): { start: number; end: number; total: number | null } | null {
+  const m = /^bytes (\d+)-(\d+)\/(\d+|\*)\s*$/.exec(res.headers['content-range'] ?? '');
+  if (!m) return null;
+  return { start: Number(m[1]), end: Number(m[2]), total: m[3] === '*' ? null : Number(m[3]) };
 }
 
-async function attempt(o: DownloadOptions, had: number): Promise<DownloadResult> {
+const lengthOf = (res: IncomingMessage): number | null => {
+  const raw = res.headers['content-length'];
+  const n = Number(raw);
+  return raw !== undefined && Number.isSafeInteger(n) && n >= 0 ? n : null;
+};
+
+const tooLarge = (host: string, size: number, max: number) =>
+  new ModelError(
+    'size',
+    `${host} offers a file of ${formatBytes(size)}, more than this model can be (at most ${formatBytes(max)}). Check the download mirror, or install from a file.`,
+  );
+
+async function attempt(o: DownloadOptions, had: number, markSlow: () => void): Promise<DownloadResult> {
+  const host = new URL(o.url).host;
+  const max = o.maxBytes ?? Number.MAX_SAFE_INTEGER;
   const inner = new AbortController();
   const abort = () => inner.abort();
   o.signal.addEventListener('abort', abort, { once: true });
+  const checkAborted = () => {
+    if (inner.signal.aborted) throw stopped();
+  };
   let stalled = false;
+  let slow = false;
   let hasher: ThreadHasher | null = null;
   let timer: NodeJS.Timeout | null = null;
+  let meter: NodeJS.Timeout | null = null;
+  let res: IncomingMessage | null = null;
   const arm = () => {
     if (timer) clearTimeout(timer);
     timer = setTimeout(() => {
@@ -133,57 +185,102 @@ async function attempt(o: DownloadOptions, had: number): Promise<DownloadResult>
     }, o.stallMs);
   };
   try {
+    // The bytes held are hashed before the request, so nothing answers while no one listens (a pause here stops the reading).
+    let from = had > max ? 0 : had;
+    if (from === 0 && had > 0) await truncate(o.part, 0);
+    hasher = new ThreadHasher();
+    await hashPartial(hasher, o.part, from, inner.signal);
+    checkAborted();
     arm();
-    let { res } = await o.connection.get(o.url, had, inner.signal);
-    let from = had;
+    ({ res } = await o.connection.get(o.url, from, inner.signal));
+    checkAborted();
     if (res.statusCode === 416) {
       // The partial file is as long as the file or longer than it: start again from nothing.
       res.resume();
       await unlink(o.part).catch(() => undefined);
+      checkAborted();
       ({ res } = await o.connection.get(o.url, 0, inner.signal));
+      checkAborted();
       from = 0;
     }
-    if (res.statusCode === 200 && from > 0) from = 0; // Range ignored: the body is the whole file again.
-    if (from === 0 && had > 0) await truncate(o.part, 0);
+    let total: number | null;
+    if (res.statusCode === 206) {
+      const range = contentRange(res);
+      if (!range || range.start !== from) {
+        res.destroy();
+        throw new RangeMismatch(`asked for bytes from ${from}, got ${res.headers['content-range'] ?? 'no Content-Range'}`);
+      }
+      total = range.total ?? (lengthOf(res) !== null ? from + lengthOf(res)! : null);
+    } else {
+      // 200: the Range was ignored (or none was asked), so the body is the whole file again.
+      total = lengthOf(res);
+      if (from > 0) {
+        from = 0;
+        await truncate(o.part, 0);
+        checkAborted();
+        hasher.dispose();
+        hasher = new ThreadHasher();
+      }
+    }
     const type = String(res.headers['content-type'] ?? '').toLowerCase();
     if (type.startsWith('text/html')) {
       res.resume();
       throw new ModelError(
         'not_archive',
-        `${new URL(o.url).host} sent a web page instead of the model (often a login or captive-portal page). Open the address in a browser, or set a working mirror.`,
+        `${host} sent a web page instead of the model (often a login or captive-portal page). Open the address in a browser, or set a working mirror.`,
       );
     }
-    const total = totalOf(res, from);
-    hasher = new ThreadHasher();
-    await hashPartial(hasher, o.part, from);
+    if (total !== null && total > max) {
+      res.destroy();
+      throw tooLarge(host, total, max);
+    }
+    const limit = total ?? max;
     const hash = hasher;
+    const body = res;
     let bytes = from;
     o.onProgress({ bytes, total });
     const out = createWriteStream(o.part, { flags: from > 0 ? 'a' : 'w', highWaterMark: 1 << 20 });
     let sinceGc = 0;
     let head = from === 0 && o.magic ? Buffer.alloc(0) : null;
+    // The minimum speed: fewer bytes than asked over a window ends the attempt (a drip never trips the stall timer).
+    const min = o.minSpeed ?? DEFAULT_MIN_SPEED;
+    let windowStart = bytes;
+    meter = setInterval(() => {
+      if (bytes - windowStart < min.bytes) {
+        slow = true;
+        markSlow();
+        inner.abort();
+      }
+      windowStart = bytes;
+    }, min.windowMs);
     await new Promise<void>((resolve, reject) => {
       let failed = false;
       let waits = 0;
       const hold = (until: Promise<unknown>) => {
         waits++;
-        res.pause();
+        body.pause();
         void until.then(() => {
-          if (--waits === 0 && !failed) res.resume();
+          if (--waits === 0 && !failed) body.resume();
         });
       };
       // Bytes already received are flushed to the partial file before the attempt ends, so a resume starts after them.
       const fail = (err: unknown) => {
         if (failed) return;
         failed = true;
-        res.destroy();
-        if (out.destroyed || out.errored) reject(err);
+        inner.signal.removeEventListener('abort', onAbort);
+        body.destroy();
+        if (out.destroyed || out.errored || out.writableFinished) reject(err);
         else {
           out.once('close', () => reject(err));
           out.end();
         }
       };
-      res.on('data', (chunk: Buffer) => {
+      // Whatever the response does after an abort (it may already have closed), the attempt settles.
+      const onAbort = () => fail(stopped());
+      inner.signal.addEventListener('abort', onAbort, { once: true });
+      if (inner.signal.aborted) return onAbort();
+      body.on('data', (chunk: Buffer) => {
+        if (failed) return;
         arm();
         if (head && o.magic) {
           head = Buffer.concat([head, chunk.subarray(0, o.magic.length)]);
@@ -192,13 +289,24 @@ async function attempt(o: DownloadOptions, had: number): Promise<DownloadResult>
               fail(
                 new ModelError(
                   'not_archive',
-                  `What ${new URL(o.url).host} sent is not the model archive (it does not start like one). Check the download mirror, or install from a file.`,
+                  `What ${host} sent is not the model archive (it does not start like one). Check the download mirror, or install from a file.`,
                 ),
               );
               return;
             }
             head = null;
           }
+        }
+        if (bytes + chunk.length > limit) {
+          fail(
+            total !== null
+              ? new ModelError(
+                  'size',
+                  `${host} sent more than the ${formatBytes(total)} it announced, so the download was stopped. Try again, or use another mirror.`,
+                )
+              : tooLarge(host, bytes + chunk.length, max),
+          );
+          return;
         }
         bytes += chunk.length;
         sinceGc += chunk.length;
@@ -211,32 +319,47 @@ async function attempt(o: DownloadOptions, had: number): Promise<DownloadResult>
         if (!hash.update(chunk)) hold(hash.drain());
         if (!out.write(chunk)) hold(new Promise<void>((r) => out.once('drain', () => r())));
       });
-      res.on('end', () => out.end());
-      res.on('error', fail);
-      res.on('close', () => {
-        if (!res.complete) fail(new ModelError('network', 'The server closed the connection before the end of the file.'));
+      body.on('end', () => {
+        if (!failed) out.end();
+      });
+      body.on('error', fail);
+      body.on('close', () => {
+        if (!body.complete) fail(new ModelError('network', 'The server closed the connection before the end of the file.'));
       });
       out.on('error', (err) => fail(classifyNetworkError(err, o.url, false)));
       out.on('finish', () => {
-        if (!failed) resolve();
+        if (!failed) {
+          inner.signal.removeEventListener('abort', onAbort);
+          resolve();
+        }
       });
+      if (body.destroyed && !body.complete) fail(new ModelError('network', 'The server closed the connection before the end of the file.'));
     });
     if (total !== null && bytes !== total) throw new ModelError('network', `The download ended at ${bytes} of ${total} bytes; resuming.`);
-    if (total === null && !res.complete) throw new ModelError('network', 'The server closed the connection before the end of the file.');
     const sha256 = await hash.digest();
     hasher = null;
     return { bytes, sha256 };
   } catch (err) {
+    res?.destroy();
+    if (err instanceof RangeMismatch) throw err;
+    if (o.signal.aborted) throw stopped();
     if (stalled)
       throw new ModelError(
         'stalled',
-        `The download from ${new URL(o.url).host} stopped moving for ${o.stallMs >= 1000 ? `${Math.round(o.stallMs / 1000)} s` : `${o.stallMs} ms`}; retrying.`,
+        `The download from ${host} stopped moving for ${o.stallMs >= 1000 ? `${Math.round(o.stallMs / 1000)} s` : `${o.stallMs} ms`}; retrying.`,
       );
-    if (o.signal.aborted) throw new ModelError('canceled', 'The download was stopped.');
+    if (slow) {
+      const min = o.minSpeed ?? DEFAULT_MIN_SPEED;
+      throw new ModelError(
+        'stalled',
+        `The download from ${host} slowed to less than ${formatBytes(min.bytes)} in ${min.windowMs >= 1000 ? `${Math.round(min.windowMs / 1000)} s` : `${min.windowMs} ms`}; retrying.`,
+      );
+    }
     throw err instanceof ModelError ? err : classifyNetworkError(err, o.url, false);
   } finally {
     hasher?.dispose();
     if (timer) clearTimeout(timer);
+    if (meter) clearInterval(meter);
     o.signal.removeEventListener('abort', abort);
   }
 }

@@ -9,6 +9,8 @@ export type ModelErrorKind =
   | 'http'
   | 'not_archive'
   | 'checksum'
+  /** Upstream published a new archive under the same name, and what arrived matches neither version: the UI offers a fresh download (`models.download`). */
+  | 'upstream_changed'
   | 'size'
   | 'disk'
   | 'unsafe_archive'

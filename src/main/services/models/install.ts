@@ -6,10 +6,8 @@
  * the installed list.
  */
 import { randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { copyFile, mkdir, readdir, readFile, rename, rm, stat, statfs, writeFile } from 'node:fs/promises';
 import { basename, join, resolve, sep } from 'node:path';
-import { createHash } from 'node:crypto';
 import { MODEL_MANIFEST_FILE, modelManifestSchema, type CatalogEntry, type ModelManifest } from '../../../shared/models/catalog';
 import { ModelError } from './errors';
 import { safeMemberPath, unpackTarBz2 } from './unpack';
@@ -72,15 +70,10 @@ export async function installedModels(dir: string): Promise<ModelManifest[]> {
   return out;
 }
 
-/** SHA-256 and size of a file, streamed. */
-export async function hashFile(path: string): Promise<{ sha256: string; bytes: number }> {
-  const hash = createHash('sha256');
-  let bytes = 0;
-  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) {
-    hash.update(chunk as Buffer);
-    bytes += (chunk as Buffer).length;
-  }
-  return { sha256: hash.digest('hex'), bytes };
+/** Bytes the model's files take unpacked (the catalog's figure; a catalog without it is guessed at 1.2 × the archive). */
+export function unpackedBytesOf(entry: CatalogEntry): number {
+  const v = (entry as CatalogEntry & { unpackedBytes?: number }).unpackedBytes;
+  return typeof v === 'number' && v > 0 ? v : Math.ceil(entry.sizeBytes * 1.2);
 }
 
 const roleFiles = (entry: CatalogEntry): string[] => Object.values(entry.files).map((p) => safeMemberPath(p));
@@ -104,7 +97,7 @@ export async function installModel(
   try {
     const wanted = roleFiles(entry);
     if (source.kind === 'archive') {
-      await unpackTarBz2(source.path, tmp, { wanted, maxBytes: Math.max(entry.sizeBytes * 4, 64 * 1024 * 1024), signal });
+      await unpackTarBz2(source.path, tmp, { wanted, maxBytes: Math.ceil(unpackedBytesOf(entry) * 1.1) + 16 * 1024 * 1024, signal });
     } else if (source.kind === 'file') {
       if (source.move) await rename(source.path, join(tmp, wanted[0]!));
       else await copyFile(source.path, join(tmp, wanted[0]!));

@@ -1,20 +1,24 @@
 /**
- * The model manager: downloads from the catalog (or a mirror) with pause,
- * resume, cancel and progress; free space checked before a byte moves; the
- * archive verified (size, SHA-256 published or recorded on first download)
- * and installed; installs from a file or folder the user picked; delete; the
- * list with disk use. Downloads under way when the app quits resume on start.
+ * The model manager: the one owner of each model's download (a second start
+ * joins the running one; pause, cancel and quit always settle), free space
+ * checked before a byte moves, the archive bounded by its size and verified
+ * against upstream's published SHA-256 (read again before a mismatch is
+ * refused) or the one recorded on first download, then installed; installs
+ * from a file or folder the user picked; delete; the list with disk use.
+ * Downloads under way when the app quits resume on start.
  */
-import { mkdir, stat, unlink } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { mkdir, realpath, stat, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
 import { AppError } from '../../../shared/errors';
 import type { CatalogEntry } from '../../../shared/models/catalog';
 import type { DownloadStatus, ModelsList } from '../../../shared/models/view';
+import { archiveNameOf, judge, listUrlOf, publishedSha256 } from './checksums';
 import { download } from './download';
 import { diskFull, ModelError } from './errors';
-import { deleteModel, diskUse, freeSpace, hashFile, installedModels, installModel, PARTIAL_DIR, readManifest, sweep } from './install';
+import { installFromPath } from './from-file';
+import { deleteModel, diskUse, freeSpace, installedModels, installModel, PARTIAL_DIR, readManifest, sweep, unpackedBytesOf } from './install';
 import { Connection } from './net';
-import { StateFile } from './state';
+import { StateFile, type Verified } from './state';
 
 export interface ModelManagerOptions {
   catalog: readonly CatalogEntry[];
@@ -22,10 +26,14 @@ export interface ModelManagerOptions {
   mirror?: () => string;
   /** No byte for this long aborts an attempt, which is retried with backoff (default 60 s). */
   stallMs?: number;
+  /** Fewer bytes than this over the window aborts an attempt as too slow (default 16 kB over 60 s). */
+  minSpeed?: { bytes: number; windowMs: number };
   retryBaseMs?: number;
   /** Free bytes on the models disk (tests inject a reading). */
   freeSpace?: (dir: string) => Promise<number | null>;
   env?: Record<string, string | undefined>;
+  /** Whether a path named over IPC may be installed from (host mode: picked this session or under `--folder`, as for jobs.addFiles). */
+  pathAllowed?: (path: string) => boolean;
   /** Called after a model is installed or deleted (the engine picks it up). */
   changed?: (id: string) => void;
   log?: (m: string) => void;
@@ -35,12 +43,20 @@ interface Active {
   controller: AbortController;
   /** Why it was aborted: the user's pause or cancel. */
   reason: 'pause' | 'cancel' | null;
+  /** The status once the download has started (or failed to: no room). */
+  started: Promise<DownloadStatus>;
+  /** Settles when the download has stopped, whatever happened; never rejects. */
   done: Promise<void>;
 }
 
 /** Room kept free beyond what the model needs. */
 const MARGIN_BYTES = 32 * 1024 * 1024;
+/** A download may grow past the catalog's size by this much (upstream re-exports change sizes a little), never more. */
+const SIZE_SLACK = 0.25;
 const EMIT_EVERY_MS = 200;
+
+/** The most bytes a download of this entry may have. */
+export const maxDownloadBytes = (entry: CatalogEntry): number => Math.ceil(entry.sizeBytes * (1 + SIZE_SLACK)) + 1024 * 1024;
 
 export class ModelManager {
   private readonly active = new Map<string, Active>();
@@ -57,7 +73,7 @@ export class ModelManager {
     readonly dir: string,
     private readonly opts: ModelManagerOptions,
   ) {
-    this.state = new StateFile(dir);
+    this.state = new StateFile(dir, (m) => opts.log?.(m));
     this.connection = new Connection(opts.env ?? process.env);
   }
 
@@ -92,10 +108,19 @@ export class ModelManager {
     return (await stat(this.partPath(entry)).catch(() => null))?.size ?? 0;
   }
 
+  private mirror(): string {
+    return this.opts.mirror?.().trim() ?? '';
+  }
+
   /** The URL to fetch: the catalog's, or the mirror's `<base>/<archive name>`. */
   urlOf(entry: CatalogEntry): string {
-    const mirror = this.opts.mirror?.().trim() ?? '';
-    return mirror ? `${mirror.replace(/\/+$/, '')}/${basename(new URL(entry.url).pathname)}` : entry.url;
+    const mirror = this.mirror();
+    return mirror ? `${mirror.replace(/\/+$/, '')}/${archiveNameOf(entry)}` : entry.url;
+  }
+
+  /** Bytes a download needs free: the rest of the archive, and for an archive its unpacked files beside it until it is removed. */
+  private room(entry: CatalogEntry, held: number): number {
+    return Math.max(0, entry.sizeBytes - held) + (entry.format === 'tar.bz2' ? unpackedBytesOf(entry) : 0) + MARGIN_BYTES;
   }
 
   private blank(id: string, entry: CatalogEntry): DownloadStatus {
@@ -141,35 +166,61 @@ export class ModelManager {
     return now - first.t > 0 ? ((bytes - first.bytes) * 1000) / (now - first.t) : 0;
   }
 
-  /** Start (or resume) downloading a catalog model; answers at once with its status, progress follows as events. */
+  /**
+   * Start (or resume) downloading a catalog model; answers with its status
+   * once started, progress follows as events. The run is registered before
+   * anything is awaited, so a second call joins it instead of starting a
+   * second transfer into the same partial file.
+   */
   async download(id: string): Promise<DownloadStatus> {
     const entry = this.entry(id)!;
     const running = this.active.get(id);
-    if (running) return this.statuses.get(id)!;
-    const part = this.partPath(entry);
-    await mkdir(join(this.dir, PARTIAL_DIR), { recursive: true });
-    const have = await this.partBytes(entry);
-    const need = Math.max(0, entry.sizeBytes - have) + (entry.format === 'tar.bz2' ? Math.ceil(entry.sizeBytes * 1.2) : 0) + MARGIN_BYTES;
-    const free = await (this.opts.freeSpace ?? freeSpace)(this.dir);
-    if (free !== null && free < need) {
-      const err = diskFull(need, free);
-      this.set({ ...this.blank(id, entry), bytes: have, state: 'failed', error: { kind: err.kind, message: err.message } });
-      return this.statuses.get(id)!;
-    }
-    const url = this.urlOf(entry);
-    await this.state.update((s) => void (s.downloads[id] = { state: 'downloading', url }));
-    const controller = new AbortController();
-    const run: Active = { controller, reason: null, done: Promise.resolve() };
+    if (running) return running.started;
+    let started!: (s: DownloadStatus) => void;
+    const run: Active = {
+      controller: new AbortController(),
+      reason: null,
+      started: new Promise((r) => (started = r)),
+      done: Promise.resolve(),
+    };
     this.active.set(id, run);
-    this.samples.delete(id);
-    this.set({ ...this.blank(id, entry), bytes: have, state: 'downloading' });
-    run.done = this.run(entry, url, part, run).finally(() => this.active.delete(id));
-    return this.statuses.get(id)!;
+    run.done = this.lifecycle(entry, run, started)
+      .catch((err: unknown) => this.opts.log?.(`model ${id}: ${err instanceof Error ? err.message : String(err)}`))
+      .finally(() => {
+        if (this.active.get(id) === run) this.active.delete(id);
+        started(this.statuses.get(id) ?? this.blank(id, entry));
+      });
+    return run.started;
   }
 
-  private async run(entry: CatalogEntry, url: string, part: string, run: Active): Promise<void> {
+  private async lifecycle(entry: CatalogEntry, run: Active, started: (s: DownloadStatus) => void): Promise<void> {
     const id = entry.id;
-    const key = basename(new URL(entry.url).pathname);
+    const part = this.partPath(entry);
+    this.samples.delete(id);
+    this.set({ ...this.blank(id, entry), bytes: await this.partBytes(entry) });
+    try {
+      await mkdir(join(this.dir, PARTIAL_DIR), { recursive: true });
+      const have = await this.partBytes(entry);
+      const need = this.room(entry, have);
+      const free = await (this.opts.freeSpace ?? freeSpace)(this.dir);
+      if (free !== null && free < need) {
+        const err = diskFull(need, free);
+        this.set({ ...this.blank(id, entry), bytes: have, state: 'failed', error: { kind: err.kind, message: err.message } });
+        return;
+      }
+      if (run.controller.signal.aborted) throw new ModelError('canceled', 'The download was stopped.');
+      const url = this.urlOf(entry);
+      await this.state.update((s) => void (s.downloads[id] = { state: 'downloading', url }));
+      this.set({ ...this.blank(id, entry), bytes: have, state: 'downloading' });
+      started(this.statuses.get(id)!);
+      await this.transfer(entry, url, part, run);
+    } catch (err) {
+      await this.settleFailure(entry, part, run, err);
+    }
+  }
+
+  private async transfer(entry: CatalogEntry, url: string, part: string, run: Active): Promise<void> {
+    const id = entry.id;
     // Once a second the speed and ETA are worked out afresh, so a download that stops moving shows it.
     const tick = setInterval(() => {
       const s = this.statuses.get(id);
@@ -185,6 +236,8 @@ export class ModelManager {
         connection: this.connection,
         signal: run.controller.signal,
         stallMs: this.opts.stallMs ?? 60_000,
+        minSpeed: this.opts.minSpeed,
+        maxBytes: maxDownloadBytes(entry),
         retryBaseMs: this.opts.retryBaseMs,
         log: (m) => this.opts.log?.(`model ${id}: retrying after ${m}`),
         onProgress: ({ bytes, total }) => {
@@ -194,14 +247,14 @@ export class ModelManager {
         },
       });
       this.set({ ...this.statuses.get(id)!, state: 'verifying', bytes: got.bytes, total: got.bytes, speed: 0, etaSeconds: null });
-      const expected = entry.sha256 ?? this.state.get().recorded[key]?.sha256 ?? null;
-      if (expected && expected !== got.sha256) {
-        await unlink(part).catch(() => undefined);
-        throw new ModelError(
-          'checksum',
-          `The downloaded archive does not match its known SHA-256, so it was deleted. The server${this.opts.mirror?.() ? ' (your mirror)' : ''} may hold a different or damaged file; download again, or use another mirror.`,
-        );
-      }
+      const { verified } = await judge(
+        entry,
+        got,
+        this.state.get().verified[id],
+        this.listReader(entry, run.controller.signal),
+        this.mirror() ? 'your mirror' : '',
+      );
+      if (run.controller.signal.aborted) throw new ModelError('canceled', 'The download was stopped.');
       this.set({ ...this.statuses.get(id)!, state: 'unpacking' });
       await installModel(
         this.dir,
@@ -209,17 +262,27 @@ export class ModelManager {
         { kind: entry.format === 'tar.bz2' ? 'archive' : 'file', path: part, sha256: got.sha256, move: true },
         run.controller.signal,
       );
-      // Upstream publishes no SHA-256: the first archive that installs is the one later downloads must match.
-      if (!entry.sha256 && !expected) await this.state.update((s) => void (s.recorded[key] = { sha256: got.sha256, bytes: got.bytes }));
+      await this.remember(id, verified);
       await unlink(part).catch(() => undefined);
       await this.state.update((s) => void delete s.downloads[id]);
       this.set({ ...this.statuses.get(id)!, state: 'installed', error: null });
       this.opts.changed?.(id);
-    } catch (err) {
-      await this.settleFailure(entry, part, run, err);
     } finally {
       clearInterval(tick);
     }
+  }
+
+  /** Reads upstream's list afresh (from the mirror when one is set), or null when the entry names none. */
+  private listReader(entry: CatalogEntry, signal?: AbortSignal): (() => Promise<string | null>) | null {
+    const list = listUrlOf(entry, this.mirror());
+    return list ? () => publishedSha256(this.connection, list, archiveNameOf(entry), signal) : null;
+  }
+
+  private remember(id: string, v: Verified | null): Promise<void> {
+    return this.state.update((s) => {
+      if (v) s.verified[id] = v;
+      else delete s.verified[id];
+    });
   }
 
   private async settleFailure(entry: CatalogEntry, part: string, run: Active, err: unknown): Promise<void> {
@@ -237,22 +300,36 @@ export class ModelManager {
       this.set({ ...current, state: 'canceled', bytes: 0, speed: 0, etaSeconds: null });
       return;
     }
-    const e = err instanceof ModelError ? err : new ModelError('network', err instanceof Error ? err.message : String(err));
+    let e = err instanceof ModelError ? err : new ModelError('network', err instanceof Error ? err.message : String(err));
+    // A full disk: the partial file is removed (the disk needs the room), and the message says how much the model needs.
+    if (e.kind === 'disk') {
+      await unlink(part).catch(() => undefined);
+      const free = await (this.opts.freeSpace ?? freeSpace)(this.dir).catch(() => null);
+      e = diskFull(this.room(entry, 0), free ?? undefined);
+    }
+    // The archive changed upstream: forget the old value, so the fresh download is judged by the new list.
+    if (e.kind === 'upstream_changed') await this.remember(id, null);
     // An archive that cannot be right is removed; a network failure keeps its bytes for the next try.
-    if (['not_archive', 'checksum', 'unsafe_archive', 'incomplete_model', 'size'].includes(e.kind)) await unlink(part).catch(() => undefined);
+    if (['not_archive', 'checksum', 'upstream_changed', 'unsafe_archive', 'incomplete_model', 'size'].includes(e.kind))
+      await unlink(part).catch(() => undefined);
     await this.state.update((s) => void delete s.downloads[id]);
     this.opts.log?.(`model ${id}: ${e.kind}: ${e.message}`);
     this.set({ ...current, state: 'failed', bytes: await this.partBytes(entry), speed: 0, etaSeconds: null, error: { kind: e.kind, message: e.message } });
   }
 
+  /** Stop a running download for `reason` and wait until it has settled. */
+  private async stop(id: string, reason: 'pause' | 'cancel'): Promise<boolean> {
+    const run = this.active.get(id);
+    if (!run) return false;
+    run.reason ??= reason;
+    run.controller.abort();
+    await run.done;
+    return true;
+  }
+
   /** Pause a running download; its bytes stay for resume. */
   async pause(id: string): Promise<DownloadStatus | null> {
-    const run = this.active.get(id);
-    if (run) {
-      run.reason = 'pause';
-      run.controller.abort();
-      await run.done;
-    }
+    await this.stop(id, 'pause');
     return this.status(id);
   }
 
@@ -263,13 +340,7 @@ export class ModelManager {
   /** Stop a download and remove its partial file. */
   async cancel(id: string): Promise<DownloadStatus | null> {
     const entry = this.entry(id)!;
-    const run = this.active.get(id);
-    if (run) {
-      run.reason = 'cancel';
-      run.controller.abort();
-      await run.done;
-      return this.status(id);
-    }
+    if (await this.stop(id, 'cancel')) return this.status(id);
     await unlink(this.partPath(entry)).catch(() => undefined);
     await this.state.update((s) => void delete s.downloads[id]);
     this.set({ ...this.blank(id, entry), state: 'canceled' });
@@ -282,62 +353,56 @@ export class ModelManager {
     return this.status(id);
   }
 
-  /** Delete an installed model; resolves with the bytes freed. */
+  /** Delete an installed model and what was recorded of its archive; resolves with the bytes freed. */
   async delete(id: string): Promise<number> {
     if (this.active.has(id)) await this.cancel(id);
     const freed = await deleteModel(this.dir, id);
+    await this.remember(id, null);
     this.statuses.delete(id);
     this.opts.changed?.(id);
     return freed;
   }
 
   /**
-   * Install from an archive, a model file or a folder the user picked,
-   * matched to its catalog entry by name (the archive's file name, or the
-   * folder it unpacks to), verified and installed like a download.
+   * Refuse a path the session may not read (host mode: any browser tab with
+   * the token could otherwise name any file on the server); the file a link
+   * there leads to must be allowed too.
    */
-  async installFrom(path: string, name = basename(path)): Promise<string> {
-    const s = await stat(path).catch(() => null);
-    if (!s) throw new AppError('file_unreadable', `Verbatim cannot read ${basename(path)}.`);
-    const entry = this.match(name, s.isDirectory());
-    if (!entry) {
-      throw new AppError(
-        'bad_request',
-        `${name} is not a model Verbatim knows. Pick the archive as it was downloaded (for example ${basename(new URL(this.opts.catalog[0]?.url ?? 'https://x/model.tar.bz2').pathname)}) or the folder it unpacks to.`,
-      );
-    }
-    const free = await (this.opts.freeSpace ?? freeSpace)(this.dir);
-    const need = Math.ceil(entry.sizeBytes * 1.2) + MARGIN_BYTES;
-    if (free !== null && free < need) throw new AppError('conflict', diskFull(need, free).message);
-    try {
-      let sha256: string | null = null;
-      if (!s.isDirectory()) {
-        const got = await hashFile(path);
-        const expected = entry.sha256 ?? this.state.get().recorded[basename(new URL(entry.url).pathname)]?.sha256 ?? null;
-        if (expected && expected !== got.sha256)
-          throw new ModelError(
-            'checksum',
-            `${name} does not match the archive Verbatim knows (SHA-256 differs). It may be damaged or a different version; download it again.`,
-          );
-        sha256 = got.sha256;
-      }
-      await installModel(this.dir, entry, { kind: s.isDirectory() ? 'folder' : entry.format === 'tar.bz2' ? 'archive' : 'file', path, sha256 });
-    } catch (err) {
-      if (err instanceof ModelError) throw new AppError(err.kind === 'disk' ? 'conflict' : 'unsupported_media', err.message);
-      throw err;
-    }
-    this.statuses.delete(entry.id);
-    this.opts.changed?.(entry.id);
-    return entry.id;
+  async checkPath(path: string): Promise<void> {
+    const allowed = this.opts.pathAllowed;
+    if (!allowed) return;
+    const real = await realpath(path).catch(() => path);
+    if (allowed(path) && allowed(real)) return;
+    throw new AppError(
+      'forbidden',
+      `Verbatim in the browser installs only a model file you choose (it is uploaded), or one in a folder it was started with, not a path on the server such as “${path.slice(0, 200)}”. Nothing was installed.`,
+    );
   }
 
-  private match(name: string, folder: boolean): CatalogEntry | undefined {
-    const lower = name.toLowerCase();
-    return this.opts.catalog.find((e) => {
-      const file = basename(new URL(e.url).pathname).toLowerCase();
-      const stem = file.replace(/\.tar\.bz2$/, '');
-      return folder ? lower === stem || lower === e.id : lower === file;
-    });
+  /**
+   * Install from an archive, a model file or a folder the user picked: the
+   * entry `id` the user chose, or the one its name matches (the archive's
+   * file name, or the folder it unpacks to); verified and installed like a
+   * download.
+   */
+  async installFrom(path: string, name?: string, id?: string): Promise<string> {
+    const installed = await installFromPath(
+      {
+        dir: this.dir,
+        catalog: this.opts.catalog,
+        free: () => (this.opts.freeSpace ?? freeSpace)(this.dir),
+        room: (entry, sourceBytes) => (entry.format === 'tar.bz2' ? unpackedBytesOf(entry) : sourceBytes) + MARGIN_BYTES,
+        verified: (m) => this.state.get().verified[m],
+        readList: (entry) => this.listReader(entry),
+        remember: (m, v) => this.remember(m, v),
+      },
+      path,
+      name ?? path.split(/[\\/]/).pop() ?? path,
+      id,
+    );
+    this.statuses.delete(installed);
+    this.opts.changed?.(installed);
+    return installed;
   }
 
   /** Every catalog model with its install and download state, the other installed models, and free space. */

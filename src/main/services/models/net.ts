@@ -3,11 +3,13 @@
  * HTTP_PROXY, NO_PROXY, through Node's own agent support), the operating
  * system's certificate store trusted beside Node's bundled roots (so a
  * corporate CA works), redirects followed (GitHub's release links redirect),
- * and a ranged GET.
+ * and a ranged GET; a redirect never leads from a public host into the
+ * local network.
  */
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import tls from 'node:tls';
+import { isPrivateAddress, isPrivateName, publicOnlyLookup } from './addresses';
 import { classifyNetworkError, httpError, ModelError } from './errors';
 
 type Env = Record<string, string | undefined>;
@@ -69,16 +71,34 @@ export class Connection {
   /**
    * GET `url` from byte `from`, following up to 5 redirects. Resolves with the
    * response once its status is 200 or 206; other statuses become a ModelError
-   * (416 is answered as is: the caller decides).
+   * (416 is answered as is: the caller decides). A redirect may lead only to
+   * http(s), and to a loopback or private host only when the first host was
+   * one itself (a mirror on the LAN): otherwise a hostile mirror could make
+   * the app send requests to services inside the network.
    */
   async get(url: string, from: number, signal: AbortSignal): Promise<{ res: IncomingMessage; url: string }> {
     let current = url;
+    let insideAllowed = true;
     for (let hop = 0; hop < 6; hop++) {
-      const res = await this.request(current, from, signal);
+      const res = await this.request(current, from, signal, hop === 0 || insideAllowed);
+      if (hop === 0) {
+        // The mirror's own address: the socket's peer, or (through a proxy, whose address that is) its name.
+        const peer = proxyFor(current, this.env) === null ? res.socket?.remoteAddress : undefined;
+        insideAllowed = peer ? isPrivateAddress(peer) : isPrivateName(new URL(current).hostname);
+      }
       const status = res.statusCode ?? 0;
       if ([301, 302, 303, 307, 308].includes(status) && res.headers.location) {
         res.resume();
-        current = new URL(res.headers.location, current).toString();
+        let next: URL;
+        try {
+          next = new URL(res.headers.location, current);
+        } catch {
+          throw new ModelError('http', `${new URL(current).host} redirected the download to an address that is not valid.`);
+        }
+        if (next.protocol !== 'https:' && next.protocol !== 'http:')
+          throw new ModelError('http', `${new URL(current).host} redirected the download to ${next.protocol} address; Verbatim downloads only over http(s).`);
+        if (!insideAllowed && isPrivateName(next.hostname)) throw privateRedirect(current, next.host);
+        current = next.toString();
         continue;
       }
       if (status === 200 || status === 206 || status === 416) return { res, url: current };
@@ -88,7 +108,7 @@ export class Connection {
     throw new ModelError('http', `The download of ${url} was redirected too many times. Try a mirror in Settings → Models.`);
   }
 
-  private request(url: string, from: number, signal: AbortSignal): Promise<IncomingMessage> {
+  private request(url: string, from: number, signal: AbortSignal, insideAllowed: boolean): Promise<IncomingMessage> {
     const u = new URL(url);
     if (u.protocol !== 'https:' && u.protocol !== 'http:')
       return Promise.reject(new ModelError('http', `Verbatim downloads only over http(s), not ${u.protocol}`));
@@ -101,10 +121,16 @@ export class Connection {
           agent: u.protocol === 'https:' ? this.httpsAgent : this.httpAgent,
           headers: { 'user-agent': 'Verbatim model manager', 'accept-encoding': 'identity', ...(from > 0 ? { range: `bytes=${from}-` } : {}) },
           signal,
+          // After a redirect from a public host: a name that resolves inside the network is refused too (a proxy resolves names itself).
+          ...(insideAllowed || viaProxy ? {} : { lookup: publicOnlyLookup }),
         },
         resolve,
       );
-      req.on('error', (err) => reject(signal.aborted ? new ModelError('canceled', 'The download was stopped.') : classifyNetworkError(err, url, viaProxy)));
+      req.on('error', (err) => {
+        if (signal.aborted) reject(new ModelError('canceled', 'The download was stopped.'));
+        else if ((err as NodeJS.ErrnoException).code === 'ERR_PRIVATE_REDIRECT') reject(privateRedirect(url, u.host));
+        else reject(classifyNetworkError(err, url, viaProxy));
+      });
     });
   }
 
@@ -112,4 +138,11 @@ export class Connection {
     this.httpAgent.destroy();
     this.httpsAgentMade?.destroy();
   }
+}
+
+function privateRedirect(from: string, to: string): ModelError {
+  return new ModelError(
+    'http',
+    `${new URL(from).host} redirected the download to ${to}, an address on this computer or its local network, so Verbatim did not follow it. Check the download mirror in Settings → Models.`,
+  );
 }

@@ -1,25 +1,37 @@
 /**
  * What the manager keeps across restarts, in `<models>/.verbatim-state.json`:
- * the downloads under way (so one interrupted by a quit resumes) and the
- * SHA-256 and size recorded on the first download of an archive upstream
- * publishes none for. Written to a temporary name and renamed.
+ * the downloads under way (so one interrupted by a quit resumes) and, per
+ * model id, the SHA-256 its archive was verified against (upstream's
+ * published list, the catalog's, or the first download's where upstream
+ * publishes none). Written to a temporary name and renamed; a write that
+ * fails (a full disk) is logged, never thrown at the download it serves.
  */
 import { readFileSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 
+const sha256Schema = z.string().regex(/^[0-9a-f]{64}$/);
+
+/** Where a verified SHA-256 came from: upstream's list, the catalog, or trust on first use. */
+export const trustSourceSchema = z.enum(['published', 'catalog', 'first']);
+
 const stateSchema = z.object({
   downloads: z.record(z.string(), z.object({ state: z.enum(['downloading', 'paused']), url: z.string() })).catch(() => ({})),
-  recorded: z.record(z.string(), z.object({ sha256: z.string().regex(/^[0-9a-f]{64}$/), bytes: z.number().int().positive() })).catch(() => ({})),
+  // Keyed by model id. (Older files kept `recorded`, keyed by archive name, which two models can share: dropped on load.)
+  verified: z.record(z.string(), z.object({ sha256: sha256Schema, bytes: z.number().int().positive(), source: trustSourceSchema })).catch(() => ({})),
 });
 export type ManagerState = z.infer<typeof stateSchema>;
+export type Verified = ManagerState['verified'][string];
 
 export class StateFile {
   private state: ManagerState;
   private writing: Promise<void> = Promise.resolve();
 
-  constructor(private readonly dir: string) {
+  constructor(
+    private readonly dir: string,
+    private readonly log: (m: string) => void = () => undefined,
+  ) {
     let raw: unknown = {};
     try {
       raw = JSON.parse(readFileSync(this.path, 'utf8'));
@@ -27,7 +39,7 @@ export class StateFile {
       // none yet, or unreadable: start empty
     }
     const parsed = stateSchema.safeParse(raw);
-    this.state = parsed.success ? parsed.data : { downloads: {}, recorded: {} };
+    this.state = parsed.success ? parsed.data : { downloads: {}, verified: {} };
   }
 
   private get path(): string {
@@ -38,13 +50,18 @@ export class StateFile {
     return this.state;
   }
 
+  /** Change the state in memory at once and write it behind; resolves when written or when the write failed (logged). */
   update(fn: (s: ManagerState) => void): Promise<void> {
     fn(this.state);
     const text = JSON.stringify(this.state);
     this.writing = this.writing.then(async () => {
       const tmp = `${this.path}.tmp`;
-      await writeFile(tmp, text);
-      await rename(tmp, this.path);
+      try {
+        await writeFile(tmp, text);
+        await rename(tmp, this.path);
+      } catch (err) {
+        this.log(`models: could not save the download state (${err instanceof Error ? err.message : String(err)})`);
+      }
     });
     return this.writing;
   }
