@@ -128,6 +128,16 @@ describe('chat over recordings', () => {
     expect(md.content).toContain('Quarterly review @ 01:05');
   }, 60_000);
 
+  it('credits no model when the app answers in its own words (no transcript holds the question’s words)', async () => {
+    const chat = await call(core.router, 'chat.create', { scope: 'library', model: 'test-llm' });
+    const { answer } = await call(core.router, 'chat.send', { id: chat.id, text: 'Zebras xylophone quokka?' });
+    const done = await finished(chat.id, answer.id);
+    expect(done.status).toBe('done');
+    expect(done.content).toMatch(/^No transcript in the library contains/);
+    expect(done.model).toBeNull();
+    expect((await call(core.router, 'chat.get', { id: chat.id })).messages.at(-1)?.model).toBeNull();
+  }, 60_000);
+
   it('runs action items and summary as JSON-schema answers and saves them with the transcript', async () => {
     const items = await call(core.router, 'insights.run', { id: standup, kind: 'action_items', model: 'test-llm' });
     expect(items.result).toEqual({

@@ -173,6 +173,8 @@ export class ChatService {
     let given: GivenPassage[] = [];
     let pending = '';
     let timer: NodeJS.Timeout | null = null;
+    // The model that wrote the answer: none when the app answers in its own words (nothing to ask, no model) or the model sent nothing.
+    let answeredBy: string | null = null;
     const flush = () => {
       timer = null;
       if (!pending) return;
@@ -185,7 +187,7 @@ export class ChatService {
       // Every citation must point at a passage the model was given; an invented one is taken out of the answer.
       const checked = checkCitations(content, labels, given);
       content = checked.text;
-      const message = this.library.chats.updateMessage(run.messageId, { content, status, error, citations: checked.citations, sources, model: chat.model });
+      const message = this.library.chats.updateMessage(run.messageId, { content, status, error, citations: checked.citations, sources, model: answeredBy });
       this.events.message({ chatId, message });
       this.events.changed({ id: chatId, reason: 'updated' });
     };
@@ -217,6 +219,7 @@ export class ChatService {
           await gateway.chatStream(
             { model, messages: prompt.messages, max_tokens: 1500, ...(prompt.transcriptId ? { transcript_id: prompt.transcriptId } : {}) },
             (piece) => {
+              answeredBy = model;
               if (!content) this.events.state({ chatId, state: 'streaming', retryAt: null, message: null });
               content += piece;
               pending += piece;
@@ -224,6 +227,7 @@ export class ChatService {
             },
             signal,
           );
+          answeredBy = model;
           break;
         } catch (err) {
           if (signal.aborted) throw err;
