@@ -146,7 +146,7 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
     changed: (id) => router.emit('models.changed', { id }),
     log,
   });
-  registerModelHandlers(router, models, settings, jobs.uploadsDir());
+  registerModelHandlers(router, models, settings, jobs.uploadsDir(), engine);
   void models.start().catch((e: unknown) => log(`models: ${e instanceof Error ? e.message : String(e)}`));
 
   if (opts.resume !== false) {

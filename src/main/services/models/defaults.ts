@@ -1,4 +1,7 @@
-/** The default local models (files, live captions) kept in Settings: set only to an installed model made for that task, cleared when it is deleted. */
+/** The default local models (files, live captions) kept in Settings: set only to an installed model made for that task, cleared when it is deleted, and given back when it is installed again. */
+import { readFileSync } from 'node:fs';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { AppError } from '../../../shared/errors';
 import { readManifest } from './install';
 import type { ModelManager } from './manager';
@@ -18,8 +21,72 @@ export async function setDefaultModel(manager: ModelManager, settings: SettingsS
   return settings.set({ models: { ...settings.get().models, [task]: id } });
 }
 
-/** After a delete: a default that named the model falls back to the built-in. */
-export function forgetDefault(settings: SettingsService, id: string): void {
+/** After a delete: a default that named the model falls back to the built-in; answers the tasks it was the default for. */
+export function forgetDefault(settings: SettingsService, id: string): ('files' | 'live')[] {
   const m = settings.get().models;
-  if (m.files === id || m.live === id) settings.set({ models: { ...m, files: m.files === id ? '' : m.files, live: m.live === id ? '' : m.live } });
+  const tasks = (['files', 'live'] as const).filter((t) => m[t] === id);
+  if (tasks.length) settings.set({ models: { ...m, files: m.files === id ? '' : m.files, live: m.live === id ? '' : m.live } });
+  return tasks;
+}
+
+/**
+ * Models to make a default once installed, kept in `<models>/.verbatim-defaults.json`:
+ * a default that was deleted (so a re-download gives it back) and a first-run
+ * offer taken (its download may finish after a restart).
+ */
+export class PendingDefaults {
+  private pending: Record<string, 'files' | 'live'> = {};
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(private readonly dir: string) {
+    try {
+      const raw = JSON.parse(readFileSync(this.path, 'utf8')) as unknown;
+      if (raw && typeof raw === 'object') for (const [id, task] of Object.entries(raw)) if (task === 'files' || task === 'live') this.pending[id] = task;
+    } catch {
+      // None yet, or unreadable: nothing pending.
+    }
+  }
+
+  private get path(): string {
+    return join(this.dir, '.verbatim-defaults.json');
+  }
+
+  private save(): Promise<void> {
+    const text = JSON.stringify(this.pending);
+    this.writing = this.writing.then(async () => {
+      // A convenience: a write that fails (a full disk) leaves the previous file, never fails the action.
+      try {
+        await mkdir(this.dir, { recursive: true });
+        await writeFile(`${this.path}.tmp`, text);
+        await rename(`${this.path}.tmp`, this.path);
+      } catch {
+        // Kept in memory for this run.
+      }
+    });
+    return this.writing;
+  }
+
+  remember(id: string, task: 'files' | 'live'): Promise<void> {
+    this.pending[id] = task;
+    return this.save();
+  }
+
+  has(id: string): boolean {
+    return id in this.pending;
+  }
+
+  /**
+   * A model was installed: if it is pending and its task still runs on the
+   * built-in (nobody chose another meanwhile), it becomes the default again.
+   * Answers the task it became the default for, or null.
+   */
+  async installed(manager: ModelManager, settings: SettingsService, id: string): Promise<'files' | 'live' | null> {
+    const task = this.pending[id];
+    if (!task) return null;
+    delete this.pending[id];
+    await this.save();
+    if (settings.get().models[task] !== '') return null;
+    await setDefaultModel(manager, settings, task, id);
+    return task;
+  }
 }
