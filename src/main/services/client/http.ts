@@ -128,7 +128,8 @@ function toNetworkError(e: Error, req: HttpRequest): AppError {
         : code === 'ETIMEDOUT'
           ? `${host} stopped answering`
           : `the connection to ${host} failed (${code || e.message})`;
-  return new AppError('network', `Could not reach the transcription service: ${why}. Verbatim retries on its own; check your connection.`, {
+  // No "Verbatim retries" in these messages: they are read once retrying is over (withRetries says how many tries there were).
+  return new AppError('network', `Could not reach the transcription service: ${why}. Check your connection.`, {
     cause: e,
   });
 }
@@ -162,7 +163,7 @@ export function httpError(res: HttpResponse, what: string): AppError {
     const after = retryAfterSeconds(res.headers);
     return new AppError(
       'rate_limited',
-      `The service is busy with too many requests from this key (429)${after !== undefined ? `; it asks to wait ${Math.ceil(after)} s` : ''}. Verbatim retries on its own.`,
+      `The service is busy with too many requests from this key (429)${after !== undefined ? `; it asks to wait ${Math.ceil(after)} s` : ''}. Try again later.`,
       after === undefined ? undefined : { retryAfter: after },
     );
   }
@@ -170,7 +171,7 @@ export function httpError(res: HttpResponse, what: string): AppError {
   if (s === 404) return new AppError('not_found', `${what}: not found on the service (404).${detail}`);
   if (s === 500 || s === 502 || s === 503 || s === 504) {
     const after = retryAfterSeconds(res.headers);
-    return new AppError('server_error_retryable', `The service had a temporary problem (${s}) during ${what}. Verbatim retries on its own.`, {
+    return new AppError('server_error_retryable', `The service had a temporary problem (${s}) during ${what}. Try again in a moment.`, {
       ...(after === undefined ? {} : { retryAfter: after }),
     });
   }
@@ -233,6 +234,14 @@ export function asAppError(e: unknown): AppError {
   return e instanceof AppError ? e : new AppError('internal', e instanceof Error ? e.message : String(e), { cause: e });
 }
 
+/** The last error of a call that retried and has stopped: the same code, saying how many tries there were. */
+export function gaveUp(err: AppError, attempts: number): AppError {
+  return new AppError(err.code, `${err.message} Verbatim tried ${attempts} times and has stopped.`, {
+    cause: err,
+    ...(err.retryAfter === undefined ? {} : { retryAfter: err.retryAfter }),
+  });
+}
+
 /**
  * Run `fn` again on retryable errors, up to the policy's attempts. `fn` is
  * told the attempt number and the error that made this attempt a retry (a
@@ -249,7 +258,8 @@ export async function withRetries<T>(
       return await fn(attempt, previous);
     } catch (e) {
       const err = asAppError(e);
-      if (!RETRYABLE.has(err.code) || attempt >= policy.attempts || signal?.aborted) throw err;
+      if (!RETRYABLE.has(err.code) || signal?.aborted) throw err;
+      if (attempt >= policy.attempts) throw attempt > 1 ? gaveUp(err, attempt) : err;
       const delay = backoffMs(err, attempt, policy);
       policy.onRetry?.(err, attempt, delay);
       await (policy.clock?.sleep(delay, signal) ?? sleep(delay, signal));

@@ -205,7 +205,7 @@ function parseWith<S extends z.ZodType>(schema: S, res: HttpResponse, what: stri
   try {
     body = JSON.parse(res.body.toString('utf8'));
   } catch {
-    throw new AppError('server_error_retryable', `The service sent an unreadable answer during ${what}. Verbatim retries on its own.`);
+    throw new AppError('server_error_retryable', `The service sent an unreadable answer during ${what}. Try again in a moment.`);
   }
   const parsed = schema.safeParse(body);
   if (parsed.success) return parsed.data;

@@ -13,7 +13,7 @@ import { stat, truncate, unlink } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { classifyNetworkError, formatBytes, ModelError } from './errors';
+import { classifyNetworkError, formatBytes, gaveUp, ModelError } from './errors';
 import { ThreadHasher } from './hasher';
 import type { Connection } from './net';
 
@@ -137,7 +137,7 @@ export async function download(o: DownloadOptions): Promise<DownloadResult> {
       o.log?.(`${e.kind}: ${e.message}`);
       // A slow attempt counts as one that moved nothing: a drip would otherwise be retried forever.
       idle = !slow && (await sizeOf(o.part)) > before ? 1 : idle + 1;
-      if (idle >= maxAttempts) throw e;
+      if (idle >= maxAttempts) throw gaveUp(e, idle);
       await sleep(Math.min(30_000, (o.retryBaseMs ?? 1000) * 2 ** (idle - 1)), o.signal);
     }
   }
@@ -346,13 +346,13 @@ async function attempt(o: DownloadOptions, had: number, markSlow: () => void): P
     if (stalled)
       throw new ModelError(
         'stalled',
-        `The download from ${host} stopped moving for ${o.stallMs >= 1000 ? `${Math.round(o.stallMs / 1000)} s` : `${o.stallMs} ms`}; retrying.`,
+        `The download from ${host} stopped moving for ${o.stallMs >= 1000 ? `${Math.round(o.stallMs / 1000)} s` : `${o.stallMs} ms`}. Check the network, or try a mirror.`,
       );
     if (slow) {
       const min = o.minSpeed ?? DEFAULT_MIN_SPEED;
       throw new ModelError(
         'stalled',
-        `The download from ${host} slowed to less than ${formatBytes(min.bytes)} in ${min.windowMs >= 1000 ? `${Math.round(min.windowMs / 1000)} s` : `${min.windowMs} ms`}; retrying.`,
+        `The download from ${host} slowed to less than ${formatBytes(min.bytes)} in ${min.windowMs >= 1000 ? `${Math.round(min.windowMs / 1000)} s` : `${min.windowMs} ms`}. Check the network, or try a mirror.`,
       );
     }
     throw err instanceof ModelError ? err : classifyNetworkError(err, o.url, false);

@@ -66,13 +66,9 @@ export function httpError(status: number, url: string): ModelError {
       'The proxy asked for credentials (HTTP 407). Put them in HTTPS_PROXY (http://user:password@proxy:port) and restart Verbatim.',
       status,
     );
-  if (status === 429) return new ModelError('http', `${host} is limiting downloads (HTTP 429). Verbatim will try again; you can also try later.`, status);
-  if (status >= 500)
-    return new ModelError(
-      'http',
-      `${host} had a server error (HTTP ${status}). Verbatim retries; if it keeps failing, try again later or use a mirror.`,
-      status,
-    );
+  // No "Verbatim retries" here: the message is read once retrying is over (see gaveUp).
+  if (status === 429) return new ModelError('http', `${host} is limiting downloads (HTTP 429). Try again later.`, status);
+  if (status >= 500) return new ModelError('http', `${host} had a server error (HTTP ${status}). Try again later, or use a mirror.`, status);
   return new ModelError('http', `${host} answered HTTP ${status} instead of the file. Check the download mirror in Settings → Models.`, status);
 }
 
@@ -102,7 +98,12 @@ export function classifyNetworkError(err: unknown, url: string, viaProxy: boolea
     );
   if (code === 'ENOSPC' || code === 'EDQUOT') return diskFull();
   const detail = code || (err instanceof Error ? err.message : String(err));
-  return new ModelError('network', `The connection to ${host} failed (${detail}). Verbatim retries; check the network if it keeps failing.`);
+  return new ModelError('network', `The connection to ${host} failed (${detail}). Check the network, then try again.`);
+}
+
+/** The last error of a download that retried and has stopped: the same kind, saying how many tries there were. */
+export function gaveUp(e: ModelError, attempts: number): ModelError {
+  return new ModelError(e.kind, `${e.message} Verbatim tried ${attempts} times in a row and has stopped.`, e.status);
 }
 
 export function diskFull(needed?: number, free?: number): ModelError {
