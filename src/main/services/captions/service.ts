@@ -4,6 +4,7 @@
  * written to the library as its chunks arrive, and the turns saved as the
  * session's live transcript when the run stops.
  */
+import { statSync } from 'node:fs';
 import { recordingBudget } from './recording-cap';
 import { decodeFrame, LIVE_FRAME_MS, LIVE_SAMPLE_RATE, type LiveSource } from '../../../shared/audio-frame';
 import { AppError } from '../../../shared/errors';
@@ -92,21 +93,50 @@ export class CaptionsService {
     this.closeCrashed();
   }
 
-  /** Sessions a crash left open: their recording is kept, the live text is lost; say so. */
+  /**
+   * Sessions a crash left open: the turns shown before it were saved as they
+   * ended, so the live transcript is made from them; the recording holds what
+   * its chunks brought. Only a session that showed no turn says its captions were lost.
+   */
   private closeCrashed(): void {
     const { library } = this.deps;
     for (const id of library.sessions.unfinished()) {
       const s = library.sessions.session(id);
       if (!s) continue;
-      library.transcripts.setStatus(s.liveTranscriptId, 'error', {
-        error: {
-          code: 'internal',
-          message: 'Verbatim closed during this live session, so its captions were lost. The recording is kept: use Improve accuracy to transcribe it.',
-          retryable: false,
-        },
-      });
-      library.sessions.finish(id, { durationMs: 0, lostMs: 0, reconnects: 0 });
+      const turns = library.sessions.savedTurns(id);
+      if (turns.length > 0 || s.recordOnly) {
+        this.saveTranscript(s.liveTranscriptId, turns, s.sources.length > 1, s.recordOnly ? null : 'live');
+      } else {
+        library.transcripts.setStatus(s.liveTranscriptId, 'error', {
+          error: {
+            code: 'internal',
+            message: 'Verbatim closed during this live session, so its captions were lost. The recording is kept: use Improve accuracy to transcribe it.',
+            retryable: false,
+          },
+        });
+      }
+      // How long it ran: to its last turn, or to the recording's last write.
+      const audio = library.sessions.audioPath(id);
+      const written = audio ? statSync(audio).mtimeMs - Date.parse(s.startedAt) : 0;
+      library.sessions.finish(id, { durationMs: Math.max(0, written, ...turns.map((t) => t.endMs)), lostMs: 0, reconnects: 0 });
     }
+  }
+
+  /** The live transcript from finished turns, merged by time (labelled You / Others with two sources). */
+  private saveTranscript(transcriptId: string, turns: LiveTurn[], labelled: boolean, model: string | null): number {
+    const merged = mergeTurns(turns, labelled);
+    this.deps.library.transcripts.complete(transcriptId, {
+      remoteId: null,
+      text: merged.text,
+      words: merged.words,
+      sentences: merged.sentences,
+      paragraphs: null,
+      confidence: merged.words.length ? merged.words.reduce((n, w) => n + w.confidence, 0) / merged.words.length : null,
+      language: 'en',
+      model,
+      durationMs: null,
+    });
+    return merged.sentences.length;
   }
 
   /** The desktop overlay window (Electron sets it; host mode has none). */
@@ -188,6 +218,15 @@ export class CaptionsService {
     return info;
   }
 
+  private saveTurn(run: Run, turn: LiveTurn): void {
+    try {
+      this.deps.library.sessions.saveTurn(run.info.recordingId, turn);
+    } catch (e) {
+      // The session goes on: the turn is still kept in memory and saved with the rest at stop.
+      this.deps.log?.(`captions: a turn was not saved as it ended: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+
   private setState(run: Run, sr: SourceRun, state: LiveStatus['state'], message: string | null): void {
     sr.state = { run: run.info.run, source: sr.source, state, message, warning: sr.warning };
     if (this.run === run) this.deps.events.status(sr.state);
@@ -214,7 +253,10 @@ export class CaptionsService {
             const last = t.words.at(-1);
             const capturedAt = last ? sr.times.at(last.end) : null;
             const lt = run.book.apply(source, t, Date.now(), capturedAt);
-            if (lt) this.deps.events.turn(lt);
+            if (!lt) return;
+            // Saved before it is shown: whatever a crash cuts off, a turn the user saw is in the library.
+            if (lt.final) this.saveTurn(run, lt);
+            this.deps.events.turn(lt);
           },
           warning: ({ code, message }) => {
             this.deps.log?.(`captions: ${source} warning ${code}: ${message}`);
@@ -295,23 +337,10 @@ export class CaptionsService {
       }),
     );
     this.run = null;
-    const turns = run.book.settle();
-    const labelled = run.sources.size > 1;
-    const merged = mergeTurns(turns, labelled);
     const durationMs = Math.max(Date.now() - run.startedAt, ...[...run.sources.values()].map((s) => s.receivedMs));
     const lostMs = Math.max(0, ...[...run.sources.values()].map((s) => s.client?.lostMs ?? 0));
     const { library } = this.deps;
-    library.transcripts.complete(run.transcriptId, {
-      remoteId: null,
-      text: merged.text,
-      words: merged.words,
-      sentences: merged.sentences,
-      paragraphs: null,
-      confidence: merged.words.length ? merged.words.reduce((n, w) => n + w.confidence, 0) / merged.words.length : null,
-      language: 'en',
-      model: run.recordOnly ? null : 'live',
-      durationMs: null,
-    });
+    const sentences = this.saveTranscript(run.transcriptId, run.book.settle(), run.sources.size > 1, run.recordOnly ? null : 'live');
     library.sessions.finish(run.info.recordingId, { durationMs, lostMs, reconnects: Math.max(0, ...[...run.sources.values()].map((s) => s.reconnects)) });
     if (run.recordedBytes > 0)
       void library.subtitles
@@ -320,7 +349,7 @@ export class CaptionsService {
     const stopped: CaptionsStopped = {
       run: run.info.run,
       recordingId: run.info.recordingId,
-      turns: merged.sentences.length,
+      turns: sentences,
       durationMs: Math.round(durationMs),
       hasAudio: run.recordedBytes > 0,
       lostMs: Math.round(lostMs),

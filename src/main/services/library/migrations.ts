@@ -339,6 +339,21 @@ export const migrations: Migration[] = [
       `);
     },
   },
+  {
+    version: 14,
+    name: 'live turns saved as they end',
+    up(db) {
+      // A live session's finished turns, each written when it is shown, so a crash keeps them (the transcript is made from them at stop or at the next start).
+      db.exec(`
+        CREATE TABLE live_turns (
+          recording_id TEXT NOT NULL REFERENCES recordings(id) ON DELETE CASCADE,
+          key TEXT NOT NULL,
+          turn TEXT NOT NULL,
+          PRIMARY KEY (recording_id, key)
+        ) WITHOUT ROWID;
+      `);
+    },
+  },
 ];
 
 export const latestVersion = migrations[migrations.length - 1]?.version ?? 0;

@@ -10,6 +10,7 @@ import type { Database } from 'better-sqlite3';
 import { AppError } from '../../../shared/errors';
 import type { ServiceRegion } from '../../../shared/jobs';
 import type { LiveSource } from '../../../shared/audio-frame';
+import { liveTurnSchema, type LiveTurn } from '../../../shared/captions';
 import { insertQueuedVersion, type NewVersion } from './transcripts';
 
 /** What a store module of the library is handed (the data-layer's LibraryContext). */
@@ -88,7 +89,25 @@ export class SessionStore {
     appendFileSync(join(this.ctx.audioDir, row.audio_file), chunk);
   }
 
-  /** The session ended: its length, size and what reconnects cost. The live transcript itself is stored by Library.complete. */
+  /** A finished turn, written as it is shown: a crash before stop keeps it (the transcript is made from these at the next start). */
+  saveTurn(recordingId: string, turn: LiveTurn): void {
+    this.db.prepare(`INSERT OR REPLACE INTO live_turns (recording_id, key, turn) VALUES (?, ?, ?)`).run(recordingId, turn.key, JSON.stringify(turn));
+  }
+
+  /** The finished turns a session that did not stop saved (a damaged row is left out). */
+  savedTurns(recordingId: string): LiveTurn[] {
+    const rows = this.db.prepare(`SELECT turn FROM live_turns WHERE recording_id = ?`).all(recordingId) as { turn: string }[];
+    return rows.flatMap((r) => {
+      try {
+        const t = liveTurnSchema.safeParse(JSON.parse(r.turn));
+        return t.success ? [t.data] : [];
+      } catch {
+        return [];
+      }
+    });
+  }
+
+  /** The session ended: its length, size and what reconnects cost; its saved turns go (the live transcript, stored by Library.complete, holds them). */
   finish(recordingId: string, info: { durationMs: number; lostMs: number; reconnects: number }, now = new Date().toISOString()): void {
     const row = this.db.prepare(`SELECT audio_file FROM recordings WHERE id = ?`).get(recordingId) as { audio_file: string | null } | undefined;
     if (!row) throw new AppError('not_found', 'This live session is no longer in the library.');
@@ -105,6 +124,7 @@ export class SessionStore {
         this.db
           .prepare(`UPDATE live_sessions SET ended_at = ?, lost_ms = ?, reconnects = ? WHERE recording_id = ?`)
           .run(now, Math.round(info.lostMs), info.reconnects, recordingId);
+        this.db.prepare(`DELETE FROM live_turns WHERE recording_id = ?`).run(recordingId);
       })
       .immediate();
     this.ctx.changed([recordingId], 'updated');
