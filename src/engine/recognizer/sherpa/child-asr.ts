@@ -30,6 +30,10 @@ interface OnlineStream {
   inputFinished(): void;
 }
 interface OnlineRecognizer {
+  /**
+   * sherpa-onnx-node 1.13.8 takes no hotwords here (its native createOnlineStream takes the recognizer alone):
+   * a live session's hotwords are its recognizer's `hotwordsBuf`, and each stream it creates starts with them.
+   */
   createStream(): OnlineStream;
   isReady(s: OnlineStream): boolean;
   decode(s: OnlineStream): void;
@@ -125,6 +129,7 @@ export const handlers = {
     if (!s || !rec) throw new Error('the streaming session is gone (the model was released); open it again');
     s.stream.acceptWaveform({ samples: new Float32Array(16000 * 0.5), sampleRate: 16000 });
     const result = drain(rec, s.stream);
+    // The next utterance's stream: from the same recognizer, so with the same hotwords.
     s.stream = rec.createStream();
     return result;
   },

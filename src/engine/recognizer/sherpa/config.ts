@@ -1,7 +1,13 @@
 /**
  * sherpa-onnx recognizer configs for an installed, checked model, by family, and keyterms turned into the
- * hotwords transducers take (each word spelled in the model's own tokens, longest match first).
+ * hotwords transducers take: raw words (in the vocabulary's case) that sherpa-onnx splits itself with
+ * `modelingUnit: 'bpe'` and a `bpeVocab` built from tokens.txt, as upstream's own hotword example does
+ * (k2-fsa/sherpa-onnx nodejs-addon-examples/test_asr_non_streaming_nemo_parakeet_tdt_v2_hotwords.js).
  */
+import { createHash } from 'node:crypto';
+import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { ModelManifest } from '../../../shared/models/catalog';
 import type { CheckedModel } from './validate';
 
@@ -10,8 +16,12 @@ const THREADS = 2;
 export interface DecodeOptions {
   /** Transducers: modified_beam_search, so hotwords can be given per stream. */
   beam?: boolean;
-  /** Whisper: a language code, '' to detect. */
+  /** Whisper: a language code, '' to detect. SenseVoice: its language ('' or 'auto' to detect). */
   language?: string;
+  /** Transducers with hotwords: the bpe.vocab file sherpa-onnx splits the raw words with (bpeVocabFile). */
+  bpeVocab?: string;
+  /** Streaming transducers: the hotwords, one phrase a line, given to the recognizer (its streams start with them). */
+  hotwords?: string;
 }
 
 /** Whether the family decodes with a transducer (hotwords possible). */
@@ -44,27 +54,51 @@ export function offlineConfig(m: ModelManifest, c: CheckedModel, o: DecodeOption
     case 'moonshine':
       modelConfig.moonshine = { preprocessor: p.preprocessor, encoder: p.encoder, uncachedDecoder: p.uncachedDecoder, cachedDecoder: p.cachedDecoder };
       break;
+    case 'moonshine-v2':
+      // v2 has no preprocessor and one merged decoder (upstream's test_asr_non_streaming_moonshine_v2.js).
+      modelConfig.moonshine = { encoder: p.encoder, mergedDecoder: p.mergedDecoder };
+      break;
+    case 'sense-voice':
+      // Inverse text normalization on, as upstream's example has it: numbers come back as digits.
+      modelConfig.senseVoice = { model: p.model, language: o.language ?? '', useInverseTextNormalization: 1 };
+      break;
     default:
       throw new Error(`${m.family} models do not transcribe files`);
   }
+  const beam = o.beam === true && isTransducer(m);
+  if (beam && o.bpeVocab) Object.assign(modelConfig, { modelingUnit: 'bpe', bpeVocab: o.bpeVocab });
   return {
     featConfig: { sampleRate: 16000, featureDim: featDim },
     modelConfig,
-    decodingMethod: o.beam && isTransducer(m) ? 'modified_beam_search' : 'greedy_search',
+    decodingMethod: beam ? 'modified_beam_search' : 'greedy_search',
     maxActivePaths: 4,
     hotwordsScore: 2,
   };
 }
 
-/** The OnlineRecognizer config of a checked streaming transducer. */
+/**
+ * The OnlineRecognizer config of a checked streaming transducer. Hotwords go in the config (`hotwordsBuf`):
+ * sherpa-onnx-node 1.13.8's OnlineRecognizer.createStream() takes no hotwords (its native createOnlineStream
+ * takes only the recognizer), so every stream of a recognizer made with them starts with them.
+ */
 export function onlineConfig(c: CheckedModel, o: DecodeOptions = {}): Record<string, unknown> {
   const p = c.paths;
+  const modelConfig: Record<string, unknown> = {
+    transducer: { encoder: p.encoder, decoder: p.decoder, joiner: p.joiner },
+    tokens: p.tokens,
+    numThreads: 1,
+    debug: 0,
+    provider: 'cpu',
+  };
+  const hotwords = o.beam && o.hotwords && o.bpeVocab ? o.hotwords : '';
+  if (hotwords) Object.assign(modelConfig, { modelingUnit: 'bpe', bpeVocab: o.bpeVocab });
   return {
     featConfig: { sampleRate: 16000, featureDim: 80 },
-    modelConfig: { transducer: { encoder: p.encoder, decoder: p.decoder, joiner: p.joiner }, tokens: p.tokens, numThreads: 1, debug: 0, provider: 'cpu' },
+    modelConfig,
     decodingMethod: o.beam ? 'modified_beam_search' : 'greedy_search',
     maxActivePaths: 4,
     hotwordsScore: 2,
+    ...(hotwords ? { hotwordsBuf: hotwords, hotwordsBufSize: Buffer.byteLength(hotwords) } : {}),
     enableEndpoint: 1,
     rule1MinTrailingSilence: 2.4,
     rule2MinTrailingSilence: 0.8,
@@ -72,42 +106,85 @@ export function onlineConfig(c: CheckedModel, o: DecodeOptions = {}): Record<str
   };
 }
 
-/** A word spelled in the vocabulary's tokens (▁ marks a word start), or null when it cannot be. */
-export function spell(word: string, vocab: ReadonlySet<string>): string[] | null {
-  const upper = [...vocab].some((t) => /[A-Z]/.test(t)) && ![...vocab].some((t) => /[a-z]/.test(t));
-  const w = `▁${upper ? word.toUpperCase() : word.toLowerCase()}`;
-  const out: string[] = [];
-  let i = 0;
-  while (i < w.length) {
-    let j = w.length;
-    while (j > i && !vocab.has(w.slice(i, j))) j--;
-    if (j === i) return null;
-    out.push(w.slice(i, j));
-    i = j;
-  }
-  return out;
+/** The word as the vocabulary writes its letters: upper case for an upper-case vocabulary (LibriSpeech zipformers), lower for a lower-case one, else as typed (Parakeet). */
+function inVocabCase(word: string, vocab: ReadonlySet<string>): string {
+  const letters = [...vocab].join('');
+  const upper = /[A-Z]/.test(letters);
+  const lower = /[a-z]/.test(letters);
+  return upper && !lower ? word.toUpperCase() : lower && !upper ? word.toLowerCase() : word;
 }
 
-/** Keyterms as a hotwords string ("TOK TOK/TOK"), and which words could and could not be spelled. */
+/**
+ * A word spelled in the vocabulary's tokens (▁ marks a word start) with the fewest pieces, or null when it
+ * cannot be: sherpa-onnx splits a hotword with a bpe.vocab whose pieces all score alike (fewest pieces
+ * wins), and a word it cannot split becomes <unk>, which drops the stream's every hotword.
+ */
+export function spell(word: string, vocab: ReadonlySet<string>): string[] | null {
+  const w = `▁${inVocabCase(word, vocab)}`;
+  const best: (string[] | null)[] = Array.from({ length: w.length + 1 }, () => null);
+  best[0] = [];
+  for (let i = 1; i <= w.length; i++) {
+    for (let j = 0; j < i; j++) {
+      const prev = best[j];
+      const piece = w.slice(j, i);
+      if (prev && vocab.has(piece) && (!best[i] || prev.length + 1 < (best[i] as string[]).length)) best[i] = [...prev, piece];
+    }
+  }
+  return best[w.length] ?? null;
+}
+
+/**
+ * Keyterms as hotwords: the raw words of each term, in the vocabulary's case, phrases joined by '/' (what an
+ * offline stream takes; an online recognizer's hotwordsBuf takes one a line). A term with a word the model
+ * cannot spell is left out whole, so it cannot cost the others.
+ */
 export function hotwordsFor(keyterms: string[], tokens: readonly string[]): { hotwords: string; added: string[]; skipped: string[] } {
   const vocab = new Set(tokens);
   const phrases: string[] = [];
   const added: string[] = [];
   const skipped: string[] = [];
   for (const term of keyterms) {
-    const spelled: string[] = [];
+    const words: string[] = [];
     let ok = true;
     for (const word of term.split(/\s+/).filter(Boolean)) {
-      const s = spell(word.replace(/[^\p{L}\p{N}']/gu, ''), vocab);
-      if (s) {
-        spelled.push(...s);
+      // '/' separates phrases and ':' starts a score in sherpa-onnx's hotwords, so only letters, digits and apostrophes pass.
+      const clean = word.replace(/[^\p{L}\p{N}']/gu, '');
+      if (clean && spell(clean, vocab)) {
+        words.push(inVocabCase(clean, vocab));
         added.push(word);
       } else {
         ok = false;
         skipped.push(word);
       }
     }
-    if (ok && spelled.length) phrases.push(spelled.join(' '));
+    if (ok && words.length) phrases.push(words.join(' '));
   }
   return { hotwords: phrases.join('/'), added, skipped };
+}
+
+/** bpe.vocab as upstream's hotword example builds it from tokens.txt: each symbol, a tab, the same score. */
+export function bpeVocabText(tokens: readonly string[]): string {
+  return (
+    tokens
+      .filter((t) => t && !/\s/.test(t))
+      .map((t) => `${t}\t-1.0`)
+      .join('\n') + '\n'
+  );
+}
+
+/**
+ * The bpe.vocab of a model's tokens, written once per vocabulary under the temporary folder (named by its
+ * hash; rewritten if something removed it); the model's own folder is left as the manager installed it.
+ */
+export async function bpeVocabFile(tokens: readonly string[]): Promise<string> {
+  const text = bpeVocabText(tokens);
+  const dir = join(tmpdir(), 'verbatim-bpe-vocab');
+  const file = join(dir, `${createHash('sha256').update(text).digest('hex').slice(0, 32)}.vocab`);
+  const have = await stat(file).catch(() => null);
+  if (have?.size === Buffer.byteLength(text)) return file;
+  await mkdir(dir, { recursive: true });
+  const part = `${file}.${process.pid}.${Date.now()}.part`;
+  await writeFile(part, text);
+  await rename(part, file);
+  return file;
 }

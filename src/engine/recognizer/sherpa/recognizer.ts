@@ -9,7 +9,7 @@ import type { ModelManifest } from '../../../shared/models/catalog';
 import type { NativeChild } from '../../native/child-host';
 import type { KeytermReport, PartialResult, RecognizedWord, Recognizer, RecognizerStream } from '../types';
 import type { SherpaResult } from './child-asr';
-import { hotwordsFor, isTransducer, offlineConfig, onlineConfig, type DecodeOptions } from './config';
+import { bpeVocabFile, hotwordsFor, isTransducer, offlineConfig, onlineConfig, type DecodeOptions } from './config';
 import type { CheckedModel } from './validate';
 import { spreadWords, wordsFromTokens } from './words';
 
@@ -69,14 +69,18 @@ export class SherpaRecognizer implements Recognizer {
   }
 
   private key(c: CheckedModel, o: DecodeOptions): string {
-    return `${this.model.manifest.id}|${c.signature}|${o.beam ? 'beam' : 'greedy'}|${o.language ?? ''}`;
+    // A streaming recognizer holds its hotwords in its config, so each set of them is a recognizer of its own.
+    return `${this.model.manifest.id}|${c.signature}|${o.beam ? 'beam' : 'greedy'}|${o.language ?? ''}|${o.hotwords ?? ''}`;
   }
 
-  private async hotwords(c: CheckedModel, keyterms?: string[]): Promise<string> {
-    if (!keyterms?.length || !isTransducer(this.model.manifest)) return '';
-    const terms = keyterms.join('\n');
+  /** The keyterms as hotwords (raw words, '/' between phrases) and the bpe.vocab sherpa-onnx splits them with; none for other families. */
+  private async hotwords(c: CheckedModel, keyterms?: string[]): Promise<{ hotwords: string; bpeVocab?: string }> {
+    if (!keyterms?.length || !isTransducer(this.model.manifest)) return { hotwords: '' };
+    // Keyed by the files too: a model replaced under the same name has other tokens.
+    const terms = `${c.signature}\n${keyterms.join('\n')}`;
     if (this.lastTerms?.terms !== terms) this.lastTerms = { terms, hotwords: hotwordsFor(keyterms, c.tokens).hotwords };
-    return this.lastTerms.hotwords;
+    const hotwords = this.lastTerms.hotwords;
+    return hotwords ? { hotwords, bpeVocab: await bpeVocabFile(c.tokens) } : { hotwords };
   }
 
   /** Loads the model in the worker ahead of use (validating it first). */
@@ -104,8 +108,8 @@ export class SherpaRecognizer implements Recognizer {
 
   private async recognizeClip(pcm: Int16Array, opts: { keyterms?: string[] }): Promise<RecognizedWord[]> {
     const c = await this.model.current();
-    const hotwords = await this.hotwords(c, opts.keyterms);
-    const o: DecodeOptions = { beam: hotwords !== '', language: this.language };
+    const { hotwords, bpeVocab } = await this.hotwords(c, opts.keyterms);
+    const o: DecodeOptions = { beam: hotwords !== '', language: this.language, bpeVocab };
     const key = this.key(c, o);
     this.model.touch(key);
     const config = offlineConfig(this.model.manifest, c, o);
@@ -137,8 +141,9 @@ export class SherpaRecognizer implements Recognizer {
     const pace = new Pace(opts.onSlow, opts.slowRtf);
     if (!this.streaming) return new BufferedStream(this, pace, opts.keyterms);
     const c = await this.model.current();
-    const hotwords = await this.hotwords(c, opts.keyterms);
-    const o = { beam: hotwords !== '' };
+    const { hotwords, bpeVocab } = await this.hotwords(c, opts.keyterms);
+    // One phrase a line: the recognizer's hotwordsBuf, which every stream it creates starts with.
+    const o: DecodeOptions = hotwords ? { beam: true, bpeVocab, hotwords: hotwords.split('/').join('\n') } : {};
     const key = this.key(c, o);
     this.model.touch(key);
     const session = randomUUID();
