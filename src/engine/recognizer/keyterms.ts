@@ -1,7 +1,7 @@
 /**
  * Keyterms for PocketSphinx: the words of a request's terms, words missing
  * from the dictionary added with phones built from dictionary words, and the
- * `warnings` text that says what happened.
+ * `warnings` text that says what happened (for a local model's hotwords too).
  */
 import type { Decoder } from './sphinx-decoder';
 import type { KeytermReport } from './types';
@@ -11,6 +11,14 @@ const list = (ws: string[]): string => ws.map((w) => `"${w}"`).join(', ');
 /** One sentence for `metadata.warnings` / the transcript's `warnings`, or null when there were no keyterms. */
 export function keytermWarning(r: KeytermReport | null): string | null {
   if (!r) return 'keyterms_prompt is not used by this recognizer; the terms were ignored.';
+  if (r.by === 'unsupported')
+    return 'keyterms_prompt is not used by this model (only transducer models such as Parakeet and Zipformer take keyterms); the terms were ignored.';
+  if (r.by === 'hotwords') {
+    const said: string[] = [];
+    if (r.added.length) said.push(`favours ${list(r.added)} while decoding`);
+    if (r.skipped.length) said.push(`could not use ${list(r.skipped)}: the model cannot spell them, so the terms holding them were left out`);
+    return said.length ? `keyterms_prompt: the local model ${said.join('; ')}.` : null;
+  }
   const parts: string[] = [];
   if (r.added.length) parts.push(`added ${list(r.added)} to its vocabulary (pronounced as the dictionary words that spell them)`);
   if (r.known.length) parts.push(`already knew ${list(r.known)} (it cannot weight known words further)`);

@@ -55,6 +55,8 @@ export interface KeytermReport {
   known: string[];
   /** Words no pronunciation could be built for: they cannot be recognized. */
   skipped: string[];
+  /** How a local model took them: as hotwords its decoding boosts ('added': boosted, 'skipped': not spellable in its vocabulary), or not at all. Absent: PocketSphinx's dictionary. */
+  by?: 'hotwords' | 'unsupported';
 }
 
 export interface Recognizer {

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { ModelManifest } from '../../../src/shared/models/catalog';
 import { bpeVocabFile, bpeVocabText, hotwordsFor, offlineConfig, onlineConfig, spell } from '../../../src/engine/recognizer/sherpa/config';
 import type { CheckedModel } from '../../../src/engine/recognizer/sherpa/validate';
+import { keytermWarning } from '../../../src/engine/recognizer/keyterms';
 
 const checked = (tokens: string[]): CheckedModel => ({
   paths: { encoder: '/m/encoder.onnx', decoder: '/m/decoder.onnx', joiner: '/m/joiner.onnx', tokens: '/m/tokens.txt' },
@@ -52,5 +53,13 @@ describe('keyterms for BPE models', () => {
     expect(on).toMatchObject({ decodingMethod: 'modified_beam_search', hotwordsBuf: 'bop\nDon Quixote', hotwordsBufSize: 15 });
     expect(on.modelConfig).toMatchObject({ modelingUnit: 'bpe', bpeVocab: '/tmp/v.vocab' });
     expect(onlineConfig(c, {}).hotwordsBuf).toBeUndefined();
+  });
+
+  it("says what a local model did with the terms, not PocketSphinx's dictionary story", () => {
+    expect(keytermWarning({ added: ['bop'], known: [], skipped: ['Zyxw'], by: 'hotwords' })).toBe(
+      'keyterms_prompt: the local model favours "bop" while decoding; could not use "Zyxw": the model cannot spell them, so the terms holding them were left out.',
+    );
+    expect(keytermWarning({ added: [], known: [], skipped: ['x'], by: 'unsupported' })).toMatch(/not used by this model/);
+    expect(keytermWarning({ added: ['zendesk'], known: [], skipped: [] })).toMatch(/added "zendesk" to its vocabulary/);
   });
 });

@@ -127,10 +127,11 @@ export class SherpaRecognizer implements Recognizer {
   }
 
   async prepareKeyterms(keyterms: string[]): Promise<KeytermReport> {
-    if (!isTransducer(this.model.manifest)) return { added: [], known: [], skipped: keyterms.flatMap((t) => t.split(/\s+/).filter(Boolean)) };
+    if (!isTransducer(this.model.manifest))
+      return { added: [], known: [], skipped: keyterms.flatMap((t) => t.split(/\s+/).filter(Boolean)), by: 'unsupported' };
     const c = await this.model.current();
     const { added, skipped } = hotwordsFor(keyterms, c.tokens);
-    return { added, known: [], skipped };
+    return { added, known: [], skipped, by: 'hotwords' };
   }
 
   /**
