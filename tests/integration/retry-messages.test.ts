@@ -83,6 +83,14 @@ describe('a job whose service went away', () => {
 });
 
 describe('a model download whose host went away or keeps failing', () => {
+  /** The download's error: it must fail. */
+  const fail = (url: string): Promise<Error> =>
+    get(url).then(
+      () => {
+        throw new Error('the download succeeded');
+      },
+      (e: unknown) => e as Error,
+    );
   const get = (url: string) =>
     download({
       url,
@@ -98,7 +106,7 @@ describe('a model download whose host went away or keeps failing', () => {
 
   it('a refused connection: says it tried 3 times and stopped', async () => {
     const port = await goneAway();
-    const err = await get(`http://127.0.0.1:${port}/m.tar.bz2`).catch((e: unknown) => e as Error);
+    const err = await fail(`http://127.0.0.1:${port}/m.tar.bz2`);
     expect(err).toMatchObject({ kind: 'network' });
     expect(err.message).toMatch(/^The connection to 127\.0\.0\.1:\d+ failed \(ECONNREFUSED\)\..*Verbatim tried 3 times in a row and has stopped\.$/);
     expect(err.message).not.toMatch(STILL_RETRYING);
@@ -109,7 +117,7 @@ describe('a model download whose host went away or keeps failing', () => {
     servers.push(s);
     await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
     const { port } = s.address() as AddressInfo;
-    const err = await get(`http://127.0.0.1:${port}/m.tar.bz2`).catch((e: unknown) => e as Error);
+    const err = await fail(`http://127.0.0.1:${port}/m.tar.bz2`);
     expect(err).toMatchObject({ kind: 'http', status: 503 });
     expect(err.message).toMatch(/had a server error \(HTTP 503\)\..*Verbatim tried 3 times in a row and has stopped\.$/);
     expect(err.message).not.toMatch(STILL_RETRYING);
