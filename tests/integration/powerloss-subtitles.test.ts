@@ -1,0 +1,95 @@
+/**
+ * Power lost while a subtitle edit is being saved: host mode takes a chain of
+ * subtitles.commit calls over its bridge as the editor sends them (mostly one
+ * cue retyped, now and then a Reset-sized splice that replaces every cue), and
+ * is SIGKILLed with the next commit in flight, after a random number of
+ * acknowledged ones. Restarted on the same data folder, the document opens
+ * with the last acknowledged commit in it (or the one in flight, whole), its
+ * history intact. Ten kills; each restart is the host of the next round.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { applySplice, type Cue, type Splice } from '../../src/shared/subtitles/index';
+import { srtOf } from '../support/srt';
+import { killHard, seededRandom, startHost, type RunningHost } from './support/powerloss';
+
+const dir = mkdtempSync(join(tmpdir(), 'verbatim-powerloss-subtitles-'));
+const KILLS = 10;
+const CUES = 2000;
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+interface Doc {
+  version: number;
+  cues: Cue[];
+  undo: { label: string }[];
+}
+
+/** What a commit must leave: each cue's times and text (words and corrections follow from them). */
+const shape = (cues: Cue[]) => cues.map((c) => [c.start, c.end, c.text]);
+
+/** The next edit the editor would send: a cue retyped, or (one in four) every cue replaced at once, as Reset does. */
+function nextEdit(cues: Cue[], round: number, n: number, pick: (max: number) => number): { label: string; splice: Splice } {
+  if (n % 4 === 3) {
+    const insert = cues.map((c, i) => ({ start: c.start, end: c.end, text: `round ${round} reset ${n} cue ${i}` }));
+    return { label: `Reset ${n}`, splice: { at: 0, remove: cues, insert } };
+  }
+  const at = pick(cues.length - 1);
+  const cue = cues[at]!;
+  return { label: `Edit ${n}`, splice: { at, remove: [cue], insert: [{ start: cue.start, end: cue.end, text: `round ${round} edit ${n}` }] } };
+}
+
+describe('power lost while a subtitle edit is saved', () => {
+  it(`keeps the last acknowledged commit and the document opens, ${KILLS} kills out of ${KILLS}`, async () => {
+    const rnd = seededRandom('powerloss-subtitles');
+    let app: RunningHost = await startHost(dir);
+    try {
+      for (let round = 0; round < KILLS; round++) {
+        const made = await app.bridge.call<{ id: string; cues: number }>('subtitles.importNew', { name: `talk ${round}.srt`, content: srtOf(CUES) });
+        expect(made.cues).toBe(CUES);
+        const id = made.id;
+        let doc = await app.bridge.call<Doc>('subtitles.open', { id });
+        // The condition: commits acknowledged one after another, the next one in flight; the kill comes after a random number of them.
+        const acked = rnd.int(1, 12);
+        let labels: string[] = [];
+        for (let n = 0; n < acked; n++) {
+          const edit = nextEdit(doc.cues, round, n, (max) => rnd.int(0, max));
+          const { version } = await app.bridge.call<{ version: number }>('subtitles.commit', { id, version: doc.version, ...edit });
+          expect(version).toBeGreaterThan(doc.version);
+          doc = { version, cues: applySplice(doc.cues, edit.splice), undo: [] };
+          labels = [...labels, edit.label];
+        }
+        const inFlight = nextEdit(doc.cues, round, acked, (max) => rnd.int(0, max));
+        const after = applySplice(doc.cues, inFlight.splice);
+        // The kill comes a random number of bridge round trips after it was sent (cheap calls answered while the commit is saved), so it lands anywhere in the save.
+        let answered = false;
+        app.bridge.ws.on('message', (d: Buffer) => void ((JSON.parse(d.toString()) as { id?: number }).id === 1e9 && (answered = true)));
+        app.bridge.ws.send(JSON.stringify({ id: 1e9, channel: 'subtitles.commit', input: { id, version: doc.version, ...inFlight } }));
+        const trips = rnd.int(0, 16);
+        for (let t = 0; t < trips; t++) await app.bridge.call('library.tags');
+        await killHard(app.host.proc);
+
+        app = await startHost(dir);
+        const reopened = await app.bridge.call<Doc>('subtitles.open', { id });
+        const landed = reopened.version > doc.version;
+        console.log(
+          `kill ${round + 1}: ${acked} commits acknowledged, then ${trips} round trips; the one in flight ${answered ? 'answered' : landed ? 'landed' : 'did not land'}`,
+        );
+        // One answered before the kill is acknowledged: it must be there.
+        if (answered) expect(landed, `kill ${round + 1}: an answered commit`).toBe(true);
+        expect(reopened.version, `kill ${round + 1}`).toBeGreaterThanOrEqual(doc.version);
+        expect(shape(reopened.cues), `kill ${round + 1}: the cues`).toEqual(shape(landed ? after : doc.cues));
+        expect(reopened.undo.slice(-labels.length - (landed ? 1 : 0)).map((e) => e.label)).toEqual(landed ? [...labels, inFlight.label] : labels);
+        // The document goes on: the next edit commits on the version it opened at.
+        const next = nextEdit(reopened.cues, round, acked + 1, (max) => rnd.int(0, max));
+        await app.bridge.call('subtitles.commit', { id, version: reopened.version, ...next });
+        const exported = await app.bridge.call<{ content: string }>('library.export', { id, format: 'srt' });
+        expect(exported.content).toContain(next.splice.insert[0]!.text);
+      }
+    } finally {
+      await killHard(app.host.proc);
+    }
+  }, 600_000);
+});
