@@ -6,6 +6,8 @@ import { regionLabels } from './components/labels';
 import { Toasts } from './components/Toasts';
 import { useTheme } from './components/useTheme';
 import { DropOverlay } from './features/library/DropOverlay';
+import { DownloadsStatus } from './features/models/DownloadsStatus';
+import { FirstRunOffer } from './features/models/FirstRunOffer';
 import { LibraryScreen } from './features/library/LibraryScreen';
 import { TranscriptScreen } from './features/transcript/TranscriptScreen';
 import { useApp, type Screen } from './stores/app';
@@ -20,6 +22,7 @@ const nav: Array<{ id: Screen; label: string; icon: IconName }> = [
   { id: 'library', label: 'Library', icon: 'library' },
   { id: 'captions', label: 'Live captions', icon: 'captions' },
   { id: 'chat', label: 'Chat', icon: 'chat' },
+  { id: 'models', label: 'Models', icon: 'cpu' },
   { id: 'settings', label: 'Settings', icon: 'settings' },
 ];
 
@@ -31,6 +34,7 @@ const loaders: Partial<Record<Screen, () => Promise<{ default: ComponentType }>>
   captions: () => import('./features/captions/CaptionsScreen').then((m) => ({ default: m.CaptionsScreen })),
   chat: () => import('./features/chat/ChatScreen').then((m) => ({ default: m.ChatScreen })),
   settings: () => import('./features/settings/SettingsScreen').then((m) => ({ default: m.SettingsScreen })),
+  models: () => import('./features/models/ModelsScreen').then((m) => ({ default: m.ModelsScreen })),
 };
 
 const screens: Record<Screen, ComponentType> = {
@@ -39,6 +43,7 @@ const screens: Record<Screen, ComponentType> = {
   captions: lazy(() => preload('captions')),
   chat: lazy(() => preload('chat')),
   settings: lazy(() => preload('settings')),
+  models: lazy(() => preload('models')),
 };
 
 const loading = new Map<Screen, Promise<{ default: ComponentType }>>();
@@ -92,6 +97,8 @@ export function App() {
         </ul>
       </nav>
       <main className="content" id="content" tabIndex={-1}>
+        {/* The first-run model offer sits above the library, where a new user starts. */}
+        {screen === 'library' && <FirstRunOffer where="library" />}
         <Suspense fallback={<p className="muted">Loading…</p>}>
           <Current />
         </Suspense>
@@ -179,6 +186,7 @@ function StatusBar() {
       {mode && <span data-testid="mode">{mode}</span>}
       <span data-testid="region">Region: {regionLabels[region]}</span>
       <EngineStatus />
+      <DownloadsStatus />
       <span role="status" aria-live="polite">
         <JobSummary />
       </span>

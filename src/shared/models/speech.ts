@@ -69,7 +69,7 @@ export const SPEECH_MODELS: CatalogEntry[] = [
     wer: [clean(1.69, DOCS.parakeetCard), other(3.19, DOCS.parakeetCard)],
     rtf: { set: 'CPU, 2 threads', value: 0.12, source: DOCS.parakeet },
     wordTimings: 'words',
-    note: 'The most accurate English model: punctuation, capitals and word times. Archive size approximate (sum of its files); RTF as the issue quotes the sherpa-onnx page, not re-measured.',
+    note: 'The most accurate English model: punctuation, capitals and word times. Its published speed is the sherpa-onnx authors’ own; Test measures it on this computer.',
   },
   {
     ...common,
@@ -92,7 +92,7 @@ export const SPEECH_MODELS: CatalogEntry[] = [
     wer: [clean(2.49, DOCS.icefallLibrispeech), other(5.91, DOCS.icefallLibrispeech)],
     rtf: null,
     wordTimings: 'words',
-    note: 'Small and fast, with word times; no punctuation of its own (Verbatim adds it). Archive size and file names from the sherpa-onnx docs, not checked against the release page.',
+    note: 'Small and fast, with word times; no punctuation of its own (Verbatim adds it).',
   },
   {
     ...common,
@@ -140,7 +140,7 @@ export const SPEECH_MODELS: CatalogEntry[] = [
     wer: [clean(3.23, DOCS.moonshinePaper), other(8.18, DOCS.moonshinePaper)],
     rtf: null,
     wordTimings: 'none',
-    note: 'More accurate than tiny, still fast; no word times (approximate times per segment). Archive size approximate.',
+    note: 'More accurate than tiny, still fast; no word times of its own, so Verbatim spreads them over each speech segment and marks them approximate.',
   },
   whisper(
     'tiny.en',
@@ -149,7 +149,7 @@ export const SPEECH_MODELS: CatalogEntry[] = [
     257 * MB,
     ['en'],
     [clean(5.6, DOCS.whisperPaper), other(14.6, DOCS.whisperPaper)],
-    'Whisper gives times per segment only, decodes 30 s at a time (Verbatim cuts long files at pauses). Archive size approximate.',
+    'Whisper gives times per segment only and decodes 30 s at a time (Verbatim cuts long files at pauses).',
   ),
   whisper(
     'base.en',
@@ -157,7 +157,7 @@ export const SPEECH_MODELS: CatalogEntry[] = [
     453 * MB,
     ['en'],
     [clean(4.2, DOCS.whisperPaper), other(10.2, DOCS.whisperPaper)],
-    'Times per segment only. WER from the Whisper paper (greedy, normalised); archive size approximate.',
+    'Times per segment only. Accuracy from the Whisper paper (greedy decoding, normalised text).',
   ),
   whisper(
     'small.en',
@@ -165,7 +165,7 @@ export const SPEECH_MODELS: CatalogEntry[] = [
     1343 * MB,
     ['en'],
     [clean(3.0, DOCS.whisperPaper), other(7.4, DOCS.whisperPaper)],
-    'Slow on a laptop CPU; times per segment only. WER from the Whisper paper, not re-checked; archive size approximate.',
+    'Slow on a laptop CPU; times per segment only. Accuracy from the Whisper paper.',
   ),
   whisper(
     'base',
@@ -173,7 +173,7 @@ export const SPEECH_MODELS: CatalogEntry[] = [
     453 * MB,
     WHISPER_LANGUAGES,
     [clean(5.0, DOCS.whisperPaper), other(12.4, DOCS.whisperPaper)],
-    'Many languages, with language detection; times per segment only. English WER from the Whisper paper, not re-checked.',
+    'Many languages, with language detection; times per segment only. English accuracy from the Whisper paper.',
   ),
   {
     ...common,
@@ -197,7 +197,7 @@ export const SPEECH_MODELS: CatalogEntry[] = [
     wer: [clean(3.1, DOCS.streaming), other(7.8, DOCS.streaming)],
     rtf: null,
     wordTimings: 'words',
-    note: 'For live captions: words appear as you speak. WER as the issue quotes it, not re-checked; archive size approximate.',
+    note: 'For live captions: words appear as you speak.',
   },
 ];
 

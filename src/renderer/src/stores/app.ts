@@ -3,7 +3,7 @@ import { create, type StateCreator } from 'zustand';
 import type { AppInfo, VerbatimApi } from '../../../shared/ipc';
 import { api as bridgeApi, errorMessage, onConnectionState, type ConnectionState } from '../bridge';
 
-export type Screen = 'library' | 'transcript' | 'captions' | 'chat' | 'settings';
+export type Screen = 'library' | 'transcript' | 'captions' | 'chat' | 'models' | 'settings';
 
 /** The transcript being read, and where to start (a search hit's time). `nonce` re-seeks on a second open. */
 export interface OpenTranscript {

@@ -3,6 +3,7 @@ import type { TranscriptionOptions } from '../../../../shared/jobs';
 import { DEFAULT_SPEECH_MODELS } from '../../../../shared/defaults';
 import { languageLabels, piiPolicyLabels, type PiiPolicy } from '../../components/labels';
 import { Switch } from '../../components/Switch';
+import { useModels } from '../../stores/models';
 import { useSettings } from '../../stores/settings';
 
 const models: Array<{ id: string; label: string; help: string }> = [
@@ -21,13 +22,22 @@ export function DefaultsSection() {
   const set = (patch: TranscriptionOptions) => void update({ transcriptionDefaults: { ...d, ...patch } });
   const chosen = d.speechModels ?? [...DEFAULT_SPEECH_MODELS];
   const policies = d.redactPiiPolicies ?? [];
+  // On this computer the model for files (Settings → Models) transcribes; PocketSphinx, built in, knows English only.
+  const localModel = useModels((s) => s.list?.models.find((r) => r.entry.id === settings.models.files)?.entry) ?? null;
+  const localName = localModel?.name ?? 'PocketSphinx (built in)';
+  const localLanguages = localModel?.languages ?? ['en'];
+  const language = (d.languageCode ?? 'en_us').split('_')[0]!;
 
   return (
     <section className="card" aria-labelledby="defaults-title">
       <h2 id="defaults-title">New transcriptions</h2>
       <fieldset className="fieldset">
         <legend>Speech models, in order of preference</legend>
-        {local && <p className="field__help">The local engine uses its own English model and ignores this choice.</p>}
+        {local && (
+          <p className="field__help" data-testid="local-model-note">
+            On this computer, files are transcribed with {localName}, the model for files under Models; these choices apply to the US, EU and custom services.
+          </p>
+        )}
         {models.map((m) => (
           <label key={m.id} className="check">
             <input
@@ -53,8 +63,8 @@ export function DefaultsSection() {
             </option>
           ))}
         </select>
-        {local && !(d.languageCode ?? 'en_us').startsWith('en') && (
-          <p className="field__error">The local engine understands English only; switch the region to US or EU for this language.</p>
+        {local && !localLanguages.includes(language) && (
+          <p className="field__error">{localName} does not transcribe this language. Choose a model for it under Models, or switch the region to US or EU.</p>
         )}
       </div>
       <div className="grid2">

@@ -22,7 +22,7 @@ const themes: Array<{ value: Theme; label: string }> = [
 const regionHelp: Record<Region, string> = {
   us: 'AssemblyAI, United States data centre. Needs an API key.',
   eu: 'AssemblyAI, European Union data centre; your audio stays in the EU. Needs an API key.',
-  local: 'The engine built into Verbatim, on this computer. No key, no network, English only.',
+  local: 'The engine built into Verbatim, on this computer. No key, no network; it speaks the languages of the model in use (Models).',
   custom: 'Your own AssemblyAI-compatible service at the addresses below.',
 };
 
