@@ -49,7 +49,7 @@ test('an answer the app wrote itself names no model; one the model wrote names i
 
   await input.fill('Zebras xylophone quokka?');
   await input.press('Enter');
-  const own = page.getByTestId('answer').last();
+  const own = page.getByTestId('answer').first();
   await expect(own).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
   await expect(own).toContainText('No transcript in the library contains the words of this question.');
   await expect(own.getByTestId('answered-by')).toHaveCount(0);
