@@ -281,7 +281,13 @@ export function TranscriptBody({ transcript, blocks }: { transcript: Transcript;
           );
         })}
       </div>
-      {blocks.length === 0 && <p className="muted tbody__empty">This transcript has no words: the recording may be silent or too short.</p>}
+      {blocks.length === 0 && (
+        // A completed transcript with no words: the service found no speech (a tone, music, silence). Too short is an error, not this.
+        <p className="muted tbody__empty" data-testid="no-speech">
+          No speech was found in this recording. If someone does speak in it, check that the sound is not muted or very faint, then add the file again; if none
+          is found again, try another speech model from Models.
+        </p>
+      )}
     </div>
   );
   if (!approximate) return body;
