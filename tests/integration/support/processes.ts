@@ -65,22 +65,25 @@ function start(args: string[], env: NodeJS.ProcessEnv): { proc: ChildProcess; er
 }
 
 /** `npm run engine` on a random port. */
-export async function launchEngine(dataDir: string, apiKey: string, extra: string[] = []): Promise<Child> {
+export async function launchEngine(dataDir: string, apiKey: string, extra: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<Child> {
   const { proc, err } = start(
     [join(ROOT, 'src/engine/index.ts'), '--port', '0', '--api-key', apiKey, '--data', dataDir, '--workers', '1', '--quiet', ...extra],
-    {},
+    env,
   );
   const m = await waitForLine(proc, /listening on https?:\/\/[^:]+:(\d+)/, 'the engine', () => err.text);
   return wrap(proc, Number(m[1]), err);
 }
 
-/** `npm run serve` (host mode) on a random port; answers its launch token too. */
-export async function launchHost(dir: string, env: NodeJS.ProcessEnv = {}): Promise<Child & { token: string; url: string }> {
-  const { proc, err } = start([join(ROOT, 'src/main/host/cli.ts'), '--port', '0', '--data', join(dir, 'data'), '--renderer', join(dir, 'no-renderer')], {
-    VERBATIM_KEY_DIR: join(dir, 'keys'),
-    ASSEMBLYAI_API_KEY: '',
-    ...env,
-  });
+/** `npm run serve` (host mode) on a random port, with more of its flags (`--folder DIR`); answers its launch token too. */
+export async function launchHost(dir: string, env: NodeJS.ProcessEnv = {}, args: string[] = []): Promise<Child & { token: string; url: string }> {
+  const { proc, err } = start(
+    [join(ROOT, 'src/main/host/cli.ts'), '--port', '0', '--data', join(dir, 'data'), '--renderer', join(dir, 'no-renderer'), ...args],
+    {
+      VERBATIM_KEY_DIR: join(dir, 'keys'),
+      ASSEMBLYAI_API_KEY: '',
+      ...env,
+    },
+  );
   const m = await waitForLine(proc, /(http:\/\/127\.0\.0\.1:(\d+)\/\?token=(\S+))/, 'host mode', () => err.text);
   return Object.assign(wrap(proc, Number(m[2]), err), { url: m[1] as string, token: m[3] as string });
 }
