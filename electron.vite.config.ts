@@ -13,7 +13,7 @@ export default defineConfig({
           // The local engine ships inside the app and is forked by main with utilityProcess.
           engine: resolve(import.meta.dirname, 'src/engine/index.ts'),
           // The engine forks it for native work that can crash (src/engine/native/child-host.ts).
-          'native-child': resolve(import.meta.dirname, 'src/engine/native/child.ts'),
+          'native-child': resolve(import.meta.dirname, 'src/engine/recognizer/sherpa/native-child.ts'),
           // The gateway forks it to run local GGUF chat models (src/engine/gateway/llama-host.ts).
           'llama-child': resolve(import.meta.dirname, 'src/engine/gateway/llama-child.ts'),
           // The library's worker thread for heavy subtitle work (src/main/services/library/library-offload.ts).

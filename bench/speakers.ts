@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { NativeChild } from '../src/engine/native/child-host';
+import { SHERPA_CHILD } from '../src/engine/recognizer/sherpa/child-kinds';
 import { createSpeakerLabels, type SpeakerLabels } from '../src/engine/recognizer/sherpa/diarize';
 import type { SpeakerTurn } from '../src/engine/text/speakers';
 import { conversation, installTinySpeakerModels, markedConversation, TWO_VOICES, type Turn } from '../tests/fixtures/models/speakers';
@@ -77,7 +78,7 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'speakers-bench-'));
   const modelsDir = values.model ? resolve(values.model) : join(dir, 'models');
   if (!values.model) installTinySpeakerModels(modelsDir);
-  const child = new NativeChild({ name: 'speaker diarization' });
+  const child = new NativeChild({ ...SHERPA_CHILD, name: 'speaker diarization' });
   const speakers = createSpeakerLabels(modelsDir, child, { perAudioSecondMs: 2000 });
   try {
     // A two-voice conversation: tones for the tiny models, unmarked flite voices for real ones.

@@ -108,7 +108,7 @@ export async function ensureHost({ force = false } = {}) {
     entryPoints: {
       engine: join(root, 'src/engine/index.ts'),
       // The engine forks it for native work that can crash (src/engine/native/child-host.ts).
-      'native-child': join(root, 'src/engine/native/child.ts'),
+      'native-child': join(root, 'src/engine/recognizer/sherpa/native-child.ts'),
       // The gateway forks it to run local GGUF chat models (src/engine/gateway/llama-host.ts).
       'llama-child': join(root, 'src/engine/gateway/llama-child.ts'),
       // The library's worker thread for heavy subtitle work (src/main/services/library/library-offload.ts).

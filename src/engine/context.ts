@@ -9,8 +9,9 @@ import type { Gateway } from './gateway/gateway';
 import type { GatewayOptions } from './gateway/config';
 import type { Logger } from './logger';
 import type { Recognizer } from './recognizer/index';
-import type { EngineRecognizers } from './recognizers';
-import type { SpeakerLabels } from './recognizer/sherpa/diarize';
+import type { ModelsFolder } from './models/folder';
+import type { EngineRecognizers } from './recognizer/engine-set';
+import type { SpeakerLabels } from './recognizer/speakers';
 import type { RetentionPolicy } from './retention';
 import type { Store } from './store';
 import type { StreamingEngineOptions } from './streaming/options';
@@ -98,10 +99,12 @@ export interface EngineContext {
   opts: ResolvedOptions;
   store: Store;
   recognizers: EngineRecognizers;
+  /** The models folder's one reader (models/folder.ts): installed speech, speaker and chat models. */
+  models: ModelsFolder;
   gateway: Gateway;
   webhooks: WebhookSender;
   jobs: JobQueue;
-  /** Speaker diarization (recognizer/sherpa/diarize.ts). */
+  /** Speaker diarization (recognizer/speakers.ts). */
   speakers: SpeakerLabels;
   logger: Logger;
   /** `http://host:port` once listening. */

@@ -14,9 +14,11 @@ import { Gateway } from './gateway/gateway';
 import { JobRunner } from './jobs/runner';
 import { stderrLogger } from './logger';
 import { releaseMemory } from './memory';
+import { ModelsFolder } from './models/folder';
 import { NativeChild } from './native/child-host';
-import { buildRecognizers } from './recognizers';
-import { createSpeakerLabels } from './recognizer/sherpa/diarize';
+import { buildRecognizers } from './recognizer/engine-set';
+import { SHERPA_CHILD } from './recognizer/sherpa/child-kinds';
+import { createSpeakerLabels } from './recognizer/speakers';
 import { registerGateway } from './routes/gateway';
 import { sendJson } from './routes/respond';
 import { requestListener } from './routes/dispatch';
@@ -69,8 +71,10 @@ export async function startEngine(opts: EngineOptions): Promise<RunningEngine> {
   const logger = stderrLogger(opts.quiet);
   let gateway: Gateway;
   const store = new Store(resolved.dataDir);
+  // The one reader of the models folder, shared by speech, speakers and chat.
+  const models = new ModelsFolder(opts.modelsDir ?? join(resolved.dataDir, 'models'));
   try {
-    const local = { modelsDir: opts.modelsDir, idleMs: opts.idleMs, log: (m: string) => logger.warn(m), ...opts.gateway?.local };
+    const local = { models, idleMs: opts.idleMs, log: (m: string) => logger.warn(m), ...opts.gateway?.local };
     gateway = new Gateway(loadGatewayConfig(resolved.dataDir, { ...opts.gateway, local }), store);
   } catch (err) {
     store.close();
@@ -84,20 +88,21 @@ export async function startEngine(opts: EngineOptions): Promise<RunningEngine> {
     idleMs: opts.idleMs,
     speakerAdaptation: opts.speakerAdaptation ?? true,
     injected: opts.recognizer,
-    modelsDir: opts.modelsDir ?? join(resolved.dataDir, 'models'),
+    models,
     logger,
   });
   if (!recognizers.available) logger.warn(recognizers.unavailableReason ?? 'the recognizer is not available');
   const closers: (() => void | Promise<void>)[] = [];
   let baseUrl = '';
   const webhooks = new WebhookSender({ store, logger }, opts.webhook);
-  const speakers = createSpeakerLabels(opts.modelsDir ?? join(resolved.dataDir, 'models'), new NativeChild({ name: 'speaker diarization' }));
+  const speakers = createSpeakerLabels(models, new NativeChild({ ...SHERPA_CHILD, name: 'speaker diarization' }));
   closers.push(() => speakers.close());
   closers.push(() => gateway.close());
   const base: JobContext = {
     opts: resolved,
     store,
     recognizers,
+    models,
     speakers,
     gateway,
     webhooks,

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Word } from '../../src/shared/api/transcript';
 import { NativeChild } from '../../src/engine/native/child-host';
+import { SHERPA_CHILD } from '../../src/engine/recognizer/sherpa/child-kinds';
 import { createSpeakerLabels, DiarizationError, type SpeakerLabels } from '../../src/engine/recognizer/sherpa/diarize';
 import { PIECE_SECONDS } from '../../src/engine/recognizer/sherpa/child-diarize';
 import type { SpeakerCounts } from '../../src/engine/recognizer/sherpa/diarize-plan';
@@ -34,7 +35,7 @@ let n = 0;
 function setup(install: (dir: string) => void): SpeakerLabels {
   const dir = join(root, `models-${n++}`);
   install(dir);
-  const s = createSpeakerLabels(dir, new NativeChild({ name: 'speaker diarization' }));
+  const s = createSpeakerLabels(dir, new NativeChild({ ...SHERPA_CHILD, name: 'speaker diarization' }));
   open.push(s);
   return s;
 }

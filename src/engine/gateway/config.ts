@@ -66,6 +66,6 @@ export function loadGatewayConfig(dataDir: string, opts: GatewayOptions = {}): G
     limits: { ...base.data.limits, ...(o.limits ?? {}) },
     defaultLimit: o.defaultLimit ?? base.data.defaultLimit,
     understandingModel: o.understandingModel ?? base.data.understandingModel,
-    local: { ...opts.local, modelsDir: opts.local?.modelsDir ?? join(dataDir, 'models') },
+    local: { ...opts.local, modelsDir: opts.local?.modelsDir ?? opts.local?.models?.dir ?? join(dataDir, 'models') },
   };
 }

@@ -94,6 +94,11 @@ export class Gateway {
     return null;
   }
 
+  /** Reads the installed local models again; call before the synchronous look-ups of a request (models, provider, understandingModel). */
+  refresh(): Promise<void> {
+    return this.local.refresh();
+  }
+
   /** Frees the loaded local model (the engine is closing). */
   close(): Promise<void> {
     return this.local.close();
@@ -260,6 +265,7 @@ export class Gateway {
 
   /** Runs speech understanding on a transcript. */
   async understand(t: UnderstandingTranscript, su: unknown, signal?: AbortSignal): Promise<UnderstandingResult> {
+    await this.refresh();
     const request = this.checkUnderstanding(su);
     // Every upstream call counts against the rate limit: the route counted the request (the first call), the rest are taken here, before any is made.
     const calls =

@@ -5,7 +5,8 @@
  * aborts the whole process inside llama.cpp, so such files are refused here
  * with a message that says what is wrong. Every read is bounded.
  */
-import { open, type FileHandle } from 'node:fs/promises';
+import { FileWindow } from '../models/file-window';
+import { FileRefusedError, openRegular } from '../models/regular-file';
 
 export interface GgufInfo {
   version: number;
@@ -50,30 +51,19 @@ const TYPE_SIZE: Record<number, [number, number]> = {
   30: [1, 2], // BF16
 };
 
-/** A buffered reader over a file handle that refuses to read past the end or the header budget. */
-class Reader {
-  private buf = Buffer.alloc(0);
-  private bufAt = 0;
-  pos = 0;
-  constructor(
-    private readonly fh: FileHandle,
-    readonly size: number,
-  ) {}
-
-  async need(n: number): Promise<Buffer> {
-    if (this.pos + n > this.size) throw new GgufError(`the file ends at byte ${this.size} inside its metadata: it is truncated or not a GGUF model`);
-    if (this.pos + n > MAX_HEADER_BYTES) throw new GgufError('its metadata is larger than 256 MiB, which no real model has');
-    if (this.pos < this.bufAt || this.pos + n > this.bufAt + this.buf.length) {
-      const len = Math.min(Math.max(n, 1 << 20), this.size - this.pos);
-      const b = Buffer.alloc(len);
-      const { bytesRead } = await this.fh.read(b, 0, len, this.pos);
-      if (bytesRead < n) throw new GgufError('the file could not be read to the end of its metadata');
-      this.buf = b;
-      this.bufAt = this.pos;
-    }
-    const at = this.pos - this.bufAt;
-    this.pos += n;
-    return this.buf.subarray(at, at + n);
+/** The GGUF reader: the shared file window with GGUF's errors, and the format's little-endian numbers and strings. */
+class Reader extends FileWindow {
+  constructor(fh: ConstructorParameters<typeof FileWindow>[0], size: number) {
+    super(
+      fh,
+      size,
+      {
+        end: () => new GgufError(`the file ends at byte ${size} inside its metadata: it is truncated or not a GGUF model`),
+        short: () => new GgufError('the file could not be read to the end of its metadata'),
+        budget: () => new GgufError('its metadata is larger than 256 MiB, which no real model has'),
+      },
+      MAX_HEADER_BYTES,
+    );
   }
   async u32(): Promise<number> {
     return (await this.need(4)).readUInt32LE(0);
@@ -90,10 +80,6 @@ class Reader {
     const n = await this.u64();
     if (n > MAX_STRING) throw new GgufError(`a metadata string claims ${n} bytes`);
     return (await this.need(n)).toString('utf8');
-  }
-  skip(n: number): void {
-    this.pos += n;
-    if (this.pos > this.size) throw new GgufError(`the file ends at byte ${this.size} inside its metadata: it is truncated or not a GGUF model`);
   }
 }
 
@@ -141,14 +127,16 @@ async function readValue(r: Reader, type: number, depth = 0): Promise<unknown> {
 
 /** Reads and checks the file; throws GgufError with a sentence on what is wrong. */
 export async function checkGguf(path: string): Promise<GgufInfo> {
-  let fh: FileHandle;
+  let opened: Awaited<ReturnType<typeof openRegular>>;
   try {
-    fh = await open(path, 'r');
+    // Regular files only, as the speech models' checks: a FIFO would hang the open, a link could lead out of the model's folder.
+    opened = await openRegular(path);
   } catch (err) {
+    if (err instanceof FileRefusedError) throw new GgufError(`the model file is ${err.what}, not a regular file`);
     throw new GgufError(`the model file cannot be opened (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
   }
+  const { fh, size } = opened;
   try {
-    const size = (await fh.stat()).size;
     const r = new Reader(fh, size);
     if (size < 24) throw new GgufError(`the file has only ${size} bytes: it is not a GGUF model`);
     const magic = (await r.need(4)).toString('latin1');

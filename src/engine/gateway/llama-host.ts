@@ -5,10 +5,9 @@
  * answers in flight. Killing the child frees the model's memory at once.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, extname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { childEntry } from '../native/entry';
 import type { ChildToHost, GenerateJob, HostToChild } from './llama-protocol';
 import { GatewayError, type Completion } from './provider';
 
@@ -19,19 +18,8 @@ interface Pending {
   reject(e: Error): void;
 }
 
-/** The child's script: the TypeScript source through tsx in development and tests, else beside the bundle. */
-function childEntry(): { script: string; execArgv: string[] } {
-  const self = fileURLToPath(import.meta.url);
-  const ext = extname(self);
-  if (ext === '.ts') {
-    const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-    return { script: join(dirname(self), 'llama-child.ts'), execArgv: ['--import', tsx] };
-  }
-  const candidates = [dirname(self), dirname(dirname(self))].map((d) => join(d, `llama-child${ext}`));
-  const script = candidates.find((c) => existsSync(c));
-  if (!script) throw new GatewayError(503, `The local-model worker script is missing (${candidates[0]}); reinstall or rebuild the app.`);
-  return { script, execArgv: [] };
-}
+/** The child's script: llama-child.ts here when running from source, `llama-child.js|.mjs` beside a bundle. */
+const LLAMA_CHILD = { name: 'llama-child', sourceDir: dirname(fileURLToPath(import.meta.url)) };
 
 export class LlamaChild {
   private child: ChildProcess | null = null;
@@ -56,7 +44,13 @@ export class LlamaChild {
 
   private ensure(): ChildProcess {
     if (this.child) return this.child;
-    const { script, execArgv } = childEntry();
+    let entry: ReturnType<typeof childEntry>;
+    try {
+      entry = childEntry(LLAMA_CHILD);
+    } catch (err) {
+      throw new GatewayError(503, `The local-model worker could not start: ${err instanceof Error ? err.message : String(err)}.`);
+    }
+    const { script, execArgv } = entry;
     const child = fork(script, [], {
       execArgv,
       env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },

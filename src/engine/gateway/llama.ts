@@ -13,11 +13,15 @@ import { availableParallelism } from 'node:os';
 import type { ChatHistoryItem } from 'node-llama-cpp';
 import { checkGguf, GgufError, type GgufInfo } from './gguf-check';
 import { LlamaChild } from './llama-host';
-import { listChatModels, readChatModel } from './local-models';
+import { ModelFileError, ModelsFolder } from '../models/folder';
+import type { ModelManifest } from '../../shared/models/catalog';
+import { findChatModel, listChatModels, type InstalledChatModel } from './local-models';
 import { availableMemory, formatBytes, ramNeed } from './llama-memory';
 import { GatewayError, type ChatProvider, type ChatRequest, type Completion, type CompletionDelta, type ModelInfo } from './provider';
 
 export interface LocalModelOptions {
+  /** The models folder's one reader (the engine shares one); else one over `modelsDir`. */
+  models?: ModelsFolder;
   /** The models folder (`<models dir>/<id>/verbatim-model.json`). */
   modelsDir?: string;
   /** A loaded model unused this long is freed (default 60 s). */
@@ -47,6 +51,9 @@ export class LlamaProvider implements ChatProvider {
   /** The model the child has loaded (or is loading), with the context it was given. */
   private loaded: { id: string; path: string; contextSize: number } | null = null;
   private readonly child: LlamaChild;
+  private readonly folder: ModelsFolder;
+  /** The installed chat models as last read (refresh() reads them again; the gateway calls it before each request). */
+  private installed: ModelManifest[] = [];
   private tail: Promise<void> = Promise.resolve();
   private pending = 0;
   private idleTimer: NodeJS.Timeout | null = null;
@@ -56,6 +63,7 @@ export class LlamaProvider implements ChatProvider {
   readonly events: { type: 'binary' | 'load' | 'unload'; id: string; ms?: number }[] = [];
 
   constructor(private readonly opts: LocalModelOptions) {
+    this.folder = opts.models ?? new ModelsFolder(opts.modelsDir ?? '');
     this.child = new LlamaChild(
       (e) => this.events.push({ type: e.type, id: e.type === 'binary' ? 'llama.cpp' : (this.loaded?.id ?? ''), ms: e.ms }),
       () => {
@@ -78,8 +86,13 @@ export class LlamaProvider implements ChatProvider {
     return this.opts.threads ?? Math.max(1, Math.min(8, availableParallelism() - 1));
   }
 
+  /** Reads the installed chat models again (asynchronously, within the folder reader's limits). */
+  async refresh(): Promise<void> {
+    this.installed = this.opts.models || this.opts.modelsDir ? await listChatModels(this.folder) : [];
+  }
+
   models(): ModelInfo[] {
-    return listChatModels(this.opts.modelsDir).map(({ manifest }) => ({
+    return this.installed.map((manifest) => ({
       id: manifest.id,
       name: manifest.name,
       description: `${manifest.name}, a local GGUF model run by the engine on this computer (no network).`,
@@ -102,7 +115,7 @@ export class LlamaProvider implements ChatProvider {
   }
 
   has(id: string): boolean {
-    return readChatModel(this.opts.modelsDir, id) !== null;
+    return this.installed.some((m) => m.id === id);
   }
 
   /** Runs `fn` when the generations queued before it are done; 429 when the queue is full. */
@@ -146,7 +159,14 @@ export class LlamaProvider implements ChatProvider {
   private async prepareLoad(id: string): Promise<{ path: string; contextSize: number }> {
     if (this.loaded?.id === id && this.child.running) return this.loaded;
     await this.unload();
-    const found = readChatModel(this.opts.modelsDir, id);
+    let found: InstalledChatModel | null;
+    try {
+      found = await findChatModel(this.folder, id);
+    } catch (err) {
+      // A broken manifest or model file is that model's fault, named; nothing native has read it.
+      if (err instanceof ModelFileError) throw new GatewayError(422, err.message);
+      throw err;
+    }
     if (!found) throw new GatewayError(400, `The local model ${id} is not installed; download it on the Models screen.`);
     let info: GgufInfo;
     try {

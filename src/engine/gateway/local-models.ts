@@ -1,53 +1,24 @@
 /**
- * The chat models installed in the models folder: each is `<dir>/<id>/`
- * with a `verbatim-model.json` manifest (family 'gguf', task 'chat') naming
- * its `.gguf` file. A folder without a valid manifest, or whose file path
- * leaves the folder, is not a model.
+ * The chat models installed in the models folder, as the gateway sees them: manifests of family 'gguf' and
+ * task 'chat', read through the folder's one reader (models/folder.ts), each naming its `.gguf` file inside
+ * its folder. A broken manifest or file is that model's fault, named; the other models keep working.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve, sep } from 'node:path';
-import { MODEL_MANIFEST_FILE, modelManifestSchema, type ModelManifest } from '../../shared/models/catalog';
+import type { ModelManifest } from '../../shared/models/catalog';
+import type { ModelsFolder } from '../models/folder';
 
 export interface InstalledChatModel {
   manifest: ModelManifest;
-  /** Absolute path of the .gguf file. */
+  /** Absolute real path of the .gguf file (a regular file inside the model's folder). */
   file: string;
 }
 
-/** The installed GGUF chat models, by id order. */
-export function listChatModels(modelsDir: string | undefined): InstalledChatModel[] {
-  if (!modelsDir || !existsSync(modelsDir)) return [];
-  const out: InstalledChatModel[] = [];
-  let names: string[];
-  try {
-    names = readdirSync(modelsDir);
-  } catch {
-    return [];
-  }
-  for (const name of names.sort()) {
-    const m = readChatModel(modelsDir, name);
-    if (m) out.push(m);
-  }
-  return out;
+/** The installed GGUF chat models' manifests, by id (broken ones are left out). */
+export async function listChatModels(models: ModelsFolder): Promise<ModelManifest[]> {
+  return (await models.list('chat')).map((m) => m.manifest);
 }
 
-/** One installed chat model by id, or null. */
-export function readChatModel(modelsDir: string | undefined, id: string): InstalledChatModel | null {
-  if (!modelsDir || !/^[a-z0-9][a-z0-9.-]{0,95}$/.test(id)) return null;
-  const dir = resolve(modelsDir, id);
-  const file = join(dir, MODEL_MANIFEST_FILE);
-  try {
-    if (!statSync(dir).isDirectory() || !existsSync(file)) return null;
-    const parsed = modelManifestSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
-    if (!parsed.success) return null;
-    const manifest = parsed.data;
-    if (manifest.family !== 'gguf' || manifest.task !== 'chat' || manifest.id !== id) return null;
-    const rel = manifest.files.model;
-    if (!rel) return null;
-    const path = resolve(dir, rel);
-    if (!path.startsWith(dir + sep)) return null;
-    return { manifest, file: path };
-  } catch {
-    return null;
-  }
+/** One installed chat model by id with its checked file, or null; throws ModelFileError naming a broken one. */
+export async function findChatModel(models: ModelsFolder, id: string): Promise<InstalledChatModel | null> {
+  const m = await models.find(id, 'chat');
+  return m ? { manifest: m.manifest, file: await models.file(m, 'model') } : null;
 }

@@ -12,8 +12,8 @@ import { suppressNoise } from '../audio/denoise';
 import { findSpeechSegments } from '../audio/segment';
 import { isLoopbackListen } from '../audio/fetch-guard';
 import { resolveSource, SourceError } from '../audio/source';
-import { keytermWarning, type RecognizedWord, type Recognizer } from '../recognizer/index';
-import { openJobModel, LocalModelError } from '../recognizer/sherpa/job-model';
+import { LocalModelError } from '../recognizer/engine-set';
+import { keytermWarning, type RecognizedWord } from '../recognizer/index';
 import type { JobContext } from '../context';
 import type { TranscriptResult, TranscriptRow } from '../store';
 import { formatTranscript, round3 } from '../text/format';
@@ -65,17 +65,15 @@ export async function processJob(ctx: JobContext, job: TranscriptRow, signal: Ab
     }
     const durationMs = (samples / BYTES_PER_SECOND) * 2 * 1000;
     if (durationMs < MIN_AUDIO_MS) throw new JobFailure('Audio duration is too short.');
-    // An installed local model named by speech_models, checked and loaded in the native worker; else PocketSphinx.
-    let local: Awaited<ReturnType<typeof openJobModel>> = null;
+    // The installed model speech_models names (checked and loaded in the native worker), else PocketSphinx.
+    let chosen: Awaited<ReturnType<JobContext['recognizers']['forJob']>>;
     try {
-      local = await openJobModel(ctx.recognizers.local, p.speech_models, p.language_code);
+      chosen = await ctx.recognizers.forJob(p);
     } catch (err) {
       if (err instanceof LocalModelError) throw new JobFailure(err.message);
       throw err;
     }
-    const recognizer: Recognizer = local ?? ctx.recognizers.batch;
-    if (!local && !ctx.recognizers.available)
-      throw new JobFailure(`The local engine cannot transcribe: ${ctx.recognizers.unavailableReason ?? 'its recognizer is not available'}`);
+    const { recognizer, local, adapter } = chosen;
 
     const warnings: string[] = [];
     if (p.keyterms_prompt?.length) {
@@ -87,7 +85,6 @@ export async function processJob(ctx: JobContext, job: TranscriptRow, signal: Ab
     const speakers = p.speaker_labels ? await startSpeakers(ctx, p, { raw, copyPath: join(dir, 'speakers.raw'), samples, signal }) : null;
     if (ctx.opts.denoise !== false) await suppressNoise(raw, samples, signal, (m) => ctx.logger.warn(`job ${job.id}: ${m}`));
     const segments = await findSpeechSegments(raw, samples, { signal });
-    const adapter = local ? null : ctx.recognizers.adapter;
     const rate = adapter ? await probeSampleRate(source.path, raw, signal) : null;
     const { bySegment } = await recognizeSegments({
       raw,

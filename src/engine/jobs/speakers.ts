@@ -9,7 +9,7 @@
 import { copyFile, rm } from 'node:fs/promises';
 import type { Sentence, Utterance, Word } from '../../shared/api/transcript';
 import type { JobContext } from '../context';
-import { DiarizationError, type DiarizeResult } from '../recognizer/sherpa/diarize';
+import { DiarizationError, type DiarizeResult } from '../recognizer/speakers';
 import type { TranscriptParams } from '../store';
 import { assignSpeakers, buildUtterances, speakSentences } from '../text/speakers';
 import { JobFailure } from './failure';

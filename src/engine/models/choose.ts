@@ -1,29 +1,36 @@
 /**
- * Which speech model a request runs on: `speech_models` (or the streaming `speech_model`) naming an installed
- * local model picks it; AssemblyAI's cloud names and `pocketsphinx` run the built-in PocketSphinx; any other
- * name is a 400 saying to download it. A multilingual local model (Whisper) lets `language_code` and
- * `language_detection` through.
+ * The one chooser between the built-in models and installed ones. For speech: `speech_models` (or the
+ * streaming `speech_model`) naming an installed local model picks it; AssemblyAI's cloud names and
+ * `pocketsphinx` run the built-in PocketSphinx; any other name is a 400 saying to download it. A
+ * multilingual local model (Whisper) lets `language_code` and `language_detection` through, in Whisper's
+ * own codes. (Chat: the gateway's `model` picks an installed GGUF model or the built-in extractive one.)
  */
-import { SPEECH_MODELS } from '../../../shared/api/transcript';
-import { BUILTIN_SPEECH_MODEL, type ModelManifest } from '../../../shared/models/catalog';
-import type { ModelRegistry } from './registry';
+import { SPEECH_MODELS } from '../../shared/api/transcript';
+import { BUILTIN_SPEECH_MODEL, type ModelManifest } from '../../shared/models/catalog';
+import type { ModelsFolder } from './folder';
+import { unknownWhisperLanguage, whisperLanguage } from './whisper-languages';
 
 const CLOUD = new Set<string>([...SPEECH_MODELS, 'best', 'nano', 'slam-1', 'universal']);
+
+const ENGLISH = new Set(['en', 'en_us', 'en_uk', 'en_au']);
 
 /** Whether `name` runs PocketSphinx (the built-in model, or a cloud model name the local engine serves with it). */
 export function runsPocketsphinx(name: string): boolean {
   return name === BUILTIN_SPEECH_MODEL || CLOUD.has(name);
 }
 
-/** The installed models a request body's `speech_models` names (looked up before the body is validated). */
-export async function namedLocalModels(registry: ModelRegistry, body: unknown): Promise<Map<string, ModelManifest>> {
+/**
+ * The installed speech models a request body's `speech_models` names (looked up before the body is validated).
+ * Throws ModelFileError, naming the model, when a named model's manifest is broken.
+ */
+export async function namedLocalModels(models: ModelsFolder, body: unknown): Promise<Map<string, ModelManifest>> {
   const out = new Map<string, ModelManifest>();
   const names = body && typeof body === 'object' ? (body as { speech_models?: unknown }).speech_models : undefined;
   if (!Array.isArray(names)) return out;
   for (const n of names.slice(0, 20)) {
     if (typeof n !== 'string' || runsPocketsphinx(n) || out.has(n)) continue;
-    const m = await registry.find(n);
-    if (m) out.set(n, m);
+    const m = await models.find(n, 'files');
+    if (m) out.set(n, m.manifest);
   }
   return out;
 }
@@ -58,6 +65,31 @@ export function resolveSpeechModels(
 /** Whether the model transcribes more than English (and so takes language_code / language_detection). */
 export function isMultilingual(m: ModelManifest | null): m is ModelManifest {
   return m !== null && m.family === 'whisper' && m.languages.length > 1;
+}
+
+/**
+ * The language a job on `chosen` (null: PocketSphinx) runs in, as stored: the request's language_code
+ * (lower case; en_us by default), or 'auto' to detect. Throws the 400 message for a language the model
+ * cannot take: a code Whisper does not know is named as such, never cut to two letters.
+ */
+export function requestLanguage(chosen: ModelManifest | null, code: string | null | undefined, detection: boolean | null | undefined): string {
+  const multi = isMultilingual(chosen) ? chosen : null;
+  const language = detection && multi ? 'auto' : (code ?? 'en_us').toLowerCase();
+  if (!ENGLISH.has(language) && !multi)
+    throw new Error(
+      `language_code ${JSON.stringify(language.slice(0, 40))} is not supported by the local engine, which transcribes English only (en, en_us, en_uk, en_au).`,
+    );
+  if (multi && language !== 'auto' && !ENGLISH.has(language)) {
+    const w = whisperLanguage(language);
+    if (w === null) throw new Error(unknownWhisperLanguage(language));
+    if (!multi.languages.includes(w))
+      throw new Error(
+        `language_code ${JSON.stringify(language.slice(0, 40))} is not one of the languages of the model ${multi.id} (${multi.languages.join(', ')}); choose one of them, or another model.`,
+      );
+  }
+  if (detection && !multi)
+    throw new Error('language_detection is not supported by the local engine, which transcribes English only; set language_code instead.');
+  return language;
 }
 
 /** The installed model a stored job names first, or null when it runs PocketSphinx. */

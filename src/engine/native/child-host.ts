@@ -11,14 +11,14 @@
  * Adding another kind of work (diarization, say): write a module that exports
  * `handlers: Record<string, (payload) => Promise<unknown> | unknown>` (state such as loaded models lives in
  * module variables in the child; make handlers load on demand, since a fresh child starts empty), register
- * it in native/kinds.ts under a prefix (`diarize`), and call `child.request('diarize.<handler>', payload)`.
+ * it in the kinds list its worker's entry serves (recognizer/sherpa/child-kinds.ts for sherpa-onnx) under a prefix
+ * (`diarize`), and call `child.request('diarize.<handler>', payload)`.
  * Loading and running in one child per kind of work keeps one kind's crash from costing the other's state.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, extname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { childEntry, type ChildScript } from './entry';
 
 /** What travels to the child. */
 export interface ChildRequest {
@@ -37,7 +37,9 @@ export interface NativeChildOptions {
   idleMs?: number;
   /** Default deadline of one request (default 10 min). */
   timeoutMs?: number;
-  /** Extra handler modules by kind prefix (absolute paths), for tests; production kinds live in kinds.ts. */
+  /** The worker's entry script (default: the generic child.ts, which serves only `modules`). */
+  entry?: ChildScript;
+  /** Extra handler modules by kind prefix (absolute paths), for tests; production kinds live beside their handlers. */
   modules?: Record<string, string>;
   /** Called when a child exits, expectedly or not (so a caller can forget what it had loaded there). */
   onExit?: (reason: string) => void;
@@ -50,21 +52,8 @@ interface Pending {
   kind: string;
 }
 
-/** Where the child's entry script is: beside the bundle when built, else the TypeScript source run through tsx. */
-function childEntry(): { script: string; execArgv: string[] } {
-  const self = fileURLToPath(import.meta.url);
-  const ext = extname(self);
-  if (ext === '.ts') {
-    const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-    return { script: join(dirname(self), 'child.ts'), execArgv: ['--import', tsx] };
-  }
-  // Bundled (out/host/engine.mjs, out/main/engine.js): the child is its own entry beside the bundle.
-  // A bundler may have put this code in a chunk one folder down.
-  const candidates = [dirname(self), dirname(dirname(self))].map((d) => join(d, `native-child${ext}`));
-  const script = candidates.find((c) => existsSync(c));
-  if (!script) throw new Error(`the native worker script is missing (${candidates[0]}); rebuild the app`);
-  return { script, execArgv: [] };
-}
+/** The generic entry, which serves only the modules its host names. */
+const GENERIC: ChildScript = { name: 'child', sourceDir: dirname(fileURLToPath(import.meta.url)) };
 
 /** An idle child never keeps the engine (or a test) alive by itself; one with requests in flight does. */
 function hold(child: ChildProcess, on: boolean): void {
@@ -146,7 +135,7 @@ export class NativeChild {
 
   private ensure(): ChildProcess {
     if (this.child) return this.child;
-    const { script, execArgv } = childEntry();
+    const { script, execArgv } = childEntry(this.opts.entry ?? GENERIC);
     const env: NodeJS.ProcessEnv = { ...process.env, ELECTRON_RUN_AS_NODE: '1' };
     if (this.opts.modules) env.VERBATIM_NATIVE_MODULES = JSON.stringify(this.opts.modules);
     const child = fork(script, [], { execArgv, env, serialization: 'advanced', stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });

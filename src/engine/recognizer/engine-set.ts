@@ -1,28 +1,44 @@
 /**
- * The engine's recognizers, built in one place: a decoder pool for batch jobs
- * and live decoders for streaming sessions. Routes and jobs get them from the
- * context and never construct a recognizer themselves. The decoders come
- * from recognizer/index.ts's `createRecognizers`, which also serializes
- * decoder creation process-wide.
+ * The engine's recognizers, built in one place, and the one way routes and jobs get one: `forJob` (the model a
+ * stored job names, checked and loaded, else PocketSphinx's decoder pool) and `forStream` (a live session's
+ * model, else a PocketSphinx live decoder). Which model a name means is models/choose.ts's call; routes and
+ * jobs never branch between built-in and installed themselves, nor reach into sherpa/.
  */
-import { setVadPoolsIdleMs, vadStatus } from './audio/vad';
-import type { Logger } from './logger';
-import { createRecognizers, type Recognizer, type RecognizerStream, type SpeakerAdapter } from './recognizer/index';
-import { ModelRegistry } from './recognizer/sherpa/registry';
+import { setVadPoolsIdleMs, vadStatus } from '../audio/vad';
+import type { Logger } from '../logger';
+import type { ModelsFolder } from '../models/folder';
+import { createRecognizers, type Recognizer, type RecognizerStream, type SpeakerAdapter } from './index';
+import { openJobModel, LocalModelError } from './sherpa/job-model';
+import { LiveModelError, liveModelOf, openLiveModel } from './sherpa/live';
+import type { SherpaRecognizer } from './sherpa/recognizer';
+import { ModelRegistry } from './sherpa/registry';
+
+export { LocalModelError, LiveModelError, liveModelOf };
+
+/** What a job decodes with. */
+export interface JobRecognizer {
+  recognizer: Recognizer;
+  /** The installed model, when the job names one (its word times, punctuation and name differ from PocketSphinx's). */
+  local: SherpaRecognizer | null;
+  /** Speaker adaptation for the second pass (PocketSphinx only). */
+  adapter: SpeakerAdapter | null;
+}
 
 export interface EngineRecognizers {
-  /** Decodes job segments; decoders are pooled inside. */
+  /** PocketSphinx's batch decoders (pooled inside); /health names it. */
   readonly batch: Recognizer;
-  /** Opens the decoder of one live session. Decoder creation is serialized. */
-  live(params: { keyterms: string[] }): Promise<RecognizerStream>;
+  /** The recognizer of a stored job; throws LocalModelError (the model's fault, or nothing to transcribe with) with a message for the job's error. */
+  forJob(params: { speech_models: readonly string[] | null; language_code: string }): Promise<JobRecognizer>;
+  /** Opens a live session's decoder: the installed `model`, else PocketSphinx (creation serialized). Throws LiveModelError for the close reason. */
+  forStream(params: { model: string | null; keyterms: string[]; onSlow: (message: string) => void; slowRtf?: number }): Promise<RecognizerStream>;
+  /** Why a session on `model` (null: PocketSphinx) cannot start now, or null when it can. */
+  unavailableFor(model: string | null): string | null;
   /** False when the recognizer library or model is missing; `unavailableReason` says what to install. */
   readonly available: boolean;
   readonly unavailableReason: string | null;
-  /** Speaker adaptation for jobs' second pass; null with an injected recognizer or when its tools are missing (then jobs decode once). */
-  readonly adapter: SpeakerAdapter | null;
   /** Whether live sessions detect speech with Silero VAD (else with the decoder's own detector). */
   readonly liveVad: boolean;
-  /** The installed local models (sherpa-onnx) under the models folder; `speech_models` and the streaming `speech_model` pick them. */
+  /** The installed local models (sherpa-onnx) under the models folder (tests and benches read what it has loaded). */
   readonly local: ModelRegistry;
   dispose(): void;
 }
@@ -40,8 +56,8 @@ export interface RecognizerOptions {
   speakerAdaptation?: boolean;
   /** An injected recognizer (tests, other engines), used as it is for both; the caller disposes it. */
   injected?: Recognizer;
-  /** The folder of installed models (`--models`). */
-  modelsDir: string;
+  /** The models folder's one reader. */
+  models: ModelsFolder;
   logger: Logger;
 }
 
@@ -60,20 +76,30 @@ export function buildRecognizers(o: RecognizerOptions): EngineRecognizers {
     o.logger.warn(`speaker adaptation is off, jobs are decoded in one pass (${adapter.unavailableReason ?? 'its tools are missing'})`);
     adapter = null;
   }
-  const local = new ModelRegistry({ dir: o.modelsDir, idleMs: o.idleMs, logger: o.logger });
-  // With Silero in front a session takes its decoder when speech starts: sessions that never speak hold none (20 hostile sessions took +336 MiB).
-  const open = (keyterms?: string[]): Promise<RecognizerStream> =>
-    live.openStream({ ...(keyterms ? { keyterms } : {}), ...(liveVad ? { onFirstUse: true } : {}) });
+  const local = new ModelRegistry({ dir: o.models.dir, folder: o.models, idleMs: o.idleMs, logger: o.logger });
+  const unavailableFor = (model: string | null): string | null =>
+    model || batch.available ? null : (batch.unavailableReason ?? 'The recognizer is not available');
   return {
     batch,
-    live: (params) => open(params.keyterms),
+    async forJob(p) {
+      const model = await openJobModel(local, p.speech_models, p.language_code);
+      if (model) return { recognizer: model, local: model, adapter: null };
+      const why = unavailableFor(null);
+      if (why) throw new LocalModelError(`The local engine cannot transcribe: ${why}`);
+      return { recognizer: batch, local: null, adapter };
+    },
+    forStream(p) {
+      if (p.model) return openLiveModel(local, p.model, p.keyterms, p.onSlow, p.slowRtf);
+      // With Silero in front a session takes its decoder when speech starts: sessions that never speak hold none (20 hostile sessions took +336 MiB).
+      return live.openStream({ keyterms: p.keyterms, ...(liveVad ? { onFirstUse: true } : {}) });
+    },
+    unavailableFor,
     get available() {
       return batch.available;
     },
     get unavailableReason() {
       return batch.unavailableReason;
     },
-    adapter,
     liveVad,
     local,
     dispose() {

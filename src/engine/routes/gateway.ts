@@ -39,7 +39,8 @@ export function registerGateway(ctx: EngineContext, router: Router): void {
   const upstreams = gateway.config.upstreams.map((u) => `${u.baseUrl} (${u.models.map((m) => (typeof m === 'string' ? m : m.id)).join(', ')})`);
   if (upstreams.length) ctx.logger.info(`LLM gateway upstreams: ${upstreams.join('; ')}`);
 
-  router.get('/v1/models', ({ res }) => {
+  router.get('/v1/models', async ({ res }) => {
+    await gateway.refresh();
     const list: ModelList = {
       object: 'list',
       // Built-in and installed local models are the engine's own; the rest come from upstreams.
@@ -52,6 +53,7 @@ export function registerGateway(ctx: EngineContext, router: Router): void {
 
   router.post('/v1/chat/completions', async ({ req, res }) => {
     const body = await readJson(req, GATEWAY_BODY_LIMIT, BODY_HINT);
+    await gateway.refresh();
     const model = body && typeof body === 'object' && typeof (body as { model?: unknown }).model === 'string' ? (body as { model: string }).model : null;
     let decision: RateDecision | null = null;
     try {
@@ -78,6 +80,7 @@ export function registerGateway(ctx: EngineContext, router: Router): void {
     const body = await readJson(req, GATEWAY_BODY_LIMIT, BODY_HINT);
     if (!body || typeof body !== 'object' || Array.isArray(body))
       throw new HttpError(400, 'The body must be a JSON object with transcript_id and speech_understanding.');
+    await gateway.refresh();
     const model = gateway.understandingModel() ?? 'verbatim-local-rules';
     const decision = gateway.rate(model, 'speech-understanding');
     if (!decision.allowed) throw refuse(model, decision);

@@ -16,7 +16,7 @@ import { CLOSE, closeReason, parseParams, StreamingClose } from '../streaming/pa
 import { prewarmSessionVads, StreamingSession } from '../streaming/session';
 import { TokenStore } from '../streaming/tokens';
 import { lazyStream } from '../streaming/lazy-stream';
-import { LiveModelError, liveModelOf, openLiveModel } from '../recognizer/sherpa/live';
+import { LiveModelError, liveModelOf } from '../recognizer/engine-set';
 import { sendJson } from './respond';
 import { HttpError, requestUrl, type Router } from './router';
 
@@ -93,7 +93,8 @@ export function registerStreaming(ctx: EngineContext, server: Server, router: Ro
     if (active >= opts.maxSessions) {
       return reject(CLOSE.tooMany, `Too many concurrent sessions: the local engine allows ${opts.maxSessions}; close one and try again`);
     }
-    if (!live.name && !ctx.recognizers.available) return reject(CLOSE.serverError, ctx.recognizers.unavailableReason ?? 'The recognizer is not available');
+    const unavailable = ctx.recognizers.unavailableFor(live.name);
+    if (unavailable) return reject(CLOSE.serverError, unavailable);
     active++;
     warmVads();
     // A model slower than real time says so once (a Warning message the app shows) rather than falling behind silently.
@@ -102,9 +103,7 @@ export function registerStreaming(ctx: EngineContext, server: Server, router: Ro
       if (ws.readyState === ws.OPEN)
         ws.send(JSON.stringify({ type: 'Warning', warning_code: WARNING_SLOWER_THAN_REAL_TIME, warning: message } satisfies WarningMessage));
     };
-    const opening = live.name
-      ? openLiveModel(ctx.recognizers.local, live.name, params.keyterms, warn, ctx.opts.liveSlowRtf)
-      : ctx.recognizers.live({ keyterms: params.keyterms });
+    const opening = ctx.recognizers.forStream({ model: live.name, keyterms: params.keyterms, onSlow: warn, slowRtf: ctx.opts.liveSlowRtf });
     const session = new StreamingSession(
       params,
       lazyStream(opening),

@@ -15,10 +15,11 @@ import {
   type SpeakerOptions,
   type TranscriptList,
 } from '../../shared/api/transcript';
-import { MAX_SPEAKERS } from '../recognizer/sherpa/diarize-plan';
+import { MAX_SPEAKERS } from '../recognizer/speakers';
 import { DEFAULT_SPEECH_MODELS } from '../../shared/defaults';
 import type { ModelManifest } from '../../shared/models/catalog';
-import { isMultilingual, namedLocalModels, resolveSpeechModels } from '../recognizer/sherpa/choose';
+import { ModelFileError } from '../models/folder';
+import { namedLocalModels, requestLanguage, resolveSpeechModels } from '../models/choose';
 import type { EngineContext } from '../context';
 import { uploadIdOf } from '../audio/source';
 import type { TranscriptParams, TranscriptRow, TranscriptStatus } from '../store';
@@ -27,8 +28,6 @@ import { sendJson } from './respond';
 import { HttpError, type Router } from './router';
 import { toWire } from './wire';
 import { GatewayError } from '../gateway/gateway';
-
-const ENGLISH = new Set(['en', 'en_us', 'en_uk', 'en_au']);
 
 type TranscriptRequestParsed = z.infer<typeof TranscriptRequestSchema>;
 
@@ -75,15 +74,13 @@ export function validateCreate(
     throw bad('audio_url: file:// URLs are disabled on this engine; start it with --allow-file-urls, or upload the file with POST /v2/upload.');
   if (!['http:', 'https:', 'file:'].includes(u.protocol))
     throw bad(`audio_url must be an http(s) URL (or file:// when allowed); got ${u.protocol.slice(0, 20)}`);
-  // A multilingual local model (Whisper) takes its languages, and detects the language when asked.
-  const multi = isMultilingual(local.chosen) ? local.chosen : null;
-  const language = b.language_detection && multi ? 'auto' : (b.language_code ?? 'en_us').toLowerCase();
-  if (!ENGLISH.has(language) && !(multi && (language === 'auto' || multi.languages.includes(language.slice(0, 2)))))
-    throw bad(
-      `language_code ${JSON.stringify(language.slice(0, 40))} is not supported by the local engine, which transcribes English only (en, en_us, en_uk, en_au).`,
-    );
-  if (b.language_detection && !multi)
-    throw bad('language_detection is not supported by the local engine, which transcribes English only; set language_code instead.');
+  // A multilingual local model (Whisper) takes the languages it knows, and detects the language when asked.
+  let language: string;
+  try {
+    language = requestLanguage(local.chosen, b.language_code, b.language_detection);
+  } catch (err) {
+    throw bad(err instanceof Error ? err.message : String(err));
+  }
   // The older single speech_model is honoured as the cloud does, when speech_models is not given.
   const legacy = !b.speech_models && b.speech_model ? b.speech_model : null;
   return {
@@ -150,13 +147,21 @@ export function registerTranscripts(ctx: EngineContext, router: Router): void {
     if (!ctx.jobs.accepting)
       throw new HttpError(503, 'The engine is shutting down and takes no new jobs; submit again once it is back.', { 'retry-after': '5' });
     const body = await readJson(req);
-    const installed = await namedLocalModels(ctx.recognizers.local, body);
+    let installed: Awaited<ReturnType<typeof namedLocalModels>>;
+    try {
+      installed = await namedLocalModels(ctx.models, body);
+    } catch (err) {
+      // A named model whose manifest is broken: its fault, named, never the engine's.
+      if (err instanceof ModelFileError) throw bad(`speech_models: ${err.message}`);
+      throw err;
+    }
     const { params, webhookAuthValue } = validateCreate(body, { baseUrl: ctx.baseUrl(), allowFileUrls: ctx.opts.allowFileUrls, installed });
     if (params.speaker_labels) {
       const models = await ctx.speakers.models();
       if ('missing' in models) throw bad(models.missing);
     }
     if (params.speech_understanding) {
+      await ctx.gateway.refresh();
       try {
         ctx.gateway.checkUnderstanding(params.speech_understanding);
       } catch (err) {

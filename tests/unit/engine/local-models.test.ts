@@ -50,7 +50,9 @@ describe('speech_models on the local engine', () => {
   it('lets language_code and language_detection through only with a multilingual model first', () => {
     expect(create({ speech_models: ['whisper-small'], language_code: 'de' }).params.language_code).toBe('de');
     expect(create({ speech_models: ['whisper-small'], language_detection: true }).params.language_code).toBe('auto');
-    expect(() => create({ speech_models: ['whisper-small'], language_code: 'ja' })).toThrow(/language_code "ja" is not supported/);
+    expect(() => create({ speech_models: ['whisper-small'], language_code: 'ja' })).toThrow(
+      /language_code "ja" is not one of the languages of the model whisper-small/,
+    );
     expect(() => create({ speech_models: ['parakeet'], language_code: 'de' })).toThrow(/language_code "de" is not supported/);
     expect(() => create({ speech_models: ['parakeet'], language_detection: true })).toThrow(/language_detection is not supported/);
   });

@@ -1,11 +1,17 @@
 /**
- * The kinds of native work the child process can do, by request prefix: `asr.load` runs `handlers.load`
- * of the module registered under `asr`. Modules load lazily, so a child pays only for the work it is given.
+ * The sherpa-onnx worker's kinds of work, beside their handlers: `asr.load` runs `handlers.load` of child-asr.ts,
+ * `diarize.run` that of child-diarize.ts. Modules load lazily, so a child pays only for the work it is given.
+ * native-child.ts serves them; SHERPA_CHILD is where a NativeChild finds that entry.
  */
-export type Handler = (payload: never) => unknown;
-export type HandlerModule = { handlers: Record<string, Handler> };
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ChildScript } from '../../native/entry';
+import type { HandlerKinds } from '../../native/serve';
 
-export const KINDS: Record<string, () => Promise<HandlerModule>> = {
-  asr: () => import('../recognizer/sherpa/child-asr'),
-  diarize: () => import('../recognizer/sherpa/child-diarize'),
+export const KINDS: HandlerKinds = {
+  asr: () => import('./child-asr'),
+  diarize: () => import('./child-diarize'),
 };
+
+/** The entry of the sherpa-onnx worker: native-child.ts here, `native-child.js|.mjs` beside a bundle. */
+export const SHERPA_CHILD: { entry: ChildScript } = { entry: { name: 'native-child', sourceDir: dirname(fileURLToPath(import.meta.url)) } };

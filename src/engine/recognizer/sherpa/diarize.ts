@@ -6,9 +6,9 @@
  * that is missing, malformed or kills the child is a DiarizationError with a
  * sentence the user can act on; the engine never goes down with it.
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
-import { join, resolve, sep } from 'node:path';
-import { MODEL_MANIFEST_FILE, modelManifestSchema, type ModelManifest, type ModelTask } from '../../../shared/models/catalog';
+import { stat } from 'node:fs/promises';
+import type { ModelTask } from '../../../shared/models/catalog';
+import { ModelFileError, ModelsFolder } from '../../models/folder';
 import { SPEAKER_MODELS } from '../../../shared/models/speakers';
 import type { NativeChild } from '../../native/child-host';
 import type { SpeakerTurn } from '../../text/speakers';
@@ -32,44 +32,31 @@ function suggestion(task: ModelTask): string {
 }
 
 /**
- * The installed model of `task` in `modelsDir`: catalog order first, then by
- * id. A folder counts once its manifest is written and names its model file.
+ * The installed model of `task` in the models folder: catalog order first, then by id. A folder counts once
+ * its manifest is written and its model file is a regular file inside it; broken ones are passed over.
  */
-export async function findInstalled(modelsDir: string, task: 'segmentation' | 'embedding'): Promise<InstalledModel | null> {
-  let names: string[];
-  try {
-    names = await readdir(modelsDir);
-  } catch {
-    return null;
-  }
-  const found: (ModelManifest & { path: string })[] = [];
-  for (const name of names.sort()) {
-    const folder = join(modelsDir, name);
-    let manifest: ModelManifest;
-    try {
-      manifest = modelManifestSchema.parse(JSON.parse(await readFile(join(folder, MODEL_MANIFEST_FILE), 'utf8')));
-    } catch {
-      continue;
-    }
-    const rel = manifest.files.model;
-    if (manifest.task !== task || !rel) continue;
-    const path = resolve(folder, rel);
-    if (!path.startsWith(resolve(folder) + sep)) continue;
-    found.push({ ...manifest, path });
-  }
+export async function findInstalled(models: ModelsFolder, task: 'segmentation' | 'embedding'): Promise<InstalledModel | null> {
   const rank = (id: string): number => {
     const i = SPEAKER_MODELS.findIndex((m) => m.id === id);
     return i < 0 ? SPEAKER_MODELS.length : i;
   };
-  found.sort((a, b) => rank(a.id) - rank(b.id) || a.id.localeCompare(b.id));
-  const m = found[0];
-  return m ? { id: m.id, name: m.name, path: m.path } : null;
+  const found = (await models.list(task)).sort((a, b) => rank(a.id) - rank(b.id) || a.id.localeCompare(b.id));
+  for (const m of found) {
+    try {
+      return { id: m.id, name: m.manifest.name, path: await models.file(m, 'model') };
+    } catch (err) {
+      if (!(err instanceof ModelFileError)) throw err;
+    }
+  }
+  return null;
 }
 
 /** The models diarization would use now, or the sentence saying what to download. */
-export async function diarizationModels(modelsDir: string | null): Promise<{ segmentation: InstalledModel; embedding: InstalledModel } | { missing: string }> {
-  const segmentation = modelsDir ? await findInstalled(modelsDir, 'segmentation') : null;
-  const embedding = modelsDir ? await findInstalled(modelsDir, 'embedding') : null;
+export async function diarizationModels(
+  models: ModelsFolder | null,
+): Promise<{ segmentation: InstalledModel; embedding: InstalledModel } | { missing: string }> {
+  const segmentation = models ? await findInstalled(models, 'segmentation') : null;
+  const embedding = models ? await findInstalled(models, 'embedding') : null;
   if (segmentation && embedding) return { segmentation, embedding };
   const need = [
     !segmentation ? `a segmentation model such as ${suggestion('segmentation')}` : null,
@@ -180,11 +167,12 @@ export interface SpeakerLabels {
   close(): void;
 }
 
-/** Diarization over the models installed in `modelsDir`, run in its own native worker child. */
-export function createSpeakerLabels(modelsDir: string, child: NativeChild, opts: Omit<DiarizerOptions, 'child'> = {}): SpeakerLabels {
+/** Diarization over the models installed in the models folder (a path, or the engine's one reader), run in its own native worker child. */
+export function createSpeakerLabels(models: ModelsFolder | string, child: NativeChild, opts: Omit<DiarizerOptions, 'child'> = {}): SpeakerLabels {
   const diarizer = new Diarizer({ ...opts, child });
+  const folder = typeof models === 'string' ? new ModelsFolder(models) : models;
   return {
-    models: () => diarizationModels(modelsDir),
+    models: () => diarizationModels(folder),
     diarize: (job) => diarizer.diarize(job),
     close: () => child.close(),
   };

@@ -3,16 +3,26 @@
  * model (checked and loaded in the native worker before the job decodes), or null for PocketSphinx.
  * Every failure of the model is a LocalModelError whose message the job's error can carry as it is.
  */
-import { jobModelName } from './choose';
+import { jobModelName } from '../../models/choose';
+import { unknownWhisperLanguage, whisperLanguage } from '../../models/whisper-languages';
 import { LocalModelError, type SherpaRecognizer } from './recognizer';
 import { ModelNotInstalledError, type ModelRegistry } from './registry';
 import { ModelFileError } from './validate';
 
 export { LocalModelError } from './recognizer';
 
-/** Whisper's language from the job's language_code: 'en_us' → 'en', 'auto' → '' (detect). */
-export function whisperLanguage(code: string): string {
-  return code === 'auto' ? '' : code.slice(0, 2);
+/**
+ * Whisper's language for a job: checked against Whisper's own list, then against the languages the model's
+ * export lists (`all_language_codes`), since sherpa-onnx exits inside the worker on a code it cannot map.
+ */
+async function jobWhisperLanguage(registry: ModelRegistry, name: string, languageCode: string): Promise<string> {
+  const language = whisperLanguage(languageCode);
+  if (language === null) throw new LocalModelError(unknownWhisperLanguage(languageCode));
+  if (language === '') return language;
+  const codes = (await registry.check(name)).metadata.encoder?.all_language_codes;
+  if (codes !== undefined && codes !== '' && !codes.split(',').includes(language))
+    throw new LocalModelError(`The model ${name} does not know the language ${JSON.stringify(language)}; choose another language or model.`);
+  return language;
 }
 
 export async function openJobModel(registry: ModelRegistry, speechModels: readonly string[] | null, languageCode: string): Promise<SherpaRecognizer | null> {
@@ -21,7 +31,8 @@ export async function openJobModel(registry: ModelRegistry, speechModels: readon
   try {
     const manifest = await registry.find(name);
     if (!manifest) throw new ModelNotInstalledError(name);
-    const rec = await registry.recognizer(name, manifest.family === 'whisper' ? whisperLanguage(languageCode) : undefined);
+    const language = manifest.family === 'whisper' ? await jobWhisperLanguage(registry, name, languageCode) : undefined;
+    const rec = await registry.recognizer(name, language);
     await rec.prewarm();
     return rec;
   } catch (err) {

@@ -3,55 +3,28 @@
  * ModelProto and its graph (field headers only; tensor payloads are skipped by position, so a 600 MB
  * encoder costs a few reads) and returns the model's metadata_props. A truncated or garbage file fails here.
  */
-import { open, type FileHandle } from 'node:fs/promises';
+import { FileWindow } from '../../models/file-window';
+import { FileRefusedError, openRegular } from '../../models/regular-file';
 
 /** The file is not a usable ONNX model; the message says why. */
 export class OnnxFileError extends Error {}
 
-const WINDOW = 1 << 20;
+const onnxErrors = {
+  end: () => new OnnxFileError('it ends in the middle of a field (truncated?)'),
+  short: () => new OnnxFileError('it could not be read to its end'),
+};
 
-/** A forward reader over a file with a 1 MiB window. */
-class Reader {
-  private buf = Buffer.alloc(0);
-  private bufStart = 0;
-  pos = 0;
-  constructor(
-    private readonly fh: FileHandle,
-    readonly size: number,
-  ) {}
-
-  private async byte(): Promise<number> {
-    if (this.pos >= this.size) throw new OnnxFileError('it ends in the middle of a field (truncated?)');
-    if (this.pos < this.bufStart || this.pos >= this.bufStart + this.buf.length) {
-      const len = Math.min(WINDOW, this.size - this.pos);
-      const b = Buffer.alloc(len);
-      const { bytesRead } = await this.fh.read(b, 0, len, this.pos);
-      this.buf = b.subarray(0, bytesRead);
-      this.bufStart = this.pos;
-      if (bytesRead === 0) throw new OnnxFileError('it could not be read to its end');
-    }
-    return this.buf[this.pos++ - this.bufStart] as number;
+/** Reads a protobuf varint. */
+async function varint(r: FileWindow): Promise<number> {
+  let v = 0;
+  let mul = 1;
+  for (let i = 0; i < 10; i++) {
+    const b = await r.byte();
+    v += (b & 0x7f) * mul;
+    if (b < 0x80) return v;
+    mul *= 128;
   }
-
-  async varint(): Promise<number> {
-    let v = 0;
-    let mul = 1;
-    for (let i = 0; i < 10; i++) {
-      const b = await this.byte();
-      v += (b & 0x7f) * mul;
-      if (b < 0x80) return v;
-      mul *= 128;
-    }
-    throw new OnnxFileError('it has a malformed number (not a protobuf file)');
-  }
-
-  async bytes(n: number): Promise<Buffer> {
-    const out = Buffer.alloc(n);
-    const { bytesRead } = await this.fh.read(out, 0, n, this.pos);
-    if (bytesRead !== n) throw new OnnxFileError('it ends in the middle of a field (truncated?)');
-    this.pos += n;
-    return out;
-  }
+  throw new OnnxFileError('it has a malformed number (not a protobuf file)');
 }
 
 interface Field {
@@ -63,16 +36,16 @@ interface Field {
 }
 
 /** Reads one field header and skips (or positions at) its payload; `end` bounds it. */
-async function field(r: Reader, end: number): Promise<Field> {
-  const tag = await r.varint();
+async function field(r: FileWindow, end: number): Promise<Field> {
+  const tag = await varint(r);
   const num = Math.floor(tag / 8);
   const wire = tag % 8;
   if (num < 1) throw new OnnxFileError('it has a field numbered 0 (not a protobuf file)');
   let len = 0;
-  if (wire === 0) await r.varint();
+  if (wire === 0) await varint(r);
   else if (wire === 1) len = 8;
   else if (wire === 5) len = 4;
-  else if (wire === 2) len = await r.varint();
+  else if (wire === 2) len = await varint(r);
   else throw new OnnxFileError(`it has a field of wire type ${wire} (not an ONNX model)`);
   const start = r.pos;
   if (start + len > end) throw new OnnxFileError('a field runs past the end of the file (truncated?)');
@@ -81,7 +54,7 @@ async function field(r: Reader, end: number): Promise<Field> {
 }
 
 /** The fields of one message occupying [from, to). */
-async function fields(r: Reader, from: number, to: number): Promise<Field[]> {
+async function fields(r: FileWindow, from: number, to: number): Promise<Field[]> {
   const out: Field[] = [];
   r.pos = from;
   while (r.pos < to) out.push(await field(r, to));
@@ -90,9 +63,9 @@ async function fields(r: Reader, from: number, to: number): Promise<Field[]> {
 }
 
 /** A string field's value inside a small message. */
-async function text(r: Reader, f: Field): Promise<string> {
+async function text(r: FileWindow, f: Field): Promise<string> {
   r.pos = f.start;
-  return (await r.bytes(f.len)).toString('utf8');
+  return (await r.need(f.len)).toString('utf8');
 }
 
 export interface OnnxSummary {
@@ -192,11 +165,18 @@ function valueInfo(m: Bytes): OnnxTensorInfo {
 
 /** Walks `file` as an ONNX ModelProto; throws OnnxFileError naming the file when it is not one. */
 export async function checkOnnx(file: string): Promise<OnnxSummary> {
-  const fh = await open(file, 'r');
+  let opened: Awaited<ReturnType<typeof openRegular>>;
   try {
-    const { size } = await fh.stat();
+    opened = await openRegular(file);
+  } catch (err) {
+    // A FIFO would hang the open, a link could lead anywhere: only regular files are read.
+    if (err instanceof FileRefusedError) throw new OnnxFileError(`${file} is not a usable ONNX model: it is ${err.what}`);
+    throw err;
+  }
+  const { fh, size } = opened;
+  try {
     if (size === 0) throw new OnnxFileError('it is empty');
-    const r = new Reader(fh, size);
+    const r = new FileWindow(fh, size, onnxErrors);
     const top = await fields(r, 0, size);
     const graph = top.find((f) => f.num === 7 && f.wire === 2);
     if (!top.some((f) => f.num === 1 && f.wire === 0)) throw new OnnxFileError('it has no ir_version (not an ONNX model)');
@@ -208,7 +188,7 @@ export async function checkOnnx(file: string): Promise<OnnxSummary> {
       for (const f of g.filter((x) => x.num === n && x.wire === 2)) {
         if (f.len > 1 << 20) throw new OnnxFileError('it has an oversized graph input or output');
         r.pos = f.start;
-        out.push(valueInfo(new Bytes(await r.bytes(f.len))));
+        out.push(valueInfo(new Bytes(await r.need(f.len))));
       }
       return out;
     };

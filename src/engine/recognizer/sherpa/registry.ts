@@ -1,18 +1,17 @@
 /**
- * The engine's installed speech models: the folders under the models directory (`--models`) that hold a
- * verbatim-model.json, read afresh on each look-up, so a model installed, replaced or deleted while the
+ * The engine's installed speech models, found through the models folder's one reader (models/folder.ts),
+ * which reads each manifest afresh when it changes, so a model installed, replaced or deleted while the
  * engine runs is seen without a restart. Models are checked before native code reads them, loaded on
  * demand in one native worker child, and released after the idle time (the worker itself exits when idle).
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { MODEL_MANIFEST_FILE, modelIdSchema, modelManifestSchema, type ModelManifest } from '../../../shared/models/catalog';
+import { ModelsFolder, type InstalledModel } from '../../models/folder';
+import type { ModelManifest } from '../../../shared/models/catalog';
 import type { Logger } from '../../logger';
 import { NativeChild } from '../../native/child-host';
 import { SherpaRecognizer, type LocalModel } from './recognizer';
 import { checkModelFiles, fileSignature, ModelFileError, type CheckedModel } from './validate';
-
-const SPEECH_FAMILIES = new Set(['whisper', 'nemo-transducer', 'nemo-ctc', 'moonshine', 'zipformer-transducer', 'zipformer-ctc', 'streaming-transducer']);
+import { SHERPA_CHILD } from './child-kinds';
 
 /** The model is not (or no longer) installed. */
 export class ModelNotInstalledError extends Error {
@@ -22,7 +21,9 @@ export class ModelNotInstalledError extends Error {
 }
 
 export interface ModelRegistryOptions {
+  /** The models folder (`--models`), read through `folder` when given (the engine shares one reader). */
   dir: string;
+  folder?: ModelsFolder;
   /** Loaded models unused this long are released (default 60 s). */
   idleMs?: number;
   logger?: Logger;
@@ -37,6 +38,7 @@ interface Entry {
 
 export class ModelRegistry {
   readonly dir: string;
+  readonly folder: ModelsFolder;
   /** The worker every model loads and decodes in. */
   readonly child: NativeChild;
   private readonly idleMs: number;
@@ -46,8 +48,10 @@ export class ModelRegistry {
 
   constructor(private readonly opts: ModelRegistryOptions) {
     this.dir = opts.dir;
+    this.folder = opts.folder ?? new ModelsFolder(opts.dir);
     this.idleMs = opts.idleMs ?? 60_000;
     this.child = new NativeChild({
+      ...SHERPA_CHILD,
       name: 'speech recognition',
       idleMs: this.idleMs,
       // The worker is gone (idle, crashed or stopped): whatever it had loaded is gone with it.
@@ -59,38 +63,29 @@ export class ModelRegistry {
     });
   }
 
-  /** The installed speech models (manifests that parse; the rest are skipped). */
+  /** The installed speech models (broken ones are left out). */
   async list(): Promise<ModelManifest[]> {
-    let names: string[];
-    try {
-      names = await readdir(this.dir);
-    } catch {
-      return [];
-    }
-    const out: ModelManifest[] = [];
-    for (const name of names.sort()) {
-      const m = await this.readManifest(name).catch(() => null);
-      if (m) out.push(m.manifest);
-    }
-    return out;
+    return (await this.folder.list('files')).map((m) => m.manifest);
   }
 
-  /** The installed speech model `id`, or null. */
+  /** The installed speech model `id`, or null; throws ModelFileError naming it when its manifest is broken. */
   async find(id: string): Promise<ModelManifest | null> {
-    if (!modelIdSchema.safeParse(id).success) return null;
-    const read = await this.readManifest(id).catch(() => null);
+    let found: InstalledModel | null;
+    try {
+      found = await this.folder.find(id, 'files');
+    } catch (err) {
+      if (this.entries.has(id)) this.forget(id, 'replaced');
+      throw err;
+    }
     // A model deleted since it was last used is released as soon as anyone asks for it.
-    if (!read && this.entries.has(id)) this.forget(id, 'deleted');
-    return read?.manifest ?? null;
+    if (!found && this.entries.has(id)) this.forget(id, 'deleted');
+    return found?.manifest ?? null;
   }
 
-  private async readManifest(id: string): Promise<{ manifest: ModelManifest; sig: string } | null> {
-    const file = join(this.dir, id, MODEL_MANIFEST_FILE);
-    const st = await stat(file);
-    if (!st.isFile() || st.size > 1 << 20) return null;
-    const parsed = modelManifestSchema.safeParse(JSON.parse(await readFile(file, 'utf8')));
-    if (!parsed.success || parsed.data.id !== id || !SPEECH_FAMILIES.has(parsed.data.family)) return null;
-    return { manifest: parsed.data, sig: `${st.mtimeMs}:${st.ino}:${st.size}` };
+  /** The model's files, checked (and cached while they stay the same); throws ModelFileError or ModelNotInstalledError. */
+  async check(id: string): Promise<CheckedModel> {
+    await this.entry(id);
+    return this.localModel(id).current();
   }
 
   /**
@@ -109,15 +104,21 @@ export class ModelRegistry {
   }
 
   private async entry(id: string): Promise<Entry> {
-    const read = modelIdSchema.safeParse(id).success ? await this.readManifest(id).catch(() => null) : null;
     const known = this.entries.get(id);
+    let read: InstalledModel | null;
+    try {
+      read = await this.folder.find(id, 'files');
+    } catch (err) {
+      if (known) this.forget(id, 'replaced');
+      throw err;
+    }
     if (!read) {
       if (known) this.forget(id, 'deleted');
       throw new ModelNotInstalledError(id);
     }
-    if (known && known.manifestSig === read.sig) return known;
+    if (known && known.manifestSig === read.signature) return known;
     if (known) this.forget(id, 'replaced');
-    const e: Entry = { manifest: read.manifest, manifestSig: read.sig, checked: null, recognizers: new Map() };
+    const e: Entry = { manifest: read.manifest, manifestSig: read.signature, checked: null, recognizers: new Map() };
     this.entries.set(id, e);
     return e;
   }
@@ -127,7 +128,7 @@ export class ModelRegistry {
       manifest: this.entries.get(id)?.manifest as ModelManifest,
       current: async () => {
         const e = await this.entry(id);
-        const folder = join(this.dir, id);
+        const folder = join(this.folder.dir, id);
         if (e.checked) {
           // Files changed under the same manifest: check again and drop what was loaded from the old ones.
           const again = await fileSignature(folder, e.manifest).catch(() => null);

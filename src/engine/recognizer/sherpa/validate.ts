@@ -4,13 +4,15 @@
  * requires of the family (it exits the process when one is missing), and tokens.txt has the blank
  * token where the family needs one. Returns what loading needs (the files' paths, their metadata).
  */
-import { readFile, realpath, stat } from 'node:fs/promises';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { MODEL_FILE_ROLES, type ModelManifest } from '../../../shared/models/catalog';
+import { ModelFileError, modelFile } from '../../models/folder';
+import { FileRefusedError, readCapped } from '../../models/regular-file';
 import { checkOnnx, OnnxFileError } from './onnx-check';
 
-/** The model's files are unusable; the message says which and why, and what to do. */
-export class ModelFileError extends Error {}
+/** The model's files are unusable; the message names the model, says which file and why, and what to do. */
+export { ModelFileError } from '../../models/folder';
 
 export interface CheckedModel {
   /** Absolute paths by role. */
@@ -46,6 +48,24 @@ const REQUIRED_INT: Partial<Record<ModelManifest['family'], Record<string, strin
     ],
   },
   'streaming-transducer': { decoder: ['vocab_size', 'context_size'] },
+  // offline-sense-voice-model.cc; neg_mean and inv_stddev (float lists) are required too.
+  'sense-voice': {
+    model: [
+      'vocab_size',
+      'lfr_window_size',
+      'lfr_window_shift',
+      'normalize_samples',
+      'with_itn',
+      'without_itn',
+      'lang_auto',
+      'lang_zh',
+      'lang_en',
+      'lang_ja',
+      'lang_ko',
+      'lang_yue',
+    ],
+  },
+  // Moonshine v2 reads no metadata (offline-moonshine-model-v2.cc): its cache shapes come from the decoder's inputs.
 };
 
 const STREAMING_TYPES = new Set(['lstm', 'zipformer', 'zipformer2', 'conformer', 'ebranchformer']);
@@ -57,25 +77,7 @@ const STREAMING_INT: Record<string, string[]> = {
 const BLANKS = ['<blk>', '<eps>', '<blank>'];
 
 function fail(m: ModelManifest, why: string): never {
-  throw new ModelFileError(`The model ${m.id} cannot be used: ${why}. Delete it and download it again in Settings → Models.`);
-}
-
-/** A manifest path resolved inside the folder (no absolute paths, no `..`, no links out of it). */
-async function inside(folder: string, m: ModelManifest, role: string, rel: string): Promise<string> {
-  if (isAbsolute(rel) || rel.split(/[\\/]/).includes('..')) fail(m, `its ${role} path ${JSON.stringify(rel)} leaves the model's folder`);
-  const p = resolve(folder, rel);
-  let real: string;
-  try {
-    real = await realpath(p);
-  } catch {
-    fail(m, `its ${role} file ${rel} is missing`);
-  }
-  const root = await realpath(folder);
-  if (relative(root, real).startsWith(`..${sep}`) || relative(root, real) === '..') fail(m, `its ${role} file ${rel} links outside the model's folder`);
-  const st = await stat(real);
-  if (!st.isFile()) fail(m, `its ${role} file ${rel} is not a regular file`);
-  if (st.size === 0) fail(m, `its ${role} file ${rel} is empty`);
-  return real;
+  throw new ModelFileError(m.id, why);
 }
 
 function requireInts(m: ModelManifest, role: string, meta: Record<string, string>, keys: string[]): void {
@@ -93,7 +95,7 @@ export async function checkModelFiles(folder: string, m: ModelManifest): Promise
   for (const role of roles) {
     const rel = m.files[role];
     if (!rel) fail(m, `its manifest names no ${role} file`);
-    paths[role] = await inside(folder, m, role, rel);
+    paths[role] = await modelFile(folder, m, role);
   }
   const signature = await fileSignature(folder, m);
   const metadata: Record<string, Record<string, string>> = {};
@@ -138,19 +140,39 @@ export async function fileSignature(folder: string, m: ModelManifest): Promise<s
   return parts.join('|');
 }
 
-/** tokens.txt: `symbol id` per line, ids 0…n−1. */
-async function readTokens(m: ModelManifest, file: string): Promise<string[]> {
-  const st = await stat(file);
-  if (st.size > 32 << 20) fail(m, 'its tokens.txt is larger than any vocabulary');
+/** A real vocabulary is at most a few hundred thousand tokens (Whisper's 51,865, Qwen's 151,646); tokens.txt is read within this. */
+const TOKENS_CAP = 16 << 20;
+
+/**
+ * tokens.txt: `symbol id` per line, ids 0…n−1, split on any whitespace from the right: upstream's Moonshine
+ * export writes `symbol<TAB>id` (k2-fsa/sherpa-onnx `scripts/moonshine/export-onnx.py`, generate_tokens), and
+ * sherpa-onnx reads each trimmed line as `iss >> sym >> id`, where a line holding only an id is the space
+ * token " " (`sherpa-onnx/csrc/symbol-table.cc`, ReadTokens; both at commit 634265c9b576). An id is at most
+ * the number of lines, so a hostile `<blk> 130000000` is refused at once, naming the model, rather than
+ * building a 130-million-slot table.
+ */
+export async function readTokens(m: ModelManifest, file: string): Promise<string[]> {
+  let text: string;
+  try {
+    text = (await readCapped(file, TOKENS_CAP)).bytes.toString('utf8');
+  } catch (err) {
+    if (err instanceof FileRefusedError) fail(m, /^larger/.test(err.what) ? 'its tokens.txt is larger than any vocabulary' : `its tokens.txt is ${err.what}`);
+    throw err;
+  }
+  const lines = text.split('\n');
   const out: string[] = [];
-  const lines = (await readFile(file, 'utf8')).split('\n');
-  for (const [i, line] of lines.entries()) {
-    if (!line.trim()) continue;
-    const cut = line.trimEnd().lastIndexOf(' ');
-    const id = Number(line.slice(cut + 1));
-    // Whisper's tokens.txt holds base64 symbols and ids too; a line without an id is not a token file.
-    if (cut < 0 || !Number.isInteger(id) || id < 0) fail(m, `its tokens.txt line ${i + 1} is not "symbol id"`);
-    out[id] = line.slice(0, cut);
+  for (const [i, raw] of lines.entries()) {
+    // ASCII whitespace only, as C++'s stream does: a symbol may itself be a Unicode space (U+00A0, U+3000).
+    const line = raw.replace(/^[ \t\r\f\v]+|[ \t\r\f\v]+$/g, '');
+    if (!line) continue;
+    const cut = line.search(/[ \t\r\f\v][^ \t\r\f\v]*$/);
+    const idText = cut < 0 ? line : line.slice(cut + 1);
+    const symbol = cut < 0 ? ' ' : line.slice(0, cut).replace(/[ \t\r\f\v]+$/, '');
+    // Whisper's tokens.txt holds base64 symbols and ids too; a line without a whole-number id is not a token file.
+    if (!/^\d+$/.test(idText)) fail(m, `its tokens.txt line ${i + 1} is not "symbol id"`);
+    const id = Number(idText);
+    if (id >= lines.length) fail(m, `its tokens.txt line ${i + 1} gives the id ${idText.slice(0, 20)}, more than the file's ${lines.length} lines can hold`);
+    out[id] = symbol;
   }
   if (out.length === 0) fail(m, 'its tokens.txt is empty');
   return Array.from(out, (t) => t ?? '');
