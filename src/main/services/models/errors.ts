@@ -107,7 +107,7 @@ export function gaveUp(e: ModelError, attempts: number): ModelError {
 }
 
 export function diskFull(needed?: number, free?: number): ModelError {
-  const figures = needed !== undefined && free !== undefined ? ` It needs ${formatBytes(needed)} and ${formatBytes(free)} is free.` : '';
+  const figures = needed === undefined ? '' : ` It needs ${formatBytes(needed)}${free !== undefined ? ` and ${formatBytes(free)} is free` : ''}.`;
   return new ModelError(
     'disk',
     `There is not enough free disk space for this model.${figures} Free some space, or delete a model you do not use, then try again.`,
