@@ -29,6 +29,8 @@ function entry(id: string, url: string, extra: Partial<CatalogEntry> = {}): Cata
     url,
     format: 'tar.bz2',
     sizeBytes: 2_000_000,
+    unpackedBytes: 2_400_000,
+    checksums: null,
     sha256: null,
     files: { encoder: 'encoder.onnx', decoder: 'decoder.onnx', joiner: 'joiner.onnx', tokens: 'tokens.txt' },
     licence: 'Apache-2.0',

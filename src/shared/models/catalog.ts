@@ -79,6 +79,15 @@ export const catalogEntrySchema = z.object({
   format: z.enum(['tar.bz2', 'file']),
   /** Size of the download in bytes (checked before and after). */
   sizeBytes: z.number().int().positive(),
+  /** Bytes the model's kept files (those named in `files`) take once unpacked; for `format: 'file'`, equal to sizeBytes. The free-space check and the unpack bound use it. */
+  unpackedBytes: z.number().int().positive(),
+  /**
+   * URL of the SHA-256 list upstream publishes that covers this download
+   * (sherpa-onnx's release `checksum.txt`), read again when a download does
+   * not match; null where `sha256` is itself the published value (Hugging
+   * Face LFS at a pinned revision) or upstream publishes no list.
+   */
+  checksums: z.string().url().nullable(),
   /** Published SHA-256 of the download, when upstream publishes one; otherwise recorded on first download. */
   sha256: z
     .string()

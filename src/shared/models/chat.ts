@@ -13,9 +13,9 @@ import type { CatalogEntry } from './catalog';
 const HF = 'https://huggingface.co';
 const common = { task: 'chat' as const, family: 'gguf' as const, format: 'file' as const, wer: [], rtf: null, wordTimings: 'none' as const };
 
-function entry(e: Omit<CatalogEntry, keyof typeof common | 'files'> & { file: string }): CatalogEntry {
+function entry(e: Omit<CatalogEntry, keyof typeof common | 'files' | 'unpackedBytes' | 'checksums'> & { file: string }): CatalogEntry {
   const { file, ...rest } = e;
-  return { ...common, ...rest, files: { model: file } };
+  return { ...common, ...rest, unpackedBytes: rest.sizeBytes, checksums: null, files: { model: file } };
 }
 
 const QWEN_LANGUAGES = ['en', 'zh', 'fr', 'es', 'pt', 'de', 'it', 'ru', 'ja', 'ko', 'vi', 'th', 'ar'];

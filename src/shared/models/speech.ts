@@ -26,10 +26,10 @@ const DOCS = {
 const clean = (value: number, source: string) => ({ set: 'LibriSpeech test-clean', value, source });
 const other = (value: number, source: string) => ({ set: 'LibriSpeech test-other', value, source });
 
-const common = { format: 'tar.bz2' as const, sha256: null, contextLength: null, ramBytes: null };
+const common = { format: 'tar.bz2' as const, sha256: null, checksums: `${RELEASE}/checksum.txt`, contextLength: null, ramBytes: null };
 
 /** Whisper's archives name every file after the size: `<size>-encoder.int8.onnx`. */
-function whisper(size: string, name: string, sizeBytes: number, languages: string[], wer: CatalogEntry['wer'], note: string): CatalogEntry {
+function whisper(size: string, name: string, sizeBytes: number, unpackedBytes: number, languages: string[], wer: CatalogEntry['wer'], note: string): CatalogEntry {
   return {
     ...common,
     id: `whisper-${size}`,
@@ -39,6 +39,7 @@ function whisper(size: string, name: string, sizeBytes: number, languages: strin
     languages,
     url: `${RELEASE}/sherpa-onnx-whisper-${size}.tar.bz2`,
     sizeBytes,
+    unpackedBytes,
     files: { encoder: `${size}-encoder.int8.onnx`, decoder: `${size}-decoder.int8.onnx`, tokens: `${size}-tokens.txt` },
     licence: 'MIT',
     speedClass: size.startsWith('small') ? 'slow' : size.startsWith('base') ? 'medium' : 'fast',
@@ -63,6 +64,7 @@ export const SPEECH_MODELS: CatalogEntry[] = [
     url: `${RELEASE}/sherpa-onnx-nemo-parakeet-tdt-0.6b-v2-int8.tar.bz2`,
     // encoder 622M + decoder 6.9M + joiner 1.7M + tokens + test wavs, per the docs' ls -lh; bzip2 gains little on int8 weights.
     sizeBytes: 640 * MB,
+    unpackedBytes: 661_241_447,
     files: { encoder: 'encoder.int8.onnx', decoder: 'decoder.int8.onnx', joiner: 'joiner.int8.onnx', tokens: 'tokens.txt' },
     licence: 'CC-BY-4.0',
     speedClass: 'medium',
@@ -81,6 +83,7 @@ export const SPEECH_MODELS: CatalogEntry[] = [
     url: `${RELEASE}/sherpa-onnx-zipformer-small-en-2023-06-26.tar.bz2`,
     // The archive carries fp32 and int8 weights; the int8 encoder is about 25 MB. Size approximate, not confirmed on the release page.
     sizeBytes: 110 * MB,
+    unpackedBytes: 29_400_000,
     files: {
       encoder: 'encoder-epoch-99-avg-1.int8.onnx',
       decoder: 'decoder-epoch-99-avg-1.onnx',
@@ -104,6 +107,7 @@ export const SPEECH_MODELS: CatalogEntry[] = [
     url: `${RELEASE}/sherpa-onnx-moonshine-tiny-en-int8.tar.bz2`,
     // preprocess 6.5M + encode 17M + uncached 51M + cached 43M + tokens 426K, per the docs' ls -lh.
     sizeBytes: 118 * MB,
+    unpackedBytes: 123_643_904,
     files: {
       preprocessor: 'preprocess.onnx',
       encoder: 'encode.int8.onnx',
@@ -128,6 +132,7 @@ export const SPEECH_MODELS: CatalogEntry[] = [
     url: `${RELEASE}/sherpa-onnx-moonshine-base-en-int8.tar.bz2`,
     // The issue's 272 MB; the cached decoder alone is 100 MB (its Hugging Face LFS record). Not confirmed on the release page.
     sizeBytes: 272 * MB,
+    unpackedBytes: 285_648_896,
     files: {
       preprocessor: 'preprocess.onnx',
       encoder: 'encode.int8.onnx',
@@ -147,6 +152,7 @@ export const SPEECH_MODELS: CatalogEntry[] = [
     'Whisper tiny.en',
     // int8 and fp32 files: decoders 89.9M + 115M, encoders 12.9M + 37.6M, tokens 836K (Hugging Face listing of the same export).
     257 * MB,
+    105_000_000,
     ['en'],
     [clean(5.6, DOCS.whisperPaper), other(14.6, DOCS.whisperPaper)],
     'Whisper gives times per segment only and decodes 30 s at a time (Verbatim cuts long files at pauses).',
@@ -155,6 +161,7 @@ export const SPEECH_MODELS: CatalogEntry[] = [
     'base.en',
     'Whisper base.en',
     453 * MB,
+    160_000_000,
     ['en'],
     [clean(4.2, DOCS.whisperPaper), other(10.2, DOCS.whisperPaper)],
     'Times per segment only. Accuracy from the Whisper paper (greedy decoding, normalised text).',
@@ -163,6 +170,7 @@ export const SPEECH_MODELS: CatalogEntry[] = [
     'small.en',
     'Whisper small.en',
     1343 * MB,
+    380_000_000,
     ['en'],
     [clean(3.0, DOCS.whisperPaper), other(7.4, DOCS.whisperPaper)],
     'Slow on a laptop CPU; times per segment only. Accuracy from the Whisper paper.',
@@ -171,6 +179,7 @@ export const SPEECH_MODELS: CatalogEntry[] = [
     'base',
     'Whisper base (multilingual)',
     453 * MB,
+    160_000_000,
     WHISPER_LANGUAGES,
     [clean(5.0, DOCS.whisperPaper), other(12.4, DOCS.whisperPaper)],
     'Many languages, with language detection; times per segment only. English accuracy from the Whisper paper.',
@@ -186,6 +195,7 @@ export const SPEECH_MODELS: CatalogEntry[] = [
     // The upstream repository holds int8 and fp32 weights for two left contexts (64, 128): encoders 2 × (71.1M + 262M). If the
     // archive carries them all it is about 680 MB; not confirmed on the release page, so the free-space check assumes that much.
     sizeBytes: 680 * MB,
+    unpackedBytes: 77_000_000,
     files: {
       encoder: 'encoder-epoch-99-avg-1-chunk-16-left-128.int8.onnx',
       decoder: 'decoder-epoch-99-avg-1-chunk-16-left-128.onnx',
