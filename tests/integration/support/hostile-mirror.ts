@@ -18,7 +18,8 @@ export type Route =
   | 'hold' // the headers (200 or 206), then nothing until the socket closes
   | 'redirect-inside' // 302 to http://127.0.0.1:<this port>/secret/<name>
   | 'redirect-local' // 302 to /ok/<name> on this same host
-  | 'secret'; // the "internal service" a redirect must not reach
+  | 'secret' // the "internal service" a redirect must not reach
+  | '404';
 
 export interface Seen {
   route: string;
