@@ -34,6 +34,14 @@ const above = (...dirs) =>
     message: `DESIGN.md §2: renderer imports run features → stores → lib/components → bridge/shared; this folder may not import ${d}/ (pass the data by props or move the helper down to lib/).`,
   }));
 
+const engine = [...outside('main', 'renderer', 'preload'), { group: ['electron', 'electron/*'], message: 'DESIGN.md §2: the engine never imports electron.' }];
+/** The manifest's file name and schema are how a manifest is read: only src/engine/models/ (the folder's one reader) may. */
+const manifests = {
+  group: ['**/shared/models/*', '**/shared/models'],
+  importNames: ['MODEL_MANIFEST_FILE', 'modelManifestSchema'],
+  message: "DESIGN.md §2: only src/engine/models/ reads the models folder's manifests; ask it (ModelsFolder list, find, file).",
+};
+
 export const boundaries = [
   {
     files: ['src/shared/**/*.{ts,tsx}'],
@@ -87,15 +95,42 @@ export const boundaries = [
     files: ['src/main/index.ts', 'src/main/windows/**/*.ts', 'src/main/platform/electron/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: outside('engine', 'renderer', 'preload') }] },
   },
+  // Inside the engine (issue 38): only models/ reads the models folder's manifests; routes and jobs ask
+  // recognizer/ and models/, never recognizer/sherpa/; native/ is the floor under recognizer/ and gateway/.
+  { files: ['src/engine/**/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [...engine, manifests] }] } },
+  { files: ['src/engine/models/**/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: engine }] } },
   {
-    files: ['src/engine/**/*.ts'],
+    files: ['src/engine/routes/**/*.ts', 'src/engine/jobs/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
-            ...outside('main', 'renderer', 'preload'),
-            { group: ['electron', 'electron/*'], message: 'DESIGN.md §2: the engine never imports electron.' },
+            ...engine,
+            manifests,
+            {
+              group: ['**/recognizer/sherpa/*', '**/recognizer/sherpa'],
+              message: 'DESIGN.md §2: routes and jobs ask recognizer/ (forJob, forStream, speakers) and models/, never recognizer/sherpa/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/engine/native/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...engine,
+            manifests,
+            {
+              group: ['**/recognizer/*', '**/recognizer', '**/gateway/*', '**/gateway'],
+              message:
+                "DESIGN.md §2: native/ is the floor under recognizer/ and gateway/ and imports neither; a worker's kinds and entry sit beside its handlers.",
+            },
           ],
         },
       ],

@@ -39,6 +39,22 @@ describe('DESIGN.md §2 import boundaries', () => {
     expect(await lintAs(renderer, 'src/renderer/src/features/library/ok.ts')).toEqual([]);
   });
 
+  it('lets the engine layers import what they may (only models/ reads manifests)', async () => {
+    const reader =
+      "import { MODEL_MANIFEST_FILE, modelManifestSchema } from '../../shared/models/catalog';\nexport const a = [MODEL_MANIFEST_FILE, modelManifestSchema];\n";
+    expect(await lintAs(reader, 'src/engine/models/ok.ts')).toEqual([]);
+    const route =
+      "import { buildRecognizers } from '../recognizer/engine-set';\nimport { MAX_SPEAKERS } from '../recognizer/speakers';\nimport { namedLocalModels } from '../models/choose';\nimport { modelIdSchema } from '../../shared/models/catalog';\nexport const a = [buildRecognizers, MAX_SPEAKERS, namedLocalModels, modelIdSchema];\n";
+    expect(await lintAs(route, 'src/engine/routes/ok.ts')).toEqual([]);
+    expect(await lintAs(route, 'src/engine/jobs/ok.ts')).toEqual([]);
+    const native =
+      "import { childEntry } from './entry';\nimport type { ChildRequest } from './child-host';\nexport const a = [childEntry] as unknown as ChildRequest;\n";
+    expect(await lintAs(native, 'src/engine/native/ok.ts')).toEqual([]);
+    const sherpa =
+      "import { NativeChild } from '../../native/child-host';\nimport { ModelsFolder } from '../../models/folder';\nexport const a = [NativeChild, ModelsFolder];\n";
+    expect(await lintAs(sherpa, 'src/engine/recognizer/sherpa/ok.ts')).toEqual([]);
+  });
+
   it('lets each renderer layer import the layers below it', async () => {
     const store =
       "import { api } from '../bridge';\nimport { findWords } from '../lib/words';\nimport { labels } from '../components/labels';\nexport const a = [api, findWords, labels];\n";
