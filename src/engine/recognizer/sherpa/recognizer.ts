@@ -25,7 +25,12 @@ export interface LocalModel {
 const DECODE_TIMEOUT_MS = 5 * 60_000;
 
 /** The longest clip (samples) a family decodes at once. */
-const LONGEST_CLIP: Partial<Record<ModelManifest['family'], number>> = { whisper: 30 * 16000, moonshine: 30 * 16000 };
+const LONGEST_CLIP: Partial<Record<ModelManifest['family'], number>> = {
+  whisper: 30 * 16000,
+  moonshine: 30 * 16000,
+  'moonshine-v2': 30 * 16000,
+  'sense-voice': 30 * 16000,
+};
 
 /** The model failed to load or decode (its worker said why, or died): the model's fault, not the engine's. */
 export class LocalModelError extends Error {}
