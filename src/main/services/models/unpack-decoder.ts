@@ -84,7 +84,8 @@ export async function openDecoder(archive: string, want: DecoderKind | 'auto' = 
   const kind = want === 'auto' ? [...found.keys()][0]! : want;
   const cmd = found.get(kind);
   if (cmd === undefined) throw new DecodeError(`no ${kind} on this machine`, false);
-  const file = await open(archive, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+  // O_NONBLOCK: a FIFO put where the archive was opens at once (and is refused below) instead of holding a thread until a writer comes.
+  const file = await open(archive, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
   try {
     // A FIFO or device named like an archive would block the decoder forever: only a regular file is read.
     const st = fstatSync(file.fd);
@@ -112,9 +113,9 @@ function childDecoder(kind: Exclude<DecoderKind, 'js'>, cmd: string, fd: number,
     child.once('spawn', release);
     child.once('close', (code, signal) => {
       if (code === 0 && !stopped) return resolve();
-      const said = stderr.trim().split('\n').slice(-2).join(' ').slice(0, 200);
-      // bzip2: "Compressed file ends unexpectedly"; libarchive: "Truncated input file", "Premature end of bzip2".
-      const truncated = /ends unexpectedly|truncated|premature end|unexpected end/i.test(said);
+      const said = stderr.trim().split('\n')[0]?.slice(0, 200) ?? '';
+      // bzip2: "Compressed file ends unexpectedly" (then a page of advice); libarchive: "Truncated input file", "Premature end of bzip2".
+      const truncated = /ends unexpectedly|truncated|premature end|unexpected end/i.test(stderr);
       reject(new DecodeError(stopped ? 'stopped' : said || `${cmd} ended with ${signal ?? `code ${code}`}`, truncated));
     });
   });

@@ -20,7 +20,7 @@
 import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { dirname, resolve, sep } from 'node:path';
-import { Transform, type Readable } from 'node:stream';
+import { Transform, Writable, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ModelError } from './errors';
 import { DecodeError, openDecoder, type Decoder, type DecoderKind } from './unpack-decoder';
@@ -133,8 +133,8 @@ export async function unpackTarBz2(archive: string, dir: string, o: UnpackOption
       if (!dest || seen.has(dest)) {
         // Skipped, but still decoded: bounded by maxDecoded, and refused at its header when it alone is past it.
         if (size > maxDecoded) throw tooLarge();
-        entry.resume();
-        await new Promise((r) => entry.once('end', r));
+        // A sink, not resume() and 'end': a member cut short by a stop never ends, but its pipeline settles.
+        await pipeline(entry, discard());
         continue;
       }
       // Checked at the header, before the member's first byte is decoded: a bomb stops here.
@@ -163,7 +163,7 @@ export async function unpackTarBz2(archive: string, dir: string, o: UnpackOption
     decoder.stop();
     extract.destroy();
     await feeding;
-    // The decoder's own account of a failure (an archive that ends early) says more than the parser's "unexpected end".
+    // The decoder's account of a failure too: it knows an archive that ends early when the parser saw only a short stream.
     const verdict = await decoder.done.then(
       () => null,
       (e: unknown) => e,
@@ -171,7 +171,7 @@ export async function unpackTarBz2(archive: string, dir: string, o: UnpackOption
     await Promise.all(made.reverse().map((p) => rm(p, { recursive: true, force: true })));
     if (o.signal?.aborted) throw canceled();
     if (err instanceof ModelError) throw err;
-    throw badArchive(verdict instanceof DecodeError && verdict.message !== 'stopped' ? verdict : err);
+    throw badArchive(err, verdict);
   } finally {
     o.signal?.removeEventListener('abort', onAbort);
   }
@@ -186,16 +186,22 @@ export async function unpackTarBz2(archive: string, dir: string, o: UnpackOption
   return written;
 }
 
+const discard = () => new Writable({ write: (_c, _e, cb) => cb() });
+
 const canceled = () => new ModelError('canceled', 'Unpacking was stopped.');
 
-function badArchive(err: unknown): ModelError {
+/** A failure as the user reads it; `verdict` is the decoder's own account, when it failed too. */
+function badArchive(err: unknown, verdict?: unknown): ModelError {
   if (err instanceof ModelError) return err;
   const code = (err as NodeJS.ErrnoException).code;
   if (code === 'ENOSPC' || code === 'EDQUOT') return new ModelError('disk', 'The disk filled up while unpacking the model. Free some space and try again.');
   if (code === 'ABORT_ERR') return canceled();
   if (code === 'ENOENT' || code === 'EACCES' || code === 'ELOOP' || code === 'EISDIR')
     return new ModelError('not_archive', 'Verbatim cannot read the model archive. Pick the file again, or download the model again.');
-  const truncated = (err instanceof DecodeError && err.truncated) || /unexpected end|ends early/i.test(err instanceof Error ? err.message : '');
+  // The decoder's word (bzip2: "ends unexpectedly"), or the tar parser's: its data stopped inside a member.
+  const truncated = [err, verdict].some(
+    (e) => (e instanceof DecodeError && e.truncated) || (e instanceof Error && /unexpected end|ends early/i.test(e.message)),
+  );
   return new ModelError(
     'not_archive',
     truncated
