@@ -100,19 +100,47 @@ export function checkEmbedding(info: OnnxInfo, name = 'The speaker-embedding mod
   const dim = intMeta(info, 'output_dim', name);
   const sampleRate = intMeta(info, 'sample_rate', name);
   if (sampleRate !== 16000) throw new ModelCheckError(`${name} is made for ${sampleRate} Hz audio; diarization runs at 16000 Hz`);
-  const normalize = info.metadata.normalize_samples;
-  if (normalize !== '0' && normalize !== '1') throw new ModelCheckError(`${name} lacks the metadata normalize_samples (0 or 1)`);
   if (!info.metadata.language) throw new ModelCheckError(`${name} lacks the metadata language`);
   const fnt = info.metadata.feature_normalize_type ?? '';
   if (!FEATURE_NORMALIZE.includes(fnt))
     throw new ModelCheckError(`${name} has feature_normalize_type ${JSON.stringify(fnt.slice(0, 40))}, which sherpa-onnx does not know`);
+  return framework === 'nemo' ? checkNemoEmbedding(info, name, dim) : checkFbankEmbedding(info, name, framework, dim);
+}
+
+/** WeSpeaker and 3D-Speaker: fbank [1, frames, 80] in, the embedding the first output; normalize_samples required. */
+function checkFbankEmbedding(info: OnnxInfo, name: string, framework: string, dim: number): EmbeddingFacts {
+  const normalize = info.metadata.normalize_samples;
+  if (normalize !== '0' && normalize !== '1') throw new ModelCheckError(`${name} lacks the metadata normalize_samples (0 or 1)`);
   const input = info.inputs[0];
   if (!input?.shape || input.shape.length !== 3) throw new ModelCheckError(`${name}'s input is not [1, frames, 80]`);
   const bins = fixed(input.shape[2]);
-  if (framework !== 'nemo' && bins !== null && bins !== 80) throw new ModelCheckError(`${name} takes ${bins} feature bins; sherpa-onnx computes 80`);
-  const out = info.outputs[0];
-  if (!out?.shape || out.shape.length !== 2) throw new ModelCheckError(`${name}'s first output is not [1, dimension]`);
+  if (bins !== null && bins !== 80) throw new ModelCheckError(`${name} takes ${bins} feature bins; sherpa-onnx computes 80`);
+  outputDim(info.outputs[0], name, 'first', dim);
+  return { framework, dim };
+}
+
+/**
+ * NeMo (TitaNet and its kin), as k2-fsa/sherpa-onnx scripts/nemo/speaker-verification/export-onnx.py exports
+ * them: no normalize_samples (speaker-embedding-extractor-nemo-model.cc never reads it), but feat_dim and the
+ * window's size and stride in ms, which it requires; features [1, feat_dim, frames] and a length in; the
+ * outputs are logits then the embedding, and sherpa-onnx takes the second.
+ */
+function checkNemoEmbedding(info: OnnxInfo, name: string, dim: number): EmbeddingFacts {
+  const featDim = intMeta(info, 'feat_dim', name);
+  intMeta(info, 'window_size_ms', name);
+  intMeta(info, 'window_stride_ms', name);
+  const input = info.inputs[0];
+  if (info.inputs.length < 2 || !input?.shape || input.shape.length !== 3)
+    throw new ModelCheckError(`${name}'s inputs are not [1, ${featDim}, frames] and a length`);
+  const bins = fixed(input.shape[1]);
+  if (bins !== null && bins !== featDim) throw new ModelCheckError(`${name} takes ${bins} feature bins, but its metadata feat_dim says ${featDim}`);
+  if (info.outputs.length < 2) throw new ModelCheckError(`${name} has no embedding output (a NeMo model gives logits, then the embedding)`);
+  outputDim(info.outputs[1], name, 'second', dim);
+  return { framework: 'nemo', dim };
+}
+
+function outputDim(out: OnnxTensorInfo | undefined, name: string, which: string, dim: number): void {
+  if (!out?.shape || out.shape.length !== 2) throw new ModelCheckError(`${name}'s ${which} output is not [1, dimension]`);
   const d = fixed(out.shape[1]);
   if (d !== null && d !== dim) throw new ModelCheckError(`${name}'s output has ${d} values, but its metadata output_dim says ${dim}`);
-  return { framework, dim };
 }
