@@ -26,7 +26,7 @@ export function DefaultPickers() {
   const rows = useModels((s) => s.list?.models) ?? [];
   const defaults = useSettings((s) => s.settings.models);
   return (
-    <div className="grid2">
+    <div className="grid2 default-pickers">
       <Picker task="files" rows={rows} value={defaults.files} />
       <Picker task="live" rows={rows} value={defaults.live} />
     </div>

@@ -276,11 +276,13 @@ export function ModelRow({ row, defaults }: { row: Row; defaults: Defaults }) {
           <Speed row={row} />
         </td>
         <td>{task ? TIMINGS[entry.wordTimings] : '—'}</td>
-        <td className="mtable__actions">
-          <Action row={row} defaults={defaults} />
-          <Button size="sm" variant="ghost" ref={toggleRef} aria-expanded={open} aria-controls={open ? detailsId : undefined} onClick={() => setOpen(!open)}>
-            Details <span className="sr-only">of {entry.name}</span>
-          </Button>
+        <td>
+          <div className="mtable__actions">
+            <Action row={row} defaults={defaults} />
+            <Button size="sm" variant="ghost" ref={toggleRef} aria-expanded={open} aria-controls={open ? detailsId : undefined} onClick={() => setOpen(!open)}>
+              Details <span className="sr-only">of {entry.name}</span>
+            </Button>
+          </div>
         </td>
       </tr>
       {open && (
