@@ -83,12 +83,13 @@ export const catalogEntrySchema = z.object({
   unpackedBytes: z.number().int().positive(),
   /**
    * URL of the SHA-256 list upstream publishes that covers this download
-   * (sherpa-onnx's release `checksum.txt`), read again when a download does
-   * not match; null where `sha256` is itself the published value (Hugging
-   * Face LFS at a pinned revision) or upstream publishes no list.
+   * (sherpa-onnx's release `checksum.txt`: one `name<TAB>sha256` line per
+   * asset, rewritten daily), read again when a download does not match;
+   * null where `sha256` is itself the published value (Hugging Face LFS at
+   * a pinned revision) or upstream publishes no list.
    */
   checksums: z.string().url().nullable(),
-  /** Published SHA-256 of the download, when upstream publishes one; otherwise recorded on first download. */
+  /** SHA-256 of the download where known (Hugging Face LFS at a pinned revision, or agreeing records of the release asset); else null, and the published list or the first download gives it. */
   sha256: z
     .string()
     .regex(/^[0-9a-f]{64}$/)

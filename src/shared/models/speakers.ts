@@ -4,14 +4,15 @@
  * from sherpa-onnx's speaker-segmentation-models and speaker-recongition-models
  * releases (the tag's spelling is upstream's). Diarization needs one of each;
  * the engine takes the first installed entry of each task in this order.
- * Sizes marked approximate are the figures upstream lists; the manager checks
- * the server's length and records the SHA-256 on the first download.
+ * Sizes and SHA-256 are upstream's, each with its source in upstream.ts.
+ * sherpa-onnx publishes a checksum.txt for the speaker-recongition-models tag
+ * (`checksums`) but none for speaker-segmentation-models, so the segmentation
+ * archive's SHA-256 is recorded on its first download.
  */
 import type { CatalogEntry } from './catalog';
 
 const SEGMENTATION = 'https://github.com/k2-fsa/sherpa-onnx/releases/download/speaker-segmentation-models';
 const EMBEDDING = 'https://github.com/k2-fsa/sherpa-onnx/releases/download/speaker-recongition-models';
-const MB = 1_000_000;
 
 /** pyannote's segmentation is trained on speech in many languages and reads no words: it is language-independent. */
 const ANY_LANGUAGE = ['en', 'es', 'fr', 'de', 'it', 'pt', 'nl', 'ja', 'zh', 'ko', 'ru', 'ar'];
@@ -28,9 +29,8 @@ export const SPEAKER_MODELS: CatalogEntry[] = [
     languages: ANY_LANGUAGE,
     url: `${SEGMENTATION}/sherpa-onnx-pyannote-segmentation-3-0.tar.bz2`,
     format: 'tar.bz2',
-    // The archive (model.onnx 5.7 MB, model.int8.onnx 1.5 MB, licence, scripts), as a byte-for-byte mirror lists it.
     sizeBytes: 6_958_444,
-    unpackedBytes: 6_000_000,
+    unpackedBytes: 5_992_913,
     checksums: null,
     files: { model: 'model.onnx' },
     licence: 'MIT',
@@ -47,7 +47,7 @@ export const SPEAKER_MODELS: CatalogEntry[] = [
     url: `${SEGMENTATION}/sherpa-onnx-pyannote-segmentation-3-0.tar.bz2`,
     format: 'tar.bz2',
     sizeBytes: 6_958_444,
-    unpackedBytes: 1_600_000,
+    unpackedBytes: 1_625_293,
     checksums: null,
     files: { model: 'model.int8.onnx' },
     licence: 'MIT',
@@ -63,14 +63,14 @@ export const SPEAKER_MODELS: CatalogEntry[] = [
     languages: ['en'],
     url: `${EMBEDDING}/3dspeaker_speech_campplus_sv_en_voxceleb_16k.onnx`,
     format: 'file',
-    // Approximate: 29.6 MB as upstream lists it.
-    sizeBytes: Math.round(29.6 * MB),
-    unpackedBytes: Math.round(29.6 * MB),
+    sizeBytes: 29_596_978,
+    unpackedBytes: 29_596_978,
     checksums: `${EMBEDDING}/checksum.txt`,
+    sha256: '357a834f702b80161e5b981182c038e18553c1f2ca752ed6cec2052365d4129b',
     files: { model: '3dspeaker_speech_campplus_sv_en_voxceleb_16k.onnx' },
     licence: 'Apache-2.0',
     speedClass: 'fast',
-    note: 'Tells English voices apart (192-value voiceprints). Fast: CAM++ needs less than half the compute of ECAPA-TDNN.',
+    note: 'Tells English voices apart (512-value voiceprints). Fast: CAM++ needs less than half the compute of ECAPA-TDNN.',
   },
   {
     ...common,
@@ -81,10 +81,10 @@ export const SPEAKER_MODELS: CatalogEntry[] = [
     languages: ['zh', 'en'],
     url: `${EMBEDDING}/3dspeaker_speech_campplus_sv_zh_en_16k-common_advanced.onnx`,
     format: 'file',
-    // Approximate: 28.3 MB as upstream lists it.
-    sizeBytes: Math.round(28.3 * MB),
-    unpackedBytes: Math.round(28.3 * MB),
+    sizeBytes: 28_281_164,
+    unpackedBytes: 28_281_164,
     checksums: `${EMBEDDING}/checksum.txt`,
+    sha256: 'aa3cfc16963a10586a9393f5035d6d6b57e98d358b347f80c2a30bf4f00ceba2',
     files: { model: '3dspeaker_speech_campplus_sv_zh_en_16k-common_advanced.onnx' },
     licence: 'Apache-2.0',
     speedClass: 'fast',
@@ -102,9 +102,45 @@ export const SPEAKER_MODELS: CatalogEntry[] = [
     sizeBytes: 29_292_684,
     unpackedBytes: 29_292_684,
     checksums: `${EMBEDDING}/checksum.txt`,
+    sha256: 'c46fad10b5f81e1aa4a60c162714208577093655076c5450f8c469e522ec54ef',
     files: { model: 'wespeaker_en_voxceleb_CAM++.onnx' },
     licence: 'Apache-2.0 code, CC-BY-4.0 weights (VoxCeleb)',
     speedClass: 'fast',
     note: 'The same architecture trained by the WeSpeaker toolkit; an alternative when the 3D-Speaker model splits one voice in two.',
+  },
+  {
+    ...common,
+    id: 'nemo-titanet-small',
+    name: 'NeMo TitaNet small (English)',
+    task: 'embedding',
+    family: 'speaker-embedding',
+    languages: ['en'],
+    url: `${EMBEDDING}/nemo_en_titanet_small.onnx`,
+    format: 'file',
+    sizeBytes: 40_257_283,
+    unpackedBytes: 40_257_283,
+    checksums: `${EMBEDDING}/checksum.txt`,
+    sha256: 'ad4a1802485d8b34c722d2a9d04249662f2ece5d28a7a039063ca22f515a789e',
+    files: { model: 'nemo_en_titanet_small.onnx' },
+    licence: 'CC-BY-4.0',
+    speedClass: 'fast',
+    note: 'NVIDIA’s TitaNet voice model for English; another choice when speakers come out labelled wrongly.',
+  },
+  {
+    ...common,
+    id: 'nemo-titanet-large',
+    name: 'NeMo TitaNet large (English)',
+    task: 'embedding',
+    family: 'speaker-embedding',
+    languages: ['en'],
+    url: `${EMBEDDING}/nemo_en_titanet_large.onnx`,
+    format: 'file',
+    sizeBytes: 101_405_493,
+    unpackedBytes: 101_405_493,
+    checksums: `${EMBEDDING}/checksum.txt`,
+    files: { model: 'nemo_en_titanet_large.onnx' },
+    licence: 'CC-BY-4.0',
+    speedClass: 'medium',
+    note: 'The larger TitaNet: a 101 MB download, slower than the small one, for recordings where voices are hard to tell apart.',
   },
 ];
