@@ -405,10 +405,10 @@ export const UPSTREAM: readonly UpstreamFacts[] = [
     topFolder: 'sherpa-onnx-streaming-zipformer-en-2023-06-26',
     topFolderSource: `${STREAMING_DOCS}#L833-L837`,
     files: [
-      exact('encoder-epoch-99-avg-1-chunk-16-left-128.int8.onnx', 70_108_816, `record:67113395743; ${STREAMING_DOCS}#L805 lists 68M (agree)`),
-      listed('decoder-epoch-99-avg-1-chunk-16-left-128.onnx', '2.0M', `${STREAMING_DOCS}#L804`),
-      exact('joiner-epoch-99-avg-1-chunk-16-left-128.int8.onnx', 259_416, `record:67113395743; ${STREAMING_DOCS}#L807 lists 254K (agree)`),
-      exact('tokens.txt', 5_048, `record:67113395743; ${STREAMING_DOCS}#L811 lists 5.0K (agree)`),
+      exact('encoder-epoch-99-avg-1-chunk-16-left-128.int8.onnx', 70_108_816, `record:67113395743; ${STREAMING_DOCS}#L806 lists 68M (agree)`),
+      listed('decoder-epoch-99-avg-1-chunk-16-left-128.onnx', '2.0M', `${STREAMING_DOCS}#L805`),
+      exact('joiner-epoch-99-avg-1-chunk-16-left-128.int8.onnx', 259_416, `record:67113395743; ${STREAMING_DOCS}#L809 lists 254K (agree)`),
+      exact('tokens.txt', 5_048, `record:67113395743; ${STREAMING_DOCS}#L813 lists 5.0K (agree)`),
     ],
   }),
   facts({
