@@ -36,7 +36,7 @@ async function open(page: Page, url: string): Promise<void> {
 }
 
 test.describe('first run: a good model for this computer', () => {
-  test.setTimeout(300_000);
+  test.setTimeout(540_000);
 
   test('the offer, one click, progress in the status bar with PocketSphinx still working, then the model is the one for files; the Models table', async ({
     page,

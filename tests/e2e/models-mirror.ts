@@ -56,10 +56,12 @@ export function mirror(archives: Archive[]) {
   let release!: () => void;
   let released = new Promise<void>((r) => (release = r));
   const held = new Set<ServerResponse>();
-  const sums = archives.map((a) => `${a.name}\t${createHash('sha256').update(a.body).digest('hex')}`).join('\n');
+  // What the mirror's checksum.txt says of each archive (a test can make it name another file, as upstream does after a re-release).
+  const sums = new Map(archives.map((a) => [a.name, createHash('sha256').update(a.body).digest('hex')]));
   const server: Server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname.slice(1));
-    if (path === 'checksum.txt') return void res.writeHead(200, { 'content-type': 'text/plain' }).end(`${sums}\n`);
+    if (path === 'checksum.txt')
+      return void res.writeHead(200, { 'content-type': 'text/plain' }).end([...sums].map(([name, sha]) => `${name}\t${sha}\n`).join(''));
     const archive = archives.find((a) => a.name === path);
     if (!archive) return void res.writeHead(404).end();
     const m = /^bytes=(\d+)-$/.exec(req.headers.range ?? '');
@@ -75,6 +77,8 @@ export function mirror(archives: Archive[]) {
     void released.then(() => res.end(rest.subarray(half)));
   });
   return {
+    /** Make checksum.txt list `sha256` for `name`. */
+    list: (name: string, sha256: string) => void sums.set(name, sha256),
     /** Let every held download finish. */
     release: () => release(),
     /** Hold the second half of the downloads that start from now on. */

@@ -9,6 +9,7 @@
  * model's whole name). The model is a tiny zipformer transducer written by the
  * test (tests/fixtures/models/speech.ts) under the catalog's archive name and file names.
  */
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -149,6 +150,7 @@ test.describe('models', () => {
       // Where the user is looking: right under the button, not at the top of the screen.
       expect(await near()).toBeGreaterThanOrEqual(0);
       expect(await near()).toBeLessThan(80);
+      await result.scrollIntoViewIfNeeded();
       await snap(page, 'models-install-file-error-light');
 
       writeFileSync(join(work, archive.name), archive.body);
@@ -157,6 +159,41 @@ test.describe('models', () => {
       expect(await near()).toBeLessThan(80);
       await expect(page.getByRole('table', { name: 'All models' }).getByTestId(`model-${MODEL}`)).toContainText('Installed');
     } finally {
+      await server.stop();
+    }
+  });
+
+  test('an archive changed upstream: the row says so, and "Download again" gets the new one', async ({ page }) => {
+    const work = mkdtempSync(join(tmpdir(), 'verbatim-e2e-models-changed-'));
+    const archive = tinyArchive(work, MODEL);
+    const server = mirror([archive]);
+    server.release();
+    const base = await server.start();
+    // Verbatim verified an earlier release of this archive; upstream's list now names a third file (what arrives is neither).
+    server.list(archive.name, 'c'.repeat(64));
+    const dataDir = join(work, 'data');
+    mkdirSync(join(dataDir, 'models'), { recursive: true });
+    writeFileSync(join(dataDir, 'settings.json'), JSON.stringify({ models: { files: '', live: '', mirror: base } }));
+    writeFileSync(
+      join(dataDir, 'models', '.verbatim-state.json'),
+      JSON.stringify({ downloads: {}, verified: { [MODEL]: { sha256: 'a'.repeat(64), bytes: archive.body.length, source: 'published' } } }),
+    );
+    const host = await launchHost(dataDir);
+    try {
+      await openModels(page, host.url);
+      const row = page.getByRole('table', { name: 'All models' }).getByTestId(`model-${MODEL}`);
+      await row.getByRole('button', { name: /^Download/ }).click();
+      await expect(row.getByTestId('download-error')).toContainText('new version', { timeout: 60_000 });
+      const again = row.getByRole('button', { name: /^Download again/ });
+      await expect(again).toBeVisible();
+      await row.scrollIntoViewIfNeeded();
+      await snap(page, 'models-upstream-changed-light');
+      // Upstream's list settles on the new archive; one click fetches it afresh.
+      server.list(archive.name, createHash('sha256').update(archive.body).digest('hex'));
+      await again.click();
+      await expect(row.getByText('Installed', { exact: true })).toBeVisible({ timeout: 60_000 });
+    } finally {
+      await stopHost(host.child);
       await server.stop();
     }
   });
@@ -184,6 +221,7 @@ test.describe('models', () => {
         const f = await fit(page.getByLabel(label));
         expect(f.need, `“${f.text}” fits its picker`).toBeLessThanOrEqual(f.have);
       }
+      await page.getByRole('region', { name: 'Models' }).scrollIntoViewIfNeeded();
       await snap(page, 'models-settings-card-light');
 
       await page.getByRole('button', { name: 'Models', exact: true }).click();

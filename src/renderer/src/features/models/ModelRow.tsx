@@ -26,7 +26,9 @@ function Accuracy({ row }: { row: Row }) {
   if (!wer) return <span className="muted">{speechTask(row.entry.task) ? 'Not published' : '—'}</span>;
   return (
     <span>
-      {wer.value}% <abbr title="word error rate">WER</abbr>{' '}
+      <span className="mtable__nowrap">
+        {wer.value}% <abbr title="word error rate">WER</abbr>
+      </span>{' '}
       <a href={wer.source} target="_blank" rel="noreferrer" className="mtable__source">
         source
         <span className="sr-only">
