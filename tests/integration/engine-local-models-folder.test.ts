@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import type { RunningEngine } from '../../src/engine/server';
 import { engineSandbox } from '../support/engine';
 import { tinyGguf } from '../fixtures/models/gguf';
@@ -73,6 +74,13 @@ describe('a tampered models folder', () => {
       expect(r.error).toMatch(new RegExp(`The model ${id} cannot be used: its verbatim-model.json is a (FIFO|link)`));
     }
     expect((await api('/v2/transcript', { audio_url: uploadUrl, speech_models: ['whisper-many'], language_code: 'de' })).status).toBe(200);
+  });
+
+  it('closes a live session on a speech model whose manifest is a FIFO, naming the model', async () => {
+    const ws = new WebSocket(`${engine.url.replace(/^http/, 'ws')}/v3/ws?sample_rate=16000&speech_model=fifo-model`, { headers: { Authorization: KEY } });
+    const [code, reason] = await new Promise<[number, string]>((resolve) => ws.on('close', (c, r) => resolve([c, r.toString()])));
+    expect(code).toBe(3006);
+    expect(reason).toMatch(/speech_model fifo-model is broken/);
   });
 
   it('refuses a chat model whose model.gguf is a FIFO or a link out of its folder, naming it (422), and keeps answering', async () => {

@@ -132,7 +132,8 @@ export async function checkGguf(path: string): Promise<GgufInfo> {
     // Regular files only, as the speech models' checks: a FIFO would hang the open, a link could lead out of the model's folder.
     opened = await openRegular(path);
   } catch (err) {
-    if (err instanceof FileRefusedError) throw new GgufError(`the model file is ${err.what}, not a regular file`);
+    if (err instanceof FileRefusedError)
+      throw new GgufError(err.what === 'missing' ? 'the model file is missing' : `the model file is ${err.what}, not a regular file`);
     throw new GgufError(`the model file cannot be opened (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
   }
   const { fh, size } = opened;

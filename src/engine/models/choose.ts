@@ -7,7 +7,6 @@
  */
 import { SPEECH_MODELS } from '../../shared/api/transcript';
 import { BUILTIN_SPEECH_MODEL, type ModelManifest } from '../../shared/models/catalog';
-import type { ModelsFolder } from './folder';
 import { unknownWhisperLanguage, whisperLanguage } from './whisper-languages';
 
 const CLOUD = new Set<string>([...SPEECH_MODELS, 'best', 'nano', 'slam-1', 'universal']);
@@ -19,18 +18,23 @@ export function runsPocketsphinx(name: string): boolean {
   return name === BUILTIN_SPEECH_MODEL || CLOUD.has(name);
 }
 
+/** Looks up an installed speech model (the recognizers' registry, which also releases one deleted since it was used). */
+export interface SpeechModels {
+  find(id: string): Promise<ModelManifest | null>;
+}
+
 /**
  * The installed speech models a request body's `speech_models` names (looked up before the body is validated).
  * Throws ModelFileError, naming the model, when a named model's manifest is broken.
  */
-export async function namedLocalModels(models: ModelsFolder, body: unknown): Promise<Map<string, ModelManifest>> {
+export async function namedLocalModels(models: SpeechModels, body: unknown): Promise<Map<string, ModelManifest>> {
   const out = new Map<string, ModelManifest>();
   const names = body && typeof body === 'object' ? (body as { speech_models?: unknown }).speech_models : undefined;
   if (!Array.isArray(names)) return out;
   for (const n of names.slice(0, 20)) {
     if (typeof n !== 'string' || runsPocketsphinx(n) || out.has(n)) continue;
-    const m = await models.find(n, 'files');
-    if (m) out.set(n, m.manifest);
+    const m = await models.find(n);
+    if (m) out.set(n, m);
   }
   return out;
 }

@@ -6,7 +6,8 @@
  */
 import { setVadPoolsIdleMs, vadStatus } from '../audio/vad';
 import type { Logger } from '../logger';
-import type { ModelsFolder } from '../models/folder';
+import type { SpeechModels } from '../models/choose';
+import { ModelFileError, type ModelsFolder } from '../models/folder';
 import { createRecognizers, type Recognizer, type RecognizerStream, type SpeakerAdapter } from './index';
 import { openJobModel, LocalModelError } from './sherpa/job-model';
 import { LiveModelError, liveModelOf, openLiveModel } from './sherpa/live';
@@ -31,6 +32,8 @@ export interface EngineRecognizers {
   forJob(params: { speech_models: readonly string[] | null; language_code: string }): Promise<JobRecognizer>;
   /** Opens a live session's decoder: the installed `model`, else PocketSphinx (creation serialized). Throws LiveModelError for the close reason. */
   forStream(params: { model: string | null; keyterms: string[]; onSlow: (message: string) => void; slowRtf?: number }): Promise<RecognizerStream>;
+  /** The installed speech models by id, through the registry (a model deleted since it was used is released when asked for). */
+  readonly speechModels: SpeechModels;
   /** Why a session on `model` (null: PocketSphinx) cannot start now, or null when it can. */
   unavailableFor(model: string | null): string | null;
   /** False when the recognizer library or model is missing; `unavailableReason` says what to install. */
@@ -89,11 +92,18 @@ export function buildRecognizers(o: RecognizerOptions): EngineRecognizers {
       return { recognizer: batch, local: null, adapter };
     },
     forStream(p) {
-      if (p.model) return openLiveModel(local, p.model, p.keyterms, p.onSlow, p.slowRtf);
+      if (p.model) {
+        const name = p.model;
+        // A broken manifest is that model's fault: the session closes naming it, as for a model that will not load.
+        return openLiveModel(local, name, p.keyterms, p.onSlow, p.slowRtf).catch((err: unknown) => {
+          throw err instanceof ModelFileError ? new LiveModelError(`speech_model ${name.slice(0, 40)} is broken; reinstall it in Settings → Models`) : err;
+        });
+      }
       // With Silero in front a session takes its decoder when speech starts: sessions that never speak hold none (20 hostile sessions took +336 MiB).
       return live.openStream({ keyterms: p.keyterms, ...(liveVad ? { onFirstUse: true } : {}) });
     },
     unavailableFor,
+    speechModels: { find: (id) => local.find(id) },
     get available() {
       return batch.available;
     },

@@ -135,7 +135,7 @@ export function cleanSphinxWord(w: string): string | null {
 
 export class Decoder {
   /** Keyterm words this decoder was prepared with, and what became of each. */
-  readonly keyterms = new Map<string, keyof KeytermReport>();
+  readonly keyterms = new Map<string, keyof Omit<KeytermReport, 'by'>>();
   private chain: Promise<unknown> = Promise.resolve();
   private inUtt = false;
   /** Segment frames count from the decoder's creation, not the utterance's start: samples before this utterance. */

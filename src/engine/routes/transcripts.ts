@@ -149,7 +149,7 @@ export function registerTranscripts(ctx: EngineContext, router: Router): void {
     const body = await readJson(req);
     let installed: Awaited<ReturnType<typeof namedLocalModels>>;
     try {
-      installed = await namedLocalModels(ctx.models, body);
+      installed = await namedLocalModels(ctx.recognizers.speechModels, body);
     } catch (err) {
       // A named model whose manifest is broken: its fault, named, never the engine's.
       if (err instanceof ModelFileError) throw bad(`speech_models: ${err.message}`);
