@@ -8,13 +8,12 @@
  * cure, and the first bytes checked so a web page is never taken for an
  * archive.
  */
-import { createReadStream, createWriteStream } from 'node:fs';
-import { stat, truncate, unlink } from 'node:fs/promises';
+import { open, stat, truncate, unlink, type FileHandle } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { classifyNetworkError, formatBytes, gaveUp, ModelError } from './errors';
-import { ThreadHasher } from './hasher';
+import { DownloadSink } from './hasher';
 import type { Connection } from './net';
 
 export interface DownloadProgress {
@@ -55,6 +54,7 @@ class RangeMismatch extends Error {}
 /** Received bytes between two young-generation collections (see scavenge). */
 const SCAVENGE_EVERY_BYTES = 4 * 1024 * 1024;
 const DEFAULT_MIN_SPEED = { bytes: 16 * 1024, windowMs: 60_000 };
+const PROGRESS_EVERY_MS = 100;
 
 let minorGc: ((o: { type: 'minor' }) => void) | null | undefined;
 /**
@@ -84,23 +84,6 @@ async function sizeOf(path: string): Promise<number> {
 }
 
 const stopped = () => new ModelError('canceled', 'The download was stopped.');
-
-/** Feeds the bytes already in the partial file to the hasher (so a resumed download still checks the whole archive); stops at once when aborted. */
-async function hashPartial(hasher: ThreadHasher, path: string, bytes: number, signal: AbortSignal): Promise<void> {
-  if (bytes === 0) return;
-  const stream = createReadStream(path, { end: bytes - 1, highWaterMark: 1 << 20 });
-  const stop = () => stream.destroy(stopped());
-  signal.addEventListener('abort', stop, { once: true });
-  try {
-    for await (const chunk of stream) {
-      if (!hasher.update(chunk as Buffer)) await hasher.drain();
-      if (signal.aborted) throw stopped();
-    }
-  } finally {
-    signal.removeEventListener('abort', stop);
-    stream.destroy();
-  }
-}
 
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
@@ -173,23 +156,31 @@ async function attempt(o: DownloadOptions, had: number, markSlow: () => void): P
   };
   let stalled = false;
   let slow = false;
-  let hasher: ThreadHasher | null = null;
+  let sink: DownloadSink | null = null;
+  let file: FileHandle | null = null;
   let timer: NodeJS.Timeout | null = null;
   let meter: NodeJS.Timeout | null = null;
+  // The last bytes' progress follows within PROGRESS_EVERY_MS even when no more come.
+  let trailing: NodeJS.Timeout | null = null;
   let res: IncomingMessage | null = null;
-  const arm = () => {
-    if (timer) clearTimeout(timer);
+  // The stall timer: armed once, it looks at when the last byte came (a timer per socket read costs more than the read).
+  let lastData = Date.now();
+  const arm = (wait = o.stallMs) => {
     timer = setTimeout(() => {
+      const idle = Date.now() - lastData;
+      if (idle < o.stallMs) return arm(o.stallMs - idle);
       stalled = true;
       inner.abort();
-    }, o.stallMs);
+    }, wait);
   };
   try {
     // The bytes held are hashed before the request, so nothing answers while no one listens (a pause here stops the reading).
     let from = had > max ? 0 : had;
     if (from === 0 && had > 0) await truncate(o.part, 0);
-    hasher = new ThreadHasher();
-    await hashPartial(hasher, o.part, from, inner.signal);
+    sink = new DownloadSink();
+    await sink.hashPrefix(o.part, from, inner.signal).catch((err: unknown) => {
+      throw inner.signal.aborted ? stopped() : err;
+    });
     checkAborted();
     arm();
     ({ res } = await o.connection.get(o.url, from, inner.signal));
@@ -218,8 +209,8 @@ async function attempt(o: DownloadOptions, had: number, markSlow: () => void): P
         from = 0;
         await truncate(o.part, 0);
         checkAborted();
-        hasher.dispose();
-        hasher = new ThreadHasher();
+        sink.dispose();
+        sink = new DownloadSink();
       }
     }
     const type = String(res.headers['content-type'] ?? '').toLowerCase();
@@ -235,11 +226,13 @@ async function attempt(o: DownloadOptions, had: number, markSlow: () => void): P
       throw tooLarge(host, total, max);
     }
     const limit = total ?? max;
-    const hash = hasher;
+    const out = sink;
     const body = res;
     let bytes = from;
     o.onProgress({ bytes, total });
-    const out = createWriteStream(o.part, { flags: from > 0 ? 'a' : 'w', highWaterMark: 1 << 20 });
+    file = await open(o.part, from > 0 ? 'a' : 'w');
+    checkAborted();
+    out.start(file.fd);
     let sinceGc = 0;
     let head = from === 0 && o.magic ? Buffer.alloc(0) : null;
     // The minimum speed: fewer bytes than asked over a window ends the attempt (a drip never trips the stall timer).
@@ -253,6 +246,7 @@ async function attempt(o: DownloadOptions, had: number, markSlow: () => void): P
       }
       windowStart = bytes;
     }, min.windowMs);
+    let digest = '';
     await new Promise<void>((resolve, reject) => {
       let failed = false;
       let waits = 0;
@@ -263,25 +257,28 @@ async function attempt(o: DownloadOptions, had: number, markSlow: () => void): P
           if (--waits === 0 && !failed) body.resume();
         });
       };
-      // Bytes already received are flushed to the partial file before the attempt ends, so a resume starts after them.
+      // Bytes already received are written to the partial file before the attempt ends, so a resume starts after them.
       const fail = (err: unknown) => {
         if (failed) return;
         failed = true;
         inner.signal.removeEventListener('abort', onAbort);
         body.destroy();
-        if (out.destroyed || out.errored || out.writableFinished) reject(err);
-        else {
-          out.once('close', () => reject(err));
-          out.end();
-        }
+        // A failed write (a full disk) is the cause, whatever the socket did meanwhile.
+        out.finish().then(
+          () => reject(err),
+          (e: unknown) => reject(classifyNetworkError(e, o.url, false)),
+        );
       };
       // Whatever the response does after an abort (it may already have closed), the attempt settles.
       const onAbort = () => fail(stopped());
       inner.signal.addEventListener('abort', onAbort, { once: true });
       if (inner.signal.aborted) return onAbort();
+      let reported = 0;
       body.on('data', (chunk: Buffer) => {
         if (failed) return;
-        arm();
+        if (out.failed) return fail(new ModelError('disk', 'The partial file could not be written.'));
+        const now = Date.now();
+        lastData = now;
         if (head && o.magic) {
           head = Buffer.concat([head, chunk.subarray(0, o.magic.length)]);
           if (head.length >= o.magic.length) {
@@ -314,31 +311,41 @@ async function attempt(o: DownloadOptions, had: number, markSlow: () => void): P
           sinceGc = 0;
           scavenge();
         }
-        o.onProgress({ bytes, total });
-        // Both the disk and the hashing thread may ask to wait; the socket resumes when neither does.
-        if (!hash.update(chunk)) hold(hash.drain());
-        if (!out.write(chunk)) hold(new Promise<void>((r) => out.once('drain', () => r())));
+        // Progress at most every 100 ms: a listener per socket read would cost as much as the read.
+        if (now - reported >= PROGRESS_EVERY_MS) {
+          reported = now;
+          o.onProgress({ bytes, total });
+        } else
+          trailing ??= setTimeout(() => {
+            trailing = null;
+            reported = Date.now();
+            if (!failed) o.onProgress({ bytes, total });
+          }, PROGRESS_EVERY_MS);
+        // The hashing and writing thread asks to wait when half its ring is full; the socket resumes when it has caught up.
+        if (!out.push(chunk)) hold(out.drain());
       });
       body.on('end', () => {
-        if (!failed) out.end();
+        if (failed) return;
+        out.finish().then(
+          (sha256) => {
+            if (failed) return;
+            failed = true;
+            digest = sha256;
+            o.onProgress({ bytes, total });
+            inner.signal.removeEventListener('abort', onAbort);
+            resolve();
+          },
+          (e: unknown) => fail(classifyNetworkError(e, o.url, false)),
+        );
       });
       body.on('error', fail);
       body.on('close', () => {
         if (!body.complete) fail(new ModelError('network', 'The server closed the connection before the end of the file.'));
       });
-      out.on('error', (err) => fail(classifyNetworkError(err, o.url, false)));
-      out.on('finish', () => {
-        if (!failed) {
-          inner.signal.removeEventListener('abort', onAbort);
-          resolve();
-        }
-      });
       if (body.destroyed && !body.complete) fail(new ModelError('network', 'The server closed the connection before the end of the file.'));
     });
     if (total !== null && bytes !== total) throw new ModelError('network', `The download ended at ${bytes} of ${total} bytes; resuming.`);
-    const sha256 = await hash.digest();
-    hasher = null;
-    return { bytes, sha256 };
+    return { bytes, sha256: digest };
   } catch (err) {
     res?.destroy();
     if (err instanceof RangeMismatch) throw err;
@@ -357,9 +364,11 @@ async function attempt(o: DownloadOptions, had: number, markSlow: () => void): P
     }
     throw err instanceof ModelError ? err : classifyNetworkError(err, o.url, false);
   } finally {
-    hasher?.dispose();
+    sink?.dispose();
+    await file?.close().catch(() => undefined);
     if (timer) clearTimeout(timer);
     if (meter) clearInterval(meter);
+    if (trailing) clearTimeout(trailing);
     o.signal.removeEventListener('abort', abort);
   }
 }
