@@ -9,13 +9,14 @@
  * model's whole name). The model is a tiny zipformer transducer written by the
  * test (tests/fixtures/models/speech.ts) under the catalog's archive name and file names.
  */
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { installTinyGguf } from '../fixtures/models/gguf';
-import { wavBytes } from '../fixtures/models/speakers';
+import { tinySegmentation, wavBytes } from '../fixtures/models/speakers';
 import { spokenToneSequence, writeTinyModel } from '../fixtures/models/speech';
 import { expectNoAxeViolationsInBothThemes } from './axe';
 import { dropFileFrom, dropFiles } from './drop';
@@ -158,6 +159,23 @@ test.describe('models', () => {
       await expect(result).toHaveText(`Installed Zipformer small (English) from ${archive.name}.`, { timeout: 60_000 });
       expect(await near()).toBeLessThan(80);
       await expect(page.getByRole('table', { name: 'All models' }).getByTestId(`model-${MODEL}`)).toContainText('Installed');
+
+      // Two models share one archive (pyannote segmentation and its int8 version): the row says which one the file is for.
+      const top = join(work, 'seg', 'sherpa-onnx-pyannote-segmentation-3-0');
+      mkdirSync(top, { recursive: true });
+      writeFileSync(join(top, 'model.onnx'), tinySegmentation());
+      writeFileSync(join(top, 'model.int8.onnx'), tinySegmentation());
+      const segArchive = join(work, 'sherpa-onnx-pyannote-segmentation-3-0.tar.bz2');
+      execFileSync('tar', ['-cjf', segArchive, '-C', join(work, 'seg'), 'sherpa-onnx-pyannote-segmentation-3-0']);
+      const table = page.getByRole('table', { name: 'All models' });
+      const int8 = table.getByTestId('model-pyannote-segmentation-3.0-int8');
+      await int8.getByRole('button', { name: /^Details/ }).click();
+      const details = page.getByTestId('details-pyannote-segmentation-3.0-int8');
+      await expect(details.getByRole('button', { name: /^Install from a file/ })).toBeVisible();
+      await page.getByTestId('install-file-input-pyannote-segmentation-3.0-int8').setInputFiles(segArchive);
+      await expect(details.getByTestId('row-install-result')).toContainText('Installed', { timeout: 60_000 });
+      await expect(int8).toContainText('Installed');
+      await expect(table.getByTestId('model-pyannote-segmentation-3.0')).not.toContainText('Installed');
     } finally {
       await server.stop();
     }

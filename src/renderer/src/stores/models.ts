@@ -18,9 +18,9 @@ export interface ModelsState {
   /** What the last row action did ("Deleted …, 622 MB freed"), for the status line. */
   notice: string | null;
   /** Install from a file: its upload's progress (host mode), or null. */
-  installing: { name: string; percent: number | null } | null;
+  installing: { name: string; percent: number | null; for: string | null } | null;
   /** Install from a file: how the last one ended, shown beside its button. */
-  installResult: { ok: boolean; text: string } | null;
+  installResult: { ok: boolean; text: string; for: string | null } | null;
   /** The first-run offer for this computer, or null until main answers. */
   offer: ModelOffer | null;
   /** Speeds measured on this computer, by model id. */
@@ -98,19 +98,23 @@ export const useModels = create<ModelsState>((set, get) => {
       }).then(() => undefined),
     setDefault: (task, id) => act(() => api.invoke('models.setDefault', { task, id })),
     async installFile(file, id) {
-      set({ installing: { name: file.name, percent: 0 }, installResult: null });
+      // `for`: the model whose row asked (its details show the result), or null for the screen's own button.
+      const at = id ?? null;
+      set({ installing: { name: file.name, percent: 0, for: at }, installResult: null });
       try {
-        const source = await uploadFile(file, (p) => set({ installing: { name: file.name, percent: p.total > 0 ? (100 * p.bytes) / p.total : null } }));
-        set({ installing: { name: file.name, percent: null } });
+        const source = await uploadFile(file, (p) =>
+          set({ installing: { name: file.name, percent: p.total > 0 ? (100 * p.bytes) / p.total : null, for: at } }),
+        );
+        set({ installing: { name: file.name, percent: null, for: at } });
         const chosen = id ? { id } : {};
         const got = await api.invoke(
           'models.installFile',
           source.kind === 'path' ? { path: source.path, ...chosen } : { uploadId: source.uploadId, name: file.name, ...chosen },
         );
         const name = get().list?.models.find((r) => r.entry.id === got.id)?.entry.name ?? got.id;
-        set({ installResult: { ok: true, text: `Installed ${name} from ${file.name}.` } });
+        set({ installResult: { ok: true, text: `Installed ${name} from ${file.name}.`, for: at } });
       } catch (err) {
-        set({ installResult: { ok: false, text: errorMessage(err) } });
+        set({ installResult: { ok: false, text: errorMessage(err), for: at } });
       } finally {
         set({ installing: null });
         await get().load();

@@ -11,6 +11,7 @@ import { Button } from '../../components/Button';
 import { formatBytes, percent } from '../../components/format';
 import { ProgressBar } from '../../components/ProgressBar';
 import { useModels } from '../../stores/models';
+import { INSTALL_ACCEPT } from './OtherWays';
 import { activeDownload, hostOf, languagesLong, languagesText, RUNNING, rtfText, speedMeaning, stateText, TASKS, TIMINGS, TIMINGS_LONG } from './modelText';
 
 export interface Defaults {
@@ -150,6 +151,7 @@ function Details({ row, defaults, id, onClose }: { row: Row; defaults: Defaults;
   const task = speechTask(entry.task);
   const isDefault = task !== null && defaults[task] === entry.id;
   const speed = useModels((s) => s.speeds[entry.id]);
+  const result = useModels((s) => (s.installResult?.for === entry.id ? s.installResult : null));
   return (
     <div className="mdetails" id={id} data-testid={`details-${entry.id}`}>
       {entry.note && <p className="mdetails__note">{entry.note}</p>}
@@ -243,11 +245,45 @@ function Details({ row, defaults, id, onClose }: { row: Row; defaults: Defaults;
             </Button>
           </div>
         )}
+        {!installed && <InstallThis id={entry.id} name={entry.name} />}
         <Button size="sm" variant="ghost" onClick={onClose}>
           Close details <span className="sr-only">of {entry.name}</span>
         </Button>
       </div>
+      {result && (
+        <p className={result.ok ? 'field__help' : 'field__error'} role={result.ok ? 'status' : 'alert'} data-testid="row-install-result">
+          {result.text}
+        </p>
+      )}
     </div>
+  );
+}
+
+/** Install this very model from a file (two models can share one archive name: the row says which is meant). */
+function InstallThis({ id, name }: { id: string; name: string }) {
+  const installFile = useModels((s) => s.installFile);
+  const busy = useModels((s) => s.installing?.for === id);
+  const fileRef = useRef<HTMLInputElement>(null);
+  return (
+    <>
+      <input
+        ref={fileRef}
+        type="file"
+        accept={INSTALL_ACCEPT}
+        className="sr-only"
+        tabIndex={-1}
+        aria-hidden="true"
+        data-testid={`install-file-input-${id}`}
+        onChange={(e) => {
+          const f = e.target.files?.[0];
+          e.target.value = '';
+          if (f) void installFile(f, id);
+        }}
+      />
+      <Button size="sm" variant="ghost" icon="file" busy={busy} onClick={() => fileRef.current?.click()}>
+        Install from a file… <span className="sr-only">as {name}</span>
+      </Button>
+    </>
   );
 }
 

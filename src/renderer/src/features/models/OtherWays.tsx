@@ -42,8 +42,8 @@ function MirrorField() {
 }
 
 function InstallFromFile() {
-  const installing = useModels((s) => s.installing);
-  const result = useModels((s) => s.installResult);
+  const installing = useModels((s) => (s.installing?.for === null ? s.installing : null));
+  const result = useModels((s) => (s.installResult?.for === null ? s.installResult : null));
   const installFile = useModels((s) => s.installFile);
   const fileRef = useRef<HTMLInputElement>(null);
   return (
