@@ -34,6 +34,19 @@ const above = (...dirs) =>
     message: `DESIGN.md §2: renderer imports run features → stores → lib/components → bridge/shared; this folder may not import ${d}/ (pass the data by props or move the helper down to lib/).`,
   }));
 
+/** Components, features and lib/ reach main through the stores' actions, never the bridge's `api` itself (its other helpers are fine). */
+const noApi = {
+  group: ['**/bridge'],
+  importNames: ['api'],
+  message: 'DESIGN.md §2: only stores/ call main; add an action to a store (or use one) instead of importing api from the bridge.',
+};
+// Features are peers (one floor): none imports another, statically or with import(). A dialog one feature opens
+// and another draws goes through stores/app `show` and DialogHost; other shared parts move down to lib/ or a
+// store, or are composed in App.tsx. '../x' from features/<name>/ is a sibling feature ('../../x' leaves features/).
+const peerFeature = '^\\.\\./(?!\\.\\.)';
+const peerMessage =
+  'DESIGN.md §2: features are peers and never import one another; open a dialog with stores/app show(), move the shared part to a store or lib/, or compose the two in App.tsx.';
+
 const engine = [...outside('main', 'renderer', 'preload'), { group: ['electron', 'electron/*'], message: 'DESIGN.md §2: the engine never imports electron.' }];
 /** The manifest's file name and schema are how a manifest is read: only src/engine/models/ (the folder's one reader) may. */
 const manifests = {
@@ -75,7 +88,15 @@ export const boundaries = [
   },
   {
     files: ['src/renderer/src/components/**/*.{ts,tsx}', 'src/renderer/src/lib/**/*.{ts,tsx}'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [...renderer, ...above('features', 'stores')] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [...renderer, ...above('features', 'stores'), noApi] }] },
+  },
+  {
+    files: ['src/renderer/src/features/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [...renderer, noApi, { regex: peerFeature, message: peerMessage }] }],
+      // esquery's regex literal cannot hold a '/': \x2F is the same character.
+      'no-restricted-syntax': ['error', { selector: 'ImportExpression[source.value=/^\\.\\.\\x2F(?!\\.\\.)/]', message: peerMessage }],
+    },
   },
   {
     files: ['src/main/services/**/*.ts', 'src/main/ipc/**/*.ts', 'src/main/host/**/*.ts', 'src/main/platform/host/**/*.ts', 'src/main/core.ts'],

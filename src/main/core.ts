@@ -130,7 +130,7 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
   const saver = new ExportSaver(library, platform.dialogs);
   registerLibraryHandlers(router, { library, remote, saver, webhooks: follower }, (id, r) => mediaUrl(id, r));
   registerEngineHandlers(router, engine);
-  registerSubtitleHandlers(router, library, saver, { picked, uploadsDir: jobs.uploadsDir(), log });
+  registerSubtitleHandlers(router, library, { picked, uploadsDir: jobs.uploadsDir(), log });
   registerCaptionsHandlers(router, captions, library);
   const chat = new ChatService(library, clients, {
     delta: (p) => router.emit('chat.delta', p),

@@ -14,7 +14,7 @@ import { transcriptWireSchema } from './transcript-wire';
 import { downloadStatusSchema, modelsListSchema } from './models/view';
 import { modelIdSchema } from './models/catalog';
 import { modelOfferSchema, speedTestSchema } from './models/offer';
-import { exportFileSchema, peaksSchema, rulesProfileSchema, spliceSchema, subtitleDocSchema, subtitleExportFormatSchema } from './subtitles/schema';
+import { exportFileSchema, peaksSchema, rulesProfileSchema, spliceSchema, subtitleDocSchema } from './subtitles/schema';
 import { captionsRunSchema, captionsStartInputSchema, captionsStoppedSchema, liveStatusSchema, liveTurnSchema } from './captions';
 import {
   chatDetailSchema,
@@ -69,6 +69,8 @@ export type KeyStatus = z.infer<typeof keyStatusSchema>;
 /** A recording length measured by the renderer (ms; at most 10 h, the cloud's limit). */
 const durationHint = z.number().int().nonnegative().max(36_000_000);
 const idInput = z.object({ id: z.string().min(1) }).strict();
+/** An export's explicit rebuild: caption lines of this many characters. */
+const captionChars = z.number().int().min(8).max(200).optional();
 const okOutput = z.object({ ok: z.literal(true) });
 
 export const channels = {
@@ -214,15 +216,15 @@ export const channels = {
   /**
    * Text of an export, made in main by the one export pipeline (services/library/exports.ts):
    * txt (paragraphs, speaker names when known), srt / vtt (the cues the Subtitles view shows:
-   * its edits, else built from the words by its rules profile; byte for byte what
-   * `subtitles.export` gives), json (the whole transcript), docx. `charsPerCaption` is an
-   * explicit rebuild: the cues made afresh from the words with lines of that length, edits ignored.
-   * The renderer saves it.
+   * its edits, else built from the words by its rules profile), json (the whole transcript), docx.
+   * `voices`: VTT `<v Name>` tags. `charsPerCaption` is an explicit rebuild: the cues made afresh
+   * from the words with lines of that length, edits ignored. The renderer saves it. The library,
+   * a transcript and the Subtitles view all export through this one pair (with `library.saveExport`).
    */
   'library.export': {
-    input: z.object({ id: z.string().min(1), format: exportFormatSchema, charsPerCaption: z.number().int().min(8).max(200).optional() }).strict(),
+    input: z.object({ id: z.string().min(1), format: exportFormatSchema, voices: z.boolean().optional(), charsPerCaption: captionChars }).strict(),
     /** Text, or base64 for DOCX (`encoding`). */
-    output: z.object({ filename: z.string(), mime: z.string(), content: z.string(), encoding: z.enum(['utf8', 'base64']) }),
+    output: exportFileSchema,
   },
   /**
    * Ask the service now what the user's webhook server answered for this
@@ -234,11 +236,11 @@ export const channels = {
    * Desktop app: save exports through the system's dialogs (one transcript: a
    * save dialog; several: a folder, one file each, never overwriting). Nothing
    * is written when the user cancels. Host mode answers `unavailable`: a
-   * browser downloads `library.export` instead.
+   * browser downloads `library.export` instead. `voices`, `charsPerCaption`: as there.
    */
   'library.saveExport': {
     input: z
-      .object({ ids: z.array(z.string().min(1)).min(1).max(1000), format: exportFormatSchema, charsPerCaption: z.number().int().min(8).max(200).optional() })
+      .object({ ids: z.array(z.string().min(1)).min(1).max(1000), format: exportFormatSchema, voices: z.boolean().optional(), charsPerCaption: captionChars })
       .strict(),
     output: z.object({
       canceled: z.boolean(),
@@ -335,16 +337,6 @@ export const channels = {
   },
   /** Waveform peaks of the recording's audio, computed once with ffmpeg and stored. `not_found` without audio. */
   'subtitles.peaks': { input: idInput, output: peaksSchema },
-  /** An export of the edited model; DOCX comes as base64. `voices`: VTT `<v Name>` tags. */
-  'subtitles.export': {
-    input: z.object({ id: z.string().min(1), format: subtitleExportFormatSchema, voices: z.boolean().optional() }).strict(),
-    output: exportFileSchema,
-  },
-  /** Desktop: the same through the save dialog (temporary file, then renamed). `path: null` when canceled. Host mode: `unavailable`. */
-  'subtitles.saveExport': {
-    input: z.object({ id: z.string().min(1), format: subtitleExportFormatSchema, voices: z.boolean().optional() }).strict(),
-    output: z.object({ path: z.string().nullable() }),
-  },
   /**
    * An SRT or VTT file as a new library item; `problems` lists cues that could not be read, by line.
    * `media`: its video or audio, a file the user picked (desktop) or one uploaded to `/upload` (host mode); without it, a

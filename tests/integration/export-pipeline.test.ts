@@ -31,7 +31,7 @@ beforeEach(() => {
   const dialogs: FileDialogs = { saveFile: async () => nextSave, pickFolder: async () => null, reveal: (p) => void revealed.push(p) };
   const saver = new ExportSaver(lib, dialogs);
   registerLibraryHandlers(router, { library: lib, remote: {} as LibraryRemote, saver, webhooks: {} as WebhookFollower }, () => null);
-  registerSubtitleHandlers(router, lib, saver, { picked: new PickedFiles(), uploadsDir: join(dir, 'uploads'), log: () => undefined });
+  registerSubtitleHandlers(router, lib, { picked: new PickedFiles(), uploadsDir: join(dir, 'uploads'), log: () => undefined });
 });
 afterEach(() => {
   lib.close();
@@ -60,7 +60,7 @@ function conversation(): Word[] {
 }
 
 describe('one export pipeline', () => {
-  it('gives byte-identical SRT and VTT from the library and from the subtitle editor, by the chosen profile, and reveals both saved files', async () => {
+  it('gives byte-identical SRT and VTT from the library and from the subtitle editor (one channel pair, the editor asking with voices: false), by the chosen profile, and reveals both saved files', async () => {
     const words = conversation();
     const { recordingId: id } = addCompleted(lib, 'Planning call', words);
     lib.edits.renameSpeaker(id, 'A', 'Dana');
@@ -71,7 +71,7 @@ describe('one export pipeline', () => {
 
     for (const format of ['srt', 'vtt'] as const) {
       const fromLibrary = await call(router, 'library.export', { id, format });
-      const fromEditor = await call(router, 'subtitles.export', { id, format });
+      const fromEditor = await call(router, 'library.export', { id, format, voices: false });
       expect(fromLibrary.content.length).toBeGreaterThan(500);
       expect(Buffer.from(fromLibrary.content, 'utf8').equals(Buffer.from(fromEditor.content, 'utf8'))).toBe(true);
       expect(fromLibrary.filename).toBe(fromEditor.filename);
@@ -86,7 +86,7 @@ describe('one export pipeline', () => {
       const saved = await call(router, 'library.saveExport', { ids: [id], format });
       expect(saved.files).toEqual([{ id, path: nextSave }]);
       nextSave = join(dir, `editor.${format}`);
-      expect(await call(router, 'subtitles.saveExport', { id, format })).toEqual({ path: nextSave });
+      expect((await call(router, 'library.saveExport', { ids: [id], format, voices: false })).files).toEqual([{ id, path: nextSave }]);
       expect(readFileSync(join(dir, `library.${format}`)).equals(readFileSync(join(dir, `editor.${format}`)))).toBe(true);
       expect(await call(router, 'library.revealExport', { path: join(dir, `editor.${format}`) })).toEqual({ ok: true });
     }
@@ -112,13 +112,13 @@ describe('one export pipeline', () => {
     expect(fromLibrary).toContain('STYLE\n::cue { color: yellow }\n\n');
     expect(fromLibrary).toContain('NOTE made by hand\n\n');
     expect(fromLibrary).toContain('NOTE the end\n');
-    expect(fromLibrary).toBe((await call(router, 'subtitles.export', { id, format: 'vtt' })).content);
+    expect(fromLibrary).toBe((await call(router, 'library.export', { id, format: 'vtt', voices: false })).content);
   });
 
   it('rebuilds with another line length only when asked, and refuses a length outside the contract', async () => {
     const words = conversation();
     const { recordingId: id } = addCompleted(lib, 'Rebuilt', words);
-    const editor = (await call(router, 'subtitles.export', { id, format: 'srt' })).content;
+    const editor = (await call(router, 'library.export', { id, format: 'srt', voices: false })).content;
     expect((await call(router, 'library.export', { id, format: 'srt' })).content).toBe(editor);
     const rebuilt = (await call(router, 'library.export', { id, format: 'srt', charsPerCaption: 20 })).content;
     expect(rebuilt).not.toBe(editor);

@@ -1,6 +1,4 @@
 /** IPC handlers of the subtitle editor: thin, each one service call. */
-import { AppError } from '../../shared/errors';
-import type { ExportSaver } from '../services/library/export-files';
 import type { Library } from '../services/library/library';
 import { importSubtitlesOffThread } from '../services/library/subtitle-import';
 import type { PickedFiles } from '../services/picked-files';
@@ -9,10 +7,10 @@ import type { SubtitleDoc } from '../../shared/subtitles/schema';
 import { checkedJson, checkedOutput } from './checked';
 import type { Router } from './router';
 
+/** Exports go through the library's one pair (library.export, library.saveExport), not a channel of their own. */
 export function registerSubtitleHandlers(
   router: Router,
   library: Library,
-  saver: ExportSaver,
   deps: { picked: PickedFiles; uploadsDir: string; log(message: string): void },
 ): void {
   const store = library.subtitles;
@@ -40,13 +38,6 @@ export function registerSubtitleHandlers(
   router.handle('subtitles.peaks', ({ id }) => {
     library.recordings.item(id);
     return store.peaks(id, store.audioOf(id));
-  });
-  // The library's one export pipeline and its one saver: the same file as the library's export of this recording.
-  router.handle('subtitles.export', ({ id, format, voices }) => library.exports.file(id, format, { voices }));
-  router.handle('subtitles.saveExport', async ({ id, format, voices }) => {
-    const r = await saver.save([id], format, { voices }, 'Export subtitles');
-    if (r.errors[0]) throw new AppError('file_unreadable', r.errors[0].message);
-    return { path: r.files[0]?.path ?? null };
   });
   router.handle('subtitles.importNew', async ({ name, content, media, subtitlePath }) => {
     const chosen = chooseSubtitleMedia({ media, subtitlePath }, { ...deps, uploadInUse: (p) => library.jobs.uploadSources().has(p) });

@@ -1,15 +1,21 @@
-/** The app frame: navigation, the current screen, the status bar, drop overlay and toasts. */
+/**
+ * The app frame: navigation, the current screen, the status bar, drop overlay,
+ * app-wide dialogs and toasts. Features are peers: where one screen shows
+ * another feature's part (the cue editor under a transcript's header, the
+ * Models card in Settings) it is composed here, and dialogs go through DialogHost.
+ */
 import { lazy, Suspense, type ComponentType } from 'react';
 import { notConnectedShort } from './components/connectionText';
 import { Icon, type IconName } from './components/Icon';
 import { regionLabels } from './components/labels';
 import { Toasts } from './components/Toasts';
 import { useTheme } from './components/useTheme';
+import { DialogHost } from './DialogHost';
 import { DropOverlay } from './features/library/DropOverlay';
 import { DownloadsStatus } from './features/models/DownloadsStatus';
 import { FirstRunOffer } from './features/models/FirstRunOffer';
 import { LibraryScreen } from './features/library/LibraryScreen';
-import { TranscriptScreen } from './features/transcript/TranscriptScreen';
+import { TranscriptScreen, type SubtitlesEditor } from './features/transcript/TranscriptScreen';
 import { useApp, type Screen } from './stores/app';
 import { useEngine } from './stores/localEngine';
 import { useIntake } from './stores/intake';
@@ -33,13 +39,28 @@ const nav: Array<{ id: Screen; label: string; icon: IconName }> = [
 const loaders: Partial<Record<Screen, () => Promise<{ default: ComponentType }>>> = {
   captions: () => import('./features/captions/CaptionsScreen').then((m) => ({ default: m.CaptionsScreen })),
   chat: () => import('./features/chat/ChatScreen').then((m) => ({ default: m.ChatScreen })),
-  settings: () => import('./features/settings/SettingsScreen').then((m) => ({ default: m.SettingsScreen })),
+  // Settings shows the Models feature's card (its pickers and the way to the Models screen).
+  settings: () =>
+    Promise.all([import('./features/settings/SettingsScreen'), import('./features/models/ModelsSection')]).then(([s, m]) => ({
+      default: () => <s.SettingsScreen models={<m.ModelsSection />} />,
+    })),
   models: () => import('./features/models/ModelsScreen').then((m) => ({ default: m.ModelsScreen })),
 };
 
+// The Subtitles screen: the transcript's header over the cue editor, loaded when first asked for (its waveform
+// and most of the shared schemas, which opening a transcript does not need: issue 29).
+const CueEditor: SubtitlesEditor = lazy(() => import('./features/subtitles/SubtitlesView').then((m) => ({ default: m.SubtitlesView })));
+
+/** The transcript and its Subtitles screen are one component, so switching between them keeps the header (and its focus). */
+function Reading() {
+  const subtitles = useApp((s) => s.screen === 'subtitles');
+  return <TranscriptScreen editor={subtitles ? CueEditor : null} />;
+}
+
 const screens: Record<Screen, ComponentType> = {
   library: LibraryScreen,
-  transcript: TranscriptScreen,
+  transcript: Reading,
+  subtitles: Reading,
   captions: lazy(() => preload('captions')),
   chat: lazy(() => preload('chat')),
   settings: lazy(() => preload('settings')),
@@ -67,7 +88,7 @@ export function App() {
   useTheme(theme);
 
   const Current = screens[screen];
-  const current = screen === 'transcript' ? 'library' : screen;
+  const current = screen === 'transcript' || screen === 'subtitles' ? 'library' : screen;
   return (
     <div className="frame">
       <a className="skip-link" href="#content">
@@ -105,6 +126,7 @@ export function App() {
       </main>
       <StatusBar />
       <DropOverlay />
+      <DialogHost />
       <ToastStack />
     </div>
   );

@@ -1,9 +1,24 @@
-/** Which screen is shown, the app's facts, and the connection to main. */
+/** Which screen is shown, which app-wide dialog is open, the app's facts, and the connection to main. */
 import { create, type StateCreator } from 'zustand';
 import type { AppInfo, VerbatimApi } from '../../../shared/ipc';
 import { api as bridgeApi, errorMessage, onConnectionState, type ConnectionState } from '../bridge';
+import type { SubtitleFile } from '../lib/subtitleFile';
 
-export type Screen = 'library' | 'transcript' | 'captions' | 'chat' | 'models' | 'settings';
+/** `subtitles`: the open transcript's cue editor, a screen of its own under the transcript's header. */
+export type Screen = 'library' | 'transcript' | 'subtitles' | 'captions' | 'chat' | 'models' | 'settings';
+
+/**
+ * A dialog that one feature opens and another draws (GitHub Desktop's PopupType union): features
+ * ask with `show`, and DialogHost beside App renders the one open, so no feature imports another.
+ */
+export type DialogRequest =
+  /** Export transcripts to files (the library's selection, or the open transcript). */
+  | { kind: 'export'; ids: string[]; title?: string }
+  /** A picked subtitle file: onto the open recording's cues (`onto`), or as a new library item. */
+  | { kind: 'importSubtitles'; file: SubtitleFile; onto: boolean }
+  /** Speech understanding of one recording's transcript (summary, chapters, translation, …). */
+  | { kind: 'insights'; recordingId: string; title: string };
+export type DialogKind = DialogRequest['kind'];
 
 /** The transcript being read, and where to start (a search hit's time). `nonce` re-seeks on a second open. */
 export interface OpenTranscript {
@@ -22,6 +37,10 @@ interface AppState {
   loadError: string | null;
   /** The recording whose "Open" control should get focus back when the library shows again (after Back). */
   returnFocusTo: string | null;
+  /** The app-wide dialog open now (at most one: a dialog is modal). */
+  dialog: DialogRequest | null;
+  show(dialog: DialogRequest): void;
+  close(): void;
   setScreen(screen: Screen): void;
   openTranscript(id: string, atMs?: number | null, play?: boolean): void;
   /** Leave the transcript for the library, handing focus back to what opened it. */
@@ -40,6 +59,9 @@ export const appState =
     connection: 'connecting',
     loadError: null,
     returnFocusTo: null,
+    dialog: null,
+    show: (dialog) => set({ dialog }),
+    close: () => set({ dialog: null }),
     setScreen: (screen) => set({ screen }),
     backToLibrary: () => set((s) => ({ screen: 'library', returnFocusTo: s.open?.id ?? null })),
     openTranscript: (id, atMs = null, play = false) => set({ screen: 'transcript', open: { id, atMs, nonce: ++nonce, play } }),

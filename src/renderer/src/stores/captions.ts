@@ -45,6 +45,8 @@ export interface CaptionsState {
   start(): Promise<void>;
   stop(): Promise<void>;
   loadCurrent(): Promise<void>;
+  /** The desktop app's captions window (a window main owns, over other apps). */
+  showDesktopOverlay(): Promise<void>;
 }
 
 let capture: LiveCapture | null = null;
@@ -180,6 +182,9 @@ export const captionsState =
         // not connected yet: the events fill in
       }
     },
+    async showDesktopOverlay() {
+      await api.invoke('captions.overlay', { show: true });
+    },
   });
 
 export const useCaptions = create<CaptionsState>()(captionsState(bridgeApi));
@@ -238,7 +243,6 @@ export function connectCaptions(api: VerbatimApi, store: StoreApi<CaptionsState>
           // Whole milliseconds: the capture time is fractional (the audio clock's), and the first one is shown as it is.
           const ms = Math.max(0, Math.round(Date.now() - capturedAt));
           store.setState((x) => ({ latencyMs: x.latencyMs === null ? ms : Math.round(x.latencyMs * 0.7 + ms * 0.3) }));
-          (window as { __verbatimCaptionTimes?: number[] }).__verbatimCaptionTimes?.push(ms);
         });
       }
     }),

@@ -5,11 +5,11 @@
  * region's models, and the gateway's rate-limit state.
  */
 import { create, type StateCreator, type StoreApi } from 'zustand';
-import type { ChatDetail, ChatMessage, ChatModel, ChatState, ChatSummary } from '../../../shared/chat/schema';
-import type { VerbatimApi } from '../../../shared/ipc';
+import type { ChatDetail, ChatMessage, ChatModel, ChatState, ChatSummary, Insight } from '../../../shared/chat/schema';
+import type { Input, VerbatimApi } from '../../../shared/ipc';
 import type { RateLimit } from '../../../shared/jobs';
 import { api as bridgeApi, errorMessage, saveText } from '../bridge';
-import { whenConnected } from './app';
+import { useApp, whenConnected } from './app';
 import { toast } from './toasts';
 
 /** A recording a new chat can be about. */
@@ -60,6 +60,12 @@ export interface ChatStoreState {
   remove(id: string): Promise<boolean>;
   setModel(model: string): Promise<void>;
   exportMarkdown(id: string): Promise<void>;
+  /** A new chat about these recordings (null: the whole library), then the Chat screen; false when it could not be made. */
+  askAbout(recordingIds: string[] | null): Promise<boolean>;
+  /** A recording's saved speech-understanding results. */
+  insightsOf(recordingId: string): Promise<Insight[]>;
+  /** Runs one speech-understanding action and answers the saved result. */
+  runInsight(input: Input<'insights.run'>): Promise<Insight>;
 }
 
 function replaceMessage(messages: ChatMessage[], m: ChatMessage): ChatMessage[] {
@@ -107,6 +113,14 @@ export const chatState =
           focusKey: s.focusKey + 1,
         }));
       },
+      async askAbout(recordingIds) {
+        const chat = await get().create(recordingIds === null ? { scope: 'library' } : { scope: 'recordings', recordingIds });
+        if (!chat) return false;
+        useApp.getState().setScreen('chat');
+        return true;
+      },
+      insightsOf: async (recordingId) => (await api.invoke('insights.list', { id: recordingId })).insights,
+      runInsight: (input) => api.invoke('insights.run', input),
       async ask(text) {
         const q = text.trim();
         if (!q) return false;

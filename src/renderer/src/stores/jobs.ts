@@ -26,6 +26,8 @@ interface JobsState {
   retry(id: string): Promise<void>;
   remove(id: string): Promise<void>;
   clearFinished(): Promise<void>;
+  /** Transcribes a finished recording again with speaker labels, as a new version of the same item. */
+  addSpeakers(recordingId: string): Promise<void>;
 }
 
 function sortIds(jobs: Record<string, Job>): string[] {
@@ -119,6 +121,9 @@ export const jobsState =
         // Failed jobs stay: they wait for Retry or Remove.
         const done = Object.values(get().jobs).filter((j) => j.status === 'completed' || j.status === 'canceled');
         await Promise.all(done.map((j) => get().remove(j.id)));
+      },
+      async addSpeakers(recordingId) {
+        await api.invoke('jobs.addSpeakers', { id: recordingId });
       },
     };
   };

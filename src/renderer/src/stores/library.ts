@@ -5,7 +5,7 @@
  * pages already loaded without blanking them.
  */
 import { create, type StateCreator, type StoreApi } from 'zustand';
-import type { VerbatimApi } from '../../../shared/ipc';
+import type { Output, Payload, VerbatimApi } from '../../../shared/ipc';
 import type { LibraryItem, TranscriptStatus } from '../../../shared/library';
 import { api as bridgeApi, errorMessage } from '../bridge';
 import { whenConnected } from './app';
@@ -42,6 +42,13 @@ export interface LibraryState {
   setTags(id: string, tags: string[]): Promise<void>;
   remove(ids: string[], remote: boolean): Promise<void>;
   loadTags(): Promise<void>;
+  /** Asks the service now what the user's webhook server answered for this transcript (the answer comes as library.changed). */
+  checkWebhook(id: string): Promise<void>;
+  /** A backup import's progress while one runs (library.importProgress), null before its first report and after it ends. */
+  importProgress: Payload<'library.importProgress'> | null;
+  /** Imports a backup folder; rejects with `canceled` when cancelImport stopped it. */
+  importBackup(dir: string): Promise<Output<'library.importAll'>>;
+  cancelImport(): Promise<void>;
 }
 
 /** The store's state and actions over `api` (zustand's StateCreator, apart from create: a test builds one against a fake api). */
@@ -160,6 +167,21 @@ export const libraryState =
           set({ tags: [] });
         }
       },
+      async checkWebhook(id) {
+        await api.invoke('library.checkWebhook', { id });
+      },
+      importProgress: null,
+      async importBackup(dir) {
+        set({ importProgress: null });
+        try {
+          return await api.invoke('library.importAll', { dir });
+        } finally {
+          set({ importProgress: null });
+        }
+      },
+      async cancelImport() {
+        await api.invoke('library.importCancel', undefined).catch(() => undefined);
+      },
     };
   };
 
@@ -179,6 +201,7 @@ export function connectLibrary(api: VerbatimApi, store: StoreApi<LibraryState> =
         void s.loadTags();
       }, 120);
     }),
+    api.on('library.importProgress', (p) => store.setState({ importProgress: p })),
     whenConnected(() => {
       void store.getState().reset();
       void store.getState().loadTags();

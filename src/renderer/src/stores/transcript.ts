@@ -218,7 +218,8 @@ export function connectTranscript(api: VerbatimApi): () => void {
     if (!id || !c.ids.includes(id)) return;
     if (c.reason === 'deleted') {
       // Said only to someone reading it; the library shows its own list.
-      if (useApp.getState().screen === 'transcript') {
+      const screen = useApp.getState().screen;
+      if (screen === 'transcript' || screen === 'subtitles') {
         toast('This recording was deleted.', 'info');
         useApp.getState().setScreen('library');
       }

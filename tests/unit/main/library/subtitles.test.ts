@@ -195,7 +195,7 @@ describe('subtitle store', () => {
 
   it('answers bad IPC input with bad_request and a missing item with not_found', async () => {
     const router = new Router(() => true);
-    registerSubtitleHandlers(router, lib, new ExportSaver(lib, null), {
+    registerSubtitleHandlers(router, lib, {
       picked: new PickedFiles(),
       uploadsDir: join(dir, 'uploads'),
       log: () => undefined,

@@ -5,7 +5,8 @@
  */
 import { createElement } from 'react';
 import { createRoot } from 'react-dom/client';
-import { api, transport } from '../../bridge';
+import { transport } from '../../bridge';
+import { useCaptions } from '../../stores/captions';
 import { CaptionsOverlay } from './CaptionsOverlay';
 
 interface DocumentPictureInPicture {
@@ -37,7 +38,7 @@ function copyStyles(into: Document): () => void {
 
 export async function openOverlay(): Promise<OverlayHandle> {
   if (transport === 'electron') {
-    await api.invoke('captions.overlay', { show: true });
+    await useCaptions.getState().showDesktopOverlay();
     return { kind: 'desktop' };
   }
   const pip = window.documentPictureInPicture;

@@ -8,7 +8,7 @@ import { insightNeeds, type Insight, type InsightKind } from '../../../../shared
 import { clockLabel } from '../../../../shared/chat/citations';
 import { Button } from '../../components/Button';
 import { Dialog } from '../../components/Dialog';
-import { api, errorMessage } from '../../bridge';
+import { errorMessage } from '../../bridge';
 import { useApp } from '../../stores/app';
 import { useChat } from '../../stores/chat';
 
@@ -140,10 +140,13 @@ export function InsightsDialog({ open, onClose, recordingId, title }: { open: bo
   useEffect(() => {
     if (!open) return;
     void loadModels();
-    api.invoke('insights.list', { id: recordingId }).then(
-      (r) => setInsights(r.insights),
-      (err: unknown) => setError(errorMessage(err)),
-    );
+    useChat
+      .getState()
+      .insightsOf(recordingId)
+      .then(
+        (list) => setInsights(list),
+        (err: unknown) => setError(errorMessage(err)),
+      );
   }, [open, recordingId, loadModels]);
 
   const run = async (kind: InsightKind) => {
@@ -156,7 +159,7 @@ export function InsightsDialog({ open, onClose, recordingId, title }: { open: bo
           : kind === 'custom_formatting'
             ? { id: recordingId, kind, formatting: Object.fromEntries(Object.entries(formats).filter(([, v]) => v.trim())) }
             : { id: recordingId, kind };
-      const saved = await api.invoke('insights.run', input);
+      const saved = await useChat.getState().runInsight(input);
       setInsights((list) => [saved, ...list.filter((i) => !(i.kind === saved.kind && i.variant === saved.variant))]);
     } catch (err) {
       setError(errorMessage(err));

@@ -50,7 +50,7 @@ export function DropOverlay() {
       setOver(null);
       const collecting = collectDrop(e.dataTransfer);
       const app = useApp.getState();
-      if (app.screen !== 'library' && app.screen !== 'transcript') app.setScreen('library');
+      if (app.screen !== 'library' && app.screen !== 'transcript' && app.screen !== 'subtitles') app.setScreen('library');
       void collecting.then((c) => useIntake.getState().add(c));
     };
     window.addEventListener('dragenter', enter);

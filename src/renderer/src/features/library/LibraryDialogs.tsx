@@ -1,13 +1,9 @@
-/** Dialogs of the library screen: add from URL, tag, export and delete the selection. */
+/** Dialogs of the library screen: add from URL, tag and delete the selection (Export is app-wide: ExportDialog.tsx). */
 import { useState } from 'react';
-import type { ExportFormat } from '../../../../shared/library';
-
 import { Button } from '../../components/Button';
 import { Dialog } from '../../components/Dialog';
-import { useApp } from '../../stores/app';
 import { useLibrary } from '../../stores/library';
 import { toast } from '../../stores/toasts';
-import { exportTranscripts } from './exportFiles';
 import { useIntake } from '../../stores/intake';
 
 export function AddUrlDialog({ open, onClose: close }: { open: boolean; onClose(): void }) {
@@ -134,53 +130,6 @@ export function TagDialog({ open, onClose, ids }: { open: boolean; onClose(): vo
             <option key={t.name} value={t.name} />
           ))}
         </datalist>
-      </div>
-    </Dialog>
-  );
-}
-
-export function ExportDialog({ open, onClose, ids, title }: { open: boolean; onClose(): void; ids: string[]; title?: string }) {
-  const [format, setFormat] = useState<ExportFormat>('txt');
-  const [busy, setBusy] = useState(false);
-  const desktop = useApp((s) => s.info?.mode === 'electron');
-  const run = async () => {
-    setBusy(true);
-    await exportTranscripts(ids, format);
-    setBusy(false);
-    onClose();
-  };
-  return (
-    <Dialog
-      open={open}
-      title={title ?? `Export ${ids.length} ${ids.length === 1 ? 'transcript' : 'transcripts'}`}
-      onClose={onClose}
-      footer={
-        <>
-          <Button variant="ghost" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button variant="primary" busy={busy} onClick={() => void run()}>
-            Export
-          </Button>
-        </>
-      }
-    >
-      <div className="field">
-        <label htmlFor="export-format">Format</label>
-        <select id="export-format" data-autofocus value={format} onChange={(e) => setFormat(e.target.value as ExportFormat)}>
-          <option value="txt">Text (.txt)</option>
-          <option value="srt">Subtitles (.srt)</option>
-          <option value="vtt">Web subtitles (.vtt)</option>
-          <option value="docx">Word document (.docx)</option>
-          <option value="json">Everything (.json)</option>
-        </select>
-        <p className="field__help">
-          {!desktop
-            ? 'Saved to your browser’s downloads, one file per transcript.'
-            : ids.length === 1
-              ? 'Next, you choose where to save it.'
-              : 'Next, you choose a folder; each transcript is saved there as its own file.'}
-        </p>
       </div>
     </Dialog>
   );

@@ -5,17 +5,16 @@ import { Button } from '../../components/Button';
 import { notConnectedHelp } from '../../components/connectionText';
 import { EmptyScreen } from '../../components/EmptyScreen';
 import { Icon } from '../../components/Icon';
+import { readPicked } from '../../lib/subtitleFile';
 import { useApp } from '../../stores/app';
+import { useChat } from '../../stores/chat';
 import { useKeys } from '../../stores/keys';
 import { useLibrary } from '../../stores/library';
 import { useSearch } from '../../stores/search';
 import { useSettings } from '../../stores/settings';
-import { askAbout } from '../chat/ask';
-import { readPicked, type SubtitleFile } from '../subtitles/importItem';
-import { ImportSubtitlesDialog } from '../subtitles/ImportSubtitlesDialog';
 import { openFilePicker } from './DropOverlay';
 import { engineNote } from './engineNote';
-import { AddUrlDialog, DeleteDialog, ExportDialog, TagDialog } from './LibraryDialogs';
+import { AddUrlDialog, DeleteDialog, TagDialog } from './LibraryDialogs';
 import { LibraryList } from './LibraryList';
 import { QueuePanel } from './QueuePanel';
 import { SearchResults } from './SearchResults';
@@ -88,7 +87,7 @@ function Toolbar({ onDialog }: { onDialog(d: 'tag' | 'export' | 'delete'): void 
     return (
       <div className="toolbar toolbar--selection" role="toolbar" aria-label="Selection">
         <span className="toolbar__count">{nSelected} selected</span>
-        <Button size="sm" icon="chat" onClick={() => void askAbout(Object.keys(useLibrary.getState().selected))}>
+        <Button size="sm" icon="chat" onClick={() => void useChat.getState().askAbout(Object.keys(useLibrary.getState().selected))}>
           Ask
         </Button>
         <Button size="sm" icon="tag" onClick={() => onDialog('tag')}>
@@ -205,8 +204,9 @@ export function LibraryScreen() {
   const connection = useApp((s) => s.connection);
   const searchQuery = useSearch((s) => s.query);
   const setSearch = useSearch((s) => s.setQuery);
-  const [dialog, setDialog] = useState<'url' | 'tag' | 'export' | 'delete' | null>(null);
-  const [importing, setImporting] = useState<SubtitleFile | null>(null);
+  // The screen's own dialogs; Export and Import subtitles are app-wide (stores/app `show`, drawn by DialogHost).
+  const [dialog, setDialog] = useState<'url' | 'tag' | 'delete' | null>(null);
+  const show = useApp((s) => s.show);
   const subtitleInput = useRef<HTMLInputElement>(null);
   const ids = Object.keys(selectedIds);
   const empty = loaded && total === 0 && !filtered;
@@ -283,7 +283,7 @@ export function LibraryScreen() {
         <NewUserEmpty onUrl={() => setDialog('url')} onSubtitles={() => subtitleInput.current?.click()} />
       ) : (
         <>
-          <Toolbar onDialog={setDialog} />
+          <Toolbar onDialog={(d) => (d === 'export' ? show({ kind: 'export', ids }) : setDialog(d))} />
           <LibraryList />
         </>
       )}
@@ -296,13 +296,11 @@ export function LibraryScreen() {
         onChange={async (e) => {
           const f = e.target.files?.[0];
           e.target.value = '';
-          if (f) setImporting(await readPicked(f));
+          if (f) show({ kind: 'importSubtitles', file: await readPicked(f), onto: false });
         }}
       />
-      <ImportSubtitlesDialog file={importing} onto={false} onClose={() => setImporting(null)} />
       <AddUrlDialog open={dialog === 'url'} onClose={closeDialog} />
       <TagDialog open={dialog === 'tag'} onClose={closeDialog} ids={ids} />
-      <ExportDialog open={dialog === 'export'} onClose={closeDialog} ids={ids} />
       <DeleteDialog open={dialog === 'delete'} onClose={closeDialog} ids={ids} />
     </div>
   );

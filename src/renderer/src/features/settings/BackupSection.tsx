@@ -1,25 +1,25 @@
 /** Settings → Restore a backup: a backup folder imported with a progress bar and Cancel, then what came in and what was left out. */
-import { useEffect, useState } from 'react';
-import { api, errorCode, errorMessage } from '../../bridge';
+import { useState } from 'react';
+import { errorCode, errorMessage } from '../../bridge';
 import { Button } from '../../components/Button';
 import { ProgressBar } from '../../components/ProgressBar';
+import { useLibrary } from '../../stores/library';
 
 type Outcome = { kind: 'done' | 'failed' | 'canceled'; text: string; notes: string[] };
 
 export function BackupSection({ hostMode }: { hostMode: boolean }) {
   const [dir, setDir] = useState('');
   const [running, setRunning] = useState(false);
-  const [percent, setPercent] = useState<number | null>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
-
-  useEffect(() => api.on('library.importProgress', (p) => setPercent(p.total > 0 ? Math.min(100, (p.done / p.total) * 100) : null)), []);
+  const progress = useLibrary((s) => s.importProgress);
+  // 0 until main's first report; then the share done, or unknown while the backup is still being counted.
+  const percent = !progress ? 0 : progress.total > 0 ? Math.min(100, (progress.done / progress.total) * 100) : null;
 
   async function start(): Promise<void> {
     setRunning(true);
-    setPercent(0);
     setOutcome(null);
     try {
-      const r = await api.invoke('library.importAll', { dir: dir.trim() });
+      const r = await useLibrary.getState().importBackup(dir.trim());
       const skipped = r.skipped ? ` ${r.skipped} were already in the library.` : '';
       setOutcome({ kind: 'done', text: `Imported ${r.imported} ${r.imported === 1 ? 'item' : 'items'}.${skipped}`, notes: r.notes });
     } catch (err) {
@@ -27,7 +27,6 @@ export function BackupSection({ hostMode }: { hostMode: boolean }) {
       else setOutcome({ kind: 'failed', text: errorMessage(err), notes: [] });
     } finally {
       setRunning(false);
-      setPercent(null);
     }
   }
 
@@ -61,7 +60,7 @@ export function BackupSection({ hostMode }: { hostMode: boolean }) {
             Import backup
           </Button>
           {running && (
-            <Button type="button" variant="secondary" onClick={() => void api.invoke('library.importCancel', undefined)}>
+            <Button type="button" variant="secondary" onClick={() => void useLibrary.getState().cancelImport()}>
               Cancel import
             </Button>
           )}

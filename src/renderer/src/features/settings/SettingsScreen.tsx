@@ -1,5 +1,5 @@
 /** Settings: service and key, defaults for new jobs, webhook, library, appearance, about. */
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { Region, Theme } from '../../../../shared/settings';
 import { regionLabels } from '../../components/labels';
 import { Badge } from '../../components/Badge';
@@ -8,7 +8,6 @@ import { Switch } from '../../components/Switch';
 import { useApp } from '../../stores/app';
 import { useEngine } from '../../stores/localEngine';
 import { useSettings } from '../../stores/settings';
-import { ModelsSection } from '../models/ModelsSection';
 import { BackupSection } from './BackupSection';
 import { DefaultsSection } from './DefaultsSection';
 import { KeySection } from './KeySection';
@@ -314,7 +313,8 @@ function EngineFacts() {
   );
 }
 
-export function SettingsScreen() {
+/** `models`: the Models card, which the Models feature draws (App puts it here, so neither feature imports the other). */
+export function SettingsScreen({ models }: { models?: ReactNode }) {
   const settings = useSettings((s) => s.settings);
   const update = useSettings((s) => s.update);
   const error = useSettings((s) => s.error);
@@ -333,7 +333,7 @@ export function SettingsScreen() {
       <ServiceSection />
       <KeySection />
       <DefaultsSection />
-      <ModelsSection />
+      {models}
       <WebhookSection />
       <LibrarySection />
       <BackupSection hostMode={info?.mode === 'host'} />

@@ -1,11 +1,8 @@
-/** The Subtitles view's Export dialog: a format (and VTT voice tags), saved or downloaded by lib/saveExport. */
+/** The Subtitles view's Export dialog: a format (and VTT voice tags), saved or downloaded by stores/exports. */
 import { useId, useState } from 'react';
 import { type SubtitleExportFormat } from '../../../../shared/subtitles/schema';
-import { saveOrDownload } from '../../lib/saveExport';
 import { Dialog } from '../../components/Dialog';
-import { useApp } from '../../stores/app';
-import { saved } from '../../stores/subtitles';
-import { toast } from '../../stores/toasts';
+import { exportRecordings } from '../../stores/exports';
 import { Actions } from './DialogActions';
 
 const formats: [SubtitleExportFormat, string][] = [
@@ -18,9 +15,8 @@ const formats: [SubtitleExportFormat, string][] = [
 
 /** Desktop: the save dialog (main's one saver; the file can be shown in its folder). Browser: a download. */
 export async function exportSubtitles(id: string, format: SubtitleExportFormat, voices: boolean): Promise<void> {
-  // Main builds the file from what it has stored: the edits still on their way go first.
-  await saved();
-  await saveOrDownload({ from: 'subtitles', id, format, voices }, { desktop: useApp.getState().info?.mode === 'electron', notify: toast });
+  // Main builds the file from what it has stored: exportRecordings sends the edits still on their way first.
+  await exportRecordings({ ids: [id], format, voices });
 }
 
 export function ExportSubtitlesDialog({ open, onClose, id }: { open: boolean; onClose(): void; id: string }) {

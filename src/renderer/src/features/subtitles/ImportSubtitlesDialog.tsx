@@ -14,11 +14,12 @@ import { Dialog } from '../../components/Dialog';
 import { formatBytes } from '../../components/format';
 import { ProgressBar } from '../../components/ProgressBar';
 import { classify, sortFiles } from '../../lib/collect';
+import type { SubtitleFile } from '../../lib/subtitleFile';
 import { useApp } from '../../stores/app';
 import { useIntake } from '../../stores/intake';
 import { useSubtitles } from '../../stores/subtitles';
+import { importAsItem } from '../../stores/subtitleFiles';
 import { toast } from '../../stores/toasts';
-import { importAsItem, type SubtitleFile } from './importItem';
 import { cueTime } from './time';
 
 /** Cues that could not be read, listed by line: the first ones, then how many more. */

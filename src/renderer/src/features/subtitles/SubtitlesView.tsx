@@ -12,12 +12,12 @@ import { Button } from '../../components/Button';
 import { formatClock } from '../../components/format';
 import { typingIn } from '../../components/shortcuts';
 import { useAfterPaint } from '../../components/useAfterPaint';
+import { readPicked } from '../../lib/subtitleFile';
+import { useApp } from '../../stores/app';
 import { checkAll, cueAt, currentProfile, playhead, useSubtitles } from '../../stores/subtitles';
 import { useTranscript } from '../../stores/transcript';
 import { CueEditor } from './CueEditor';
 import { CueList } from './CueList';
-import { readPicked, type SubtitleFile } from './importItem';
-import { ImportSubtitlesDialog } from './ImportSubtitlesDialog';
 import { ExportSubtitlesDialog } from './ExportSubtitlesDialog';
 import { ProfileDialog } from './ProfileDialog';
 import { ShiftDialog } from './ShiftDialog';
@@ -275,7 +275,7 @@ export function SubtitlesView({ id, source }: { id: string; source: string }) {
   const [syncing, setSyncing] = useState(false);
   const [shifting, setShifting] = useState(false);
   const [profiling, setProfiling] = useState(false);
-  const [importing, setImporting] = useState<SubtitleFile | null>(null);
+  const show = useApp((s) => s.show);
   const [confirmReset, setConfirmReset] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
   const text = useRef<HTMLTextAreaElement>(null);
@@ -375,7 +375,7 @@ export function SubtitlesView({ id, source }: { id: string; source: string }) {
           onChange={async (e) => {
             const f = e.target.files?.[0];
             e.target.value = '';
-            if (f) setImporting(await readPicked(f));
+            if (f) show({ kind: 'importSubtitles', file: await readPicked(f), onto: true });
           }}
         />
       </div>
@@ -415,7 +415,6 @@ export function SubtitlesView({ id, source }: { id: string; source: string }) {
         <kbd>Z</kbd> undo
       </p>
       <ExportSubtitlesDialog open={exporting} onClose={() => setExporting(false)} id={id} />
-      <ImportSubtitlesDialog file={importing} onClose={() => setImporting(null)} />
       {syncing && <SyncDialog open onClose={() => setSyncing(false)} />}
       {shifting && <ShiftDialog open onClose={() => setShifting(false)} />}
       {profiling && <ProfileDialog open onClose={() => setProfiling(false)} />}

@@ -10,7 +10,8 @@ import { useEffect, useRef, useState } from 'react';
 import WaveSurfer from 'wavesurfer.js';
 import { approximateTimes } from '../../lib/wordTimes';
 import { snapTime } from '../../../../shared/subtitles/index';
-import { api, errorMessage } from '../../bridge';
+import { errorMessage } from '../../bridge';
+import { peaksOf } from '../../stores/subtitleFiles';
 import { playhead, useSubtitles } from '../../stores/subtitles';
 import { useTranscript } from '../../stores/transcript';
 import { CueLayer } from './cueLayer';
@@ -44,7 +45,7 @@ export function Waveform({ media, id, onReady }: { media: HTMLMediaElement | nul
     let themeWatch: MutationObserver | undefined;
     const t0 = performance.now();
     setState({ kind: 'loading' });
-    api.invoke('subtitles.peaks', { id }).then(
+    peaksOf(id).then(
       (p) => {
         if (gone || !box.current) return;
         const bin = atob(p.data);

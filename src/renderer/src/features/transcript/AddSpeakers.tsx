@@ -6,7 +6,8 @@
  */
 import { useState } from 'react';
 import { Button } from '../../components/Button';
-import { api, errorMessage } from '../../bridge';
+import { errorMessage } from '../../bridge';
+import { useJobs } from '../../stores/jobs';
 import { toast } from '../../stores/toasts';
 
 export function AddSpeakers({ recordingId }: { recordingId: string }) {
@@ -18,8 +19,9 @@ export function AddSpeakers({ recordingId }: { recordingId: string }) {
       busy={busy}
       onClick={() => {
         setBusy(true);
-        api
-          .invoke('jobs.addSpeakers', { id: recordingId })
+        useJobs
+          .getState()
+          .addSpeakers(recordingId)
           .then(
             () => toast('Adding speakers: the recording is transcribed again with speaker labels. The new version replaces this one when it is done.', 'ok'),
             (e: unknown) => toast(errorMessage(e), 'error'),

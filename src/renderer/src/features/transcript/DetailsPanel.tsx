@@ -1,7 +1,7 @@
 /** Facts about a transcript, and for a failed one the service's error with the action that fixes it. */
 import { useState } from 'react';
 import type { Transcript, WebhookStatus } from '../../../../shared/library';
-import { api, errorMessage } from '../../bridge';
+import { errorMessage } from '../../bridge';
 import { toast } from '../../stores/toasts';
 import { regionLabels } from '../../components/labels';
 import { Button } from '../../components/Button';
@@ -52,7 +52,7 @@ function WebhookState({ id, webhook }: { id: string; webhook: WebhookStatus }) {
   const check = async () => {
     setBusy(true);
     try {
-      await api.invoke('library.checkWebhook', { id });
+      await useLibrary.getState().checkWebhook(id);
     } catch (err) {
       toast(`Could not ask the service: ${errorMessage(err)}`, 'error');
     } finally {

@@ -1,28 +1,25 @@
-/** Reading a transcript: header with actions, the pinned player, find, the paragraphs, and details. */
-import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+/** Reading a transcript: header with actions, the pinned player, find, the paragraphs, and details; or, on the Subtitles screen, the cue editor under the same header. */
+import { Suspense, useEffect, useMemo, useRef, useState, type ComponentType } from 'react';
 import { Badge } from '../../components/Badge';
 import { Button } from '../../components/Button';
 import { EmptyScreen } from '../../components/EmptyScreen';
 import { InlineEdit } from '../../components/InlineEdit';
 import { statusLabel } from '../../components/status';
 import { useApp } from '../../stores/app';
+import { useChat } from '../../stores/chat';
 import { useLibrary } from '../../stores/library';
 import { toast } from '../../stores/toasts';
 import { useTranscript } from '../../stores/transcript';
-import { ExportDialog } from '../library/LibraryDialogs';
-import { ImproveAccuracy } from '../captions/ImproveAccuracy';
-import { askAbout } from '../chat/ask';
 import { AddSpeakers } from './AddSpeakers';
 import { DetailsPanel } from './DetailsPanel';
 import { FindBar } from './FindBar';
 import { blocksOf, plainText } from './paragraphs';
 import { Player } from './Player';
 import { TranscriptBody } from './TranscriptBody';
+import { Versions } from './Versions';
 
-// Only when asked for: the subtitle editor (its waveform) and the insights dialog bring most of the shared
-// schemas (zod) with them, which opening a transcript does not need (issue 29).
-const SubtitlesView = lazy(() => import('../subtitles/SubtitlesView').then((m) => ({ default: m.SubtitlesView })));
-const InsightsDialog = lazy(() => import('../chat/InsightsDialog').then((m) => ({ default: m.InsightsDialog })));
+/** The Subtitles screen's editor, which App hands in (lazily loaded: it brings most of the shared schemas, issue 29). */
+export type SubtitlesEditor = ComponentType<{ id: string; source: string }>;
 
 /** The title as the page's heading; it takes focus when a transcript opens so keyboard users start here, not at the top of the document. */
 function Title({ id, title, focusKey }: { id: string; title: string; focusKey: number }) {
@@ -68,9 +65,12 @@ function Title({ id, title, focusKey }: { id: string; title: string; focusKey: n
   );
 }
 
-export function TranscriptScreen() {
+/** `editor`: the cue editor, given on the Subtitles screen (App composes the two features; neither imports the other). */
+export function TranscriptScreen({ editor: Editor = null }: { editor?: SubtitlesEditor | null }) {
   const open = useApp((s) => s.open);
   const back = useApp((s) => s.backToLibrary);
+  const setScreen = useApp((s) => s.setScreen);
+  const show = useApp((s) => s.show);
   const findButton = useRef<HTMLButtonElement>(null);
   const openTranscript = useTranscript((s) => s.open);
   const transcript = useTranscript((s) => s.transcript);
@@ -78,13 +78,8 @@ export function TranscriptScreen() {
   const error = useTranscript((s) => s.error);
   const [finding, setFinding] = useState(false);
   const [details, setDetails] = useState(true);
-  const [exporting, setExporting] = useState(false);
-  const [understanding, setUnderstanding] = useState(false);
-  // The insights dialog stays mounted once opened (it keeps its answer), but is not loaded before.
-  const [insightsUsed, setInsightsUsed] = useState(false);
-  // Subtitles: the cue editor instead of the text (its own player, waveform and shortcuts).
-  const [subtitlesFor, setSubtitlesFor] = useState<string | null>(null);
-  const subtitles = open !== null && subtitlesFor === open.id;
+  // The Subtitles screen: the cue editor instead of the text (its own player, waveform and shortcuts).
+  const subtitles = Editor !== null;
 
   // The transcript store opens `open` itself, in the click's own turn (connectTranscript).
   const findable = transcript?.item.status === 'completed' && !subtitles;
@@ -151,7 +146,7 @@ export function TranscriptScreen() {
         <Title id={item.id} title={item.title} focusKey={open.nonce} />
         {!done && <Badge tone={statusLabel[item.status][1]}>{statusLabel[item.status][0]}</Badge>}
         <div className="transcript__actions">
-          {item.source === 'Live session' && <ImproveAccuracy recordingId={item.id} switcher />}
+          {item.source === 'Live session' && <Versions recordingId={item.id} />}
           {done && item.hasAudio && transcript.speakers.length === 0 && <AddSpeakers recordingId={item.id} />}
           <Button ref={findButton} size="sm" icon="search" disabled={!done} onClick={() => setFinding(true)} aria-keyshortcuts="Control+F">
             Find
@@ -169,32 +164,24 @@ export function TranscriptScreen() {
           >
             Copy
           </Button>
-          <Button size="sm" icon="download" disabled={!done} onClick={() => setExporting(true)}>
+          <Button size="sm" icon="download" disabled={!done} onClick={() => show({ kind: 'export', ids: [item.id], title: `Export “${item.title}”` })}>
             Export…
           </Button>
-          <Button size="sm" icon="chat" disabled={!done} onClick={() => void askAbout([item.id])}>
+          <Button size="sm" icon="chat" disabled={!done} onClick={() => void useChat.getState().askAbout([item.id])}>
             Ask
           </Button>
-          <Button
-            size="sm"
-            icon="spark"
-            disabled={!done}
-            onClick={() => {
-              setInsightsUsed(true);
-              setUnderstanding(true);
-            }}
-          >
+          <Button size="sm" icon="spark" disabled={!done} onClick={() => show({ kind: 'insights', recordingId: item.id, title: item.title })}>
             Understand…
           </Button>
-          <Button size="sm" icon="captions" disabled={!done} aria-pressed={subtitles} onClick={() => setSubtitlesFor(subtitles ? null : (open?.id ?? null))}>
+          <Button size="sm" icon="captions" disabled={!done} aria-pressed={subtitles} onClick={() => setScreen(subtitles ? 'transcript' : 'subtitles')}>
             Subtitles
           </Button>
           <Button size="sm" variant="ghost" icon="panel" aria-pressed={details} aria-label="Details panel" onClick={() => setDetails(!details)} />
         </div>
       </div>
-      {done && subtitles && (
+      {done && Editor && (
         <Suspense fallback={<p className="muted">Loading the subtitle editor…</p>}>
-          <SubtitlesView id={item.id} source={item.source} />
+          <Editor id={item.id} source={item.source} />
         </Suspense>
       )}
       {/* No text and no finished audio yet: a player and its shortcuts would only be dead controls. */}
@@ -228,12 +215,6 @@ export function TranscriptScreen() {
           <kbd>Space</kbd> play/pause · <kbd>←</kbd>/<kbd>→</kbd> 5 s · <kbd>J</kbd>/<kbd>L</kbd> 10 s · <kbd>K</kbd> pause · click a word to play it ·
           double-click or <kbd>E</kbd> to correct
         </p>
-      )}
-      <ExportDialog open={exporting} onClose={() => setExporting(false)} ids={[item.id]} title={`Export “${item.title}”`} />
-      {done && insightsUsed && (
-        <Suspense fallback={null}>
-          <InsightsDialog open={understanding} onClose={() => setUnderstanding(false)} recordingId={item.id} title={item.title} />
-        </Suspense>
       )}
     </div>
   );
