@@ -16,8 +16,27 @@ export interface RunningHost {
 /** Host mode on `<dir>/data` (the same folder after every restart), its bridge open. */
 export async function startHost(dir: string, env: NodeJS.ProcessEnv = {}, args: string[] = []): Promise<RunningHost> {
   const host = await launchHost(dir, env, args);
-  const bridge = await openBridge(host.port, host.token);
-  return { host, bridge };
+  try {
+    return { host, bridge: await openBridge(host.port, host.token) };
+  } catch (e) {
+    // 503: its services did not start; what it printed says why.
+    await host.stop();
+    throw new Error(`host mode's bridge did not open (${e instanceof Error ? e.message : String(e)}): ${host.stderr()}`, { cause: e });
+  }
+}
+
+/** A bridge call that fails with host mode's stderr when the process exits before answering (the plain call would wait forever). */
+export function call<T = Record<string, unknown>>(running: RunningHost, channel: string, input?: unknown): Promise<T> {
+  const { proc } = running.host;
+  if (proc.exitCode !== null || proc.signalCode !== null) return Promise.reject(new Error(`host mode has exited: ${running.host.stderr()}`));
+  return new Promise<T>((resolve, reject) => {
+    const onExit = () => reject(new Error(`host mode exited during ${channel}: ${running.host.stderr()}`));
+    proc.once('exit', onExit);
+    running.bridge.call<T>(channel, input).then(
+      (v) => (proc.off('exit', onExit), resolve(v)),
+      (e: unknown) => (proc.off('exit', onExit), reject(e instanceof Error ? e : new Error(String(e)))),
+    );
+  });
 }
 
 /** SIGKILL: no handler runs, nothing is flushed or closed; resolves once the process is gone. */

@@ -13,6 +13,7 @@ import { indexSentences, readWords } from './transcripts';
 import { expandSpans, type StoredSpan } from './text';
 import { copyOpened, openRegular, realFolder } from './backup-files';
 import { backupRows, type BackupRow, type ReadStats } from './backup-reader';
+import { clearJournal, journalWriter } from './backup-journal';
 import { CUE_LIMITS } from '../../../shared/subtitles/limits';
 
 export class BackupStore {
@@ -88,6 +89,8 @@ export class BackupStore {
     const imported: string[] = [];
     const copied: string[] = [];
     const chatIds = new Set<string>();
+    const profiles: string[] = [];
+    const noteImported = journalWriter(this.db);
     try {
       // Pass 1: which recordings are new, their transcripts, and which chats are over one of them.
       const existing = new Set<string>();
@@ -163,8 +166,13 @@ export class BackupStore {
               try {
                 const sql = `INSERT OR IGNORE INTO ${table} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`;
                 const r = insertFor(sql).run(...values.values());
-                if (table === 'chats' && r.changes) chatIds.add(id(row.id));
-                if (table === 'recordings' && r.changes) imported.push(id(row.id));
+                if (!r.changes) continue;
+                // Noted in this batch's transaction: a crash before the import ends is undone at the next start.
+                if (table === 'chats') chatIds.add(id(row.id));
+                if (table === 'recordings') imported.push(id(row.id));
+                if (table === 'subtitle_profiles') profiles.push(id(row.id));
+                if (table === 'chats' || table === 'recordings' || table === 'subtitle_profiles')
+                  noteImported(table === 'chats' ? 'chat' : table === 'recordings' ? 'recording' : 'profile', id(row.id));
               } catch {
                 // A row this schema refuses (a broken reference): skipped, the rest still comes in.
               }
@@ -202,6 +210,8 @@ export class BackupStore {
         }
         if (++n % 20 === 0) await new Promise((r) => setImmediate(r));
       }
+      // The import is whole: from here a restart keeps it.
+      this.db.transaction(() => clearJournal(this.db)).immediate();
       if (imported.length) this.ctx.changed(imported, 'imported');
       if (stats.skipped) notes.unshift(`${stats.skipped} rows of library.json were skipped (${stats.reasons.slice(0, 3).join('; ')}).`);
       return { imported: imported.length, skipped: recordings - imported.length, notes };
@@ -209,6 +219,7 @@ export class BackupStore {
       // Canceled or failed part-way: what this import added goes again (rows cascade from their recording).
       const del = this.db.prepare(`DELETE FROM recordings WHERE id = ?`);
       const delChat = this.db.prepare(`DELETE FROM chats WHERE id = ?`);
+      const delProfile = this.db.prepare(`DELETE FROM subtitle_profiles WHERE id = ?`);
       // In batches, like the import: removing 20,000 recordings with their rows in one transaction holds the event loop for about half a second.
       for (let i = 0; i < imported.length; i += BATCH) {
         this.db
@@ -221,9 +232,11 @@ export class BackupStore {
       this.db
         .transaction(() => {
           for (const chat of chatIds) delChat.run(chat);
+          for (const profile of profiles) delProfile.run(profile);
         })
         .immediate();
       for (const name of copied) await unlink(join(this.ctx.audioDir, name)).catch(() => undefined);
+      this.db.transaction(() => clearJournal(this.db)).immediate();
       throw e;
     } finally {
       await fh.close();

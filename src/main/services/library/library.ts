@@ -8,6 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { AudioStore } from './audio';
 import { BackupStore } from './backup';
+import { rollBackInterruptedImport } from './backup-journal';
 import { ChatStore } from './chats';
 import { ChangeFeed, openDatabase, type Database, type LibraryChange, type LibraryContext } from './db';
 import { EditStore } from './edits';
@@ -79,6 +80,9 @@ export class Library {
     this.chats = new ChatStore(this.db, ctx);
     this.retrieval = new RetrievalStore(this.db, ctx);
     this.insights = new InsightStore(this.db, ctx);
+    // A backup import a crash cut short is undone before anything reads the library. Only the app's own
+    // connection does this: the worker's (handed `db`) opens while an import may be running.
+    if (!db) rollBackInterruptedImport(this.db, this.audioDir);
   }
 
   /** The database file (for a second connection on the library's worker thread). */

@@ -354,6 +354,14 @@ export const migrations: Migration[] = [
       `);
     },
   },
+  {
+    version: 15,
+    name: 'backup import journal',
+    up(db) {
+      // What a running backup import added, noted with each batch: a crash part-way is undone at the next start (backup-journal.ts).
+      db.exec(`CREATE TABLE import_journal (kind TEXT NOT NULL, id TEXT NOT NULL, PRIMARY KEY (kind, id)) WITHOUT ROWID;`);
+    },
+  },
 ];
 
 export const latestVersion = migrations[migrations.length - 1]?.version ?? 0;
