@@ -67,6 +67,8 @@ async function main(): Promise<void> {
     url,
     format: 'file',
     sizeBytes: sizeMiB * MIB,
+    unpackedBytes: sizeMiB * MIB,
+    checksums: null,
     sha256: null,
     files: { model: 'model.onnx' },
     licence: 'MIT',

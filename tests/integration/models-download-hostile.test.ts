@@ -47,7 +47,7 @@ let archive: Buffer;
 let archiveB: Buffer;
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
-type Entry = CatalogEntry & { checksums?: string | null; unpackedBytes?: number };
+type Entry = CatalogEntry;
 
 function entry(id: string, url: string, extra: Partial<Entry> = {}): Entry {
   return {

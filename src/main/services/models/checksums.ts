@@ -17,12 +17,6 @@ import type { Verified } from './state';
 const MAX_LIST_BYTES = 8 * 1024 * 1024;
 const LIST_TIMEOUT_MS = 30_000;
 
-/** The catalog entry's published list, when H3's data names one (older catalogs have no such field). */
-export function checksumsUrlOf(entry: CatalogEntry): string | null {
-  const v = (entry as CatalogEntry & { checksums?: string | null }).checksums;
-  return typeof v === 'string' && v.length > 0 ? v : null;
-}
-
 /** The archive's file name: the key of its line in the list, and what a mirror serves it as. */
 export const archiveNameOf = (entry: CatalogEntry): string => basename(new URL(entry.url).pathname);
 
@@ -42,7 +36,7 @@ export function parseChecksumList(text: string): Map<string, string> {
 
 /** The list's URL: upstream's, or `<mirror>/<the list's file name>` with a mirror. */
 export function listUrlOf(entry: CatalogEntry, mirror: string): string | null {
-  const list = checksumsUrlOf(entry);
+  const list = entry.checksums;
   if (!list) return null;
   return mirror ? `${mirror.replace(/\/+$/, '')}/${basename(new URL(list).pathname)}` : list;
 }

@@ -70,11 +70,8 @@ export async function installedModels(dir: string): Promise<ModelManifest[]> {
   return out;
 }
 
-/** Bytes the model's files take unpacked (the catalog's figure; a catalog without it is guessed at 1.2 × the archive). */
-export function unpackedBytesOf(entry: CatalogEntry): number {
-  const v = (entry as CatalogEntry & { unpackedBytes?: number }).unpackedBytes;
-  return typeof v === 'number' && v > 0 ? v : Math.ceil(entry.sizeBytes * 1.2);
-}
+/** Bytes the model's files take unpacked (the catalog's figure, from upstream's listings). */
+export const unpackedBytesOf = (entry: CatalogEntry): number => entry.unpackedBytes;
 
 const roleFiles = (entry: CatalogEntry): string[] => Object.values(entry.files).map((p) => safeMemberPath(p));
 

@@ -175,7 +175,8 @@ export class ModelManager {
   async download(id: string): Promise<DownloadStatus> {
     const entry = this.entry(id)!;
     const running = this.active.get(id);
-    if (running) return running.started;
+    // A second start joins the run: it answers the status as it is once the run has started.
+    if (running) return running.started.then(() => this.statuses.get(id) ?? this.blank(id, entry));
     let started!: (s: DownloadStatus) => void;
     const run: Active = {
       controller: new AbortController(),
