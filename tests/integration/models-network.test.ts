@@ -2,7 +2,8 @@
  * The model downloader's network edge: a server whose certificate no one
  * trusts fails as a TLS error saying what to do; a download goes through the
  * environment's proxy (a real CONNECT-less HTTP proxy in the test), and
- * NO_PROXY keeps an address off it; the classification of socket errors.
+ * NO_PROXY keeps an address off it; the classification of socket errors;
+ * which hosts a redirect may not lead to.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -12,6 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isPrivateAddress, isPrivateName, publicOnlyLookup } from '../../src/main/services/models/addresses';
 import { download } from '../../src/main/services/models/download';
 import { classifyNetworkError } from '../../src/main/services/models/errors';
 import { Connection, proxyFor } from '../../src/main/services/models/net';
@@ -117,5 +119,31 @@ describe('model downloads on the network', () => {
     });
     expect(classifyNetworkError(err('ECONNREFUSED'), 'https://github.com/x', false).kind).toBe('network');
     expect(classifyNetworkError(err('ENOSPC'), 'https://github.com/x', false).kind).toBe('disk');
+  });
+
+  it('tells the local network from the internet, by address, by name and after DNS', async () => {
+    for (const ip of [
+      '127.0.0.1',
+      '10.1.2.3',
+      '172.20.0.1',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '::1',
+      '::',
+      'fe80::1',
+      'fd00::1',
+      '::ffff:127.0.0.1',
+      '[::1]',
+    ])
+      expect(isPrivateAddress(ip), ip).toBe(true);
+    for (const ip of ['1.1.1.1', '140.82.112.3', '2606:4700::1111', '::ffff:8.8.8.8']) expect(isPrivateAddress(ip), ip).toBe(false);
+    for (const name of ['localhost', 'api.localhost', 'router', 'printer.local', 'metadata.google.internal', '127.0.0.1'])
+      expect(isPrivateName(name), name).toBe(true);
+    for (const name of ['github.com', 'objects.githubusercontent.com', 'huggingface.co']) expect(isPrivateName(name), name).toBe(false);
+    // A name that resolves inside is refused once resolved, whatever it is called.
+    const err = await new Promise<NodeJS.ErrnoException | null>((r) => publicOnlyLookup('localhost', {}, (e) => r(e)));
+    expect(err?.code).toBe('ERR_PRIVATE_REDIRECT');
   });
 });
