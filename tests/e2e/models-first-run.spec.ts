@@ -16,7 +16,7 @@ import { expectNoAxeViolationsInBothThemes } from './axe';
 import { dropFileFrom, dropFiles } from './drop';
 import { expect, launchHost, stopHost, test } from './host';
 import { mirror, tinyArchive } from './models-mirror';
-import { fliteWav } from './seed';
+import { fliteWav, seedLibrary } from './seed';
 import { snap } from './snap';
 
 /** Every model the offer can name for English, so whichever this computer gets is on the mirror. */
@@ -129,14 +129,19 @@ test.describe('first run: a good model for this computer', () => {
   });
 
   test('"Not now" is remembered across a restart', async ({ page, host }) => {
+    seedLibrary(host.dataDir, { count: 30, wordsPer: 40, titlePrefix: 'Team meeting' });
     await open(page, host.url);
     const offer = page.getByRole('region', { name: 'Transcribe more accurately on this computer' });
     await expect(offer).toBeVisible();
+    // Above a full library, which still lists and scrolls its rows beneath it.
+    await expect(page.getByText('30 recordings')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Open Team meeting 00030' })).toBeVisible();
+    await snap(page, 'models-first-run-offer-full-library-light');
     await offer.getByRole('button', { name: 'Not now' }).click();
     await expect(offer).toHaveCount(0);
     await host.restart();
     await open(page, host.url);
-    await expect(page.getByRole('heading', { level: 1, name: 'Your library' })).toBeVisible();
+    await expect(page.getByText('30 recordings')).toBeVisible();
     await expect(offer).toHaveCount(0);
   });
 });
