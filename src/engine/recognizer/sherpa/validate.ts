@@ -72,6 +72,9 @@ const STREAMING_TYPES = new Set(['lstm', 'zipformer', 'zipformer2', 'conformer',
 const STREAMING_INT: Record<string, string[]> = {
   lstm: ['num_encoder_layers', 'T', 'decode_chunk_len', 'rnn_hidden_size', 'd_model'],
   zipformer2: ['decode_chunk_len'],
+  // Zipformer v1 (e.g. the 20M streaming model): online-zipformer-transducer-model.cc reads these as ints, and
+  // encoder_dims, attention_dims, num_encoder_layers, cnn_module_kernels and left_context_len as lists.
+  zipformer: ['T', 'decode_chunk_len'],
 };
 
 const BLANKS = ['<blk>', '<eps>', '<blank>'];
