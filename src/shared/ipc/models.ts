@@ -1,0 +1,55 @@
+/** Local models (Settings → Models; DESIGN.md §6b). */
+import { z } from 'zod';
+import { settingsViewSchema } from '../settings';
+import { downloadStatusSchema, modelsListSchema } from '../models/view';
+import { modelIdSchema } from '../models/catalog';
+import { modelOfferSchema, speedTestSchema } from '../models/offer';
+import { none, type Contracts } from './common';
+
+export const modelChannels = {
+  // Local models (Settings → Models; DESIGN.md §6b). Downloads answer at once; `models.progress` events follow.
+  /** Every catalog model with its install and download state, other installed models, the folder and its free space. */
+  'models.list': { input: none, output: modelsListSchema },
+  /** Start (or resume) a download; a disk too full answers with state 'failed' and the reason. */
+  'models.download': { input: z.object({ id: modelIdSchema }).strict(), output: downloadStatusSchema },
+  'models.pause': { input: z.object({ id: modelIdSchema }).strict(), output: downloadStatusSchema.nullable() },
+  'models.resume': { input: z.object({ id: modelIdSchema }).strict(), output: downloadStatusSchema },
+  /** Stop a download and delete its partial file. */
+  'models.cancel': { input: z.object({ id: modelIdSchema }).strict(), output: downloadStatusSchema.nullable() },
+  /** Delete an installed model (a default that named it falls back to the built-in). */
+  'models.delete': { input: z.object({ id: modelIdSchema }).strict(), output: z.object({ freedBytes: z.number().int().nonnegative() }) },
+  /**
+   * Install from an archive, a .gguf or a folder the user picked: Electron gives
+   * its `path`; host mode first POSTs the file to `/upload` as for jobs.addUpload
+   * and gives `uploadId` with the file's `name`. `id` is the catalog entry the user
+   * chose (two entries can share an archive name); without it the name picks the entry.
+   * Host mode takes a `path` only when it was picked this session or lies under `--folder`.
+   */
+  'models.installFile': {
+    input: z
+      .object({
+        path: z.string().min(1).max(4096).optional(),
+        uploadId: z.string().min(1).max(64).optional(),
+        name: z.string().min(1).max(500).optional(),
+        id: modelIdSchema.optional(),
+      })
+      .strict()
+      .refine((v) => (v.path === undefined) !== (v.uploadId === undefined), 'give either path or uploadId'),
+    output: z.object({ id: modelIdSchema }),
+  },
+  /** The default model for files or live captions ('' = the built-in PocketSphinx); it must be installed and made for that task. */
+  'models.setDefault': {
+    input: z.object({ task: z.enum(['files', 'live']), id: z.union([z.literal(''), modelIdSchema]) }).strict(),
+    output: settingsViewSchema,
+  },
+  /** The model that suits this computer for a first run (memory, cores, free disk; the language setting, else `locale`), and whether it was dismissed or taken. */
+  'models.offer': { input: z.object({ locale: z.string().max(35).optional() }).strict(), output: modelOfferSchema },
+  /** "Not now" on the first-run offer, remembered. */
+  'models.dismissOffer': { input: none, output: z.object({ dismissed: z.literal(true) }) },
+  /** Take the offer: the download starts, and the model becomes the one for files once installed (unless another was chosen meanwhile). */
+  'models.acceptOffer': { input: z.object({ id: modelIdSchema, locale: z.string().max(35).optional() }).strict(), output: downloadStatusSchema },
+  /** Transcribe the clip that ships with the app with an installed files model through the local engine, and keep the speed measured. */
+  'models.test': { input: z.object({ id: modelIdSchema }).strict(), output: speedTestSchema },
+  /** The speeds measured on this computer, by model id. */
+  'models.speeds': { input: none, output: z.record(z.string(), speedTestSchema) },
+} as const satisfies Contracts;
