@@ -242,7 +242,9 @@ test.describe('models', () => {
       await page.getByRole('region', { name: 'Models' }).scrollIntoViewIfNeeded();
       await snap(page, 'models-settings-card-light');
 
-      await page.getByRole('button', { name: 'Models', exact: true }).click();
+      // Settings leads to the Models screen.
+      await page.getByRole('button', { name: 'Compare and download models' }).click();
+      await expect(page.getByRole('heading', { level: 1, name: 'Models' })).toBeVisible();
       await expect(page.getByTestId('models-in-use')).toContainText('Files are transcribed with Zipformer small (English)');
       await expect(page.locator('.page__intro')).not.toContainText('transcribes with PocketSphinx');
 
