@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { encodeFrame } from '../../src/shared/audio-frame';
 import { hasSpeechTools } from '../fixtures/speech';
-import { bridgeEvent, killHard, seededRandom, startHost, type RunningHost } from './support/powerloss';
+import { bridgeEvent, call, killHard, seededRandom, startHost, type RunningHost } from './support/powerloss';
 
 const tools = hasSpeechTools();
 if (!tools) console.log('powerloss-captions test skipped: flite and ffmpeg are needed to make speech');
@@ -105,7 +105,7 @@ async function pump(app: RunningHost, run: number, pcm: Buffer, sent: Sent): Pro
 
 /** Words of the transcript as the library gives them, in order. */
 async function libraryWords(app: RunningHost, id: string): Promise<{ status: string; words: string[] }> {
-  const t = await app.bridge.call<{ item: { status: string }; words: { text: string[] } }>('library.get', { id });
+  const t = await call<{ item: { status: string }; words: { text: string[] } }>(app, 'library.get', { id });
   return { status: t.item.status, words: t.words.text };
 }
 
@@ -114,11 +114,15 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe.skipIf(!tools)('power lost during a live session', () => {
   it(`keeps the session, its shown turns and its recording up to 2 s before the kill, ${KILLS} kills out of ${KILLS}`, async () => {
     const rnd = seededRandom('powerloss-captions');
-    const pcm = speech('Good morning everyone. The budget meeting starts at nine.');
+    const pcm = speech('Good morning everyone.');
     let app = await startHost(dir);
     try {
       for (let i = 0; i < KILLS; i++) {
-        const run = await app.bridge.call<{ run: number; recordingId: string }>('captions.start', { sources: ['mic'], recordingMime: 'audio/wav' });
+        const run = await call<{ run: number; recordingId: string }>(app, 'captions.start', {
+          sources: ['mic'],
+          recordingMime: 'audio/wav',
+          endOfTurn: 'quick',
+        });
         const sent: Sent = { frames: 0, recorded: 0, stop: false };
         const pumping = pump(app, run.run, pcm, sent);
         // The condition: a turn shown as final, frames still flowing. Then a random number of further frames (0 to 2 s).
@@ -134,7 +138,7 @@ describe.skipIf(!tools)('power lost during a live session', () => {
         await pumping;
 
         app = await startHost(dir);
-        const list = await app.bridge.call<{ items: { id: string }[] }>('library.list');
+        const list = await call<{ items: { id: string }[] }>(app, 'library.list');
         expect(
           list.items.map((x) => x.id),
           `kill ${i + 1}`,
@@ -145,7 +149,7 @@ describe.skipIf(!tools)('power lost during a live session', () => {
         const expected = shown.flat();
         expect(saved.words.slice(0, expected.length), `kill ${i + 1} (${further} frames after the first turn)`).toEqual(expected);
         // The recording: as long as what was sent up to 2 s before the kill, and no longer than what was sent.
-        const { url } = await app.bridge.call<{ url: string | null }>('library.mediaUrl', { id: run.recordingId });
+        const { url } = await call<{ url: string | null }>(app, 'library.mediaUrl', { id: run.recordingId });
         expect(url).not.toBeNull();
         const res = await fetch(`http://127.0.0.1:${app.host.port}${url}`);
         const bytes = (await res.arrayBuffer()).byteLength - 44;

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { applySplice, type Cue, type Splice } from '../../src/shared/subtitles/index';
 import { srtOf } from '../support/srt';
-import { killHard, seededRandom, startHost, type RunningHost } from './support/powerloss';
+import { call, killHard, seededRandom, startHost, type RunningHost } from './support/powerloss';
 
 const dir = mkdtempSync(join(tmpdir(), 'verbatim-powerloss-subtitles-'));
 const KILLS = 10;
@@ -47,16 +47,16 @@ describe('power lost while a subtitle edit is saved', () => {
     let app: RunningHost = await startHost(dir);
     try {
       for (let round = 0; round < KILLS; round++) {
-        const made = await app.bridge.call<{ id: string; cues: number }>('subtitles.importNew', { name: `talk ${round}.srt`, content: srtOf(CUES) });
+        const made = await call<{ id: string; cues: number }>(app, 'subtitles.importNew', { name: `talk ${round}.srt`, content: srtOf(CUES) });
         expect(made.cues).toBe(CUES);
         const id = made.id;
-        let doc = await app.bridge.call<Doc>('subtitles.open', { id });
+        let doc = await call<Doc>(app, 'subtitles.open', { id });
         // The condition: commits acknowledged one after another, the next one in flight; the kill comes after a random number of them.
         const acked = rnd.int(1, 12);
         let labels: string[] = [];
         for (let n = 0; n < acked; n++) {
           const edit = nextEdit(doc.cues, round, n, (max) => rnd.int(0, max));
-          const { version } = await app.bridge.call<{ version: number }>('subtitles.commit', { id, version: doc.version, ...edit });
+          const { version } = await call<{ version: number }>(app, 'subtitles.commit', { id, version: doc.version, ...edit });
           expect(version).toBeGreaterThan(doc.version);
           doc = { version, cues: applySplice(doc.cues, edit.splice), undo: [] };
           labels = [...labels, edit.label];
@@ -68,11 +68,11 @@ describe('power lost while a subtitle edit is saved', () => {
         app.bridge.ws.on('message', (d: Buffer) => void ((JSON.parse(d.toString()) as { id?: number }).id === 1e9 && (answered = true)));
         app.bridge.ws.send(JSON.stringify({ id: 1e9, channel: 'subtitles.commit', input: { id, version: doc.version, ...inFlight } }));
         const trips = rnd.int(0, 16);
-        for (let t = 0; t < trips; t++) await app.bridge.call('library.tags');
+        for (let t = 0; t < trips; t++) await call(app, 'library.tags');
         await killHard(app.host.proc);
 
         app = await startHost(dir);
-        const reopened = await app.bridge.call<Doc>('subtitles.open', { id });
+        const reopened = await call<Doc>(app, 'subtitles.open', { id });
         const landed = reopened.version > doc.version;
         console.log(
           `kill ${round + 1}: ${acked} commits acknowledged, then ${trips} round trips; the one in flight ${answered ? 'answered' : landed ? 'landed' : 'did not land'}`,
@@ -84,8 +84,8 @@ describe('power lost while a subtitle edit is saved', () => {
         expect(reopened.undo.slice(-labels.length - (landed ? 1 : 0)).map((e) => e.label)).toEqual(landed ? [...labels, inFlight.label] : labels);
         // The document goes on: the next edit commits on the version it opened at.
         const next = nextEdit(reopened.cues, round, acked + 1, (max) => rnd.int(0, max));
-        await app.bridge.call('subtitles.commit', { id, version: reopened.version, ...next });
-        const exported = await app.bridge.call<{ content: string }>('library.export', { id, format: 'srt' });
+        await call(app, 'subtitles.commit', { id, version: reopened.version, ...next });
+        const exported = await call<{ content: string }>(app, 'library.export', { id, format: 'srt' });
         expect(exported.content).toContain(next.splice.insert[0]!.text);
       }
     } finally {
