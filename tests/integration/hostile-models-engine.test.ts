@@ -175,6 +175,8 @@ beforeAll(async () => {
   const audio = toneSequence(['beep', 'beep', 'boop']);
   const up = await api('/v2/upload', { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: new Uint8Array(wavBytes(audio.pcm)) });
   uploadUrl = ((await up.json()) as { upload_url: string }).upload_url;
+  // One job on the good model first: the job path's one-time start (its voice detector, the model's child) is not a hostile input's cost.
+  await expectGoodModelWorks();
   figures.rssBefore = await settledRssMiB(engine.proc.pid as number, 10_000);
   await resetLoop(engine.proc, probe);
 }, 120_000);
