@@ -4,7 +4,7 @@
  * a clear error and the engine keeps answering. Offline models decode whole clips (VAD segments, ≤ 30 s);
  * a streaming transducer decodes live audio as it comes.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { ModelManifest } from '../../../shared/models/catalog';
 import type { NativeChild } from '../../native/child-host';
 import type { KeytermReport, PartialResult, RecognizedWord, Recognizer, RecognizerStream } from '../types';
@@ -75,7 +75,8 @@ export class SherpaRecognizer implements Recognizer {
 
   private key(c: CheckedModel, o: DecodeOptions): string {
     // A streaming recognizer holds its hotwords in its config, so each set of them is a recognizer of its own.
-    return `${this.model.manifest.id}|${c.signature}|${o.beam ? 'beam' : 'greedy'}|${o.language ?? ''}|${o.hotwords ?? ''}`;
+    const hotwords = o.hotwords ? createHash('sha256').update(o.hotwords).digest('hex').slice(0, 16) : '';
+    return `${this.model.manifest.id}|${c.signature}|${o.beam ? 'beam' : 'greedy'}|${o.language ?? ''}|${hotwords}`;
   }
 
   /** The keyterms as hotwords (raw words, '/' between phrases) and the bpe.vocab sherpa-onnx splits them with; none for other families. */
