@@ -1,0 +1,129 @@
+/**
+ * Host mode's bridge: the IPC contract over one WebSocket at /bridge. The
+ * upgrade is refused without the launch token, from another origin or a
+ * non-loopback Host, and waits for the services; then each text message is a
+ * request for the router and each binary one a live-captions audio frame, and
+ * main's events go to every socket. Nothing a socket sends may throw out of a listener.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { WebSocket, WebSocketServer } from 'ws';
+import type * as BridgeRequest from '../../shared/bridge-request';
+import type { BridgeResponse } from '../../shared/ipc';
+import type { Core } from '../core';
+import { CheckedJson } from '../ipc/checked';
+import type { ServicesUp } from './services';
+import { isLoopbackHost, parseTarget, tokenMatches } from './token-routes';
+
+/**
+ * The largest bridge message accepted. The biggest legitimate one is
+ * `subtitles.commit` of a whole cue list (Reset, an import onto the cues: ~10 MB of JSON for 100,000 cues);
+ * audio frames for live captions are 1,600–32,000 bytes. Anything larger
+ * closes that socket with 1009 and leaves host mode serving.
+ */
+export const BRIDGE_MAX_PAYLOAD = 16 * 1024 * 1024;
+
+/** Text messages from this size on are read and checked on the library's worker thread (a 200,000-cue commit is ~9 MB of JSON): the event loop only hands the bytes over. */
+export const BRIDGE_OFF_THREAD_BYTES = 256 * 1024;
+
+export class HostBridge {
+  private readonly sockets = new Set<WebSocket>();
+  private wss: WebSocketServer | null = null;
+  private core: Core | null = null;
+  private decode: typeof BridgeRequest.decodeBridgeRequest | null = null;
+  private unsubscribe = (): void => undefined;
+
+  /** `origins`: the page's own origins (the address printed, and its localhost and [::1] spellings). */
+  constructor(
+    private readonly token: string,
+    private readonly origins: readonly string[],
+    private readonly ready: () => Promise<boolean>,
+  ) {}
+
+  /** The services are up: the socket server, the decoder, and main's events to every socket. */
+  start({ core, ws, decodeBridgeRequest }: ServicesUp): void {
+    this.core = core;
+    this.decode = decodeBridgeRequest;
+    this.wss = new ws.WebSocketServer({ noServer: true, maxPayload: BRIDGE_MAX_PAYLOAD });
+    this.wss.on('error', (err) => console.error('host: bridge server error', err));
+    this.unsubscribe = core.router.subscribe((event, payload) => {
+      const frame = JSON.stringify({ event, payload } satisfies BridgeResponse);
+      for (const s of this.sockets) if (s.readyState === s.OPEN) s.send(frame);
+    });
+  }
+
+  /** An HTTP upgrade: to /bridge with the token, from the page's origin, once the services are up; anything else is refused on the raw socket. */
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    // The socket is ours from here: an error on it (a reset mid-handshake) must not reach the process.
+    socket.on('error', () => socket.destroy());
+    const reject = (status: number, text: string) => {
+      socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    };
+    if (!isLoopbackHost(req.headers.host)) return reject(421, 'Misdirected Request');
+    const url = parseTarget(req.url);
+    if (!url) return reject(400, 'Bad Request');
+    if (url.pathname !== '/bridge') return reject(404, 'Not Found');
+    if (!tokenMatches(this.token, url.searchParams.get('token'))) return reject(401, 'Unauthorized');
+    const origin = req.headers.origin;
+    if (origin !== undefined && !this.origins.includes(origin)) return reject(403, 'Forbidden');
+    // Before the services are up the handshake waits (the page's bridge queues its calls meanwhile).
+    void this.ready().then((ok) => {
+      const wss = this.wss;
+      if (ok && wss) wss.handleUpgrade(req, socket, head, (ws) => this.attach(ws));
+      else reject(503, 'Service Unavailable');
+    });
+  }
+
+  close(): void {
+    this.unsubscribe();
+    for (const ws of this.sockets) ws.close(1001, 'Verbatim is shutting down');
+    this.wss?.close();
+  }
+
+  private attach(ws: WebSocket): void {
+    // First thing: ws reports oversized or malformed frames as 'error' (then closes
+    // with 1009/1002); with no listener that error would end host mode.
+    ws.on('error', () => ws.terminate());
+    this.sockets.add(ws);
+    ws.on('close', () => this.sockets.delete(ws));
+    ws.on('message', (data, isBinary) => {
+      // Binary messages are live captions' audio frames (ipc.ts binaryMessages); the service checks and never throws.
+      if (isBinary) return this.core?.captions.frame(toBytes(data));
+      this.onMessage(ws, toBytes(data)).catch((err: unknown) => {
+        console.error('host: bridge message failed', err);
+        if (ws.readyState === ws.OPEN) ws.close(1011, 'Internal error');
+      });
+    });
+  }
+
+  private async onMessage(ws: WebSocket, bytes: Uint8Array): Promise<void> {
+    const core = this.core;
+    const decode = this.decode;
+    if (!core || !decode) return;
+    const req =
+      bytes.byteLength >= BRIDGE_OFF_THREAD_BYTES
+        ? await core.library.offload.decodeRequest(bytes)
+        : decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
+    if (!req.ok) {
+      ws.close(1003, req.reason);
+      return;
+    }
+    const { id, channel, input, check } = req;
+    const reply = await core.router.dispatch(channel, input, { sender: { kind: 'host', tokenValid: true }, jsonText: true }, check ?? undefined);
+    if (ws.readyState !== ws.OPEN) return;
+    if (reply.ok && reply.output instanceof CheckedJson) {
+      // JSON the worker made and checked, sent as it is: one text message in three frames, sent in one turn so nothing comes between them.
+      ws.send(`{"id":${id},"output":`, { binary: false, fin: false });
+      ws.send(reply.output.bytes, { binary: false, fin: false });
+      ws.send('}', { binary: false, fin: true });
+      return;
+    }
+    const frame: BridgeResponse = reply.ok ? { id, output: reply.output } : { id, error: reply.error };
+    ws.send(JSON.stringify(frame));
+  }
+}
+
+function toBytes(data: Buffer | ArrayBuffer | Buffer[]): Uint8Array {
+  if (Array.isArray(data)) return Buffer.concat(data);
+  return data instanceof ArrayBuffer ? new Uint8Array(data) : data;
+}
