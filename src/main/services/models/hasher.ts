@@ -19,6 +19,7 @@ const FLAGS = 2;
 const SLEEPING = 3;
 /** Bytes waiting before a sleeping worker is woken: a wake-up per socket read costs more than the copy. */
 const WAKE_AT = 256 * 1024;
+const FLUSH_MS = 20;
 const END = 1;
 const ABORT = 2;
 const FAILED = 4;
@@ -182,10 +183,23 @@ export class DownloadSink {
     return n < chunk.length ? chunk.subarray(n) : null;
   }
 
-  /** Wake the worker if it sleeps and enough waits for it (or `always`: the stream ends, or the producer waits for room). */
+  /**
+   * Wake the worker if it sleeps and enough waits for it (or `always`: the
+   * stream ends, or the producer waits for room). Fewer bytes are written
+   * within FLUSH_MS all the same, so a slow or paused transfer's partial file
+   * keeps up with what arrived (a kill loses at most that).
+   */
   private wake(always: boolean): void {
-    if (Atomics.load(this.ctl, SLEEPING) === 1 && (always || RING - this.room() >= WAKE_AT)) Atomics.notify(this.ctl, HEAD);
+    if (Atomics.load(this.ctl, SLEEPING) !== 1) return;
+    if (always || RING - this.room() >= WAKE_AT) Atomics.notify(this.ctl, HEAD);
+    else
+      this.flushTimer ??= setTimeout(() => {
+        this.flushTimer = null;
+        this.wake(true);
+      }, FLUSH_MS);
   }
+
+  private flushTimer: NodeJS.Timeout | null = null;
 
   /** Take a chunk; false when the caller should pause its source until `drain()` resolves. */
   push(chunk: Buffer): boolean {
@@ -227,6 +241,7 @@ export class DownloadSink {
 
   /** Stop the worker (after `finish`, or to abandon the bytes). */
   dispose(): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
     Atomics.or(this.ctl, FLAGS, END | ABORT);
     Atomics.notify(this.ctl, HEAD);
     this.worker.removeAllListeners('exit');
