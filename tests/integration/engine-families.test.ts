@@ -2,7 +2,8 @@
 // tiny model in its upstream exporter's format (tests/fixtures/models/speech.ts names each script):
 // SenseVoice (sherpa-onnx's senseVoice config: one CTC model with language/ITN queries, LFR features),
 // Moonshine v2 (encoder + merged decoder, base64 tokens with an id-only line) and Whisper large-v3-turbo
-// (128 mel bins, int8 files only, turbo-* names). Each reads the tones as "beep beep boop".
+// (128 mel bins, int8 files only, turbo-* names), and Parakeet TDT v3 (128 mel bins, *.int8.onnx). Each reads
+// the tones as "beep beep boop".
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEngine } from '../../src/engine/server';
@@ -49,6 +50,7 @@ const KINDS: { kind: TinyModelKind; timed: boolean }[] = [
   { kind: 'sense-voice', timed: true },
   { kind: 'moonshine-v2', timed: false },
   { kind: 'whisper-turbo', timed: false },
+  { kind: 'parakeet-tdt-v3', timed: true },
 ];
 
 beforeAll(async () => {
