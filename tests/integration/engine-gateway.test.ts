@@ -9,7 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEngine } from '../../src/engine/server';
 import { engineSandbox, type EngineSandbox } from '../support/engine';
-import type { TranscriptParams, TranscriptResult } from '../../src/engine/store';
+import type { TranscriptResult } from '../../src/engine/store';
+import { transcriptParams } from '../support/transcript-params';
 
 const KEY = 'gateway-test-key';
 const UPSTREAM_KEY = 'upstream-secret';
@@ -32,26 +33,7 @@ const SENTENCES = [
 ];
 
 function storeTranscript(e: RunningEngine, id: string): void {
-  const params = {
-    audio_url: 'http://example.invalid/a.wav',
-    speech_models: ['universal-2'],
-    language_code: 'en_us',
-    punctuate: true,
-    format_text: true,
-    disfluencies: false,
-    filter_profanity: false,
-    keyterms_prompt: null,
-    audio_start_from: null,
-    audio_end_at: null,
-    redact_pii: false,
-    redact_pii_policies: null,
-    redact_pii_sub: null,
-    redact_pii_audio: false,
-    redact_pii_audio_quality: null,
-    webhook_url: null,
-    webhook_auth_header_name: null,
-    speech_understanding: null,
-  } as TranscriptParams;
+  const params = transcriptParams();
   const sentences = SENTENCES.map((s) => ({ ...s, confidence: 0.9, words: [], speaker: null, channel: null }));
   const result = {
     text: SENTENCES.map((s) => s.text).join(' '),

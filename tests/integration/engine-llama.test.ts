@@ -9,7 +9,8 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEngine } from '../../src/engine/server';
-import type { TranscriptParams, TranscriptResult } from '../../src/engine/store';
+import type { TranscriptResult } from '../../src/engine/store';
+import { transcriptParams } from '../support/transcript-params';
 import { engineSandbox, type EngineSandbox } from '../support/engine';
 import { fixedSentence, installTinyGguf, tinyGguf } from '../fixtures/models/gguf';
 
@@ -239,26 +240,7 @@ describe('local GGUF models in the gateway', () => {
 
   it('translates and names speakers offline with the local model when one is installed', async () => {
     const id = 'llama-understanding';
-    const params = {
-      audio_url: 'http://example.invalid/a.wav',
-      speech_models: ['universal-2'],
-      language_code: 'en_us',
-      punctuate: true,
-      format_text: true,
-      disfluencies: false,
-      filter_profanity: false,
-      keyterms_prompt: null,
-      audio_start_from: null,
-      audio_end_at: null,
-      redact_pii: false,
-      redact_pii_policies: null,
-      redact_pii_sub: null,
-      redact_pii_audio: false,
-      redact_pii_audio_quality: null,
-      webhook_url: null,
-      webhook_auth_header_name: null,
-      speech_understanding: null,
-    } as unknown as TranscriptParams;
+    const params = transcriptParams();
     const result = { text: 'We ship on Friday.', words: [], sentences: [], confidence: 0.9, audio_duration: 3, speech_model_used: 'universal-2', warnings: [] };
     engine.ctx.store.insertTranscript(id, params, null);
     engine.ctx.store.complete(id, result as unknown as TranscriptResult, null);

@@ -10,6 +10,7 @@ import { StreamingTranscriber } from 'assemblyai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEngine } from '../../src/engine/server';
 import { engineSandbox, type EngineSandbox } from '../support/engine';
+import { selfSignedCert } from '../support/tls';
 
 const KEY = 'tls-test-key';
 let sandbox: EngineSandbox;
@@ -21,36 +22,16 @@ let savedCAs: string[] = [];
 beforeAll(async () => {
   sandbox = engineSandbox('verbatim-tls-');
   dir = sandbox.dir;
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-keyout',
-      join(dir, 'key.pem'),
-      '-out',
-      join(dir, 'cert.pem'),
-      '-days',
-      '1',
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1,DNS:localhost',
-    ],
-    { stdio: 'ignore' },
-  );
+  const pem = selfSignedCert(dir);
   // The SDK opens its socket with `ws` and no CA option: trust our certificate process-wide for this test file.
   savedCAs = tls.getCACertificates('default');
-  tls.setDefaultCACertificates([...savedCAs, readFileSync(join(dir, 'cert.pem'), 'utf8')]);
+  tls.setDefaultCACertificates([...savedCAs, readFileSync(pem.cert, 'utf8')]);
   execFileSync('flite', ['-voice', 'slt', '-t', 'Please send the quarterly report to the finance team.', '-o', join(dir, 'say.wav')]);
   execFileSync('sox', [join(dir, 'say.wav'), '-r', '16000', '-c', '1', '-b', '16', '-e', 'signed-integer', '-t', 'raw', join(dir, 'say.raw')]);
   const speech = readFileSync(join(dir, 'say.raw'));
   // Whole 50 ms frames: the service closes 3007 on shorter ones.
   pcm = Buffer.concat([Buffer.alloc(8000), speech, Buffer.alloc(48000 + (1600 - (speech.length % 1600)))]);
-  engine = await sandbox.start(KEY, { tls: { cert: join(dir, 'cert.pem'), key: join(dir, 'key.pem') } });
+  engine = await sandbox.start(KEY, { tls: { cert: pem.cert, key: pem.key } });
 });
 
 afterAll(async () => {

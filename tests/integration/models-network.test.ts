@@ -5,7 +5,6 @@
  * NO_PROXY keeps an address off it; the classification of socket errors;
  * which hosts a redirect may not lead to.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, request, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
@@ -17,6 +16,7 @@ import { isPrivateAddress, isPrivateName, publicOnlyLookup } from '../../src/mai
 import { download } from '../../src/main/services/models/download';
 import { classifyNetworkError } from '../../src/main/services/models/errors';
 import { Connection, proxyFor } from '../../src/main/services/models/net';
+import { selfSignedCert } from '../support/tls';
 
 let dir: string;
 const servers: Server[] = [];
@@ -53,28 +53,8 @@ const get = (url: string, env: Record<string, string> = {}) =>
 
 describe('model downloads on the network', () => {
   it('an untrusted certificate is a TLS error that says what to try', async () => {
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-keyout',
-        join(dir, 'key.pem'),
-        '-out',
-        join(dir, 'cert.pem'),
-        '-days',
-        '1',
-        '-subj',
-        '/CN=127.0.0.1',
-        '-addext',
-        'subjectAltName=IP:127.0.0.1',
-      ],
-      { stdio: 'ignore' },
-    );
-    const port = await listen(createHttpsServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, serve));
+    const pem = selfSignedCert(dir);
+    const port = await listen(createHttpsServer({ key: readFileSync(pem.key), cert: readFileSync(pem.cert) }, serve));
     await expect(get(`https://127.0.0.1:${port}/m.tar.bz2`)).rejects.toMatchObject({
       kind: 'tls',
       message: expect.stringMatching(/not trusted.*certificate store/),

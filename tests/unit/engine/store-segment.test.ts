@@ -3,32 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findSpeechSegments, segmentsFromEnergies } from '../../../src/engine/audio/segment';
-import type { TranscriptParams } from '../../../src/engine/store';
+import { transcriptParams } from '../../support/transcript-params';
 import { Store } from '../../../src/engine/store';
 
 const dir = mkdtempSync(join(tmpdir(), 'engine-unit-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const params: TranscriptParams = {
-  audio_url: 'http://x/a.wav',
-  speech_models: ['universal-2'],
-  language_code: 'en_us',
-  punctuate: true,
-  format_text: true,
-  disfluencies: false,
-  filter_profanity: false,
-  keyterms_prompt: null,
-  audio_start_from: null,
-  audio_end_at: null,
-  redact_pii: false,
-  redact_pii_policies: null,
-  redact_pii_sub: null,
-  redact_pii_audio: false,
-  redact_pii_audio_quality: null,
-  webhook_url: null,
-  webhook_auth_header_name: null,
-  speech_understanding: null,
-};
+const params = transcriptParams({ audio_url: 'http://x/a.wav' });
 
 describe('store', () => {
   it('queues durably: claims in order, re-queues interrupted jobs on reopen', () => {
