@@ -39,4 +39,19 @@ describe('family checks', () => {
     writeFileSync(join(dir, m.files.encoder as string), encoderWith({ model_type: 'zipformer', decode_chunk_len: 32, T: 39 }));
     await expect(checkModelFiles(dir, m)).resolves.toMatchObject({ metadata: { encoder: { model_type: 'zipformer' } } });
   });
+
+  it('takes Moonshine v2 as upstream ships it (.ort files: FlatBuffer identifier ORTM), and refuses an .ort that is not', async () => {
+    const dir = writeTinyModel(root, 'moonshine-v2', 'moonshine-v2-ort');
+    const m = manifestOf(dir);
+    // A FlatBuffer's first word is its root table's offset, then the 4-byte file identifier.
+    const ort = (id: string) => Buffer.concat([Buffer.from([16, 0, 0, 0]), Buffer.from(id, 'latin1'), Buffer.alloc(64)]);
+    writeFileSync(join(dir, 'encoder_model.ort'), ort('ORTM'));
+    writeFileSync(join(dir, 'decoder_model_merged.ort'), ort('ORTM'));
+    const shipped = { ...m, files: { ...m.files, encoder: 'encoder_model.ort', mergedDecoder: 'decoder_model_merged.ort' } };
+    await expect(checkModelFiles(dir, shipped)).resolves.toMatchObject({ paths: { encoder: join(dir, 'encoder_model.ort') } });
+    writeFileSync(join(dir, 'decoder_model_merged.ort'), readFileSync(join(dir, m.files.mergedDecoder as string)));
+    await expect(checkModelFiles(dir, shipped)).rejects.toThrow(/mergedDecoder file decoder_model_merged\.ort is damaged .*not in the \.ort format/);
+    writeFileSync(join(dir, 'encoder_model.ort'), ort('ORTM').subarray(0, 6));
+    await expect(checkModelFiles(dir, shipped)).rejects.toThrow(/encoder file encoder_model\.ort is damaged/);
+  });
 });

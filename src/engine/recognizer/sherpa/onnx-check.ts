@@ -216,3 +216,31 @@ export async function checkOnnx(file: string): Promise<OnnxSummary> {
     await fh.close();
   }
 }
+
+/**
+ * ONNX Runtime's own format (`.ort`, a FlatBuffer), as upstream ships Moonshine v2
+ * (sherpa-onnx nodejs-addon-examples/test_asr_non_streaming_moonshine_v2.js names encoder_model.ort and
+ * decoder_model_merged.ort). It carries no metadata sherpa-onnx reads for that family, so the check is the
+ * FlatBuffer's file identifier "ORTM" (bytes 4–7) and a root table offset inside the file; the load itself
+ * runs in the native child, where a damaged file is that child's death, not the engine's.
+ */
+export async function checkOrt(file: string): Promise<OnnxSummary> {
+  let opened: Awaited<ReturnType<typeof openRegular>>;
+  try {
+    opened = await openRegular(file);
+  } catch (err) {
+    if (err instanceof FileRefusedError) throw new OnnxFileError(`${file} is not a usable ONNX Runtime model: it is ${err.what}`);
+    throw err;
+  }
+  const { fh, size } = opened;
+  try {
+    const head = Buffer.alloc(8);
+    const { bytesRead } = await fh.read(head, 0, 8, 0);
+    const root = head.readUInt32LE(0);
+    if (bytesRead < 8 || head.toString('latin1', 4, 8) !== 'ORTM' || root < 8 || root >= size)
+      throw new OnnxFileError(`${file} is not a usable ONNX Runtime model: it is not in the .ort format`);
+    return { metadata: {}, inputs: 0, outputs: 0, nodes: 0, inputInfo: [], outputInfo: [] };
+  } finally {
+    await fh.close();
+  }
+}

@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { MODEL_FILE_ROLES, type ModelManifest } from '../../../shared/models/catalog';
 import { ModelFileError, modelFile } from '../../models/folder';
 import { FileRefusedError, readCapped } from '../../models/regular-file';
-import { checkOnnx, OnnxFileError } from './onnx-check';
+import { checkOnnx, checkOrt, OnnxFileError } from './onnx-check';
 
 /** The model's files are unusable; the message names the model, says which file and why, and what to do. */
 export { ModelFileError } from '../../models/folder';
@@ -105,10 +105,14 @@ export async function checkModelFiles(folder: string, m: ModelManifest): Promise
   for (const role of roles) {
     if (role === 'tokens') continue;
     try {
-      metadata[role] = (await checkOnnx(paths[role] as string)).metadata;
+      const path = paths[role] as string;
+      metadata[role] = (await (path.endsWith('.ort') ? checkOrt(path) : checkOnnx(path))).metadata;
     } catch (err) {
       if (err instanceof OnnxFileError)
-        fail(m, `its ${role} file ${m.files[role]} is damaged or not an ONNX model (${err.message.replace(/^.* is not a usable ONNX model: /, '')})`);
+        fail(
+          m,
+          `its ${role} file ${m.files[role]} is damaged or not an ONNX model (${err.message.replace(/^.* is not a usable ONNX (Runtime )?model: /, '')})`,
+        );
       throw err;
     }
   }
