@@ -2,7 +2,8 @@
  * A job's speech segments through the batch recognizer: one pass, or, for
  * narrowband recordings with enough speech and the adaptation tools installed, a first
  * pass over up to a minute of speech, one speaker transform (MLLR) from its
- * words, and every segment again with it.
+ * words, and every segment again with it. Segments are decoded side by side on the one loaded model, as many
+ * as the job's share of the cores allows (recognizer/decode-share.ts); words come back in segment order.
  */
 import { readSamples } from '../audio/decode';
 import {
@@ -14,6 +15,7 @@ import {
   type SpeakerAdapter,
   type SpeakerTransform,
 } from '../recognizer/index';
+import { currentShare, fileJobDecoding } from '../recognizer/decode-share';
 
 export interface SegmentsInput {
   /** The decoded 16 kHz PCM16 file and its speech segments (sample ranges). */
@@ -35,11 +37,61 @@ export interface SegmentsInput {
   signal: AbortSignal;
   /** Says why adaptation was skipped after it was tried (the job goes on with the first pass). */
   warn: (msg: string) => void;
+  /** Segments decoded at once, read as each decode ends (default: the job's share of the cores now). */
+  parallel?: () => number;
+}
+
+/**
+ * fn(0..n-1) with at most limit() calls in flight, results in index order. The limit is read again whenever a
+ * call ends, so a job shrinks when live sessions or other jobs start. The first failure rejects at once.
+ */
+export function inOrder<T>(n: number, limit: () => number, fn: (i: number) => Promise<T>): Promise<T[]> {
+  const out = new Array<T>(n);
+  return new Promise<T[]>((resolve, reject) => {
+    let next = 0;
+    let active = 0;
+    let done = 0;
+    let stopped = false;
+    const pump = (): void => {
+      if (stopped) return;
+      if (done === n) {
+        resolve(out);
+        return;
+      }
+      while (next < n && active < Math.max(1, Math.floor(limit()))) {
+        const i = next++;
+        active++;
+        fn(i).then(
+          (v) => {
+            out[i] = v;
+            active--;
+            done++;
+            pump();
+          },
+          (err: unknown) => {
+            stopped = true;
+            reject(err instanceof Error ? err : new Error(String(err)));
+          },
+        );
+      }
+    };
+    pump();
+  });
 }
 
 /** Words per segment, times relative to each segment's start; `adapted` says whether the second pass ran. */
 export async function recognizeSegments(o: SegmentsInput): Promise<{ bySegment: RecognizedWord[][]; adapted: boolean }> {
+  const done = fileJobDecoding();
+  try {
+    return await recognizeAll(o);
+  } finally {
+    done();
+  }
+}
+
+async function recognizeAll(o: SegmentsInput): Promise<{ bySegment: RecognizedWord[][]; adapted: boolean }> {
   const { raw, segments, signal } = o;
+  const limit = o.parallel ?? (() => currentShare().parallelSegments);
   const decode = async (seg: { start: number; end: number }, speaker?: SpeakerTransform): Promise<RecognizedWord[]> => {
     signal.throwIfAborted();
     return o.recognizer.recognize(await readSamples(raw, seg.start, seg.end), { keyterms: o.keyterms, speaker });
@@ -60,8 +112,7 @@ export async function recognizeSegments(o: SegmentsInput): Promise<{ bySegment: 
       .filter((u) => !u.words.some((w) => added.has(w)));
     try {
       const speaker = await o.adapter.solve(raw, utts, o.workDir, signal);
-      const second: RecognizedWord[][] = [];
-      for (const seg of segments) second.push(await decode(seg, speaker));
+      const second = await inOrder(segments.length, limit, (i) => decode(segments[i] as { start: number; end: number }, speaker));
       return { bySegment: second, adapted: true };
     } catch (err) {
       if (signal.aborted) throw err;
@@ -69,6 +120,7 @@ export async function recognizeSegments(o: SegmentsInput): Promise<{ bySegment: 
       o.warn(`speaker adaptation failed, decoding in one pass (${err instanceof Error ? err.message : String(err)})`);
     }
   }
-  for (; next < segments.length; next++) bySegment.push(await decode(segments[next] as { start: number; end: number }));
-  return { bySegment, adapted: false };
+  const from = next;
+  const rest = await inOrder(segments.length - from, limit, (i) => decode(segments[from + i] as { start: number; end: number }));
+  return { bySegment: [...bySegment, ...rest], adapted: false };
 }
