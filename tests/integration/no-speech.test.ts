@@ -20,7 +20,28 @@ let client: AssemblyAI;
 /** Four seconds of plucked chords (sox): music with no voice. */
 function makeChords(dir: string): string {
   const out = join(dir, 'chords.wav');
-  execFileSync('sox', ['-n', '-r', '16000', '-c', '1', '-b', '16', out, 'synth', '1', 'pluck', 'C4', 'pluck', 'E4', 'pluck', 'G4', 'repeat', '3', 'norm', '-3']);
+  execFileSync('sox', [
+    '-n',
+    '-r',
+    '16000',
+    '-c',
+    '1',
+    '-b',
+    '16',
+    out,
+    'synth',
+    '1',
+    'pluck',
+    'C4',
+    'pluck',
+    'E4',
+    'pluck',
+    'G4',
+    'repeat',
+    '3',
+    'norm',
+    '-3',
+  ]);
   return out;
 }
 
@@ -36,12 +57,16 @@ describe('audio with no speech in it', () => {
   it.each([
     ['a 440 Hz tone', () => makeTone(sandbox.dir, 'tone', 4)],
     ['plucked chords', () => makeChords(sandbox.dir)],
-  ])('%s: completed, empty text, no words, as the published API answers', async (_label, make) => {
-    const t = await client.transcripts.transcribe({ audio: await client.files.upload(make()) }, { pollingInterval: 200 });
-    expect(t.status).toBe('completed');
-    expect(t.error ?? null).toBeNull();
-    expect(t.text).toBe('');
-    expect(t.words).toEqual([]);
-    expect(t.audio_duration).toBeGreaterThanOrEqual(3);
-  }, 120_000);
+  ])(
+    '%s: completed, empty text, no words, as the published API answers',
+    async (_label, make) => {
+      const t = await client.transcripts.transcribe({ audio: await client.files.upload(make()) }, { pollingInterval: 200 });
+      expect(t.status).toBe('completed');
+      expect(t.error ?? null).toBeNull();
+      expect(t.text).toBe('');
+      expect(t.words).toEqual([]);
+      expect(t.audio_duration).toBeGreaterThanOrEqual(3);
+    },
+    120_000,
+  );
 });
