@@ -8,6 +8,7 @@ import { findSpeechSegments } from '../../src/engine/audio/segment';
 import { recognizeSegments } from '../../src/engine/jobs/recognize-segments';
 import type { Recognizer } from '../../src/engine/recognizer/index';
 import { ModelRegistry } from '../../src/engine/recognizer/sherpa/registry';
+import { writeComputeModel } from '../fixtures/models/compute';
 import { toneSequence, writeTinyModel } from '../fixtures/models/speech';
 
 const dir = mkdtempSync(join(tmpdir(), 'verbatim-parallel-decode-'));
@@ -69,4 +70,12 @@ it('decodes 50+ segments in parallel word for word as in sequence', async () => 
   expect(parallel.most).toBeGreaterThan(1);
   expect(sequential.words.flat().map((w) => w.text)).toEqual(WORDS);
   expect(parallel.words).toEqual(sequential.words);
+});
+
+it('the compute model (real work per frame) reads the tones as the tiny model does', async () => {
+  writeComputeModel(join(dir, 'models'));
+  const { pcm } = toneSequence();
+  const tiny = await (await registry.recognizer('tiny-nemo-tdt')).recognize(pcm);
+  expect(tiny.map((w) => w.text)).toEqual(['beep', 'beep', 'boop']);
+  expect(await (await registry.recognizer('compute-nemo-tdt')).recognize(pcm)).toEqual(tiny);
 });
