@@ -11,7 +11,12 @@ import { join } from 'node:path';
 import type { ModelManifest } from '../../../shared/models/catalog';
 import type { CheckedModel } from './validate';
 
-const THREADS = 2;
+/**
+ * One thread per decode: a file's segments are decoded side by side instead, as many as its share of the cores
+ * (recognizer/decode-share.ts), so busy threads never outnumber cores. Measured with the compute model
+ * (bench/local-scaling.ts) on the 2-core dev machine: 1 thread decoded 8 clips in 2.0 s, 2 threads in 3.5 s.
+ */
+const THREADS = 1;
 
 export interface DecodeOptions {
   /** Transducers: modified_beam_search, so hotwords can be given per stream. */
