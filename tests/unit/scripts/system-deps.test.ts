@@ -248,7 +248,7 @@ describe('on other systems it prints the install line and never installs', () =>
   it('Linux without dpkg: probes the programs and names the Debian packages to find equivalents of', () => {
     const f = fakeSystem({ platform: 'linux', uid: 0, installed: null, onPath: ['ffmpeg', 'chromium', 'openssl', 'curl'] });
     const r = ensureSystemPackages('test', { strict: true }, f.sys, list);
-    expect(r.missing).toEqual(['flite', 'sox', 'sphinxbase-utils']);
+    expect(r.missing).toEqual(['flite', 'sox', 'sphinxbase-utils', 'libarchive-tools']);
     expect(f.calls.some((c) => c.cmd === 'apt-get' || c.cmd === 'sudo')).toBe(false);
     expect(f.text()).toContain("with your system's package manager");
   });
