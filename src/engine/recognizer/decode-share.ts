@@ -1,6 +1,12 @@
 /** How many cores a file job's decoding may use: its parallel segments and threads per decode, after live captions take theirs. */
 import { availableParallelism } from 'node:os';
 
+/**
+ * The native worker's decodes run on its libuv thread pool (Node-API async work), 4 threads unless
+ * UV_THREADPOOL_SIZE says otherwise (the worker inherits the engine's environment): more decodes in flight only queue.
+ */
+export const WORKER_POOL = Math.max(1, Number(process.env.UV_THREADPOOL_SIZE) || 4);
+
 export interface ShareInput {
   /** Cores the engine may use (os.availableParallelism()). */
   cores: number;
@@ -10,6 +16,8 @@ export interface ShareInput {
   workers: number;
   /** Live sessions open now: each keeps a core for its decoding, ahead of any file job. */
   liveSessions: number;
+  /** Decodes the worker runs at once (default WORKER_POOL). */
+  pool?: number;
 }
 
 export interface DecodeShare {
@@ -31,7 +39,8 @@ export function decodeShare(i: ShareInput): DecodeShare {
   const live = Math.max(0, Math.floor(i.liveSessions));
   const forFiles = Math.max(1, cores - live);
   const jobs = Math.max(1, Math.min(Math.floor(i.fileJobs), Math.max(1, Math.floor(i.workers))));
-  return { parallelSegments: Math.max(1, Math.floor(forFiles / jobs)), threadsPerDecode: 1 };
+  const pool = Math.max(1, Math.floor(i.pool ?? WORKER_POOL));
+  return { parallelSegments: Math.max(1, Math.min(pool, Math.floor(forFiles / jobs))), threadsPerDecode: 1 };
 }
 
 /** What the engine knows now: set by the server (workers) and the live sessions, counted by the file jobs. */

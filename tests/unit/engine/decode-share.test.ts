@@ -4,19 +4,21 @@ import { decodeShare, fileJobDecoding, liveSessionOpened, setFileWorkers, curren
 import { inOrder } from '../../../src/engine/jobs/recognize-segments';
 
 describe('decodeShare', () => {
-  it('gives one job every core', () => {
-    expect(decodeShare({ cores: 8, fileJobs: 1, workers: 2, liveSessions: 0 })).toEqual({ parallelSegments: 8, threadsPerDecode: 1 });
+  it("gives one job every core, up to the decodes the worker's pool runs at once", () => {
+    expect(decodeShare({ cores: 8, fileJobs: 1, workers: 2, liveSessions: 0, pool: 16 })).toEqual({ parallelSegments: 8, threadsPerDecode: 1 });
+    expect(decodeShare({ cores: 8, fileJobs: 1, workers: 2, liveSessions: 0, pool: 4 })).toEqual({ parallelSegments: 4, threadsPerDecode: 1 });
     expect(decodeShare({ cores: 2, fileJobs: 1, workers: 1, liveSessions: 0 })).toEqual({ parallelSegments: 2, threadsPerDecode: 1 });
   });
 
   it('splits the cores between the jobs running, at most --workers of them', () => {
+    expect(decodeShare({ cores: 16, fileJobs: 2, workers: 2, liveSessions: 0, pool: 16 }).parallelSegments).toBe(8);
     expect(decodeShare({ cores: 8, fileJobs: 2, workers: 2, liveSessions: 0 }).parallelSegments).toBe(4);
     expect(decodeShare({ cores: 8, fileJobs: 4, workers: 2, liveSessions: 0 }).parallelSegments).toBe(4);
     expect(decodeShare({ cores: 8, fileJobs: 3, workers: 4, liveSessions: 0 }).parallelSegments).toBe(2);
   });
 
   it('leaves live sessions their cores first, and a job at least one', () => {
-    expect(decodeShare({ cores: 8, fileJobs: 1, workers: 2, liveSessions: 3 }).parallelSegments).toBe(5);
+    expect(decodeShare({ cores: 8, fileJobs: 1, workers: 2, liveSessions: 3, pool: 16 }).parallelSegments).toBe(5);
     expect(decodeShare({ cores: 2, fileJobs: 1, workers: 1, liveSessions: 1 }).parallelSegments).toBe(1);
     expect(decodeShare({ cores: 2, fileJobs: 1, workers: 1, liveSessions: 5 }).parallelSegments).toBe(1);
   });
