@@ -3,13 +3,16 @@
  * warm decode of the "beep beep boop" clip, the worker's RSS with the model loaded, and the engine's own RSS
  * before and after (models live in the worker, so the engine's should not move); then the idle release.
  *   npm run bench -- local-models
- * Real models: `npm run bench -- accuracy --model DIR` (load time, WER and RTF beside PocketSphinx).
+ * Real models: `npm run bench -- accuracy --model DIR` (load time, WER and RTF beside PocketSphinx), and
+ * `npm run bench -- local-models --model DIR` (an installed model's folder, with its verbatim-model.json):
+ * local-scaling's figures for it (1 core against all, RSS per extra job, a live session beside it).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { ModelRegistry } from '../src/engine/recognizer/sherpa/registry';
 import { toneSequence, writeTinyModel, type TinyModelKind } from '../tests/fixtures/models/speech';
+import { scalingReport } from './local-scaling';
 
 const mib = (bytes: number): string => (bytes / 2 ** 20).toFixed(1);
 
@@ -74,5 +77,20 @@ async function main(): Promise<void> {
   console.log('(load includes starting the worker process; the clip is 2.8 s of audio)');
 }
 
-await main();
+/** `--model DIR`: the scaling figures of that installed model, on spoken sentences. */
+async function realModel(folder: string): Promise<void> {
+  const live = mkdtempSync(join(tmpdir(), 'verbatim-bench-live-'));
+  try {
+    writeTinyModel(live, 'streaming-lstm');
+    const at = Number(process.argv[process.argv.indexOf('--seconds') + 1]);
+    console.log(`model ${basename(folder)} (${dirname(folder)})`);
+    await scalingReport({ modelsDir: dirname(folder), id: basename(folder), seconds: at > 0 ? at : 60, speech: true, liveDir: live, freeDir: null });
+  } finally {
+    rmSync(live, { recursive: true, force: true });
+  }
+}
+
+const model = process.argv.indexOf('--model');
+if (model >= 0 && process.argv[model + 1]) await realModel(resolve(process.argv[model + 1] as string));
+else await main();
 process.exit(0);
