@@ -152,7 +152,7 @@ export function scaling(modelsDir: string, id: string, seconds: number, speech =
   const one = runPhase(modelsDir, id, seconds, speech, '0');
   const all = runPhase(modelsDir, id, seconds, speech, null);
   const perHour = (x: { wall: number; audio: number }): string => ((x.wall / x.audio) * 3600).toFixed(0);
-  console.log(`audio: ${one.audio.toFixed(0)} s (${one.words} words, a segment each), figures scaled to 1 audio hour; CPU/wall: the worker's busy cores`);
+  console.log(`audio: ${one.audio.toFixed(0)} s (${one.words} words recognized), figures scaled to 1 audio hour; CPU/wall: the worker's busy cores`);
   console.log(
     `1 core:          ${one.wall.toFixed(1)} s wall → ${perHour(one)} s per audio hour (RTF ${(one.wall / one.audio).toFixed(3)}, CPU/wall ${(one.cpu / one.wall).toFixed(2)})`,
   );
