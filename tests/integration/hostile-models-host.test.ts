@@ -75,9 +75,11 @@ async function settled(): Promise<string> {
     const r = await row();
     const state = r.download?.state ?? (r.installed ? 'installed' : 'none');
     if (!busy.has(state)) return state;
+    // The next models.progress event, or a look at the list again after a quarter second (a retry's backoff sends none).
     const seen = bridge.events.length;
     await new Promise<void>((res) => {
-      const check = () => (bridge.events.length > seen ? res() : setTimeout(check, 20));
+      let looks = 0;
+      const check = () => (bridge.events.length > seen || ++looks > 12 ? res() : setTimeout(check, 20));
       check();
     });
   }
