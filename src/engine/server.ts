@@ -16,6 +16,7 @@ import { stderrLogger } from './logger';
 import { releaseMemory } from './memory';
 import { ModelsFolder } from './models/folder';
 import { NativeChild } from './native/child-host';
+import { setFileWorkers } from './recognizer/decode-share';
 import { buildRecognizers } from './recognizer/engine-set';
 import { SHERPA_CHILD } from './recognizer/sherpa/child-kinds';
 import { createSpeakerLabels } from './recognizer/speakers';
@@ -81,6 +82,7 @@ export async function startEngine(opts: EngineOptions): Promise<RunningEngine> {
     logger.error(`LLM gateway configuration: ${err instanceof Error ? err.message : String(err)}`);
     throw err;
   }
+  setFileWorkers(resolved.workers);
   const recognizers = buildRecognizers({
     workers: resolved.workers,
     maxSessions: resolved.streaming.maxSessions,

@@ -16,6 +16,7 @@
  * Loading and running in one child per kind of work keeps one kind's crash from costing the other's state.
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { childEntry, type ChildScript } from './entry';
@@ -54,6 +55,15 @@ interface Pending {
 
 /** The generic entry, which serves only the modules its host names. */
 const GENERIC: ChildScript = { name: 'child', sourceDir: dirname(fileURLToPath(import.meta.url)) };
+
+/**
+ * The libuv thread pool a worker runs its asynchronous native calls on (sherpa-onnx's decodeAsync): one thread a
+ * core, at least libuv's default 4, or what UV_THREADPOOL_SIZE says; with the default 4, a machine of more
+ * cores could never decode more segments at once.
+ */
+export function workerThreadPool(): number {
+  return Math.max(1, Math.floor(Number(process.env.UV_THREADPOOL_SIZE)) || Math.max(4, availableParallelism()));
+}
 
 /** An idle child never keeps the engine (or a test) alive by itself; one with requests in flight does. */
 function hold(child: ChildProcess, on: boolean): void {
@@ -136,7 +146,7 @@ export class NativeChild {
   private ensure(): ChildProcess {
     if (this.child) return this.child;
     const { script, execArgv } = childEntry(this.opts.entry ?? GENERIC);
-    const env: NodeJS.ProcessEnv = { ...process.env, ELECTRON_RUN_AS_NODE: '1' };
+    const env: NodeJS.ProcessEnv = { ...process.env, ELECTRON_RUN_AS_NODE: '1', UV_THREADPOOL_SIZE: String(workerThreadPool()) };
     if (this.opts.modules) env.VERBATIM_NATIVE_MODULES = JSON.stringify(this.opts.modules);
     const child = fork(script, [], { execArgv, env, serialization: 'advanced', stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
     this.child = child;

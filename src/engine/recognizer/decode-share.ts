@@ -1,11 +1,12 @@
 /** How many cores a file job's decoding may use: its parallel segments and threads per decode, after live captions take theirs. */
 import { availableParallelism } from 'node:os';
+import { workerThreadPool } from '../native/child-host';
 
 /**
- * The native worker's decodes run on its libuv thread pool (Node-API async work), 4 threads unless
- * UV_THREADPOOL_SIZE says otherwise (the worker inherits the engine's environment): more decodes in flight only queue.
+ * The native worker's decodes run on its libuv thread pool (Node-API async work), which the child host sizes to
+ * the machine (workerThreadPool): more decodes in flight than that only queue.
  */
-export const WORKER_POOL = Math.max(1, Number(process.env.UV_THREADPOOL_SIZE) || 4);
+export const WORKER_POOL = workerThreadPool();
 
 export interface ShareInput {
   /** Cores the engine may use (os.availableParallelism()). */

@@ -16,6 +16,7 @@ import { CLOSE, closeReason, parseParams, StreamingClose } from '../streaming/pa
 import { prewarmSessionVads, StreamingSession } from '../streaming/session';
 import { TokenStore } from '../streaming/tokens';
 import { lazyStream } from '../streaming/lazy-stream';
+import { liveSessionOpened } from '../recognizer/decode-share';
 import { LiveModelError, liveModelOf } from '../recognizer/engine-set';
 import { sendJson } from './respond';
 import { HttpError, requestUrl, type Router } from './router';
@@ -116,6 +117,8 @@ export function registerStreaming(ctx: EngineContext, server: Server, router: Ro
       { burstMs: opts.burstMs, maxSessionMs: maxSessionSeconds * 1000, useVad: ctx.recognizers.liveVad },
     );
     sessions.add(session);
+    // A live session keeps a core for its decoding ahead of any file job's parallel segments.
+    const liveDone = liveSessionOpened();
     ws.on('message', (data, isBinary) => {
       try {
         session.onMessage(Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data), isBinary);
@@ -126,6 +129,7 @@ export function registerStreaming(ctx: EngineContext, server: Server, router: Ro
     });
     ws.on('close', () => {
       active--;
+      liveDone();
       session.dispose();
       sessions.delete(session);
     });
