@@ -1,12 +1,12 @@
 /** The default local models (files, live captions) kept in Settings: set only to an installed model made for that task, cleared when it is deleted, and given back when it is installed again. */
 import { readFileSync } from 'node:fs';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AppError } from '../../../shared/errors';
 import { readManifest } from './install';
 import type { ModelManager } from './manager';
 import type { SettingsService } from '../settings';
 import type { SettingsView } from '../../../shared/settings';
+import { SmallJsonFile } from './small-json';
 
 export async function setDefaultModel(manager: ModelManager, settings: SettingsService, task: 'files' | 'live', id: string): Promise<SettingsView> {
   if (id) {
@@ -36,7 +36,6 @@ export function forgetDefault(settings: SettingsService, id: string): ('files' |
  */
 export class PendingDefaults {
   private pending: Record<string, 'files' | 'live'> = {};
-  private writing: Promise<void> = Promise.resolve();
 
   constructor(private readonly dir: string) {
     try {
@@ -47,23 +46,19 @@ export class PendingDefaults {
     }
   }
 
+  private jsonFile: SmallJsonFile | null = null;
+
+  /** One writer for the file, so its writes land in the order they were asked for. */
+  private get file(): SmallJsonFile {
+    return (this.jsonFile ??= new SmallJsonFile(this.path));
+  }
+
   private get path(): string {
     return join(this.dir, '.verbatim-defaults.json');
   }
 
   private save(): Promise<void> {
-    const text = JSON.stringify(this.pending);
-    this.writing = this.writing.then(async () => {
-      // A convenience: a write that fails (a full disk) leaves the previous file, never fails the action.
-      try {
-        await mkdir(this.dir, { recursive: true });
-        await writeFile(`${this.path}.tmp`, text);
-        await rename(`${this.path}.tmp`, this.path);
-      } catch {
-        // Kept in memory for this run.
-      }
-    });
-    return this.writing;
+    return this.file.write(this.pending);
   }
 
   remember(id: string, task: 'files' | 'live'): Promise<void> {

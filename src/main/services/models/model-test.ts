@@ -5,13 +5,13 @@
  * `<models>/.verbatim-speed.json`: the one speed figure the app calls measured.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { AppError } from '../../../shared/errors';
 import { speedTestSchema, type SpeedTest } from '../../../shared/models/offer';
 import { RestClient } from '../client/rest';
 import type { EngineHandle } from '../local-engine';
 import { readManifest } from './install';
+import { SmallJsonFile } from './small-json';
 
 export const CLIP_NAME = 'model-test-clip.wav';
 
@@ -54,7 +54,6 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export class SpeedTests {
   private results: Record<string, SpeedTest> = {};
   private readonly running = new Map<string, Promise<SpeedTest>>();
-  private writing: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly dir: string,
@@ -71,6 +70,13 @@ export class SpeedTests {
     }
   }
 
+  private jsonFile: SmallJsonFile | null = null;
+
+  /** One writer for the file, so its writes land in the order they were asked for. */
+  private get file(): SmallJsonFile {
+    return (this.jsonFile ??= new SmallJsonFile(this.path));
+  }
+
   private get path(): string {
     return join(this.dir, '.verbatim-speed.json');
   }
@@ -81,24 +87,13 @@ export class SpeedTests {
 
   /** A deleted model's speed goes with it. */
   forget(id: string): Promise<void> {
-    if (!(id in this.results)) return this.writing;
+    if (!(id in this.results)) return this.file.settled();
     delete this.results[id];
     return this.save();
   }
 
   private save(): Promise<void> {
-    const text = JSON.stringify(this.results);
-    this.writing = this.writing.then(async () => {
-      // A convenience: a write that fails (a full disk) leaves the previous file, never fails the action.
-      try {
-        await mkdir(this.dir, { recursive: true });
-        await writeFile(`${this.path}.tmp`, text);
-        await rename(`${this.path}.tmp`, this.path);
-      } catch {
-        // Kept in memory for this run.
-      }
-    });
-    return this.writing;
+    return this.file.write(this.results);
   }
 
   /** Test one model; a second call while it runs waits for the same run. */

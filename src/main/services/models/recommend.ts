@@ -5,13 +5,13 @@
  * `<models>/.verbatim-offer.json`.
  */
 import { readFileSync } from 'node:fs';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { availableParallelism, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { CatalogEntry } from '../../../shared/models/catalog';
 import type { MachineProfile, ModelOffer } from '../../../shared/models/offer';
 import { freeSpace, installedModels } from './install';
+import { SmallJsonFile } from './small-json';
 
 const GIB = 1024 ** 3;
 /** A machine sold as "8 GB" reports a little under 8 GiB to the OS (firmware and graphics take their share), so the line sits below it. */
@@ -101,7 +101,6 @@ const fileSchema = z.object({ dismissed: z.boolean().catch(false), accepted: z.s
 /** Whether the offer was dismissed or taken, kept beside the models. */
 export class OfferState {
   private state: z.infer<typeof fileSchema>;
-  private writing: Promise<void> = Promise.resolve();
 
   constructor(private readonly dir: string) {
     let raw: unknown = {};
@@ -111,6 +110,13 @@ export class OfferState {
       // None yet, or unreadable: nothing was dismissed.
     }
     this.state = fileSchema.catch({ dismissed: false, accepted: null }).parse(raw);
+  }
+
+  private jsonFile: SmallJsonFile | null = null;
+
+  /** One writer for the file, so its writes land in the order they were asked for. */
+  private get file(): SmallJsonFile {
+    return (this.jsonFile ??= new SmallJsonFile(this.path));
   }
 
   private get path(): string {
@@ -123,18 +129,7 @@ export class OfferState {
 
   set(patch: Partial<{ dismissed: boolean; accepted: string | null }>): Promise<void> {
     this.state = { ...this.state, ...patch };
-    const text = JSON.stringify(this.state);
-    this.writing = this.writing.then(async () => {
-      // A convenience: a write that fails (a full disk) leaves the previous file, never fails the action.
-      try {
-        await mkdir(this.dir, { recursive: true });
-        await writeFile(`${this.path}.tmp`, text);
-        await rename(`${this.path}.tmp`, this.path);
-      } catch {
-        // Kept in memory for this run.
-      }
-    });
-    return this.writing;
+    return this.file.write(this.state);
   }
 }
 
