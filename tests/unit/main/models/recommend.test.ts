@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { chooseLanguage, neededBytes, OfferState, recommend } from '../../../../src/main/services/models/recommend';
-import { CATALOG, catalogEntry, type CatalogEntry } from '../../../../src/shared/models';
+import { CATALOG, catalogEntry } from '../../../../src/shared/models';
 import type { MachineProfile } from '../../../../src/shared/models/offer';
 
 const GIB = 1024 ** 3;
@@ -17,45 +17,6 @@ const machine = (memory: number, cores: number, diskGb: number | null, language 
   language,
 });
 
-/** The catalog as it is, plus Parakeet v3 when the catalog does not list it yet (its facts from the upstream listing). */
-const withV3: CatalogEntry[] = catalogEntry('parakeet-tdt-0.6b-v3')
-  ? [...CATALOG]
-  : [
-      ...CATALOG,
-      {
-        ...catalogEntry('parakeet-tdt-0.6b-v2')!,
-        id: 'parakeet-tdt-0.6b-v3',
-        name: 'Parakeet TDT 0.6B v3 (int8)',
-        languages: [
-          'bg',
-          'hr',
-          'cs',
-          'da',
-          'nl',
-          'en',
-          'et',
-          'fi',
-          'fr',
-          'de',
-          'el',
-          'hu',
-          'it',
-          'lv',
-          'lt',
-          'mt',
-          'pl',
-          'pt',
-          'ro',
-          'sk',
-          'sl',
-          'es',
-          'sv',
-          'ru',
-          'uk',
-        ],
-        sizeBytes: 487_170_055,
-      },
-    ];
 
 describe('the first-run recommendation, over machine profiles', () => {
   it.each([
@@ -74,15 +35,15 @@ describe('the first-run recommendation, over machine profiles', () => {
   });
 
   it('picks Parakeet v3 for a European language on a large machine, Whisper base on a small one', () => {
-    expect(recommend(machine(16, 8, 200, 'de'), withV3).id).toBe('parakeet-tdt-0.6b-v3');
-    expect(recommend(machine(16, 8, 200, 'pl'), withV3).id).toBe('parakeet-tdt-0.6b-v3');
-    expect(recommend(machine(4, 2, 200, 'de'), withV3).id).toBe('whisper-base');
+    expect(recommend(machine(16, 8, 200, 'de'), CATALOG).id).toBe('parakeet-tdt-0.6b-v3');
+    expect(recommend(machine(16, 8, 200, 'pl'), CATALOG).id).toBe('parakeet-tdt-0.6b-v3');
+    expect(recommend(machine(4, 2, 200, 'de'), CATALOG).id).toBe('whisper-base');
     // Japanese is not among Parakeet v3's languages; Whisper base knows it.
-    expect(recommend(machine(16, 8, 200, 'ja'), withV3).id).toBe('whisper-base');
+    expect(recommend(machine(16, 8, 200, 'ja'), CATALOG).id).toBe('whisper-base');
   });
 
   it('offers nothing for a language no model transcribes, and says so', () => {
-    const r = recommend(machine(16, 8, 200, 'jv'), withV3);
+    const r = recommend(machine(16, 8, 200, 'jv'), CATALOG);
     expect(r.id).toBeNull();
     expect(r.reason).toContain('(jv)');
   });
