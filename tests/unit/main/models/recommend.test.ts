@@ -17,7 +17,6 @@ const machine = (memory: number, cores: number, diskGb: number | null, language 
   language,
 });
 
-
 describe('the first-run recommendation, over machine profiles', () => {
   it.each([
     ['a 16 GB, 8-core laptop', machine(16, 8, 200), 'parakeet-tdt-0.6b-v2'],
