@@ -1,16 +1,15 @@
 /**
  * sherpa-onnx's per-token results joined into the engine's words: a token that starts with a space (the
  * model's word-start mark) opens a word; its time is the first token's, its end the last token's time plus
- * its duration (TDT) or the next word's start; confidence from ys_log_probs. Models with no token times get
+ * its duration (TDT) or the next word's start; confidence from the tokens' log-probabilities (confidence.ts). Models with no token times get
  * times spread over the clip by character length (`spreadWords`), which callers mark approximate.
  */
 import type { RecognizedWord } from '../types';
 import type { SherpaResult } from './child-asr';
+import { NO_CONFIDENCE, wordConfidence } from './confidence';
 
 /** A word's end when the model gives no duration: at most this long after its last token. */
 const MAX_TAIL_S = 0.5;
-/** Confidence when the model gives no log-probabilities. */
-const NO_CONFIDENCE = 0.9;
 
 /** Upper-case-only vocabularies (the zipformer English models) read in lower case, as our text formatting expects. */
 function normalizeCase(text: string): string {
@@ -44,12 +43,11 @@ export function wordsFromTokens(r: SherpaResult, clipMs: number): RecognizedWord
     const lastT = ts[g.last] as number;
     const next = groups[gi + 1] ? (ts[(groups[gi + 1] as (typeof groups)[number]).first] as number) : clipMs / 1000;
     const end = durs ? lastT + (durs[g.last] as number) : Math.min(next, lastT + MAX_TAIL_S);
-    const conf = g.logp.length ? Math.exp(g.logp.reduce((a, b) => a + b, 0) / g.logp.length) : NO_CONFIDENCE;
     words.push({
       text: normalizeCase(g.text.trim()),
       start: Math.round(start * 1000),
       end: Math.round(Math.max(start + 0.01, Math.min(end, clipMs / 1000)) * 1000),
-      confidence: Math.round(Math.min(1, Math.max(0, conf)) * 1000) / 1000,
+      confidence: wordConfidence(g.logp),
     });
   });
   return words;
