@@ -30,6 +30,7 @@ import { ModelManager } from './services/models/manager';
 import { CATALOG } from '../shared/models';
 import { ExportSaver } from './services/library/export-files';
 import { registerSubtitleHandlers } from './ipc/subtitles';
+import { registerReviewHandlers } from './ipc/review';
 import { LibraryRemote } from './services/library/remote';
 import { WebhookFollower, type WebhookFollowOptions } from './services/library/webhook-status';
 import { SealedFile } from './services/sealed-file';
@@ -129,6 +130,7 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
   registerJobHandlers(router, jobs, picked);
   const saver = new ExportSaver(library, platform.dialogs);
   registerLibraryHandlers(router, { library, remote, saver, webhooks: follower }, (id, r) => mediaUrl(id, r));
+  registerReviewHandlers(router, library);
   registerEngineHandlers(router, engine);
   registerSubtitleHandlers(router, library, { picked, uploadsDir: jobs.uploadsDir(), log });
   registerCaptionsHandlers(router, captions, library);

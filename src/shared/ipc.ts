@@ -23,6 +23,7 @@ import { jobChannels } from './ipc/jobs';
 import { libraryChannels } from './ipc/library';
 import { modelChannels } from './ipc/models';
 import { subtitleChannels } from './ipc/subtitles';
+import { reviewChannels } from './ipc/review';
 
 export { appInfoSchema, keyStatusSchema, type AppInfo, type KeyStatus } from './ipc/app';
 
@@ -34,6 +35,7 @@ export const channels = {
   ...captionChannels,
   ...chatChannels,
   ...modelChannels,
+  ...reviewChannels,
 } as const satisfies Contracts;
 
 export const events = {
