@@ -16,7 +16,6 @@ import { ExportStore } from './exports';
 import { InsightStore } from './insights';
 import { ReviewStore } from './review';
 import { JobStore } from './jobs';
-import { LiveExtrasStore } from './live-extras';
 import { RecordingStore } from './recordings';
 import { RetrievalStore } from './retrieval';
 import { SearchIndex } from './search';
@@ -25,7 +24,6 @@ import { LibraryOffload } from './library-offload';
 import { SubtitleStore } from './subtitles';
 import { TranscriptStore } from './transcripts';
 import { WebhookLog } from './webhook-log';
-import { WatchStore } from './watch-store';
 
 export { openDatabase, type LibraryChange, type LibraryContext } from './db';
 export type { NewRecording } from './recordings';
@@ -49,16 +47,12 @@ export class Library {
   readonly subtitles: SubtitleStore;
   /** Live caption sessions (recordings of kind `live`, their versions). */
   readonly sessions: SessionStore;
-  /** A live session's translations and "What did I miss?" summaries. */
-  readonly liveExtras: LiveExtrasStore;
   /** Chats over recordings, the passages they retrieve, saved speech-understanding results. */
   readonly chats: ChatStore;
   readonly retrieval: RetrievalStore;
   readonly insights: InsightStore;
   /** Words accepted in review of doubtful words. */
   readonly review: ReviewStore;
-  /** Watch folders and the files taken from them. */
-  readonly watch: WatchStore;
   /** Heavy work (200,000-cue subtitle imports and commits) on the library's worker thread. */
   readonly offload: LibraryOffload = new LibraryOffload(this);
   private readonly db: Database;
@@ -86,11 +80,9 @@ export class Library {
     this.edits = new EditStore(this.db, ctx);
     this.subtitles = new SubtitleStore(this.db, ctx, { words: (t) => this.transcripts.words(t), correctWords: (r, e) => this.edits.correctWords(r, e) });
     this.sessions = new SessionStore(this.db, ctx);
-    this.liveExtras = new LiveExtrasStore(this.db);
     this.chats = new ChatStore(this.db, ctx);
     this.retrieval = new RetrievalStore(this.db, ctx);
     this.insights = new InsightStore(this.db, ctx);
-    this.watch = new WatchStore(this.db, ctx);
     this.review = new ReviewStore(this.db);
     // A backup import a crash cut short is undone before anything reads the library. Only the app's own
     // connection does this: the worker's (handed `db`) opens while an import may be running.

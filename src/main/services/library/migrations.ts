@@ -3,9 +3,7 @@
  * A migration is never edited once released: add the next one instead.
  */
 import type { Database } from 'better-sqlite3';
-import { migration17Watch } from './migration-17-watch';
 import { migration18 } from './migration-18-review';
-import { migration19Captions } from './migration-19-captions';
 
 export interface Migration {
   version: number;
@@ -365,9 +363,7 @@ export const migrations: Migration[] = [
       db.exec(`CREATE TABLE import_journal (kind TEXT NOT NULL, id TEXT NOT NULL, PRIMARY KEY (kind, id)) WITHOUT ROWID;`);
     },
   },
-  migration17Watch,
   migration18,
-  migration19Captions,
 ];
 
 export const latestVersion = migrations[migrations.length - 1]?.version ?? 0;
