@@ -1,7 +1,8 @@
 /**
  * Every answer the local engine gives, checked against AssemblyAI's published
  * specification: REST (openapi.yml), the streaming messages
- * (usm-streaming.yml) and the LLM gateway (llm-gateway.yml), dereferenced
+ * (usm-streaming.yml, and usm-streaming-u3-pro.yml for u3-rt-pro sessions and
+ * speaker_labels) and the LLM gateway (llm-gateway.yml), dereferenced
  * with @apidevtools/swagger-parser and validated with ajv. The files are not
  * in this repository (they are AssemblyAI's): the test reads them from
  * VERBATIM_API_SPEC_DIR, default ../shared/api-spec, and is skipped with one
@@ -9,7 +10,7 @@
  *
  * Source: github.com/AssemblyAI/assemblyai-api-spec at commit
  * 3fcf678dc009e6331077ddef1d829acb6e4611fb (2026-03-23), files openapi.yml,
- * llm-gateway.yml and usm-streaming.yml from the repository's root.
+ * llm-gateway.yml, usm-streaming.yml and usm-streaming-u3-pro.yml from the repository's root.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -19,6 +20,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { RunningEngine } from '../../src/engine/server';
+import { installModel, tinyEmbedding } from '../fixtures/models/speakers';
 import { makeSpeech } from '../fixtures/speech';
 import { engineSandbox, type EngineSandbox } from '../support/engine';
 import { loadSpec, missingSpecFiles, SPEC_DIR, type Spec, type SpecException, type SpecPath } from './support/spec';
@@ -114,7 +116,12 @@ function expectSpec(file: 'openapi.yml' | 'llm-gateway.yml', path: string, metho
   checked.add(`${method.toUpperCase()} ${path} ${r.status}`);
 }
 
-function expectSchema(file: 'openapi.yml' | 'llm-gateway.yml' | 'usm-streaming.yml', at: SpecPath, value: unknown, what: string): void {
+function expectSchema(
+  file: 'openapi.yml' | 'llm-gateway.yml' | 'usm-streaming.yml' | 'usm-streaming-u3-pro.yml',
+  at: SpecPath,
+  value: unknown,
+  what: string,
+): void {
   const problems = spec.check(file, at, value);
   expect(problems, `${what} does not match ${file} ${at.join('.')}:\n${problems.join('\n')}\n${JSON.stringify(value).slice(0, 1500)}`).toEqual([]);
 }
@@ -158,6 +165,8 @@ describe.skipIf(missing.length > 0)("the engine's answers against AssemblyAI's p
     });
     await new Promise<void>((r) => hooks.listen(0, '127.0.0.1', () => r()));
     hookUrl = `http://127.0.0.1:${(hooks.address() as AddressInfo).port}/hook?job=7`;
+    // A speaker-embedding model, for the streaming session with speaker_labels.
+    installModel(join(sandbox.dir, 'data', 'models'), 'tiny-embedding', 'embedding', tinyEmbedding());
     engine = await sandbox.start(KEY, {
       workers: 2,
       fetchTimeoutMs: 3000,
@@ -346,7 +355,7 @@ describe.skipIf(missing.length > 0)("the engine's answers against AssemblyAI's p
     }
   });
 
-  it('streaming: Begin, Turn (unformatted and formatted) and Termination, in s16le, mu-law and u3-rt-pro sessions', async () => {
+  it('streaming: Begin, Turn (unformatted and formatted) and Termination, in s16le, mu-law, u3-rt-pro and speaker_labels sessions', async () => {
     const raw = join(sandbox.dir, 'phone.raw');
     execFileSync('sox', [speech, '-r', '16000', '-c', '1', '-b', '16', '-e', 'signed-integer', '-t', 'raw', raw]);
     // Whole 50 ms frames (a shorter last frame is a 3007), then a second of silence.
@@ -374,10 +383,11 @@ describe.skipIf(missing.length > 0)("the engine's answers against AssemblyAI's p
       return messages;
     };
     const mulaw = (await import('../../src/engine/streaming/mulaw')).encodeMulaw(new Int16Array(pcm.buffer, pcm.byteOffset, pcm.length / 2));
-    const [a, b, c] = await Promise.all([
+    const [a, b, c, d] = await Promise.all([
       session('?sample_rate=16000&encoding=pcm_s16le&format_turns=true', pcm),
       session('?sample_rate=16000&encoding=pcm_mulaw', Buffer.from(mulaw)),
       session('?sample_rate=16000&speech_model=u3-rt-pro&format_turns=true&keyterms_prompt=%5B%22Sarah%22%5D', pcm),
+      session('?sample_rate=16000&speech_model=u3-rt-pro&format_turns=true&speaker_labels=true&max_speakers=2', pcm),
     ]);
     const payload = (name: string): SpecPath => ['components', 'messages', name, 'payload'];
     const kinds = { Begin: 'SessionBegins', Turn: 'Turn', Termination: 'Termination' } as const;
@@ -386,6 +396,14 @@ describe.skipIf(missing.length > 0)("the engine's answers against AssemblyAI's p
       expect(name, `an unknown message type ${String(m.type)}`).toBeDefined();
       expectSchema('usm-streaming.yml', payload(name), m, `${String(m.type)} message`);
     }
+    // u3-rt-pro sessions, speaker_labels included, against the Universal-3 Pro streaming spec (speaker_label on Turn).
+    for (const m of [...c, ...d]) {
+      const name = kinds[m.type as keyof typeof kinds];
+      expectSchema('usm-streaming-u3-pro.yml', payload(name), m, `${String(m.type)} message (u3-rt-pro)`);
+    }
+    const labelled = d.filter((m) => m.type === 'Turn' && m.end_of_turn === true);
+    expect(labelled.length).toBeGreaterThan(0);
+    for (const m of labelled) expect(m.speaker_label).toMatch(/^([A-Z]+|UNKNOWN)$/);
     expect(a.some((m) => m.type === 'Turn' && m.turn_is_formatted === true)).toBe(true);
     expect(b.some((m) => m.type === 'Turn' && m.end_of_turn === true)).toBe(true);
     expect(a.at(-1)?.type).toBe('Termination');

@@ -18,6 +18,8 @@ import { TokenStore } from '../streaming/tokens';
 import { lazyStream } from '../streaming/lazy-stream';
 import { liveSessionOpened } from '../recognizer/decode-share';
 import { LiveModelError, liveModelOf } from '../recognizer/engine-set';
+import { liveVoiceprints, type Voiceprints } from '../recognizer/speakers';
+import { TurnVoices } from '../streaming/turn-voices';
 import { sendJson } from './respond';
 import { HttpError, requestUrl, type Router } from './router';
 
@@ -56,6 +58,9 @@ export function registerStreaming(ctx: EngineContext, server: Server, router: Ro
   const wss = new WebSocketServer({ noServer: true, maxPayload: 512 * 1024 });
   const sessions = new Set<StreamingSession>();
   let active = 0;
+  // Speaker labels' voiceprints: their worker child starts with the first session that asks for them.
+  let prints: Voiceprints | null = null;
+  const voiceprints = (): Voiceprints => (prints ??= liveVoiceprints(ctx.models));
   // Once a session comes, the detectors of the ones that may follow are built ahead, one per turn of the loop
   // (after an idle minute they are freed, then rebuilt so). None at start: an engine nobody streams to holds none.
   const warmVads = (): void => {
@@ -105,6 +110,7 @@ export function registerStreaming(ctx: EngineContext, server: Server, router: Ro
         ws.send(JSON.stringify({ type: 'Warning', warning_code: WARNING_SLOWER_THAN_REAL_TIME, warning: message } satisfies WarningMessage));
     };
     const opening = ctx.recognizers.forStream({ model: live.name, keyterms: params.keyterms, onSlow: warn, slowRtf: ctx.opts.liveSlowRtf });
+    const voices = params.speakerLabels ? speakerVoices(params.maxSpeakers, (code, reason) => reject(code, reason)) : null;
     const session = new StreamingSession(
       params,
       lazyStream(opening),
@@ -114,7 +120,7 @@ export function registerStreaming(ctx: EngineContext, server: Server, router: Ro
         },
         close: (code, reason) => safeClose(ws, code, reason),
       },
-      { burstMs: opts.burstMs, maxSessionMs: maxSessionSeconds * 1000, useVad: ctx.recognizers.liveVad },
+      { burstMs: opts.burstMs, maxSessionMs: maxSessionSeconds * 1000, useVad: ctx.recognizers.liveVad, voices },
     );
     sessions.add(session);
     // A live session keeps a core for its decoding ahead of any file job's parallel segments.
@@ -141,6 +147,26 @@ export function registerStreaming(ctx: EngineContext, server: Server, router: Ro
     session.begin();
   };
 
+  /** A session's speaker labels; without a usable embedding model the session closes 3006 saying what to download. */
+  const speakerVoices = (maxSpeakers: number | null, reject: (code: number, reason: string) => void): TurnVoices => {
+    const vp = voiceprints();
+    const model = vp.model();
+    model.then(
+      (m) => {
+        if ('missing' in m) reject(CLOSE.invalidMessage, m.missing);
+      },
+      (err: unknown) => {
+        ctx.logger.error(`speaker labels could not start: ${err instanceof Error ? err.message : String(err)}`);
+        reject(CLOSE.serverError, 'Server error: speaker labels could not start; try again');
+      },
+    );
+    return new TurnVoices(async (parts) => {
+      const m = await model;
+      if ('missing' in m) throw new Error(m.missing);
+      return vp.embed(m, parts);
+    }, maxSpeakers);
+  };
+
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     // Node removes its own error listener from an upgraded socket: without this one a reset would throw.
     socket.on('error', () => socket.destroy());
@@ -165,6 +191,7 @@ export function registerStreaming(ctx: EngineContext, server: Server, router: Ro
 
   ctx.onClose(() => {
     for (const s of sessions) s.dispose();
+    prints?.close();
     for (const c of wss.clients) safeClose(c, 1001, 'The local engine is shutting down');
     wss.close();
   });

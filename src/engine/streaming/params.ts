@@ -59,6 +59,10 @@ export interface StreamingParams extends Tunables {
   sampleRate: number;
   encoding: Encoding;
   speechModel: string;
+  /** Label each finished turn's speaker (turn-voices.ts). */
+  speakerLabels: boolean;
+  /** The most speakers the labels tell apart, or null for no bound (speaker_labels only). */
+  maxSpeakers: number | null;
 }
 
 const ENGLISH_MODELS = new Set(['universal-streaming-english', 'u3-rt-pro']);
@@ -73,6 +77,8 @@ export const DEFAULTS: StreamingParams = {
   maxTurnSilence: 1280,
   keyterms: [],
   inactivityTimeout: null,
+  speakerLabels: false,
+  maxSpeakers: null,
 };
 
 function bad(reason: string): never {
@@ -120,7 +126,8 @@ export function parseParams(query: URLSearchParams): StreamingParams {
   if (q.language_code !== undefined && !/^en([_-](us|uk|au|gb))?$/i.test(q.language_code)) {
     bad(`Invalid language_code: ${JSON.stringify(q.language_code)}; the local engine recognizes English only`);
   }
-  if (q.speaker_labels) bad('speaker_labels is not supported by the local engine');
+  p.speakerLabels = q.speaker_labels === true;
+  if (q.max_speakers !== undefined) p.maxSpeakers = q.max_speakers;
   apply(p, q);
   return p;
 }

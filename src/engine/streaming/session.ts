@@ -15,6 +15,7 @@ import { Resampler } from './resample';
 import { inSlice } from './slices';
 import { SpeechEnd } from './speech-end';
 import { endOfTurnConfidence, formatWords, joinWords, PartialTracker, type StreamWord } from './turns';
+import type { TurnVoices } from './turn-voices';
 
 const RATE = 16000;
 const SPM = RATE / 1000;
@@ -60,6 +61,8 @@ export interface SessionOptions {
   maxSessionMs: number;
   /** Use Silero VAD (default); false forces the decoder's own detector. */
   useVad: boolean;
+  /** With speaker_labels: labels each finished turn's speaker. */
+  voices?: TurnVoices | null;
 }
 
 export interface SessionIo {
@@ -241,11 +244,11 @@ export class StreamingSession {
         const onset = events.find((e) => e.type === 'speech_start');
         if (onset || this.vad.isSpeech) this.startTurn(onset ? onset.sample : before);
       } else {
-        this.feed(pcm);
+        this.feed(pcm, before);
       }
     } else {
       // No VAD: the decoder hears everything and its own detector decides.
-      this.feed(pcm);
+      this.feed(pcm, before);
       this.pollDecoderSpeech(before);
     }
     if (this.turn) this.checkTurn();
@@ -280,10 +283,12 @@ export class StreamingSession {
       lastPartialAt: null,
       emitted: false,
     };
-    this.feed(all.subarray(from - heldFrom));
+    this.feed(all.subarray(from - heldFrom), from);
   }
 
-  private feed(pcm: Int16Array): void {
+  /** Gives the decoder (and the speaker labels) `pcm`, which begins at stream sample `at`. */
+  private feed(pcm: Int16Array, at: number): void {
+    this.opts.voices?.hear(pcm, at);
     if (pcm.length) this.decoder.accept(pcm).catch((err: unknown) => this.fail(err));
   }
 
@@ -380,7 +385,7 @@ export class StreamingSession {
     }
   }
 
-  private sendTurn(turn: Turn, words: StreamWord[], endOfTurn: boolean, formatted: boolean, confidence: number): void {
+  private sendTurn(turn: Turn, words: StreamWord[], endOfTurn: boolean, formatted: boolean, confidence: number, speaker?: string): void {
     if (turn.order === null) turn.order = this.nextOrder++;
     turn.emitted = true;
     const finals = words.filter((w) => w.word_is_final);
@@ -393,6 +398,7 @@ export class StreamingSession {
       utterance: endOfTurn ? joinWords(words) : '',
       end_of_turn_confidence: confidence,
       words,
+      ...(speaker !== undefined ? { speaker_label: speaker } : {}),
     });
   }
 
@@ -400,6 +406,9 @@ export class StreamingSession {
   private endTurn(): Promise<void> {
     const turn = this.turn;
     if (!turn) return this.ending;
+    // The turn's speech, onset to where the voice fell silent: its voiceprint is taken beside the last decode.
+    const speechTo = Math.max(turn.speechStartMs * SPM, this.samples - this.silenceMs() * SPM);
+    const speaker = this.opts.voices ? this.opts.voices.label(Math.round(turn.speechStartMs * SPM), Math.round(speechTo)) : Promise.resolve(undefined);
     this.turn = null;
     this.partialBusy = false;
     const confidence = endOfTurnConfidence(
@@ -411,7 +420,7 @@ export class StreamingSession {
     );
     const format = this.params.formatTurns;
     const offset = turn.uttStart / SPM;
-    const finished = this.decoder.finish().then((raw: RecognizedWord[]) => {
+    const finished = Promise.all([this.decoder.finish(), speaker]).then(([raw, label]: [RecognizedWord[], string | undefined]) => {
       if (this.done && !this.terminating) return;
       const words: StreamWord[] = raw.map((w) => ({
         text: w.text,
@@ -421,8 +430,8 @@ export class StreamingSession {
         word_is_final: true,
       }));
       if (words.length === 0 && !turn.emitted) return;
-      this.sendTurn(turn, words, true, false, Math.max(confidence, 0.5));
-      if (format) this.sendTurn(turn, formatWords(words), true, true, Math.max(confidence, 0.5));
+      this.sendTurn(turn, words, true, false, Math.max(confidence, 0.5), label);
+      if (format) this.sendTurn(turn, formatWords(words), true, true, Math.max(confidence, 0.5), label);
     });
     // Without VAD the decoder hears everything: the next utterance starts here.
     if (!this.vad) this.decoderUttStart = this.samples;
@@ -438,7 +447,7 @@ export class StreamingSession {
       const tail = this.resampler.flush();
       if (tail.length) {
         this.samples += tail.length;
-        if (this.turn) this.feed(tail);
+        if (this.turn) this.feed(tail, this.samples - tail.length);
       }
       this.vad?.flush();
       await this.endTurn();

@@ -78,6 +78,8 @@ export const StreamingQuerySchema = StreamingTunablesSchema.extend({
   language_detection: boolLike('language_detection').optional(),
   language_code: z.string().optional(),
   speaker_labels: boolLike('speaker_labels').optional(),
+  /** The most speakers live labels may tell apart (with speaker_labels). */
+  max_speakers: numberLike('max_speakers', 1, 10, true).optional(),
   token: z.string().optional(),
 });
 export type StreamingQuery = z.output<typeof StreamingQuerySchema>;
@@ -118,6 +120,8 @@ export const TurnSchema = z.strictObject({
   utterance: z.string(),
   end_of_turn_confidence: z.number(),
   words: z.array(StreamingWordSchema),
+  /** With speaker_labels: who spoke the finished turn ("A", "B", … or "UNKNOWN" for too little speech). */
+  speaker_label: z.string().optional(),
 });
 export const TerminationSchema = z.strictObject({ type: z.literal('Termination'), audio_duration_seconds: z.number(), session_duration_seconds: z.number() });
 /**

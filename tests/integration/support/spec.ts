@@ -12,7 +12,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 
-export const SPEC_FILES = ['openapi.yml', 'llm-gateway.yml', 'usm-streaming.yml'] as const;
+export const SPEC_FILES = ['openapi.yml', 'llm-gateway.yml', 'usm-streaming.yml', 'usm-streaming-u3-pro.yml'] as const;
 export type SpecFile = (typeof SPEC_FILES)[number];
 
 export const SPEC_DIR = resolve(process.env.VERBATIM_API_SPEC_DIR ?? resolve(import.meta.dirname, '../../../../shared/api-spec'));
@@ -77,6 +77,7 @@ export async function loadSpec(exceptions: readonly SpecException[]): Promise<Sp
     'llm-gateway.yml': (await SwaggerParser.dereference(join(SPEC_DIR, 'llm-gateway.yml'))) as unknown as Json,
     // AsyncAPI: swagger-parser refuses a document that is not OpenAPI, so its $refs are resolved by the parser it is built on.
     'usm-streaming.yml': (await $RefParser.dereference(join(SPEC_DIR, 'usm-streaming.yml'))) as unknown as Json,
+    'usm-streaming-u3-pro.yml': (await $RefParser.dereference(join(SPEC_DIR, 'usm-streaming-u3-pro.yml'))) as unknown as Json,
   } satisfies Record<SpecFile, Json>;
   for (const e of exceptions) apply(docs[e.file], e);
   const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });

@@ -11,6 +11,7 @@ import type { HandlerKinds } from '../../native/serve';
 export const KINDS: HandlerKinds = {
   asr: () => import('./child-asr'),
   diarize: () => import('./child-diarize'),
+  voice: () => import('./child-voice'),
 };
 
 /** The entry of the sherpa-onnx worker: native-child.ts here, `native-child.js|.mjs` beside a bundle. */

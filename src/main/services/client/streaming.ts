@@ -28,6 +28,10 @@ export interface StreamingOptions {
   speechModel?: string;
   formatTurns?: boolean;
   keytermsPrompt?: string[];
+  /** Ask the service to label each finished turn's speaker (`speaker_label` on Turn); the cloud and the local engine both take it. */
+  speakerLabels?: boolean;
+  /** With speakerLabels: the most speakers to tell apart (1–10). */
+  maxSpeakers?: number;
   /** Reconnect attempts after a dropped socket (default 5). */
   maxReconnects?: number;
 }
@@ -73,6 +77,10 @@ export class StreamingClient {
     });
     if (this.opts.speechModel) q.set('speech_model', this.opts.speechModel);
     if (this.opts.keytermsPrompt?.length) q.set('keyterms_prompt', JSON.stringify(this.opts.keytermsPrompt));
+    if (this.opts.speakerLabels) {
+      q.set('speaker_labels', 'true');
+      if (this.opts.maxSpeakers) q.set('max_speakers', String(this.opts.maxSpeakers));
+    }
     if (token) q.set('token', token);
     return `${this.opts.baseUrl.replace(/\/+$/, '')}/v3/ws?${q}`;
   }
@@ -129,6 +137,7 @@ export class StreamingClient {
           end_of_turn_confidence: msg.end_of_turn_confidence ?? 0,
           words,
           session,
+          ...(typeof msg.speaker_label === 'string' ? { speaker_label: msg.speaker_label.slice(0, 40) } : {}),
         });
       } else if (msg.type === 'Warning') {
         const text = (msg.warning ?? msg.message ?? '').trim().slice(0, 500);
