@@ -39,6 +39,11 @@ import { WebhookReceiver } from './services/webhooks';
 
 export interface Core {
   router: Router;
+import { registerVocabularyHandlers } from './ipc/vocabulary';
+import { registerWatchHandlers } from './ipc/watch';
+import { liveKeyterms, VocabularyService } from './services/vocabulary/service';
+import { WatchService, type WatchDeps } from './services/watch/service';
+import type { JobChanged } from '../shared/jobs';
   platform: Platform;
   settings: SettingsService;
   library: Library;
@@ -57,6 +62,10 @@ export interface Core {
   /** How the renderer reaches a recording's audio (host mode: a token route; Electron: a protocol). */
   setMediaUrl(fn: (recordingId: string, redacted: boolean) => string): void;
   dispose(): Promise<void>;
+  /** The vocabulary (keyterms of every job and live session) and Fix everywhere. */
+  vocabulary: VocabularyService;
+  /** Watch folders: files that appear in them are transcribed. */
+  watch: WatchService;
 }
 
 export interface CoreOptions {
@@ -73,6 +82,8 @@ export interface CoreOptions {
 }
 
 export function createCore(platform: Platform, isTrustedSender: (s: Sender) => boolean, opts: CoreOptions = {}): Core {
+  /** Watch folders' timings and test hooks (tests shorten the wait for a file to hold still). */
+  watch?: Pick<WatchDeps, 'stableMs' | 'pollMs' | 'observed' | 'skipped'>;
   const log = opts.log ?? ((m: string) => console.error(`verbatim: ${m}`));
   const router = new Router(isTrustedSender);
   const settings = new SettingsService(
@@ -114,7 +125,8 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
       const t = await clients.target();
       return { region: t.region as 'us' | 'eu' | 'local' | 'custom', baseUrl: t.region === 'local' ? null : t.endpoints.rest };
     },
-    streaming: (o, h) => clients.streaming(o, h),
+    // The vocabulary goes to live captions too, after the session's own terms.
+    streaming: (o, h) => clients.streaming({ ...o, keytermsPrompt: liveKeyterms(o.keytermsPrompt, settings.get().vocabulary) }, h),
     improve: (id, title) => jobs.addLiveVersion(id, title),
     events: {
       turn: (t) => router.emit('captions.turn', t),
@@ -165,11 +177,28 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
     engine,
     jobs,
     webhooks,
+  const vocabulary = new VocabularyService(library, settings);
+  registerVocabularyHandlers(router, vocabulary);
+  const watch = new WatchService({
+    library,
+    addFile: async (path, options) => (await jobs.addFiles([{ path, picked: true }], options))[0]!,
+    // Host mode: only under --folder (a file inside the folder counts as picked exactly when the folder lies under one).
+    folderAllowed: (dir) => picked.allows(join(dir, 'file')),
+    changed: (folderId) => router.emit('watch.changed', { folderId }),
+    log,
+    ...opts.watch,
+  });
+  registerWatchHandlers(router, watch);
+  router.subscribe((event, payload) => {
+    const job = event === 'jobs.changed' ? (payload as JobChanged).job : null;
+    if (job?.status === 'completed') void watch.jobCompleted(job);
+  });
     clients,
     captions,
     picked,
     models,
     setMediaUrl(fn) {
+    watch.start();
       mediaUrl = fn;
     },
     async dispose() {
@@ -185,3 +214,6 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
     },
   };
 }
+    vocabulary,
+    watch,
+      await watch.dispose();

@@ -28,6 +28,8 @@ export const DEFAULT_SETTINGS = {
   uploadConcurrency: 3,
   /** Local models (Settings → Models): the default for files and for live captions ('' = the built-in PocketSphinx), and a download mirror ('' = upstream). */
   models: { files: '', live: '', mirror: '' },
+  /** The user's vocabulary (Settings → Vocabulary), sent as keyterms with every job and live session. */
+  vocabulary: [] as string[],
   captions: {
     micDeviceId: '',
     echoCancellation: true,

@@ -25,6 +25,8 @@ import { modelChannels } from './ipc/models';
 import { subtitleChannels } from './ipc/subtitles';
 import { reviewChannels } from './ipc/review';
 
+import { vocabularyChannels } from './ipc/vocabulary';
+import { watchChannels } from './ipc/watch';
 export { appInfoSchema, keyStatusSchema, type AppInfo, type KeyStatus } from './ipc/app';
 
 export const channels = {
@@ -37,6 +39,8 @@ export const channels = {
   ...modelChannels,
   ...reviewChannels,
 } as const satisfies Contracts;
+  ...vocabularyChannels,
+  ...watchChannels,
 
 export const events = {
   'settings.changed': settingsViewSchema,
@@ -78,6 +82,8 @@ export const events = {
  * `RawBridge.sendBinary` (an ArrayBuffer through the preload); host mode: a
  * binary WebSocket message on the bridge. The bytes are an audio frame of
  * `audio-frame.ts` (header + payload) that main decodes and checks.
+  /** Watch folders: a folder was added, changed, paused, removed, or took a file (`folderId`; null = all): refetch them. */
+  'watch.changed': z.object({ folderId: z.string().nullable() }),
  */
 export const binaryMessages = {
   /** PCM16 16 kHz mono 50 ms frames and MediaRecorder chunks of a live-captions run. */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DEFAULT_SETTINGS, REGION_LABELS, THEMES } from './defaults';
 import { serviceRegionSchema, transcriptionOptionsSchema } from './jobs';
 import { captionsSettingsSchema } from './captions';
+import { vocabularySchema } from './vocabulary';
 
 export const themeSchema = z.enum(THEMES);
 /** us / eu cloud (needs a key), the local engine, or custom base addresses (API.md §1). */
@@ -48,6 +49,10 @@ const fields = {
     live: z.union([z.literal(''), z.string().regex(/^[a-z0-9][a-z0-9.-]{0,95}$/)]),
     mirror: baseUrlSchema,
   }),
+  /** The user's vocabulary: sent as keyterms with every new job and live session (replaced whole when given). */
+  vocabulary: vocabularySchema,
+  /** Review of doubtful words: a word is doubtful below this confidence (absent: the app's default). */
+  reviewThreshold: z.number().min(0.05).max(0.99),
 };
 
 export const settingsSchema = z.object({
@@ -63,6 +68,8 @@ export const settingsSchema = z.object({
   uploadConcurrency: fields.uploadConcurrency.default(DEFAULT_SETTINGS.uploadConcurrency),
   captions: fields.captions.default(() => structuredClone(DEFAULT_SETTINGS.captions)),
   models: fields.models.default(() => ({ ...DEFAULT_SETTINGS.models })),
+  vocabulary: fields.vocabulary.default(() => [...DEFAULT_SETTINGS.vocabulary]),
+  reviewThreshold: fields.reviewThreshold.optional(),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;

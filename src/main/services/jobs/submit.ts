@@ -9,6 +9,7 @@ import { withRetries } from '../client/http';
 import type { RestClient } from '../client/rest';
 import type { JobRow } from '../library/jobs';
 import type { JobContext } from './context';
+import { jobLocalModel, keytermsWithVocabulary } from './request-extras';
 
 /** The engine's file id: the last path segment of an upload URL. */
 export function uploadFileId(url: string): string | null {
@@ -97,13 +98,15 @@ export async function createParams(ctx: JobContext, row: JobRow, audioUrl: strin
     if (OFF_WHEN_FALSE.has(k) && v === false) continue;
     p[wire] = v;
   }
+  const keyterms = keytermsWithVocabulary(o, ctx.settings.get().vocabulary);
+  if (keyterms.length) p.keyterms_prompt = keyterms;
   if (!o.redactPii) {
     delete p.redact_pii_policies;
     delete p.redact_pii_sub;
     delete p.redact_pii_audio;
     delete p.redact_pii_audio_quality;
   }
-  const localDefault = row.region === 'local' ? ctx.settings.get().models.files : '';
+  const localDefault = row.region === 'local' ? (jobLocalModel(o) ?? ctx.settings.get().models.files) : '';
   if (localDefault) {
     // The default local model for files (Settings → Models), by its catalog name.
     (p as Record<string, unknown>).speech_models = [localDefault];

@@ -25,6 +25,7 @@ import { SubtitleStore } from './subtitles';
 import { TranscriptStore } from './transcripts';
 import { WebhookLog } from './webhook-log';
 
+import { WatchStore } from './watch-store';
 export { openDatabase, type LibraryChange, type LibraryContext } from './db';
 export type { NewRecording } from './recordings';
 export type { CompletedTranscript } from './transcripts';
@@ -56,6 +57,8 @@ export class Library {
   /** Heavy work (200,000-cue subtitle imports and commits) on the library's worker thread. */
   readonly offload: LibraryOffload = new LibraryOffload(this);
   private readonly db: Database;
+  /** Watch folders and the files taken from them. */
+  readonly watch: WatchStore;
   private readonly feed = new ChangeFeed();
 
   /** `db` lets tests open a prepared file; by default `<dataDir>/library.sqlite`. */
@@ -87,6 +90,7 @@ export class Library {
     // A backup import a crash cut short is undone before anything reads the library. Only the app's own
     // connection does this: the worker's (handed `db`) opens while an import may be running.
     if (!db) rollBackInterruptedImport(this.db, this.audioDir);
+    this.watch = new WatchStore(this.db, ctx);
   }
 
   /** The database file (for a second connection on the library's worker thread). */

@@ -3,6 +3,7 @@
  * A migration is never edited once released: add the next one instead.
  */
 import type { Database } from 'better-sqlite3';
+import { migration17Watch } from './migration-17-watch';
 import { migration18 } from './migration-18-review';
 
 export interface Migration {
@@ -364,6 +365,7 @@ export const migrations: Migration[] = [
     },
   },
   migration18,
+  migration17Watch,
 ];
 
 export const latestVersion = migrations[migrations.length - 1]?.version ?? 0;

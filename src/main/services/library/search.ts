@@ -2,6 +2,8 @@
 import type { SearchHit } from '../../../shared/library';
 import type { Database, LibraryContext } from './db';
 import { ftsQuery, snippetParts, SNIPPET_CLOSE, SNIPPET_OPEN } from './text';
+import { findWordForm } from './fix-find';
+import type { FixMatch } from '../../../shared/ipc/vocabulary';
 
 /** How many of the newest matching sentences a search ranks (see search()). */
 export const SEARCH_RANK_WINDOW = 1000;
@@ -39,6 +41,11 @@ export class SearchIndex {
   /** Merge the index's segments (after a bulk load). */
   optimize(): void {
     this.db.exec(`INSERT INTO sentences_fts(sentences_fts) VALUES ('optimize')`);
+  }
+
+  /** Fix everywhere: the recordings whose shown transcript holds `form` as a word (fix-find.ts). */
+  findWordForm(form: string, limit = 200): { matches: FixMatch[]; total: number } {
+    return findWordForm(this.db, form, limit);
   }
 
   sentenceCount(): number {

@@ -1,0 +1,43 @@
+/** The vocabulary and "Fix everywhere": terms learned from corrections, and one correction applied across the library with one undo. */
+import { z } from 'zod';
+import { snippetPartSchema } from '../library';
+import { vocabularyTermSchema } from '../vocabulary';
+import type { Contracts } from './common';
+
+/** A word as the user corrects it: one word (no spaces), the form to find. */
+const wrongForm = z.string().trim().min(1).max(100);
+/** What it becomes: a word or a short phrase. */
+const rightForm = z.string().trim().min(1).max(100);
+
+export const fixMatchSchema = z.object({
+  recordingId: z.string(),
+  title: z.string(),
+  /** Words of the shown transcript that read as the wrong form. */
+  count: z.number().int().positive(),
+  /** One sentence where it appears, the wrong form marked. */
+  snippet: z.array(snippetPartSchema),
+});
+export type FixMatch = z.infer<typeof fixMatchSchema>;
+
+export const vocabularyChannels = {
+  /** Add a term to Settings → Vocabulary (once, any case); answers the whole list. */
+  'vocabulary.add': { input: z.object({ term: vocabularyTermSchema }).strict(), output: z.object({ vocabulary: z.array(z.string()) }) },
+  /**
+   * Fix everywhere, step 1: the transcripts whose shown version holds `from` as a word (any case,
+   * punctuation around it ignored), newest first, at most `limit`; `total` counts them all.
+   */
+  'vocabulary.fixFind': {
+    input: z.object({ from: wrongForm, limit: z.number().int().min(1).max(500).default(200) }).strict(),
+    output: z.object({ matches: z.array(fixMatchSchema), total: z.number().int().nonnegative() }),
+  },
+  /** Step 2: write `to` for every `from` in these recordings' transcripts (capitals and punctuation around each kept). One undo brings all back. */
+  'vocabulary.fixApply': {
+    input: z.object({ from: wrongForm, to: rightForm, recordingIds: z.array(z.string().min(1)).min(1).max(500) }).strict(),
+    output: z.object({ batchId: z.string(), recordings: z.number().int().nonnegative(), words: z.number().int().nonnegative() }),
+  },
+  /** Undo a Fix everywhere: each word it changed goes back, unless it was edited since. */
+  'vocabulary.fixUndo': {
+    input: z.object({ batchId: z.string().min(1) }).strict(),
+    output: z.object({ recordings: z.number().int().nonnegative(), words: z.number().int().nonnegative() }),
+  },
+} as const satisfies Contracts;

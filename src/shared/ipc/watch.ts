@@ -1,0 +1,57 @@
+/** Watch folders: audio and video files that appear in a folder are transcribed with that folder's settings. */
+import { z } from 'zod';
+import { idInput, none, okOutput, type Contracts } from './common';
+
+export const WATCH_SUBTITLES = ['none', 'srt', 'vtt', 'both'] as const;
+
+/** What a folder's files are transcribed with; null = the Settings default. */
+export const watchOptionsSchema = z
+  .object({
+    /** A cloud model name or an installed local model's id. */
+    speechModel: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9.-]{0,63}$/)
+      .nullable(),
+    languageCode: z.string().min(2).max(16).nullable(),
+    speakerLabels: z.boolean(),
+    speakersExpected: z.number().int().min(1).max(10).nullable(),
+    /** Subtitles written next to each file once its transcript is done. */
+    subtitles: z.enum(WATCH_SUBTITLES),
+  })
+  .strict();
+export type WatchOptions = z.infer<typeof watchOptionsSchema>;
+
+export const watchFolderSchema = z.object({
+  id: z.string(),
+  path: z.string(),
+  /** The folder's own name, as the queue shows it. */
+  name: z.string(),
+  options: watchOptionsSchema,
+  paused: z.boolean(),
+  /** Files taken from it so far. */
+  taken: z.number().int().nonnegative(),
+  /** Files seen that are still growing (not taken until their size holds still). */
+  waiting: z.number().int().nonnegative(),
+  /** Why the folder cannot be watched now (gone, unreadable); null when it is. */
+  problem: z.string().nullable(),
+});
+export type WatchFolder = z.infer<typeof watchFolderSchema>;
+
+export const watchChannels = {
+  /** Every watched folder, and which recent jobs came from which folder (job id → folder id). */
+  'watch.list': { input: none, output: z.object({ folders: z.array(watchFolderSchema), origins: z.record(z.string(), z.string()) }) },
+  /**
+   * Watch a folder (an absolute path). Files already in it are taken too. `forbidden` in host mode
+   * outside the folders it was started with (--folder); `bad_request` when it is not a folder.
+   */
+  'watch.add': { input: z.object({ path: z.string().min(1).max(4096), options: watchOptionsSchema }).strict(), output: watchFolderSchema },
+  /** Change a folder's settings (for files taken from now on), or pause and resume it. */
+  'watch.update': {
+    input: z.object({ id: z.string().min(1), options: watchOptionsSchema.optional(), paused: z.boolean().optional() }).strict(),
+    output: watchFolderSchema,
+  },
+  /** Pause or resume every folder at once. */
+  'watch.pauseAll': { input: z.object({ paused: z.boolean() }).strict(), output: z.object({ folders: z.array(watchFolderSchema) }) },
+  /** Stop watching a folder (its transcripts stay in the library). */
+  'watch.remove': { input: idInput, output: okOutput },
+} as const satisfies Contracts;
