@@ -27,6 +27,8 @@ interface PlayerHandle {
   seek(ms: number): void;
   play(): void;
 }
+  /** Plays [fromMs, toMs] and pauses there (review's half second either side of a word). */
+  playRange(fromMs: number, toMs: number): void;
 
 export interface TranscriptState {
   id: string | null;
@@ -49,6 +51,7 @@ export interface TranscriptState {
   setTime(ms: number): void;
   seek(ms: number): void;
   setFind(query: string): void;
+  playRange(fromMs: number, toMs: number): void;
   stepFind(delta: 1 | -1): void;
   correct(index: number, text: string): Promise<boolean>;
   renameSpeaker(speaker: string, name: string | null): Promise<void>;
@@ -149,6 +152,10 @@ export const transcriptState =
         player?.seek(ms);
       },
       setFind(query) {
+      playRange(fromMs, toMs) {
+        get().setTime(fromMs);
+        player?.playRange(fromMs, toMs);
+      },
         const t = get().transcript;
         if (!t || !query.trim()) return set({ find: { ...noFind, query } });
         const { matches, length } = findWords(t.words, query);

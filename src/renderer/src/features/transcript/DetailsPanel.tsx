@@ -12,6 +12,7 @@ import { useJobs } from '../../stores/jobs';
 import { useLibrary } from '../../stores/library';
 import { useTranscript } from '../../stores/transcript';
 import { approximateTimes } from '../../lib/wordTimes';
+import { confidenceSource, confidenceSourceText } from '../../lib/confidenceSource';
 
 /** The recording's tags, each with a way to take it off (the Tag dialog only adds). */
 function TagList({ id, tags }: { id: string; tags: string[] }) {
@@ -120,7 +121,14 @@ export function DetailsPanel({ transcript }: { transcript: Transcript }) {
         <dt>Length</dt>
         <dd>{formatClock(item.durationMs)}</dd>
         <dt>Confidence</dt>
-        <dd>{transcript.confidence === null ? '—' : `${Math.round(transcript.confidence * 100)}%`}</dd>
+        <dd>
+          {transcript.confidence === null ? '—' : `${Math.round(transcript.confidence * 100)}%`}
+          {item.status === 'completed' && (
+            <span className="details__note" data-testid="details-confidence-source">
+              {confidenceSourceText(confidenceSource(item.region, item.model), item.model)}
+            </span>
+          )}
+        </dd>
         <dt>Words</dt>
         <dd>{transcript.words.length.toLocaleString()}</dd>
         <dt>Created</dt>

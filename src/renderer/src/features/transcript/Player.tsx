@@ -27,6 +27,8 @@ export function Player({ durationMs, source }: { durationMs: number | null; sour
   const [duration, setDuration] = useState((durationMs ?? 0) / 1000);
   const [rate, setRate] = useState(1);
   const [failed, setFailed] = useState(false);
+  // Where a played range ends (review's window around a word); null: play on.
+  const stopAt = useRef<number | null>(null);
   const src = mediaSrc(mediaUrl);
 
   useEffect(() => {
@@ -40,6 +42,14 @@ export function Player({ durationMs, source }: { durationMs: number | null; sour
       play() {
         if (audio.current && src) void audio.current.play().catch(() => undefined);
       },
+      playRange(fromMs, toMs) {
+        const a = audio.current;
+        if (!a || !src) return;
+        a.currentTime = fromMs / 1000;
+        setNow(fromMs / 1000);
+        stopAt.current = toMs;
+        void a.play().catch(() => undefined);
+      },
     });
     return () => registerPlayer(null);
   }, [src]);
@@ -52,6 +62,10 @@ export function Player({ durationMs, source }: { durationMs: number | null; sour
     const tick = () => {
       const a = audio.current;
       if (a) {
+        if (stopAt.current !== null && a.currentTime * 1000 >= stopAt.current) {
+          stopAt.current = null;
+          a.pause();
+        }
         setTime(a.currentTime * 1000);
         const sec = Math.floor(a.currentTime * 4);
         if (sec !== lastSec) {
@@ -139,7 +153,10 @@ export function Player({ durationMs, source }: { durationMs: number | null; sour
     preload: 'metadata' as const,
     'data-testid': 'audio',
     onPlay: () => setPlaying(true),
-    onPause: () => setPlaying(false),
+    onPause: () => {
+      stopAt.current = null;
+      setPlaying(false);
+    },
     onEnded: () => setPlaying(false),
     onLoadedMetadata: (e: SyntheticEvent<HTMLMediaElement>) => Number.isFinite(e.currentTarget.duration) && setDuration(e.currentTarget.duration),
     onSeeked: (e: SyntheticEvent<HTMLMediaElement>) => {

@@ -11,10 +11,11 @@ import { formatClock } from '../../components/format';
 import { InlineEdit } from '../../components/InlineEdit';
 import { shortcutBlocked } from '../../components/shortcuts';
 import { originalOf, useTranscript } from '../../stores/transcript';
+import { useReview } from '../../stores/review';
+import { useSettings } from '../../stores/settings';
 import { approximateTimes } from '../../lib/wordTimes';
+import { DEFAULT_REVIEW_THRESHOLD } from '../../lib/review';
 import { blockOf, type Block } from './paragraphs';
-
-const LOW_CONFIDENCE = 0.5;
 
 function SpeakerLabel({ id, name }: { id: string; name: string | null }) {
   const rename = useTranscript((s) => s.renameSpeaker);
@@ -63,6 +64,11 @@ const Paragraph = memo(function Paragraph({ block, transcript, editing, onEditDo
   const corrected = useTranscript((s) => s.corrected);
   const seek = useTranscript((s) => s.seek);
   const correct = useTranscript((s) => s.correct);
+  // Doubtful words are tinted at review's threshold; a word accepted in review is no longer doubtful.
+  const low = useSettings((s) => s.settings.reviewThreshold ?? DEFAULT_REVIEW_THRESHOLD);
+  const accepted = useReview((s) => s.accepted);
+  const reviewing = useReview((s) => s.target?.index ?? -1);
+  const accept = useReview((s) => s.accept);
   const speakers = transcript.speakers;
   const hits = useMemo(() => {
     const set = new Map<number, boolean>();
@@ -78,13 +84,23 @@ const Paragraph = memo(function Paragraph({ block, transcript, editing, onEditDo
     const w = transcript.words[i];
     if (!w) continue;
     if (editing === i) {
-      words.push(<WordEditor key={i} index={i} text={w.text} onDone={onEditDone} onSave={(t) => correct(i, t)} />);
+      words.push(
+        <WordEditor
+          key={i}
+          index={i}
+          text={w.text}
+          onDone={onEditDone}
+          onSave={(t) => correct(i, t)}
+          onAccept={reviewing === i ? () => void accept(i) : undefined}
+        />,
+      );
       continue;
     }
     const original = originalOf(w, i, corrected);
     let cls = 'w';
     if (i === active) cls += ' w--active';
-    if (w.confidence < LOW_CONFIDENCE) cls += ' w--low';
+    const doubtful = w.confidence < low && !accepted.has(i);
+    if (doubtful) cls += ' w--low';
     if (original !== null) cls += ' w--fixed';
     const hit = hits.get(i);
     if (hit !== undefined) cls += hit ? ' w--hit w--current' : ' w--hit';
@@ -94,7 +110,7 @@ const Paragraph = memo(function Paragraph({ block, transcript, editing, onEditDo
         className={cls}
         data-i={i}
         title={
-          original !== null ? `Corrected from “${original}”` : w.confidence < LOW_CONFIDENCE ? `Low confidence (${Math.round(w.confidence * 100)}%)` : undefined
+          original !== null ? `Corrected from “${original}”` : doubtful ? `Low confidence (${Math.round(w.confidence * 100)}%)` : undefined
         }
       >
         {w.text}
@@ -118,8 +134,23 @@ const Paragraph = memo(function Paragraph({ block, transcript, editing, onEditDo
   );
 });
 
-/** `onDone(byKey)`: true after Enter/Escape, when focus should come back to the text; false on blur, when the user put it elsewhere. */
-function WordEditor({ index, text, onSave, onDone }: { index: number; text: string; onSave(t: string): Promise<boolean>; onDone(byKey: boolean): void }) {
+/**
+ * `onDone(byKey)`: true after Enter/Escape, when focus should come back to the text; false on blur, when the user put it elsewhere.
+ * `onAccept`: review put the caret here; Enter on the word as it is accepts it (the word is selected, so typing replaces it).
+ */
+function WordEditor({
+  index,
+  text,
+  onSave,
+  onDone,
+  onAccept,
+}: {
+  index: number;
+  text: string;
+  onSave(t: string): Promise<boolean>;
+  onDone(byKey: boolean): void;
+  onAccept?: () => void;
+}) {
   const [value, setValue] = useState(text);
   const done = useRef(false);
   const commit = async (byKey: boolean) => {
@@ -127,6 +158,7 @@ function WordEditor({ index, text, onSave, onDone }: { index: number; text: stri
     done.current = true;
     const v = value.trim();
     if (v && v !== text) await onSave(v);
+    else if (byKey && onAccept) onAccept();
     onDone(byKey);
   };
   return (
@@ -138,6 +170,7 @@ function WordEditor({ index, text, onSave, onDone }: { index: number; text: stri
         size={Math.max(4, value.length + 1)}
         // The user asked to correct this word: focus belongs in the field.
         autoFocus
+        onFocus={onAccept ? (e) => e.currentTarget.select() : undefined}
         onChange={(e) => setValue(e.target.value)}
         onBlur={() => void commit(false)}
         onKeyDown={(e) => {
@@ -146,7 +179,8 @@ function WordEditor({ index, text, onSave, onDone }: { index: number; text: stri
             done.current = true;
             onDone(true);
           }
-          e.stopPropagation();
+          // F8 goes on to the next doubtful word (review's key, handled by the window).
+          if (e.key !== 'F8') e.stopPropagation();
         }}
       />{' '}
     </>
@@ -208,6 +242,18 @@ export function TranscriptBody({ transcript, blocks }: { transcript: Transcript;
     const { active } = useTranscript.getState();
     if (active > 0) virtual.scrollToIndex(blockOf(blocks, active), { align: 'center' });
   }, [blocks, virtual]);
+
+  // Review jumped to a word: the caret goes into it, its paragraph into view.
+  useEffect(
+    () =>
+      useReview.subscribe((s, prev) => {
+        if (!s.target || s.target === prev.target) return;
+        userScrolledAt.current = 0;
+        virtual.scrollToIndex(blockOf(blocks, s.target.index), { align: 'center' });
+        setEditing(s.target.index);
+      }),
+    [blocks, virtual],
+  );
 
   // E edits the active word.
   useEffect(() => {

@@ -16,6 +16,8 @@ import { FindBar } from './FindBar';
 import { blocksOf, plainText } from './paragraphs';
 import { Player } from './Player';
 import { TranscriptBody } from './TranscriptBody';
+import { ReviewBar } from './ReviewBar';
+import './review.css';
 import { Versions } from './Versions';
 
 /** The Subtitles screen's editor, which App hands in (lazily loaded: it brings most of the shared schemas, issue 29). */
@@ -149,6 +151,7 @@ export function TranscriptScreen({ editor: Editor = null }: { editor?: Subtitles
           {item.source === 'Live session' && <Versions recordingId={item.id} />}
           {done && item.hasAudio && transcript.speakers.length === 0 && <AddSpeakers recordingId={item.id} />}
           <Button ref={findButton} size="sm" icon="search" disabled={!done} onClick={() => setFinding(true)} aria-keyshortcuts="Control+F">
+          {done && <ReviewBar transcript={transcript} />}
             Find
           </Button>
           <Button
@@ -213,7 +216,7 @@ export function TranscriptScreen({ editor: Editor = null }: { editor?: Subtitles
       {done && !subtitles && (
         <p className="transcript__keys muted" aria-hidden="true">
           <kbd>Space</kbd> play/pause · <kbd>←</kbd>/<kbd>→</kbd> 5 s · <kbd>J</kbd>/<kbd>L</kbd> 10 s · <kbd>K</kbd> pause · click a word to play it ·
-          double-click or <kbd>E</kbd> to correct
+          double-click or <kbd>E</kbd> to correct · <kbd>F8</kbd> next doubtful word, <kbd>Enter</kbd> accepts it
         </p>
       )}
     </div>
