@@ -21,6 +21,12 @@ export interface SegmentOptions {
   maxSegmentMs?: number;
 }
 
+export interface FindOptions extends SegmentOptions {
+  signal?: AbortSignal;
+  /** Called with each segment, in order, as soon as it is final (the same objects the result holds). */
+  onSegment?: (seg: SpeechSegment) => void;
+}
+
 const FRAME = 160; // 10 ms at 16 kHz
 
 /** Frame energies in dB, read from the file in 1 MiB blocks. */
@@ -130,7 +136,7 @@ const acquireVad = (): StreamingVad | null => vadPool.acquire();
 const releaseVad = (v: StreamingVad): void => vadPool.release(v);
 
 /** Speech segments by Silero VAD; null when the VAD cannot load. */
-export async function vadSegments(path: string, totalSamples: number, opts: SegmentOptions & { signal?: AbortSignal } = {}): Promise<SpeechSegment[] | null> {
+export async function vadSegments(path: string, totalSamples: number, opts: FindOptions = {}): Promise<SpeechSegment[] | null> {
   const vad = acquireVad();
   if (!vad) return null;
   try {
@@ -140,10 +146,23 @@ export async function vadSegments(path: string, totalSamples: number, opts: Segm
   }
 }
 
-async function runVad(vad: StreamingVad, path: string, totalSamples: number, opts: SegmentOptions & { signal?: AbortSignal }): Promise<SpeechSegment[]> {
+async function runVad(vad: StreamingVad, path: string, totalSamples: number, opts: FindOptions): Promise<SpeechSegment[]> {
   const base = vad.samples;
   const pad = Math.round(((opts.padMs ?? 200) / 1000) * 16000);
-  const spans: SpeechSegment[] = [];
+  const cap = ((opts.maxSegmentMs ?? 30_000) / 1000) * 16000;
+  const out: SpeechSegment[] = [];
+  // Each span is padded and merged into the last segment when they overlap (never beyond the length cap). A
+  // segment is final once a later one begins: it is handed on then, so decoding starts while detection goes on.
+  const addSpan = (sp: SpeechSegment): void => {
+    const s = Math.max(0, sp.start - pad);
+    const e = Math.min(totalSamples, sp.end + pad);
+    const prev = out[out.length - 1];
+    if (prev && s <= prev.end && e - prev.start <= cap) prev.end = e;
+    else {
+      if (prev && prev.end > prev.start) opts.onSegment?.(prev);
+      out.push({ start: prev && s < prev.end ? prev.end : s, end: e });
+    }
+  };
   let open_: number | null = null;
   const onEvents = (events: { type: 'speech_start' | 'speech_end'; sample: number }[]): void => {
     for (const e of events) {
@@ -152,7 +171,7 @@ async function runVad(vad: StreamingVad, path: string, totalSamples: number, opt
       // fed so far instead (at most one step plus the minimum silence late).
       if (e.type === 'speech_start') open_ ??= Math.max(0, e.sample - base);
       else if (open_ !== null) {
-        spans.push({ start: open_, end: Math.max(open_, vad.samples - base) });
+        addSpan({ start: open_, end: Math.max(open_, vad.samples - base) });
         open_ = null;
       }
     }
@@ -178,29 +197,20 @@ async function runVad(vad: StreamingVad, path: string, totalSamples: number, opt
     await fh.close();
   }
   onEvents(vad.flush());
-  if (open_ !== null) spans.push({ start: open_, end: totalSamples });
-  const out: SpeechSegment[] = [];
-  for (const sp of spans) {
-    const s = Math.max(0, sp.start - pad);
-    const e = Math.min(totalSamples, sp.end + pad);
-    const prev = out[out.length - 1];
-    // Merge overlapping pads, but never beyond the segment length cap.
-    if (prev && s <= prev.end && e - prev.start <= ((opts.maxSegmentMs ?? 30_000) / 1000) * 16000) prev.end = e;
-    else out.push({ start: prev && s < prev.end ? prev.end : s, end: e });
-  }
+  if (open_ !== null) addSpan({ start: open_, end: totalSamples });
+  const last = out[out.length - 1];
+  if (last && last.end > last.start) opts.onSegment?.(last);
   return out.filter((x) => x.end > x.start);
 }
 
 /** Speech segments of a raw file: Silero VAD when available, else energy-based. */
-export async function findSpeechSegments(
-  path: string,
-  totalSamples: number,
-  opts: SegmentOptions & { signal?: AbortSignal; useVad?: boolean } = {},
-): Promise<SpeechSegment[]> {
+export async function findSpeechSegments(path: string, totalSamples: number, opts: FindOptions & { useVad?: boolean } = {}): Promise<SpeechSegment[]> {
   if (opts.useVad !== false) {
     const viaVad = await vadSegments(path, totalSamples, opts);
     if (viaVad) return viaVad;
   }
   const energy = await frameEnergies(path, totalSamples, opts.signal);
-  return segmentsFromEnergies(energy, opts).map((s) => ({ start: s.start, end: Math.min(s.end, totalSamples) }));
+  const out = segmentsFromEnergies(energy, opts).map((s) => ({ start: s.start, end: Math.min(s.end, totalSamples) }));
+  for (const seg of out) opts.onSegment?.(seg);
+  return out;
 }

@@ -19,7 +19,7 @@ import type { TranscriptResult, TranscriptRow } from '../store';
 import { formatTranscript, round3 } from '../text/format';
 import { redactPii, SUPPORTED_PII_POLICIES } from '../text/pii';
 import { JobFailure } from './failure';
-import { recognizeSegments } from './recognize-segments';
+import { recognizeSegments, SegmentFeed } from './recognize-segments';
 import { startSpeakers } from './speakers';
 
 export { JobFailure } from './failure';
@@ -84,11 +84,17 @@ export async function processJob(ctx: JobContext, job: TranscriptRow, signal: Ab
     // Diarization hears the audio before noise suppression, in its own worker beside recognition.
     const speakers = p.speaker_labels ? await startSpeakers(ctx, p, { raw, copyPath: join(dir, 'speakers.raw'), samples, signal }) : null;
     if (ctx.opts.denoise !== false) await suppressNoise(raw, samples, signal, (m) => ctx.logger.warn(`job ${job.id}: ${m}`));
-    const segments = await findSpeechSegments(raw, samples, { signal });
+    // Segments are decoded as the detector finds them; a failed decode stops the detector before the job ends.
+    const feed = new SegmentFeed();
+    const stopFinding = new AbortController();
+    const finding = findSpeechSegments(raw, samples, { signal: AbortSignal.any([signal, stopFinding.signal]), onSegment: (s) => feed.push(s) }).then(
+      () => feed.end(),
+      (err: unknown) => feed.fail(err),
+    );
     const rate = adapter ? await probeSampleRate(source.path, raw, signal) : null;
     const { bySegment } = await recognizeSegments({
       raw,
-      segments,
+      segments: feed,
       recognizer,
       adapter,
       narrowband: rate !== null && rate < NARROWBAND_BELOW_HZ,
@@ -96,10 +102,15 @@ export async function processJob(ctx: JobContext, job: TranscriptRow, signal: Ab
       workDir: join(dir, 'adapt'),
       signal,
       warn: (m) => ctx.logger.warn(`job ${job.id}: ${m}`),
-    }).catch((err: unknown) => {
-      // A local model that fails or crashes its worker is the model's fault: say so, as the job's error.
-      throw err instanceof LocalModelError ? new JobFailure(err.message) : err;
-    });
+    })
+      .catch(async (err: unknown) => {
+        stopFinding.abort();
+        await finding;
+        // A local model that fails or crashes its worker is the model's fault: say so, as the job's error.
+        throw err instanceof LocalModelError ? new JobFailure(err.message) : err;
+      })
+      .finally(() => finding);
+    const segments = feed.list;
     const rawWords: RecognizedWord[] = [];
     const offset = p.audio_start_from ?? 0;
     segments.forEach((seg, i) => {

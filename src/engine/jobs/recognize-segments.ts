@@ -17,10 +17,79 @@ import {
 } from '../recognizer/index';
 import { currentShare, fileJobDecoding } from '../recognizer/decode-share';
 
+type Segment = { start: number; end: number };
+
+/**
+ * Segments as the detector finds them: decoding starts on the first while detection goes on (the detector
+ * runs on the engine's loop, the decodes in the native worker, so the two overlap on a machine of 2 cores).
+ */
+export class SegmentFeed {
+  readonly list: Segment[] = [];
+  private done = false;
+  private error: Error | null = null;
+  private readonly listeners = new Set<() => void>();
+
+  static of(list: readonly Segment[]): SegmentFeed {
+    const f = new SegmentFeed();
+    f.list.push(...list);
+    f.done = true;
+    return f;
+  }
+
+  push(seg: Segment): void {
+    this.list.push(seg);
+    this.changed();
+  }
+
+  end(): void {
+    this.done = true;
+    this.changed();
+  }
+
+  fail(err: unknown): void {
+    this.error = err instanceof Error ? err : new Error(String(err));
+    this.changed();
+  }
+
+  get ended(): boolean {
+    return this.done;
+  }
+
+  get failure(): Error | null {
+    return this.error;
+  }
+
+  /** Calls `fn` on every push, end or failure until the returned function is called. */
+  watch(fn: () => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  /** The whole list, once detection has ended. */
+  whole(): Promise<readonly Segment[]> {
+    return new Promise((resolve, reject) => {
+      const check = (): boolean => {
+        if (this.error) reject(this.error);
+        else if (this.done) resolve(this.list);
+        else return false;
+        return true;
+      };
+      if (check()) return;
+      const stop = this.watch(() => {
+        if (check()) stop();
+      });
+    });
+  }
+
+  private changed(): void {
+    for (const fn of [...this.listeners]) fn();
+  }
+}
+
 export interface SegmentsInput {
-  /** The decoded 16 kHz PCM16 file and its speech segments (sample ranges). */
+  /** The decoded 16 kHz PCM16 file and its speech segments (sample ranges), whole or as they are found. */
   raw: string;
-  segments: readonly { start: number; end: number }[];
+  segments: readonly Segment[] | SegmentFeed;
   recognizer: Recognizer;
   /** Null: one pass. */
   adapter: SpeakerAdapter | null;
@@ -46,15 +115,29 @@ export interface SegmentsInput {
  * call ends, so a job shrinks when live sessions or other jobs start. The first failure rejects at once.
  */
 export function inOrder<T>(n: number, limit: () => number, fn: (i: number) => Promise<T>): Promise<T[]> {
-  const out = new Array<T>(n);
+  return inOrderOf(SegmentFeed.of(new Array<Segment>(n).fill({ start: 0, end: 0 })), 0, limit, fn);
+}
+
+/** inOrder over the feed's items from `from` on, started as they arrive; ends when the feed has ended and all are done. */
+function inOrderOf<T>(feed: SegmentFeed, from: number, limit: () => number, fn: (i: number) => Promise<T>): Promise<T[]> {
+  const out: T[] = [];
   return new Promise<T[]>((resolve, reject) => {
     let next = 0;
     let active = 0;
     let done = 0;
     let stopped = false;
+    const stop = (err: Error): void => {
+      stopped = true;
+      unwatch();
+      reject(err);
+    };
     const pump = (): void => {
       if (stopped) return;
-      if (done === n) {
+      if (feed.failure) return stop(feed.failure);
+      const n = feed.list.length - from;
+      if (feed.ended && done === n) {
+        stopped = true;
+        unwatch();
         resolve(out);
         return;
       }
@@ -68,13 +151,11 @@ export function inOrder<T>(n: number, limit: () => number, fn: (i: number) => Pr
             done++;
             pump();
           },
-          (err: unknown) => {
-            stopped = true;
-            reject(err instanceof Error ? err : new Error(String(err)));
-          },
+          (err: unknown) => stop(err instanceof Error ? err : new Error(String(err))),
         );
       }
     };
+    const unwatch = feed.watch(pump);
     pump();
   });
 }
@@ -90,7 +171,8 @@ export async function recognizeSegments(o: SegmentsInput): Promise<{ bySegment: 
 }
 
 async function recognizeAll(o: SegmentsInput): Promise<{ bySegment: RecognizedWord[][]; adapted: boolean }> {
-  const { raw, segments, signal } = o;
+  const { raw, signal } = o;
+  const feed = o.segments instanceof SegmentFeed ? o.segments : SegmentFeed.of(o.segments);
   const limit = o.parallel ?? (() => currentShare().parallelSegments);
   const decode = async (seg: { start: number; end: number }, speaker?: SpeakerTransform): Promise<RecognizedWord[]> => {
     signal.throwIfAborted();
@@ -98,6 +180,8 @@ async function recognizeAll(o: SegmentsInput): Promise<{ bySegment: RecognizedWo
   };
   const bySegment: RecognizedWord[][] = [];
   let next = 0;
+  // Adaptation needs to know the whole file's speech first; a plain pass starts on the first segment found.
+  const segments = o.adapter && o.narrowband ? await feed.whole() : feed.list;
   const speechS = segments.reduce((t, seg) => t + (seg.end - seg.start), 0) / 16000;
   if (o.adapter && o.narrowband && speechS >= ADAPT_MIN_SPEECH_S) {
     for (let heard = 0; next < segments.length && heard < ADAPT_SAMPLE_S; next++) {
@@ -121,6 +205,6 @@ async function recognizeAll(o: SegmentsInput): Promise<{ bySegment: RecognizedWo
     }
   }
   const from = next;
-  const rest = await inOrder(segments.length - from, limit, (i) => decode(segments[from + i] as { start: number; end: number }));
+  const rest = await inOrderOf(feed, from, limit, (i) => decode(feed.list[from + i] as Segment));
   return { bySegment: [...bySegment, ...rest], adapted: false };
 }
