@@ -8,6 +8,7 @@ import './zod-setup';
 import { join } from 'node:path';
 import { registerAppHandlers } from './ipc/app';
 import { registerCaptionsHandlers } from './ipc/captions';
+import { registerCaptionExtrasHandlers } from './ipc/captions-extras';
 import { registerChatHandlers } from './ipc/chat';
 import { registerEngineHandlers } from './ipc/local-engine';
 import { registerJobHandlers } from './ipc/jobs';
@@ -18,6 +19,8 @@ import { registerSettingsHandlers } from './ipc/settings';
 import { Router, type Sender } from './ipc/router';
 import type { Platform } from './platform/types';
 import { CaptionsService } from './services/captions/service';
+import { CaptionExtras } from './services/captions/extras';
+import { captionModels } from './services/captions/models';
 import { ChatService } from './services/chat/service';
 import { InsightService } from './services/chat/insights';
 import { ServiceClients } from './services/clients';
@@ -153,6 +156,19 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
     changed: (p) => router.emit('chat.changed', p),
   });
   registerChatHandlers(router, chat, new InsightService(library, clients, () => chat.models()));
+  // Translation and "What did I miss?" beside live captions, through the chat's model of the current region.
+  const captionExtras = new CaptionExtras(
+    captions,
+    library,
+    captionModels({ models: () => chat.models(), gateway: () => clients.gateway() }),
+    {
+      translation: (t) => router.emit('captions.translation', t),
+      translationStatus: (s) => router.emit('captions.translationStatus', s),
+      missed: (s) => router.emit('captions.missed', s),
+    },
+    log,
+  );
+  registerCaptionExtrasHandlers(router, captionExtras);
   const models = new ModelManager(join(platform.dataDir, 'models'), {
     catalog: CATALOG,
     mirror: () => settings.get().models.mirror,

@@ -14,6 +14,8 @@ import { OverlayWindow } from './windows/overlay';
 
 /** Shows or hides the captions overlay from anywhere. */
 const OVERLAY_SHORTCUT = 'CommandOrControl+Shift+L';
+/** Gives the captions overlay the keyboard: arrow keys go back over the session, End returns to live. */
+const OVERLAY_FOCUS_SHORTCUT = 'CommandOrControl+Shift+K';
 let tray: Tray | null = null;
 
 let core: Core | undefined;
@@ -104,6 +106,8 @@ app
     // Another app may own the shortcut: the tray menu still toggles the overlay.
     if (!globalShortcut.register(OVERLAY_SHORTCUT, () => setOverlay()))
       console.warn(`Verbatim: the shortcut ${OVERLAY_SHORTCUT} is taken by another app; use the tray menu to show the captions overlay.`);
+    if (!globalShortcut.register(OVERLAY_FOCUS_SHORTCUT, () => overlay.focusForKeys(core?.settings.get().captions.overlay.clickThrough ?? false)))
+      console.warn(`Verbatim: the shortcut ${OVERLAY_FOCUS_SHORTCUT} is taken by another app; click the captions overlay to use its keys.`);
     tray = new Tray(nativeImage.createFromPath(join(import.meta.dirname, '../../resources/tray.png')));
     tray.setToolTip('Verbatim');
     tray.setContextMenu(

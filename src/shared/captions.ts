@@ -120,6 +120,8 @@ export const captionsSettingsSchema = z.object({
     .max(100)
     .default(() => [...captionDefaults.keyterms]),
   recordOnly: z.boolean().default(captionDefaults.recordOnly),
+  /** Translate final turns into this language ('' or absent: off). */
+  translateTo: z.string().max(20).optional(),
   overlay: z
     .object({
       fontSize: z.number().int().min(16).max(72).default(captionDefaults.overlay.fontSize),

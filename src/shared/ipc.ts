@@ -17,6 +17,7 @@ import { captionsRunSchema, captionsStoppedSchema, liveStatusSchema, liveTurnSch
 import { chatMessageSchema, chatStateSchema } from './chat/schema';
 import { appChannels, keyStatusSchema } from './ipc/app';
 import { captionChannels } from './ipc/captions';
+import { liveTranslationSchema, missedSummarySchema, translationStatusSchema } from './captions-extras';
 import { chatChannels } from './ipc/chat';
 import type { Contracts } from './ipc/common';
 import { jobChannels } from './ipc/jobs';
@@ -63,6 +64,12 @@ export const events = {
   'captions.status': liveStatusSchema,
   /** Live captions: a run started (any window) or stopped and was saved. */
   'captions.run': z.object({ run: captionsRunSchema.nullable(), stopped: captionsStoppedSchema.nullable() }),
+  /** Live captions: a final turn's translation. */
+  'captions.translation': liveTranslationSchema,
+  /** Live captions: translation turned on or off, became unavailable, or dropped lines that fell behind. */
+  'captions.translationStatus': translationStatusSchema,
+  /** Live captions: "What did I miss?" as it is written (the whole text so far, ≤ 25/s) and when it ends. */
+  'captions.missed': missedSummarySchema,
   /** Text of the answer being written, in order (pieces gathered for ~40 ms). */
   'chat.delta': z.object({ chatId: z.string(), messageId: z.number().int(), text: z.string() }),
   /** A chat message was finished (done, stopped or failed) and saved. */

@@ -89,6 +89,19 @@ export class OverlayWindow {
     return want;
   }
 
+  /**
+   * Shown and given the keyboard (its shortcut): the captions take the arrow keys, End and Escape.
+   * Clicks are taken too while it has focus, and pass through again (if set so) once it loses it.
+   */
+  focusForKeys(clickThrough: boolean): void {
+    this.win ??= this.create();
+    const win = this.win;
+    win.setIgnoreMouseEvents(false);
+    win.show();
+    win.focus();
+    if (clickThrough) win.once('blur', () => !win.isDestroyed() && win.setIgnoreMouseEvents(true, { forward: true }));
+  }
+
   /** Clicks go to the window below (the mouse still moves the caption's own controls when hovered: forward). */
   setClickThrough(on: boolean): void {
     this.win?.setIgnoreMouseEvents(on, { forward: true });

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { transcriptWireSchema } from '../transcript-wire';
 import { captionsRunSchema, captionsStartInputSchema, captionsStoppedSchema, liveStatusSchema, liveTurnSchema } from '../captions';
+import { captionsTranslateInputSchema, missedInputSchema, missedSummarySchema, translationStatusSchema } from '../captions-extras';
 import { none, idInput, type Contracts } from './common';
 
 export const captionChannels = {
@@ -17,7 +18,13 @@ export const captionChannels = {
   /** The run going on now (another window, the overlay, a reload), or null. */
   'captions.current': {
     input: none,
-    output: z.object({ run: captionsRunSchema.nullable(), turns: z.array(liveTurnSchema), status: z.array(liveStatusSchema) }),
+    output: z.object({
+      run: captionsRunSchema.nullable(),
+      turns: z.array(liveTurnSchema),
+      status: z.array(liveStatusSchema),
+      /** Final turns' translations so far, by turn key. */
+      translations: z.record(z.string(), z.string()).optional(),
+    }),
   },
   /**
    * Improve accuracy: submit a live session's recording as a pre-recorded job
@@ -37,4 +44,12 @@ export const captionChannels = {
   'captions.version': { input: z.object({ id: z.string().min(1), transcriptId: z.string().min(1) }).strict(), output: transcriptWireSchema },
   /** Desktop app: show, hide or toggle the always-on-top overlay window. Host mode answers `unavailable` (the page opens Picture-in-Picture). */
   'captions.overlay': { input: z.object({ show: z.boolean().optional() }).strict(), output: z.object({ visible: z.boolean() }) },
+  /** Translate each final turn of the run into `language` (null: stop); kept for the next run too. Answers what translation is doing. */
+  'captions.translate': { input: captionsTranslateInputSchema, output: translationStatusSchema },
+  /** "What did I miss?": a summary of the run's last minutes, streamed by `captions.missed` events; `conflict` while one is written. */
+  'captions.missed': { input: missedInputSchema, output: missedSummarySchema },
+  /** Stop the summary being written (what it has so far is kept). */
+  'captions.missedStop': { input: none, output: z.object({ stopped: z.boolean() }) },
+  /** The summaries saved with a live session, oldest first. */
+  'captions.summaries': { input: idInput, output: z.object({ summaries: z.array(missedSummarySchema) }) },
 } as const satisfies Contracts;

@@ -21,6 +21,7 @@ import {
 import type { StreamingClient, StreamingHandlers, StreamingOptions } from '../client/streaming';
 import type { Library } from '../library/library';
 import { failureSentence, reconnectedNotice, reconnectNotice } from './close-codes';
+import type { CaptionsObserver } from './extras';
 import { RealTimePacer } from './pacer';
 import { mergeTurns, TurnBook } from './turns';
 
@@ -88,6 +89,8 @@ export class CaptionsService {
   private nextRun = 1;
   private badFrames = 0;
   private overlay: ((show?: boolean) => boolean) | null = null;
+  /** What runs beside the captions (translation, summaries): told of each run and turn, never waited on. */
+  private observer: CaptionsObserver | null = null;
 
   constructor(private readonly deps: CaptionsDeps) {
     this.closeCrashed();
@@ -144,6 +147,10 @@ export class CaptionsService {
     this.overlay = fn;
   }
 
+  setObserver(o: CaptionsObserver | null): void {
+    this.observer = o;
+  }
+
   toggleOverlay(show?: boolean): { visible: boolean } {
     if (!this.overlay)
       throw new AppError(
@@ -153,10 +160,10 @@ export class CaptionsService {
     return { visible: this.overlay(show) };
   }
 
-  current(): { run: CaptionsRun | null; turns: LiveTurn[]; status: LiveStatus[] } {
+  current(): { run: CaptionsRun | null; turns: LiveTurn[]; status: LiveStatus[]; translations: Record<string, string> } {
     const r = this.run;
-    if (!r) return { run: null, turns: [], status: [] };
-    return { run: r.info, turns: r.book.all(), status: [...r.sources.values()].map((s) => s.state) };
+    if (!r) return { run: null, turns: [], status: [], translations: {} };
+    return { run: r.info, turns: r.book.all(), status: [...r.sources.values()].map((s) => s.state), translations: this.observer?.current().translations ?? {} };
   }
 
   async start(raw: CaptionsStartInput): Promise<CaptionsRun> {
@@ -214,6 +221,7 @@ export class CaptionsService {
       this.deps.events.status(state);
     }
     this.deps.events.run({ run: info, stopped: null });
+    if (!recordOnly) this.observer?.started(info);
     if (!recordOnly) await Promise.all(sources.map((s) => this.connect(run, s, input)));
     return info;
   }
@@ -257,6 +265,7 @@ export class CaptionsService {
             // Saved before it is shown: whatever a crash cuts off, a turn the user saw is in the library.
             if (lt.final) this.saveTurn(run, lt);
             this.deps.events.turn(lt);
+            this.observer?.turn(lt);
           },
           warning: ({ code, message }) => {
             this.deps.log?.(`captions: ${source} warning ${code}: ${message}`);
@@ -337,6 +346,7 @@ export class CaptionsService {
       }),
     );
     this.run = null;
+    this.observer?.ended(run.info);
     const durationMs = Math.max(Date.now() - run.startedAt, ...[...run.sources.values()].map((s) => s.receivedMs));
     const lostMs = Math.max(0, ...[...run.sources.values()].map((s) => s.client?.lostMs ?? 0));
     const { library } = this.deps;

@@ -16,6 +16,7 @@ import { ExportStore } from './exports';
 import { InsightStore } from './insights';
 import { ReviewStore } from './review';
 import { JobStore } from './jobs';
+import { LiveExtrasStore } from './live-extras';
 import { RecordingStore } from './recordings';
 import { RetrievalStore } from './retrieval';
 import { SearchIndex } from './search';
@@ -48,6 +49,8 @@ export class Library {
   readonly subtitles: SubtitleStore;
   /** Live caption sessions (recordings of kind `live`, their versions). */
   readonly sessions: SessionStore;
+  /** A live session's translations and "What did I miss?" summaries. */
+  readonly liveExtras: LiveExtrasStore;
   /** Chats over recordings, the passages they retrieve, saved speech-understanding results. */
   readonly chats: ChatStore;
   readonly retrieval: RetrievalStore;
@@ -83,6 +86,7 @@ export class Library {
     this.edits = new EditStore(this.db, ctx);
     this.subtitles = new SubtitleStore(this.db, ctx, { words: (t) => this.transcripts.words(t), correctWords: (r, e) => this.edits.correctWords(r, e) });
     this.sessions = new SessionStore(this.db, ctx);
+    this.liveExtras = new LiveExtrasStore(this.db);
     this.chats = new ChatStore(this.db, ctx);
     this.retrieval = new RetrievalStore(this.db, ctx);
     this.insights = new InsightStore(this.db, ctx);

@@ -5,6 +5,7 @@
 import type { Database } from 'better-sqlite3';
 import { migration17Watch } from './migration-17-watch';
 import { migration18 } from './migration-18-review';
+import { migration19Captions } from './migration-19-captions';
 
 export interface Migration {
   version: number;
@@ -366,6 +367,7 @@ export const migrations: Migration[] = [
   },
   migration18,
   migration17Watch,
+  migration19Captions,
 ];
 
 export const latestVersion = migrations[migrations.length - 1]?.version ?? 0;

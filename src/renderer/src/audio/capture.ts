@@ -18,6 +18,8 @@ export interface CaptureCallbacks {
   level(source: LiveSource, level: number): void;
   /** A track ended by itself (device unplugged, sharing stopped). */
   ended(source: LiveSource): void;
+  /** A chunk of the recording as it is handed to main (the captions screen replays them while capture goes on). */
+  recorded?(chunk: Blob, at: number): void;
 }
 
 /** The recording format: Opus in WebM where the browser can, else what it offers. */
@@ -64,6 +66,7 @@ export class LiveCapture {
     recorder.ondataavailable = (e) => {
       if (e.data.size === 0) return;
       const at = Date.now();
+      this.on.recorded?.(e.data, at);
       // In order: each chunk waits for the one before it.
       this.chunks = this.chunks.then(async () => {
         const bytes = new Uint8Array(await e.data.arrayBuffer());

@@ -2,6 +2,7 @@
 import { create, type StateCreator, type StoreApi } from 'zustand';
 import type { LiveSource } from '../../../shared/audio-frame';
 import type { CaptionsRun, CaptionsStopped, LiveStatus, LiveTurn } from '../../../shared/captions';
+import type { MissedSummary, TranslationStatus } from '../../../shared/captions-extras';
 import type { VerbatimApi } from '../../../shared/ipc';
 import {
   captureErrorText,
@@ -47,9 +48,56 @@ export interface CaptionsState {
   loadCurrent(): Promise<void>;
   /** The desktop app's captions window (a window main owns, over other apps). */
   showDesktopOverlay(): Promise<void>;
+  /** The recording being played back while capture goes on (a new `nonce` on each request), or null. */
+  replay: Replay | null;
+  /** Seconds of this window's recording that can be played back (0: none yet). */
+  recordedS: number;
+  /** Play the recording from a moment of the run (ms from its start). */
+  replayFrom(ms: number): void;
+  /** Play the last `seconds` of the recording. */
+  replayLast(seconds: number): void;
+  stopReplay(): void;
+  /** Final turns' translations by turn key. */
+  translations: Record<string, string>;
+  translation: TranslationStatus | null;
+  /** Turn translation on (a language code) or off (null) for this run and the next. */
+  setTranslation(language: string | null): Promise<void>;
+  /** "What did I miss?": the summary being written or the last one, and the request's error. */
+  missed: MissedSummary | null;
+  missedError: string | null;
+  askMissed(input: { minutes: 2 | 5 | 10 } | { sinceMs: number }): Promise<void>;
+  stopMissed(): Promise<void>;
+}
+
+export interface Replay {
+  url: string;
+  /** Where to start, in seconds of the recording. */
+  fromS: number;
+  nonce: number;
 }
 
 let capture: LiveCapture | null = null;
+
+/**
+ * This window's copy of the recording's chunks, as MediaRecorder hands them to
+ * main: a Blob of them plays in an audio element while capture goes on. The
+ * recorder starts with the run's first frame, so a turn's time is the
+ * recording's time.
+ */
+const recording = { chunks: [] as Blob[], mime: '', startedAt: 0, lastAt: 0, url: null as string | null, nonce: 0 };
+
+function resetRecording(mime: string): void {
+  if (recording.url) URL.revokeObjectURL(recording.url);
+  Object.assign(recording, { chunks: [], mime, startedAt: Date.now(), lastAt: 0, url: null });
+}
+
+function replayAt(fromS: number): Replay | null {
+  if (recording.chunks.length === 0) return null;
+  if (recording.url) URL.revokeObjectURL(recording.url);
+  // A new Blob each time: it holds every chunk so far (the parts are shared, not copied).
+  recording.url = URL.createObjectURL(new Blob(recording.chunks, { type: recording.mime }));
+  return { url: recording.url, fromS: Math.max(0, fromS), nonce: ++recording.nonce };
+}
 
 function byTime(turns: Record<string, LiveTurn>) {
   return (a: string, b: string) => {
@@ -75,6 +123,12 @@ export const captionsState =
     lastStopped: null,
     devices: [],
     inputLabels: {},
+    replay: null,
+    recordedS: 0,
+    translations: {},
+    translation: null,
+    missed: null,
+    missedError: null,
 
     async refreshDevices() {
       try {
@@ -88,7 +142,20 @@ export const captionsState =
       if (get().phase !== 'idle') return;
       const c = useSettings.getState().settings.captions;
       const sources: LiveSource[] = c.sources === 'both' ? ['mic', 'system'] : [c.sources];
-      set({ phase: 'starting', error: null, lastStopped: null, order: [], turns: {}, status: {}, levels: {}, lastLoud: {}, latencyMs: null });
+      set({
+        phase: 'starting',
+        error: null,
+        lastStopped: null,
+        order: [],
+        turns: {},
+        status: {},
+        levels: {},
+        lastLoud: {},
+        latencyMs: null,
+        translations: {},
+        missed: null,
+        missedError: null,
+      });
       const inputs: CaptureInput[] = [];
       const labels: Partial<Record<LiveSource, string>> = {};
       const fail = (message: string) => {
@@ -133,15 +200,22 @@ export const captionsState =
         return fail(errorMessage(e));
       }
       const now = Date.now();
-      set({ run, inputLabels: labels, lastLoud: Object.fromEntries(sources.map((s) => [s, now])) });
+      set({ run, inputLabels: labels, lastLoud: Object.fromEntries(sources.map((s) => [s, now])), replay: null, recordedS: 0 });
+      resetRecording(mime);
       capture = new LiveCapture(run.run, inputs, mime, {
         level: (source, level) => onLevel(set, source, level),
+        recorded: (chunk, at) => {
+          recording.chunks.push(chunk);
+          recording.lastAt = at;
+          set({ recordedS: Math.max(0, (at - recording.startedAt) / 1000) });
+        },
         ended: (source) =>
           set((s) => ({
             error: `${source === 'mic' ? 'The microphone' : 'System audio sharing'} stopped (unplugged or sharing ended). Captions from it stopped; what came before is kept. Stop and start again to continue.`,
             levels: { ...s.levels, [source]: 0 },
           })),
       });
+      if (c.translateTo) void get().setTranslation(c.translateTo);
       try {
         await capture.start();
         set({ phase: 'running' });
@@ -177,6 +251,7 @@ export const captionsState =
           turns,
           order: Object.keys(turns).sort(byTime(turns)),
           status: Object.fromEntries(cur.status.map((x) => [x.source, x])),
+          translations: cur.translations ?? {},
         }));
       } catch {
         // not connected yet: the events fill in
@@ -184,6 +259,49 @@ export const captionsState =
     },
     async showDesktopOverlay() {
       await api.invoke('captions.overlay', { show: true });
+    },
+
+    replayFrom(ms) {
+      // A moment before the line's first word, so its start is heard.
+      const replay = replayAt(ms / 1000 - 0.3);
+      if (replay) set({ replay });
+    },
+    replayLast(seconds) {
+      const replay = replayAt(get().recordedS - seconds);
+      if (replay) set({ replay });
+    },
+    stopReplay() {
+      set({ replay: null });
+    },
+
+    async setTranslation(language) {
+      try {
+        set({ translation: await api.invoke('captions.translate', { language }) });
+      } catch (e) {
+        set({
+          translation: {
+            run: get().run?.run ?? null,
+            language,
+            state: 'unavailable',
+            model: null,
+            region: null,
+            dropped: 0,
+            maxDepth: 0,
+            message: errorMessage(e),
+          },
+        });
+      }
+    },
+    async askMissed(input) {
+      set({ missedError: null });
+      try {
+        set({ missed: await api.invoke('captions.missed', input) });
+      } catch (e) {
+        set({ missedError: errorMessage(e) });
+      }
+    },
+    async stopMissed() {
+      await api.invoke('captions.missedStop').catch(() => undefined);
     },
   });
 
@@ -255,8 +373,19 @@ export function connectCaptions(api: VerbatimApi, store: StoreApi<CaptionsState>
       // Another window (or the overlay) follows the run; this window's own start/stop set it directly.
       const s = store.getState();
       if (capture || s.phase === 'starting' || s.phase === 'stopping') return;
-      if (p.run && s.run?.run !== p.run.run) store.setState({ run: p.run, phase: 'running', order: [], turns: {}, status: {} });
+      if (p.run && s.run?.run !== p.run.run) store.setState({ run: p.run, phase: 'running', order: [], turns: {}, status: {}, translations: {}, missed: null });
       if (!p.run) store.setState({ run: null, phase: 'idle', lastStopped: p.stopped });
+    }),
+    api.on('captions.translation', (t) => {
+      const s = store.getState();
+      if (s.run && t.run !== s.run.run) return;
+      store.setState({ translations: { ...s.translations, [t.key]: t.text } });
+    }),
+    api.on('captions.translationStatus', (st) => store.setState({ translation: st })),
+    api.on('captions.missed', (m) => {
+      const cur = store.getState().missed;
+      // Only the summary asked for last (another window may ask too: it is the same run's).
+      if (!cur || cur.id === m.id || m.createdAt >= cur.createdAt) store.setState({ missed: m });
     }),
     whenConnected(() => void store.getState().loadCurrent()),
   ];

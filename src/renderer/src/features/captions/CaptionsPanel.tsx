@@ -1,28 +1,58 @@
 /**
  * The captions panel of the main window: finished turns as lines with their
- * time and source, the growing turn lighter with its not-yet-final words
- * marked; it follows the newest line unless the user has scrolled back.
+ * time and source (and their translation when one is asked for), the growing
+ * turn lighter with its not-yet-final words marked. It follows the newest line
+ * until the user scrolls back over the session; new lines keep arriving below
+ * and "Back to live" returns. A line's time plays the recording from there.
  */
 import { memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { sourceLabels } from '../../../../shared/audio-frame';
 import type { LiveTurn } from '../../../../shared/captions';
 import { formatClock } from '../../components/format';
 import { useCaptions } from '../../stores/captions';
+import { ReplayBar } from './ReplayBar';
+import './captions-rewind.css';
 
-const Line = memo(function Line({ turn, labelled }: { turn: LiveTurn; labelled: boolean }) {
+const Line = memo(function Line({
+  turn,
+  labelled,
+  playable,
+  translation,
+  onPlay,
+}: {
+  turn: LiveTurn;
+  labelled: boolean;
+  playable: boolean;
+  translation: string | undefined;
+  onPlay: (ms: number) => void;
+}) {
+  const clock = formatClock(turn.startMs);
   return (
     <li className={`cap-line${turn.final ? '' : ' cap-line--growing'} cap-line--${turn.source}`} data-testid="caption-line" data-final={turn.final}>
       <span className="cap-line__meta">
-        <time>{formatClock(turn.startMs)}</time>
+        {playable ? (
+          <button type="button" className="cap-line__play" onClick={() => onPlay(turn.startMs)} aria-label={`Play from ${clock}`} data-testid="caption-play">
+            <time>{clock}</time>
+          </button>
+        ) : (
+          <time>{clock}</time>
+        )}
         {labelled && <span className={`cap-src cap-src--${turn.source}`}>{sourceLabels[turn.source]}</span>}
       </span>
-      <span className="cap-line__text">
-        {turn.words.map((w, i) => (
-          <span key={i} className={w.final ? undefined : 'cap-w--pending'}>
-            {i > 0 ? ' ' : ''}
-            {w.text}
+      <span className="cap-line__body">
+        <span className="cap-line__text">
+          {turn.words.map((w, i) => (
+            <span key={i} className={w.final ? undefined : 'cap-w--pending'}>
+              {i > 0 ? ' ' : ''}
+              {w.text}
+            </span>
+          ))}
+        </span>
+        {turn.final && translation !== undefined && (
+          <span className="cap-line__translation" data-testid="caption-translation">
+            {translation}
           </span>
-        ))}
+        )}
       </span>
     </li>
   );
@@ -31,37 +61,68 @@ const Line = memo(function Line({ turn, labelled }: { turn: LiveTurn; labelled: 
 export function CaptionsPanel() {
   const order = useCaptions((s) => s.order);
   const turns = useCaptions((s) => s.turns);
+  const translations = useCaptions((s) => s.translations);
   const labelled = useCaptions((s) => Object.keys(s.status).length > 1);
   const phase = useCaptions((s) => s.phase);
+  const recordedS = useCaptions((s) => s.recordedS);
+  const replayFrom = useCaptions((s) => s.replayFrom);
   const box = useRef<HTMLDivElement>(null);
   const [following, setFollowing] = useState(true);
-  const programmatic = useRef(false);
+  /** How many lines there were when the user scrolled back: the rest arrived since. */
+  const [seenLines, setSeenLines] = useState(0);
 
   useLayoutEffect(() => {
     const el = box.current;
     if (!el || !following) return;
-    programmatic.current = true;
     el.scrollTop = el.scrollHeight;
-  }, [order, turns, following]);
+  }, [order, turns, translations, following]);
 
+  const followingNow = useRef(true);
+  const orderLength = useRef(order.length);
+  useEffect(() => {
+    orderLength.current = order.length;
+  }, [order.length]);
   useEffect(() => {
     const el = box.current;
     if (!el) return;
     const onScroll = () => {
-      if (programmatic.current) {
-        programmatic.current = false;
-        return;
-      }
-      // Within a line of the bottom counts as following.
-      setFollowing(el.scrollHeight - el.scrollTop - el.clientHeight < 40);
+      // Within a line of the bottom counts as following (following's own scroll lands there; a scroll that changes nothing fires no event).
+      const atEnd = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+      if (followingNow.current && !atEnd) setSeenLines(orderLength.current);
+      followingNow.current = atEnd;
+      setFollowing(atEnd);
     };
     el.addEventListener('scroll', onScroll, { passive: true });
     return () => el.removeEventListener('scroll', onScroll);
   }, []);
 
+  const backToLive = () => {
+    followingNow.current = true;
+    setFollowing(true);
+    box.current?.focus();
+  };
+  const newer = Math.max(0, order.length - seenLines);
+
   return (
-    <div className="cap-panel-wrap">
-      <div className="cap-panel" ref={box} tabIndex={0} role="log" aria-label="Captions" aria-live="off" data-testid="captions-panel">
+    <section className="cap-panel-wrap" aria-label="Captions of this session">
+      <ReplayBar />
+      <div
+        className="cap-panel"
+        ref={box}
+        tabIndex={0}
+        role="log"
+        aria-label="Captions"
+        aria-live="off"
+        data-testid="captions-panel"
+        data-following={following}
+        onKeyDown={(e) => {
+          // End goes back to the newest line (and keeps following it); Escape too, as in the overlay.
+          if ((e.key === 'End' || e.key === 'Escape') && !following) {
+            e.preventDefault();
+            backToLive();
+          }
+        }}
+      >
         {order.length === 0 ? (
           <p className="muted cap-panel__empty">
             {phase === 'running' ? 'Listening… captions appear here as people speak.' : 'Captions appear here when you start.'}
@@ -70,22 +131,26 @@ export function CaptionsPanel() {
           <ol className="cap-lines">
             {order.map((k) => {
               const t = turns[k];
-              return t ? <Line key={k} turn={t} labelled={labelled} /> : null;
+              return t ? (
+                <Line
+                  key={k}
+                  turn={t}
+                  labelled={labelled}
+                  playable={recordedS > 0 && t.startMs < recordedS * 1000}
+                  translation={translations[k]}
+                  onPlay={replayFrom}
+                />
+              ) : null;
             })}
           </ol>
         )}
       </div>
       {!following && (
-        <button
-          type="button"
-          className="btn btn--secondary btn--sm cap-panel__jump"
-          onClick={() => {
-            setFollowing(true);
-          }}
-        >
-          <span>Jump to latest</span>
+        <button type="button" className="btn btn--primary btn--sm cap-panel__jump" onClick={backToLive} data-testid="captions-back-to-live">
+          <span>Back to live</span>
+          {newer > 0 && <span className="cap-panel__newer">{newer === 1 ? '1 new line' : `${newer} new lines`}</span>}
         </button>
       )}
-    </div>
+    </section>
   );
 }

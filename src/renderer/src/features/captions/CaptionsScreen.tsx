@@ -11,6 +11,7 @@ import { errorMessage } from '../../bridge';
 import { useApp } from '../../stores/app';
 import { silentSource, useCaptions } from '../../stores/captions';
 import { useSettings } from '../../stores/settings';
+import { CaptionsExtras } from './CaptionsExtras';
 import { CaptionsPanel } from './CaptionsPanel';
 import { CaptionsSettings } from './CaptionsSettings';
 import { ImproveAccuracy } from './ImproveAccuracy';
@@ -310,6 +311,7 @@ export function CaptionsScreen() {
       </section>
 
       <CaptionsPanel />
+      <CaptionsExtras />
       <CaptionsSettings />
     </div>
   );

@@ -12,6 +12,10 @@ export function OverlayApp() {
   useEffect(() => {
     document.title = 'Verbatim captions';
     document.body.classList.add('cap-overlay-body');
+    // The desktop overlay takes focus on its shortcut: the keys go to the captions (back, forward, live) at once.
+    const onFocus = () => document.querySelector<HTMLElement>('[data-testid="captions-overlay"]')?.focus();
+    window.addEventListener('focus', onFocus);
+    return () => window.removeEventListener('focus', onFocus);
   }, []);
   return (
     <main className="cap-overlay-page">

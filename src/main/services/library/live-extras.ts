@@ -1,0 +1,64 @@
+/**
+ * What a live session keeps besides its transcript: each final turn's
+ * translation (written as it arrives, so a crash keeps it) and the "What did
+ * I miss?" summaries asked during the session.
+ */
+import type { Database } from 'better-sqlite3';
+import { missedCitationSchema, type MissedSummary } from '../../../shared/captions-extras';
+import type { LiveTurn } from '../../../shared/captions';
+
+export interface SavedTranslation {
+  key: string;
+  startMs: number;
+  endMs: number;
+  original: string;
+  language: string;
+  text: string;
+}
+
+export class LiveExtrasStore {
+  constructor(private readonly db: Database) {}
+
+  saveTranslation(recordingId: string, turn: Pick<LiveTurn, 'key' | 'startMs' | 'endMs' | 'text'>, language: string, text: string): void {
+    this.db
+      .prepare(`INSERT OR REPLACE INTO live_translations (recording_id, key, start_ms, end_ms, original, language, text) VALUES (?, ?, ?, ?, ?, ?, ?)`)
+      .run(recordingId, turn.key, turn.startMs, turn.endMs, turn.text, language, text);
+  }
+
+  /** The session's translated turns in time order. */
+  translations(recordingId: string): SavedTranslation[] {
+    return this.db
+      .prepare(
+        `SELECT key, start_ms AS startMs, end_ms AS endMs, original, language, text FROM live_translations WHERE recording_id = ? ORDER BY start_ms, key`,
+      )
+      .all(recordingId) as SavedTranslation[];
+  }
+
+  saveSummary(s: MissedSummary): void {
+    this.db
+      .prepare(
+        `INSERT OR REPLACE INTO live_summaries (id, recording_id, from_ms, to_ms, status, content, citations, model, extractive, error, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(s.id, s.recordingId, s.fromMs, s.toMs, s.status, s.content, JSON.stringify(s.citations), s.model, s.extractive ? 1 : 0, s.error, s.createdAt);
+  }
+
+  summaries(recordingId: string): MissedSummary[] {
+    const rows = this.db
+      .prepare(
+        `SELECT id, recording_id AS recordingId, from_ms AS fromMs, to_ms AS toMs, status, content, citations, model, extractive, error, created_at AS createdAt
+         FROM live_summaries WHERE recording_id = ? ORDER BY created_at, id`,
+      )
+      .all(recordingId) as (Omit<MissedSummary, 'citations' | 'extractive'> & { citations: string; extractive: number })[];
+    return rows.map((r) => {
+      let citations: MissedSummary['citations'] = [];
+      try {
+        const parsed = missedCitationSchema.array().safeParse(JSON.parse(r.citations));
+        if (parsed.success) citations = parsed.data;
+      } catch {
+        // a damaged row keeps its text
+      }
+      return { ...r, citations, extractive: r.extractive === 1 };
+    });
+  }
+}

@@ -1,0 +1,182 @@
+/**
+ * Beside the captions: a translated line under each final turn in a language
+ * the user picks (and where its text goes), and "What did I miss?", a summary
+ * of the last minutes that cites its moments; a cited moment plays from there.
+ */
+import { useState } from 'react';
+import { CAPTION_LANGUAGES, languageName, type MissedSummary, type TranslationStatus } from '../../../../shared/captions-extras';
+import { Button } from '../../components/Button';
+import { useCaptions } from '../../stores/captions';
+import { useSettings } from '../../stores/settings';
+import './captions-rewind.css';
+
+/** Where the text of each line goes, in the user's words. */
+function whereText(t: TranslationStatus): string {
+  const by = t.model ? `${t.model}` : 'the language model';
+  if (t.region === 'local') return `Translated on this computer by ${by}: the captions' text is not sent anywhere.`;
+  const where = t.region === 'us' ? 'the US cloud' : t.region === 'eu' ? 'the EU cloud' : 'the service set in Settings';
+  return `Translated by ${by} in ${where}: the text of each line is sent there.`;
+}
+
+function Translation() {
+  const c = useSettings((s) => s.settings.captions);
+  const update = useSettings((s) => s.update);
+  const phase = useCaptions((s) => s.phase);
+  const status = useCaptions((s) => s.translation);
+  const setTranslation = useCaptions((s) => s.setTranslation);
+  const value = c.translateTo ?? '';
+  const pick = (code: string) => {
+    void update({ captions: { ...c, translateTo: code } });
+    if (phase === 'running') void setTranslation(code || null);
+  };
+  const current = status && status.language === (value || null) ? status : null;
+  return (
+    <div className="field" data-testid="caption-translation-controls">
+      <label htmlFor="cap-translate">Translate captions into</label>
+      <select id="cap-translate" value={value} onChange={(e) => pick(e.target.value)} aria-describedby="cap-translate-help">
+        <option value="">No translation</option>
+        {CAPTION_LANGUAGES.map((l) => (
+          <option key={l.code} value={l.code}>
+            {l.name}
+          </option>
+        ))}
+      </select>
+      <div id="cap-translate-help" role="status" data-testid="caption-translation-status" data-max-depth={current?.maxDepth ?? 0}>
+        {value && !current && <p className="field__help">Each finished line gets its {languageName(value)} translation under it once captions start.</p>}
+        {current?.state === 'on' && current.model && <p className="field__help">{whereText(current)}</p>}
+        {current?.state === 'unavailable' && <p className="banner banner--warn">{current.message}</p>}
+        {current?.state === 'on' && current.message && <p className="banner banner--warn">{current.message}</p>}
+      </div>
+    </div>
+  );
+}
+
+const CITE = /\[(\d{1,3}:\d{2}(?::\d{2})?)\]/g;
+
+/** The summary's text with each `[mm:ss]` citation as a button that plays the recording from that moment. */
+function SummaryText({ summary, onCite }: { summary: MissedSummary; onCite: ((ms: number) => void) | null }) {
+  const parts: (string | { label: string; ms: number })[] = [];
+  let at = 0;
+  for (const m of summary.content.matchAll(CITE)) {
+    const cited = summary.citations.find((c) => c.label === m[1]);
+    if (!cited || m.index === undefined) continue;
+    parts.push(summary.content.slice(at, m.index), { label: m[1]!, ms: cited.startMs });
+    at = m.index + m[0].length;
+  }
+  parts.push(summary.content.slice(at));
+  return (
+    <div className="cap-missed__answer" data-testid="missed-answer">
+      {parts.map((p, i) =>
+        typeof p === 'string' ? (
+          <span key={i}>{p}</span>
+        ) : onCite ? (
+          <button key={i} type="button" className="cap-missed__cite" onClick={() => onCite(p.ms)} aria-label={`Play from ${p.label}`} data-testid="missed-cite">
+            [{p.label}]
+          </button>
+        ) : (
+          <span key={i} data-testid="missed-cite">
+            [{p.label}]
+          </span>
+        ),
+      )}
+    </div>
+  );
+}
+
+function parseSince(text: string): number | null {
+  const m = /^\s*(?:(\d{1,2}):)?(\d{1,3}):(\d{2})\s*$/.exec(text);
+  if (!m || Number(m[3]) > 59) return null;
+  return ((Number(m[1] ?? 0) * 60 + Number(m[2])) * 60 + Number(m[3])) * 1000;
+}
+
+function Missed() {
+  const phase = useCaptions((s) => s.phase);
+  const missed = useCaptions((s) => s.missed);
+  const error = useCaptions((s) => s.missedError);
+  const ask = useCaptions((s) => s.askMissed);
+  const stop = useCaptions((s) => s.stopMissed);
+  const recordedS = useCaptions((s) => s.recordedS);
+  const replayFrom = useCaptions((s) => s.replayFrom);
+  const [span, setSpan] = useState<'2' | '5' | '10' | 'since'>('5');
+  const [since, setSince] = useState('00:00');
+  const [sinceError, setSinceError] = useState<string | null>(null);
+  const writing = missed?.status === 'streaming';
+  const run = () => {
+    if (span !== 'since') return void ask({ minutes: Number(span) as 2 | 5 | 10 });
+    const ms = parseSince(since);
+    if (ms === null) return setSinceError('Write the time as minutes and seconds of the session, for example 12:30.');
+    setSinceError(null);
+    void ask({ sinceMs: ms });
+  };
+  return (
+    <div className="cap-missed" data-testid="missed">
+      <h2 className="cap-missed__title">What did I miss?</h2>
+      <div className="cap-missed__controls">
+        <div className="field">
+          <label htmlFor="cap-missed-span">Summarise</label>
+          <select id="cap-missed-span" value={span} onChange={(e) => setSpan(e.target.value as typeof span)}>
+            <option value="2">The last 2 minutes</option>
+            <option value="5">The last 5 minutes</option>
+            <option value="10">The last 10 minutes</option>
+            <option value="since">Since a time of the session</option>
+          </select>
+        </div>
+        {span === 'since' && (
+          <div className="field">
+            <label htmlFor="cap-missed-since">Since (mm:ss)</label>
+            <input
+              id="cap-missed-since"
+              type="text"
+              inputMode="numeric"
+              value={since}
+              onChange={(e) => setSince(e.target.value)}
+              aria-invalid={sinceError ? true : undefined}
+              aria-describedby={sinceError ? 'cap-missed-since-error' : undefined}
+            />
+          </div>
+        )}
+        {writing ? (
+          <Button variant="danger" icon="pause" onClick={() => void stop()} data-testid="missed-stop">
+            Stop
+          </Button>
+        ) : (
+          <Button variant="primary" onClick={run} disabled={phase !== 'running'} data-testid="missed-ask">
+            What did I miss?
+          </Button>
+        )}
+      </div>
+      {phase !== 'running' && !missed && <p className="field__help">Ask while captions are running: the captions carry on while the summary is written.</p>}
+      {sinceError && (
+        <p id="cap-missed-since-error" className="banner banner--error" role="alert">
+          {sinceError}
+        </p>
+      )}
+      {error && (
+        <p className="banner banner--error" role="alert" data-testid="missed-error">
+          {error}
+        </p>
+      )}
+      {missed && (
+        <div aria-live="polite" aria-busy={writing} data-testid="missed-summary" data-status={missed.status}>
+          <p className="muted">
+            {writing ? 'Writing… ' : ''}
+            {missed.model ? `From ${missed.model}` : ''}
+            {missed.extractive ? ', which quotes the captions instead of writing a summary.' : missed.model ? '.' : ''}
+            {missed.status === 'stopped' ? ' Stopped.' : ''}
+          </p>
+          <SummaryText summary={missed} onCite={recordedS > 0 ? replayFrom : null} />
+          {missed.error && <p className="banner banner--error">{missed.error}</p>}
+        </div>
+      )}
+    </div>
+  );
+}
+
+export function CaptionsExtras() {
+  return (
+    <section className="card cap-extras" aria-label="Translation and catching up">
+      <Translation />
+      <Missed />
+    </section>
+  );
+}
