@@ -175,6 +175,17 @@ describe.each(decoders)('unpacking with %s', (decoder) => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
+  it.each([
+    ['an uncompressed tar', () => execFileSync('bzip2', ['-dc'], { input: good, maxBuffer: 1 << 30 })],
+    ['a gzip-compressed tar', () => execFileSync('gzip', ['-c'], { input: execFileSync('bzip2', ['-dc'], { input: good, maxBuffer: 1 << 30 }) })],
+    ['a web page', () => Buffer.from('<!doctype html><title>Not found</title>')],
+  ])('%s named .tar.bz2 is refused before decoding, leaving nothing', async (_what, bytes) => {
+    // libarchive would read the first two happily: the bzip2 signature is checked whichever decoder runs.
+    const err = await failure(unpackTarBz2(archive('other.tar.bz2', bytes()), dir, opts(decoder)));
+    expect(err.kind).toBe('not_archive');
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
   it('a bzip2 file that holds no tar is a clear error', async () => {
     const err = await failure(unpackTarBz2(archive('x.tar.bz2', bz(randomBytes(10_000))), dir, opts(decoder)));
     expect(err.kind).toBe('not_archive');
