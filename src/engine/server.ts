@@ -28,6 +28,7 @@ import { registerStreaming } from './routes/streaming';
 import { registerTranscripts } from './routes/transcripts';
 import { registerUpload } from './routes/upload';
 import { registerViews } from './routes/views';
+import { registerVoiceprints } from './routes/voiceprints';
 import { RETENTION_DEFAULTS, startRetention } from './retention';
 import { Store } from './store';
 import { STREAMING_DEFAULTS } from './streaming/options';
@@ -125,6 +126,7 @@ export async function startEngine(opts: EngineOptions): Promise<RunningEngine> {
   registerUpload(ctx, router);
   registerTranscripts(ctx, router);
   registerViews(ctx, router);
+  registerVoiceprints(ctx, router);
 
   const server = createEngineServer(opts.tls, requestListener(router, ctx));
   registerStreaming(ctx, server, router);

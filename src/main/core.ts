@@ -34,6 +34,8 @@ import { CATALOG } from '../shared/models';
 import { ExportSaver } from './services/library/export-files';
 import { registerSubtitleHandlers } from './ipc/subtitles';
 import { registerReviewHandlers } from './ipc/review';
+import { registerPeopleHandlers } from './ipc/people';
+import { VoicesService } from './services/voices/service';
 import { LibraryRemote } from './services/library/remote';
 import { WebhookFollower, type WebhookFollowOptions } from './services/library/webhook-status';
 import { SealedFile } from './services/sealed-file';
@@ -146,6 +148,7 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
   const saver = new ExportSaver(library, platform.dialogs);
   registerLibraryHandlers(router, { library, remote, saver, webhooks: follower }, (id, r) => mediaUrl(id, r));
   registerReviewHandlers(router, library);
+  registerPeopleHandlers(router, library, new VoicesService(library, library.voices, engine));
   registerEngineHandlers(router, engine);
   registerSubtitleHandlers(router, library, { picked, uploadsDir: jobs.uploadsDir(), log });
   registerCaptionsHandlers(router, captions, library);

@@ -25,6 +25,7 @@ import { libraryChannels } from './ipc/library';
 import { modelChannels } from './ipc/models';
 import { subtitleChannels } from './ipc/subtitles';
 import { reviewChannels } from './ipc/review';
+import { peopleChannels } from './ipc/people';
 
 import { vocabularyChannels } from './ipc/vocabulary';
 import { watchChannels } from './ipc/watch';
@@ -39,6 +40,7 @@ export const channels = {
   ...chatChannels,
   ...modelChannels,
   ...reviewChannels,
+  ...peopleChannels,
 } as const satisfies Contracts;
   ...vocabularyChannels,
   ...watchChannels,

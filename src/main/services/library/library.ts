@@ -27,6 +27,7 @@ import { TranscriptStore } from './transcripts';
 import { WebhookLog } from './webhook-log';
 
 import { WatchStore } from './watch-store';
+import { VoiceStore } from './voices';
 export { openDatabase, type LibraryChange, type LibraryContext } from './db';
 export type { NewRecording } from './recordings';
 export type { CompletedTranscript } from './transcripts';
@@ -57,6 +58,8 @@ export class Library {
   readonly insights: InsightStore;
   /** Words accepted in review of doubtful words. */
   readonly review: ReviewStore;
+  /** Turn voiceprints, speaker notes and remembered voices. */
+  readonly voices: VoiceStore;
   /** Heavy work (200,000-cue subtitle imports and commits) on the library's worker thread. */
   readonly offload: LibraryOffload = new LibraryOffload(this);
   private readonly db: Database;
@@ -91,6 +94,7 @@ export class Library {
     this.retrieval = new RetrievalStore(this.db, ctx);
     this.insights = new InsightStore(this.db, ctx);
     this.review = new ReviewStore(this.db);
+    this.voices = new VoiceStore(this.db, ctx);
     // A backup import a crash cut short is undone before anything reads the library. Only the app's own
     // connection does this: the worker's (handed `db`) opens while an import may be running.
     if (!db) rollBackInterruptedImport(this.db, this.audioDir);

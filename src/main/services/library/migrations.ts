@@ -3,6 +3,7 @@
  * A migration is never edited once released: add the next one instead.
  */
 import type { Database } from 'better-sqlite3';
+import { migration16Voices } from './migration-16-voices';
 import { migration17Watch } from './migration-17-watch';
 import { migration18 } from './migration-18-review';
 import { migration19Captions } from './migration-19-captions';
@@ -365,6 +366,7 @@ export const migrations: Migration[] = [
       db.exec(`CREATE TABLE import_journal (kind TEXT NOT NULL, id TEXT NOT NULL, PRIMARY KEY (kind, id)) WITHOUT ROWID;`);
     },
   },
+  migration16Voices,
   migration18,
   migration17Watch,
   migration19Captions,
