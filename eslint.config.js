@@ -112,6 +112,29 @@ export const boundaries = [
       ],
     },
   },
+  // The library and every other service know no transport (issue 38): the contract's runtime channels and events, and the
+  // bridge's reading of a request, belong to ipc/ and host/; a service takes and answers plain values (type imports stay allowed).
+  {
+    files: ['src/main/services/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...outside('engine', 'renderer', 'preload'),
+            { group: ['electron', 'electron/*'], message: 'DESIGN.md §2: only src/main/index.ts, windows/ and platform/electron/ import electron.' },
+            { group: ['**/shared/bridge-request'], message: 'DESIGN.md §2: services know no transport; the bridge reads requests in host/ and ipc/.' },
+            {
+              group: ['**/shared/ipc', '**/shared/ipc/*'],
+              importNames: ['channels', 'events'],
+              allowTypeImports: true,
+              message: "DESIGN.md §2: services know no transport; the contract's channels and events are ipc/'s (the router checks them).",
+            },
+          ],
+        },
+      ],
+    },
+  },
   {
     files: ['src/main/index.ts', 'src/main/windows/**/*.ts', 'src/main/platform/electron/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: outside('engine', 'renderer', 'preload') }] },

@@ -1,14 +1,9 @@
-/** One host-mode bridge request read from its JSON text: the envelope, then its channel's input checked with the contract's schema (main's router does the same; the library's worker does it for big messages, off main's event loop). */
+/** One host-mode bridge request read from its JSON text: the envelope only (main's router checks the input with its channel's schema). */
 import type { z } from 'zod';
-import { bridgeRequestSchema, channels, isChannel } from './ipc';
-
-/** The input checked against its channel's schema: `input` is then the schema's output, or the issues are named. */
-export type InputCheck = { ok: true } | { ok: false; message: string };
+import { bridgeRequestSchema } from './ipc';
 
 export type DecodedRequest =
-  | { ok: false; reason: 'Messages must be JSON' | 'Malformed bridge message' }
-  /** `check` is null for a channel not in the contract (the router refuses it by name). */
-  | { ok: true; id: number; channel: string; input: unknown; check: InputCheck | null };
+  { ok: false; reason: 'Messages must be JSON' | 'Malformed bridge message' } | { ok: true; id: number; channel: string; input: unknown };
 
 export function decodeBridgeRequest(text: string): DecodedRequest {
   let raw: unknown;
@@ -20,10 +15,7 @@ export function decodeBridgeRequest(text: string): DecodedRequest {
   const req = bridgeRequestSchema.safeParse(raw);
   if (!req.success) return { ok: false, reason: 'Malformed bridge message' };
   const { id, channel, input } = req.data;
-  if (!isChannel(channel)) return { ok: true, id, channel, input: undefined, check: null };
-  const parsed = channels[channel].input.safeParse(input);
-  if (!parsed.success) return { ok: true, id, channel, input: undefined, check: { ok: false, message: describeIssues(parsed.error) } };
-  return { ok: true, id, channel, input: parsed.data, check: { ok: true } };
+  return { ok: true, id, channel, input };
 }
 
 /** The first three issues of a failed parse, each with its path: what a `bad_request` answer says. */

@@ -34,7 +34,8 @@ export const transcriptionOptionsSchema = z
     /** Up to 10, the cloud's documented limit (the local engine's too). */
     speakersExpected: z.number().int().min(1).max(10).nullable(),
     redactPii: z.boolean(),
-    redactPiiPolicies: z.array(z.enum(piiPolicies)),
+    // Bounded like every array a channel takes (a few dozen policies exist; each named once is the use).
+    redactPiiPolicies: z.array(z.enum(piiPolicies)).max(500),
     redactPiiSub: z.enum(['hash', 'entity_name']),
     /** Also make a copy of the audio with the redacted spans beeped; it is downloaded into the library. */
     redactPiiAudio: z.boolean(),

@@ -116,7 +116,7 @@ export const libraryListInputSchema = z
   .object({
     sort: librarySortSchema.default('created'),
     order: z.enum(['asc', 'desc']).default('desc'),
-    status: z.array(transcriptStatusSchema).optional(),
+    status: z.array(transcriptStatusSchema).max(50).optional(),
     tag: z.string().optional(),
     /** ISO dates (inclusive) on createdAt. */
     from: z.string().optional(),

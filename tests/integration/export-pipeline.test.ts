@@ -98,15 +98,13 @@ describe('one export pipeline', () => {
   it('keeps an imported WebVTT file’s STYLE and NOTE blocks in the library’s export too', async () => {
     const { recordingId: id } = addCompleted(lib, 'Styled', conversation());
     const vtt = 'WEBVTT\n\nSTYLE\n::cue { color: yellow }\n\nNOTE made by hand\n\n00:00.000 --> 00:01.500\nGood morning everyone.\n\nNOTE the end\n';
-    const parsed = parseSubtitles(vtt).doc;
     const doc = await call(router, 'subtitles.open', { id });
-    await call(router, 'subtitles.commit', {
+    await call(router, 'subtitles.run', {
       id,
       version: doc.version,
-      label: 'Import',
-      splice: { at: 0, remove: doc.cues, insert: parsed.cues },
-      header: parsed.header,
-      trailer: parsed.trailer ?? [],
+      command: 'replaceFrom',
+      args: { content: vtt, name: 'styled.vtt' },
+      view: { selection: [], caret: null, playheadMs: 0 },
     });
     const fromLibrary = (await call(router, 'library.export', { id, format: 'vtt' })).content;
     expect(fromLibrary).toContain('STYLE\n::cue { color: yellow }\n\n');

@@ -111,10 +111,14 @@ describe('host-mode contract of the app core', () => {
     expect(fixed.text.startsWith('Hullo world.')).toBe(true);
     await expect(call('library.correctWords', { id: rid, edits: [{ index: 999, text: 'x' }] })).rejects.toMatchObject({ code: 'bad_request' });
     expect(await call('library.renameSpeaker', { id: rid, speaker: 'A', name: 'Dana' })).toMatchObject({ speakers: [{ id: 'A', name: 'Dana' }] });
-    // Cues are edited through the Subtitles view's commits (library.saveCues is gone); the library's export follows.
-    const doc = await call<{ version: number; cues: unknown[] }>('subtitles.open', { id: rid });
-    const splice = { at: 0, remove: doc.cues, insert: [{ start: 0, end: 900, text: 'Hullo world.' }] };
-    expect(await call('subtitles.commit', { id: rid, version: doc.version, label: 'Replace all cues', splice })).toEqual({ version: doc.version + 1 });
+    // Cues are edited through the Subtitles view's commands (library.saveCues is gone); the library's export follows.
+    const doc = await call<{ version: number }>('subtitles.open', { id: rid });
+    const content = '1\n00:00:00,000 --> 00:00:00,900\nHullo world.\n';
+    const view = { selection: [], caret: null, playheadMs: 0 };
+    expect(await call('subtitles.run', { id: rid, version: doc.version, command: 'replaceFrom', args: { content, name: 'one.srt' }, view })).toEqual({
+      version: doc.version + 1,
+      digest: expect.stringMatching(/^1:/),
+    });
     expect(await call('library.export', { id: rid, format: 'srt' })).toEqual({
       filename: 'Sync #12.srt',
       mime: 'application/x-subrip; charset=utf-8',

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createCore, type Core } from '../../src/main/core';
-import { BRIDGE_OFF_THREAD_BYTES, startHostServer, type HostServer } from '../../src/main/host/server';
+import { startHostServer, type HostServer } from '../../src/main/host/server';
 import { createHostPlatform } from '../../src/main/platform/host';
 import { defaultSettings } from '../../src/shared/settings';
 
@@ -94,41 +94,39 @@ describe('host-mode bridge', () => {
     expect(await closed).toBe(1003);
   });
 
-  it('reads big messages on the library worker and sends subtitles.open as the worker wrote it: same answers, same refusals', async () => {
+  it('answers big messages and subtitle commands over the bridge as the router answers them: same answers, same refusals', async () => {
     const ws = await connect(`?token=${token}`);
-    const srt = (n: number) =>
+    const srt = (n: number, text = 'line') =>
       Array.from(
         { length: n },
-        (_, i) => `${i + 1}\n00:00:${String(i % 60).padStart(2, '0')},000 --> 00:00:${String(i % 60).padStart(2, '0')},500\nline ${i}\n`,
+        (_, i) => `${i + 1}\n00:00:${String(i % 60).padStart(2, '0')},000 --> 00:00:${String(i % 60).padStart(2, '0')},500\n${text} ${i}\n`,
       ).join('\n');
-    // A big import (its content read on the worker), then a commit of 20,000 cues (~1 MB: its splice stays on the worker).
+    // A big import, then the whole document replaced by a 20,000-cue file's text (an edit crosses as its command).
     const content = srt(8_000);
-    expect(content.length).toBeGreaterThan(BRIDGE_OFF_THREAD_BYTES);
     const imported = await request(ws, { id: 10, channel: 'subtitles.importNew', input: { name: 'big.srt', content } });
     expect(imported).toMatchObject({ id: 10, output: { cues: 8_000 } });
     const id = (imported.output as { id: string }).id;
-    const doc = (await request(ws, { id: 11, channel: 'subtitles.open', input: { id } })).output as { version: number; cues: unknown[] };
-    expect(doc.cues).toHaveLength(8_000);
-    const insert = Array.from({ length: 20_000 }, (_, i) => ({ start: i * 1000, end: i * 1000 + 500, text: `new ${i}` }));
-    const commit = {
+    const doc = (await request(ws, { id: 11, channel: 'subtitles.open', input: { id } })).output as { version: number; cues: { text: string[] } };
+    expect(doc.cues.text).toHaveLength(8_000);
+    const view = { selection: [[0, 0]], caret: null, playheadMs: 0 };
+    const run = {
       id: 12,
-      channel: 'subtitles.commit',
-      input: { id, version: doc.version, label: 'Replace all', splice: { at: 0, remove: doc.cues, insert } },
+      channel: 'subtitles.run',
+      input: { id, version: doc.version, command: 'replaceFrom', args: { content: srt(20_000, 'new'), name: 'new.srt' }, view },
     };
-    expect(JSON.stringify(commit).length).toBeGreaterThan(BRIDGE_OFF_THREAD_BYTES);
-    expect(await request(ws, commit)).toEqual({ id: 12, output: { version: doc.version + 1 } });
-    // The JSON the worker wrote is the document the router answers any other transport.
+    expect(await request(ws, run)).toEqual({ id: 12, output: { version: doc.version + 1, digest: expect.stringMatching(/^20000:/) } });
+    // The document on the bridge is the one the router answers any other transport.
     const opened = await request(ws, { id: 13, channel: 'subtitles.open', input: { id } });
     const direct = await core.router.dispatch('subtitles.open', { id }, { sender: { kind: 'host', tokenValid: true } });
     expect(direct.ok).toBe(true);
     expect(opened).toEqual({ id: 13, output: (direct as { output: unknown }).output });
-    expect((opened.output as { cues: { text: string }[] }).cues[19_999]?.text).toBe('new 19999');
-    // A big invalid input: the same bad_request as a small one; a big stale commit: the store's conflict.
-    const invalid = (n: number) => ({ ...commit, id: 14, input: { ...commit.input, version: -1, splice: { at: 0, remove: [], insert: insert.slice(0, n) } } });
+    expect((opened.output as { cues: { text: string[] } }).cues.text[19_999]).toBe('new 19999');
+    // A big invalid input: the same bad_request as a small one; a stale command: the store's conflict.
+    const invalid = (n: number) => ({ ...run, id: 14, input: { ...run.input, version: -1, args: { content: srt(n), name: 'x.srt' } } });
     const small = await request(ws, invalid(1));
     expect(small).toMatchObject({ error: { code: 'bad_request' } });
     expect(await request(ws, invalid(20_000))).toEqual(small);
-    expect(await request(ws, { ...commit, id: 15 })).toMatchObject({ id: 15, error: { code: 'conflict' } });
+    expect(await request(ws, { ...run, id: 15 })).toMatchObject({ id: 15, error: { code: 'conflict' } });
     expect(await request(ws, { id: 16, channel: 'no.such', input: content })).toMatchObject({
       id: 16,
       error: { code: 'bad_request', message: /Unknown channel/ },

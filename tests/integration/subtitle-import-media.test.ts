@@ -97,8 +97,8 @@ describe('importing subtitles as a new item beside its video', () => {
     const media = await fetch(`http://127.0.0.1:${host.port}${url}`);
     expect(media.status).toBe(200);
     expect(Buffer.from(await media.arrayBuffer()).equals(readFileSync(join(dir, 'desk', 'Harbour.mp4')))).toBe(true);
-    const doc = await bridge<{ cues: { text: string }[] }>('subtitles.open', { id: r.id });
-    expect(doc.cues.map((c) => c.text)).toEqual(['The tide comes in', 'and the boats float again.']);
+    const doc = await bridge<{ cues: { text: string[] } }>('subtitles.open', { id: r.id });
+    expect(doc.cues.text).toEqual(['The tide comes in', 'and the boats float again.']);
     await expect.poll(() => core.library.subtitles.storedPeaks(r.id), { timeout: 20_000, interval: 50 }).not.toBeNull();
     const peaks = core.library.subtitles.storedPeaks(r.id)!;
     expect(peaks.rate).toBe(50);

@@ -1,6 +1,8 @@
 /** Test helpers: a completed local transcript in the library from words alone (no job, no audio); a cue edit committed as the Subtitles view commits it. */
 import type { Library } from '../../src/main/services/library/library';
-import { builtInProfiles, diffCues, type Cue, type EditorState } from '../../src/shared/subtitles/index';
+import type { SubtitleCommand } from '../../src/main/services/library/subtitles';
+import { toRanges } from '../../src/shared/subtitles/cue-columns';
+import type { Cue, EditorState } from '../../src/shared/subtitles/index';
 import type { Word } from '../../src/shared/library';
 
 export function addCompleted(
@@ -32,18 +34,17 @@ export function addCompleted(
   return ids;
 }
 
-/** Runs one editor command on a recording's current cues (Netflix-like profile, playhead at 0) and commits it under its label as the view does; answers the new cues. */
+/** Runs one editor command in the library as the Subtitles view sends it (subtitles.run: its name, argument and view; playhead at 0); answers the stored cues. */
 export function commitCueEdit<A>(
   lib: Library,
   recordingId: string,
-  cmd: { name: string; label?: string; perform(s: EditorState, a: A): { cues: Cue[] } | null },
+  cmd: { name: string; perform(s: EditorState, a: A): { cues: Cue[] } | null },
   arg: A,
   selection = [0],
   caret: number | null = null,
 ): Cue[] {
   const doc = lib.subtitles.open(recordingId);
-  const words = lib.transcripts.get(recordingId).words;
-  const r = cmd.perform({ cues: doc.cues, selection, caret, playheadMs: 0, words, profile: builtInProfiles[0]! }, arg)!;
-  lib.subtitles.commit(recordingId, doc.version, cmd.label ?? cmd.name, diffCues(doc.cues, r.cues)!);
-  return r.cues;
+  const edit = { command: cmd.name, args: arg, view: { selection: toRanges(selection), caret, playheadMs: 0 } } as SubtitleCommand;
+  lib.subtitles.run(recordingId, doc.version, edit);
+  return lib.subtitles.open(recordingId).cues;
 }

@@ -39,6 +39,10 @@ describe('DESIGN.md §2 import boundaries', () => {
     const renderer =
       "import { errorMessage } from '../../bridge';\nimport { channels } from '../../../../shared/ipc';\nexport const a = [errorMessage, channels];\n";
     expect(await lintAs(renderer, 'src/renderer/src/features/library/ok.ts')).toEqual([]);
+    // A service may name the contract's types (plain values cross it), never its runtime channels or the bridge's reader.
+    const service =
+      "import type { KeyStatus, VerbatimApi } from '../../../shared/ipc';\nimport type { SubtitleRun } from '../../../shared/ipc/subtitles';\nimport { AppError } from '../../../shared/errors';\nexport const a = [AppError] as unknown as [KeyStatus, VerbatimApi, SubtitleRun];\n";
+    expect(await lintAs(service, 'src/main/services/library/ok.ts')).toEqual([]);
   });
 
   it('lets the engine layers import what they may (only models/ reads manifests)', async () => {

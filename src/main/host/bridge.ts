@@ -11,20 +11,17 @@ import type { WebSocket, WebSocketServer } from 'ws';
 import type * as BridgeRequest from '../../shared/bridge-request';
 import type { BridgeResponse } from '../../shared/ipc';
 import type { Core } from '../core';
-import { CheckedJson } from '../ipc/checked';
 import type { ServicesUp } from './services';
 import { isLoopbackHost, parseTarget, tokenMatches } from './token-routes';
 
 /**
- * The largest bridge message accepted. The biggest legitimate one is
- * `subtitles.commit` of a whole cue list (Reset, an import onto the cues: ~10 MB of JSON for 100,000 cues);
+ * The largest bridge message accepted. The biggest legitimate one is a
+ * subtitle file's text (subtitles.importNew, or subtitles.run's replaceFrom:
+ * ~8 MB for 200,000 cues); an edit is a command of a few hundred bytes, and
  * audio frames for live captions are 1,600–32,000 bytes. Anything larger
  * closes that socket with 1009 and leaves host mode serving.
  */
 export const BRIDGE_MAX_PAYLOAD = 16 * 1024 * 1024;
-
-/** Text messages from this size on are read and checked on the library's worker thread (a 200,000-cue commit is ~9 MB of JSON): the event loop only hands the bytes over. */
-export const BRIDGE_OFF_THREAD_BYTES = 256 * 1024;
 
 export class HostBridge {
   private readonly sockets = new Set<WebSocket>();
@@ -100,24 +97,14 @@ export class HostBridge {
     const core = this.core;
     const decode = this.decode;
     if (!core || !decode) return;
-    const req =
-      bytes.byteLength >= BRIDGE_OFF_THREAD_BYTES
-        ? await core.library.offload.decodeRequest(bytes)
-        : decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
+    const req = decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
     if (!req.ok) {
       ws.close(1003, req.reason);
       return;
     }
-    const { id, channel, input, check } = req;
-    const reply = await core.router.dispatch(channel, input, { sender: { kind: 'host', tokenValid: true }, jsonText: true }, check ?? undefined);
+    const { id, channel, input } = req;
+    const reply = await core.router.dispatch(channel, input, { sender: { kind: 'host', tokenValid: true } });
     if (ws.readyState !== ws.OPEN) return;
-    if (reply.ok && reply.output instanceof CheckedJson) {
-      // JSON the worker made and checked, sent as it is: one text message in three frames, sent in one turn so nothing comes between them.
-      ws.send(`{"id":${id},"output":`, { binary: false, fin: false });
-      ws.send(reply.output.bytes, { binary: false, fin: false });
-      ws.send('}', { binary: false, fin: true });
-      return;
-    }
     const frame: BridgeResponse = reply.ok ? { id, output: reply.output } : { id, error: reply.error };
     ws.send(JSON.stringify(frame));
   }

@@ -21,7 +21,7 @@ import { ServiceStart, type CoreSource } from './services';
 import { StaticFiles } from './static';
 import { isLoopbackHost, parseTarget, TokenRoutes, type TokenRoute } from './token-routes';
 
-export { BRIDGE_MAX_PAYLOAD, BRIDGE_OFF_THREAD_BYTES } from './bridge';
+export { BRIDGE_MAX_PAYLOAD } from './bridge';
 export { isLoopbackHost, newToken, parseTarget, tokenMatches, type TokenRoute } from './token-routes';
 
 export interface HostServerOptions {

@@ -5,9 +5,8 @@
  * answered as `{code, message}`, never as stack traces.
  */
 import type { z } from 'zod';
-import { describeIssues, type InputCheck } from '../../shared/bridge-request';
+import { describeIssues } from '../../shared/bridge-request';
 import { AppError } from '../../shared/errors';
-import { isCheckedOutput } from './checked';
 import { channels, events, isChannel, type Channel, type EventName, type Output, type Payload, type Reply } from '../../shared/ipc';
 
 /** Who sent a request: an Electron frame (by URL) or a host-mode socket. */
@@ -15,8 +14,6 @@ export type Sender = { kind: 'electron'; frameUrl: string } | { kind: 'host'; to
 
 export interface HandlerContext {
   sender: Sender;
-  /** The transport sends answers as JSON text (host mode's bridge): a handler may answer with JSON it checked and made off the event loop (checked.ts checkedJson). */
-  jsonText?: boolean;
 }
 
 type Handler<C extends Channel> = (input: z.output<(typeof channels)[C]['input']>, ctx: HandlerContext) => Output<C> | Promise<Output<C>>;
@@ -46,8 +43,7 @@ export class Router {
     return [...this.handlers.keys()];
   }
 
-  /** `checked`: the input was already parsed with the channel's schema (the library's worker does it for big bridge messages, shared/bridge-request.ts). */
-  async dispatch(channel: unknown, input: unknown, ctx: HandlerContext, checked?: InputCheck): Promise<Reply> {
+  async dispatch(channel: unknown, input: unknown, ctx: HandlerContext): Promise<Reply> {
     if (!this.isTrustedSender(ctx.sender)) {
       return fail('forbidden', 'This window is not allowed to talk to Verbatim.');
     }
@@ -58,21 +54,18 @@ export class Router {
     if (!handler) return fail('unavailable', `${channel} is not available in this build.`);
 
     const spec = channels[channel];
-    const parsed = checked ? null : spec.input.safeParse(input);
-    if (checked && !checked.ok) return fail('bad_request', `Invalid input for ${channel}: ${checked.message}`);
-    if (parsed && !parsed.success) {
+    const parsed = spec.input.safeParse(input);
+    if (!parsed.success) {
       return fail('bad_request', `Invalid input for ${channel}: ${describeIssues(parsed.error)}`);
     }
     let result: unknown;
     try {
-      result = await handler(parsed ? parsed.data : input, ctx);
+      result = await handler(parsed.data, ctx);
     } catch (err) {
       if (err instanceof AppError) return { ok: false, error: err.toInfo() };
       this.log.error(`Handler ${channel} failed`, err);
       return fail('internal', 'Something went wrong inside Verbatim. Try again; if it keeps happening, restart the app.');
     }
-    // 200,000 cues take ~1 s to check: the library's worker checks them with the same schema (checked.ts).
-    if (isCheckedOutput(result)) return { ok: true, output: result as Output<typeof channel> };
     const out = spec.output.safeParse(result);
     if (!out.success) {
       this.log.error(`Handler ${channel} answered outside its schema`, out.error.issues);

@@ -1,38 +1,81 @@
 /** The subtitle editor (see src/shared/subtitles). */
 import { z } from 'zod';
-import { peaksSchema, rulesProfileSchema, spliceSchema, subtitleDocSchema } from '../subtitles/schema';
+import { CUE_LIMITS } from '../subtitles/limits';
+import { peaksSchema, rulesProfileSchema } from '../subtitles/schema';
+import { subtitleDocWireSchema } from '../subtitles/wire';
 import { idInput, okOutput, type Contracts } from './common';
+
+const index = z.number().int().nonnegative().max(CUE_LIMITS.cues);
+const ms = z.number().int().nonnegative().max(CUE_LIMITS.maxMs);
+const offset = z.number().int().min(-CUE_LIMITS.maxMs).max(CUE_LIMITS.maxMs);
+const none = z.undefined().optional();
+const point = z.object({ from: ms, to: ms }).strict();
+
+/** Where the user was when they ran it: the selection as [first, last] ranges, the caret in the current cue, the playhead. */
+export const editorViewSchema = z
+  .object({
+    selection: z.array(z.tuple([index, index])).max(1000),
+    caret: z.number().int().nonnegative().max(CUE_LIMITS.textChars).nullable(),
+    playheadMs: ms,
+  })
+  .strict();
+
+/** One command of shared/subtitles/commands.ts with the argument it takes: what the user did, never the cues it made. */
+const run = <N extends string, A extends z.ZodType>(command: N, args: A) =>
+  z.object({ id: z.string().min(1), version: z.number().int().nonnegative(), command: z.literal(command), args, view: editorViewSchema }).strict();
+
+export const subtitleRunSchema = z.discriminatedUnion('command', [
+  run('editText', z.object({ index, text: z.string().max(CUE_LIMITS.textChars) }).strict()),
+  run(
+    'split',
+    z
+      .object({ index: index.optional(), at: z.number().int().nonnegative().max(CUE_LIMITS.textChars).optional() })
+      .strict()
+      .optional(),
+  ),
+  run('merge', z.object({ index: index.optional() }).strict().optional()),
+  run('insert', z.object({ atMs: ms.optional() }).strict().optional()),
+  run('delete', none),
+  run('shiftEarlier', none),
+  run('shiftLater', none),
+  run('shiftAllEarlier', none),
+  run('shiftAllLater', none),
+  run('shift', z.object({ ms: offset, all: z.boolean() }).strict()),
+  run('startAtPlayhead', none),
+  run('endAtPlayhead', none),
+  run('retime', z.object({ index, start: ms, end: ms }).strict()),
+  run('sync', z.object({ a: point, b: point }).strict()),
+  run('fix', z.object({ index, fix: z.enum(['rebalance', 'split', 'merge', 'extend', 'gap']) }).strict()),
+  run('fixAll', none),
+  run('rebuild', none),
+  /** An import onto the open cues: the file's text (as subtitles.importNew takes it), read by the same parser on both sides. */
+  run('replaceFrom', z.object({ content: z.string().max(20_000_000), name: z.string().trim().min(1).max(300) }).strict()),
+]);
+export type SubtitleRun = z.infer<typeof subtitleRunSchema>;
+
+/** The version an edit made, and the digest of the cues main stored (shared/subtitles/digest.ts): the renderer reopens when it differs from its own. */
+const stepOutput = z.object({ version: z.number().int(), digest: z.string(), label: z.string().nullable() });
 
 export const subtitleChannels = {
   // ── subtitles (the editor; see src/shared/subtitles) ─────────────────────
-  /** The cue document of a finished transcript (edited, or built from the words by its profile), with its stored undo/redo history. */
-  'subtitles.open': { input: idInput, output: subtitleDocSchema },
+  /** The cue document of a finished transcript (edited, or built from the words by its profile), its cues as columns, with its stored history's labels. */
+  'subtitles.open': { input: idInput, output: subtitleDocWireSchema },
   /**
-   * One edit made in the view, as a splice on `version` (`conflict` when the
-   * stored document moved on). Cues whose text still maps one token per word
-   * correct those words, so the transcript, every export and search follow.
+   * One edit made in the view, as the command the user ran on `version`
+   * (`conflict` when the stored document moved on): main runs the same
+   * `perform` on its stored cues, words and profile. Cues whose text still
+   * maps one token per word correct those words, so the transcript, every
+   * export and search follow.
    */
-  'subtitles.commit': {
-    input: z
-      .object({
-        id: z.string().min(1),
-        version: z.number().int().nonnegative(),
-        label: z.string().min(1).max(200),
-        splice: spliceSchema,
-        header: z.array(z.string().max(100_000)).max(100).optional(),
-        trailer: z.array(z.string().max(100_000)).max(100).optional(),
-      })
-      .strict(),
-    output: z.object({ version: z.number().int() }),
-  },
-  /** Undo / redo the latest stored edit; `entry: null` when there is none. */
+  'subtitles.run': { input: subtitleRunSchema, output: z.object({ version: z.number().int(), digest: z.string() }) },
+  /** Undo / redo the latest stored edit; `label: null` when there is none. */
   'subtitles.undo': {
     input: z.object({ id: z.string().min(1), version: z.number().int().nonnegative() }).strict(),
-    output: z.object({ version: z.number().int(), entry: z.object({ label: z.string(), splice: spliceSchema }).nullable() }),
+    output: stepOutput,
   },
   'subtitles.redo': {
     input: z.object({ id: z.string().min(1), version: z.number().int().nonnegative() }).strict(),
-    output: z.object({ version: z.number().int(), entry: z.object({ label: z.string(), splice: spliceSchema }).nullable() }),
+    output: stepOutput,
   },
   /** The rules profile this transcript is checked and rebuilt by. */
   'subtitles.setProfile': { input: z.object({ id: z.string().min(1), profileId: z.string().min(1).max(80) }).strict(), output: okOutput },

@@ -8,8 +8,11 @@
  * the controls the view hands them. A key press finds its one command with
  * `keyCommandFor`; `keyConflicts` finds two commands claiming one key.
  */
+import { buildCuesWith } from './build';
 import { applyFix, fixAll, type FixId } from './check';
 import { diffCues } from './history';
+import { cutLongLines, fitBlocks, fitCues } from './limits';
+import { parseSubtitles } from './parse';
 import { deleteCues, insertCue, mergeWithNext, retimeCue, setEndAt, setStartAt, shiftCues, splitCue, editText, syncTwoPoints } from './operations';
 import type { RulesProfile } from './profiles';
 import type { Cue, TimedWord } from './types';
@@ -40,6 +43,9 @@ export interface KeyLike {
 export interface CommandResult {
   cues: Cue[];
   selection?: number[];
+  /** The WebVTT blocks before the first cue and after the last, when the command replaces them (rebuild, replaceFrom). */
+  header?: string[];
+  trailer?: string[];
 }
 
 export interface Command<A = undefined> {
@@ -193,10 +199,34 @@ export const fixAllCommand: Command = {
   perform: (s) => changed(s.cues, fixAll(s.cues, s.profile, s.words)),
 };
 
-export const replaceAllCommand: Command<{ cues: Cue[]; label: string }> = {
-  name: 'replaceAll',
-  label: 'Replace all cues',
-  perform: (s, { cues }) => changed(s.cues, cues, cues.length ? [0] : []),
+/** Every cue built again from the words by the profile (Reset); the file's WebVTT blocks go with the cues they came with. */
+export const rebuildCommand: Command = {
+  name: 'rebuild',
+  label: 'Reset to generated',
+  perform: (s) => {
+    const after = buildCuesWith(s.words, s.profile);
+    return { cues: after, selection: after.length ? [0] : [], header: [], trailer: [] };
+  },
+};
+
+/**
+ * A subtitle file's text read as the document, the same way on both sides of
+ * the bridge: long lines cut, parsed, fitted to the stored limits (as an import
+ * as a new item does, subtitle-import.ts).
+ */
+export function cuesFromContent(content: string): { cues: Cue[]; header: string[]; trailer: string[] } {
+  const parsed = parseSubtitles(cutLongLines(content).content);
+  return { cues: fitCues(parsed.doc.cues).cues, header: fitBlocks(parsed.doc.header), trailer: fitBlocks(parsed.doc.trailer ?? []) };
+}
+
+/** The cues replaced by a subtitle file's (import onto the open recording); `name` is the file's, for the history. */
+export const replaceFromCommand: Command<{ content: string; name: string }> = {
+  name: 'replaceFrom',
+  label: 'Import',
+  perform: (s, { content }) => {
+    const doc = cuesFromContent(content);
+    return { cues: doc.cues, selection: doc.cues.length ? [0] : [], header: doc.header, trailer: doc.trailer };
+  },
 };
 
 export const commands = {
@@ -216,10 +246,19 @@ export const commands = {
   sync: syncCommand,
   fix: fixCommand,
   fixAll: fixAllCommand,
-  replaceAll: replaceAllCommand,
+  rebuild: rebuildCommand,
+  replaceFrom: replaceFromCommand,
 } as const;
 
 export type CommandName = keyof typeof commands;
+/** The argument a command takes (undefined for one that takes none). */
+export type CommandArg<N extends CommandName> = Parameters<(typeof commands)[N]['perform']>[1];
+
+/** What the history calls a command's edit: its label, or for an import the file's name. */
+export function commandLabel(name: CommandName, arg: unknown): string {
+  if (name === 'replaceFrom') return `Import ${(arg as { name: string }).name}`.slice(0, 200);
+  return commands[name].label;
+}
 
 /** The command a key press runs, if any (only commands that take no argument have shortcuts). */
 export function commandForKey(e: KeyLike): Command | null {

@@ -18,7 +18,7 @@ export const CUE_LIMITS = {
   noteChars: 20_000,
   /** A line of an imported file longer than this cannot be any of the above: it is cut before parsing. */
   lineChars: 20_000,
-  /** Header and trailer blocks, as subtitles.commit takes them. */
+  /** Header and trailer blocks, as an edit stores them. */
   blocks: 100,
   blockChars: 100_000,
 } as const;

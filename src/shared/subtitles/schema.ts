@@ -1,9 +1,11 @@
 /**
- * Wire shapes of the subtitle editor (IPC; zod schemas): cues with their word ranges, a
- * document's state and stored history, rules profiles, waveform peaks.
+ * Stored shapes of the subtitle editor (zod schemas): cues with their word ranges, the
+ * history's splices (as a backup carries them), rules profiles, waveform peaks; the
+ * document as the library reads it. What crosses the bridge is in wire.ts.
  * Times are integer milliseconds.
  */
 import { z } from 'zod';
+import type { Cue } from './types';
 
 const ms = z.number().int().nonnegative().max(360_000_000);
 
@@ -18,13 +20,12 @@ export const editorCueSchema = z.object({
   notes: z.array(z.string().max(20_000)).max(50).optional(),
 });
 
+/** A stored history entry's splice (the library's backup checks them with it); no channel carries one. */
 export const spliceSchema = z.object({
   at: z.number().int().nonnegative(),
   remove: z.array(editorCueSchema).max(200_000),
   insert: z.array(editorCueSchema).max(200_000),
 });
-
-export const historyEntrySchema = z.object({ label: z.string().max(200), splice: spliceSchema });
 
 export const rulesProfileSchema = z.object({
   id: z.string().min(1).max(80),
@@ -40,24 +41,23 @@ export const rulesProfileSchema = z.object({
   pauseMs: z.number().int().min(100).max(10_000),
 });
 
-/** Everything the Subtitles view needs to open, with the stored history so undo works across closing the view. */
-export const subtitleDocSchema = z.object({
-  recordingId: z.string(),
-  /** Increases with every change; commits name the version they apply to. */
-  version: z.number().int().nonnegative(),
+/** The document as the library reads it (subtitles.open sends it as wire.ts columns), with the stored history's labels. */
+export interface SubtitleDoc {
+  recordingId: string;
+  /** Increases with every change; edits name the version they apply to. */
+  version: number;
   /** false: never edited, the cues are built from the words by the profile. */
-  edited: z.boolean(),
-  profileId: z.string(),
-  profiles: z.array(rulesProfileSchema),
-  cues: z.array(editorCueSchema),
-  header: z.array(z.string()),
-  trailer: z.array(z.string()),
-  /** Oldest first; the last is what Undo undoes. */
-  undo: z.array(historyEntrySchema),
-  /** Next first: what Redo redoes. */
-  redo: z.array(historyEntrySchema),
-});
-export type SubtitleDoc = z.infer<typeof subtitleDocSchema>;
+  edited: boolean;
+  profileId: string;
+  profiles: z.infer<typeof rulesProfileSchema>[];
+  cues: Cue[];
+  header: string[];
+  trailer: string[];
+  /** Labels, oldest first; the last is what Undo undoes. */
+  undo: string[];
+  /** Labels, next first: what Redo redoes. */
+  redo: string[];
+}
 
 export const subtitleExportFormatSchema = z.enum(['srt', 'vtt', 'txt', 'json', 'docx']);
 export type SubtitleExportFormat = z.infer<typeof subtitleExportFormatSchema>;

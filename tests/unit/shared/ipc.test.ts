@@ -1,5 +1,60 @@
 import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
 import { channels, channelNames, events, isChannel, isEventName } from '../../../src/shared/ipc';
+
+/** Most elements any array in a channel's input may hold: what crosses is what the user did, never a whole document (issue 38). */
+const MAX_INPUT_ARRAY = 5_000;
+
+type Def = { type: string; checks?: { _zod: { def: { check: string; maximum?: number } } }[] } & Record<string, unknown>;
+const defOf = (s: unknown): Def => (s as z.ZodType)._zod.def as unknown as Def;
+
+/** Every place in a schema that admits more than MAX_INPUT_ARRAY elements (an array or a record without such a bound, or a check zod cannot show), by path. */
+function unbounded(schema: unknown, path: string, seen = new Set<unknown>()): string[] {
+  if (seen.has(schema)) return [];
+  seen.add(schema);
+  const d = defOf(schema);
+  const walk = (s: unknown, p: string) => unbounded(s, p, seen);
+  switch (d.type) {
+    case 'array': {
+      const max = (d.checks ?? []).map((c) => c._zod.def).find((c) => c.check === 'max_length')?.maximum;
+      const here = max === undefined || max > MAX_INPUT_ARRAY ? [`${path}[] (${max === undefined ? 'no max' : `max ${max}`})`] : [];
+      return [...here, ...walk(d.element, `${path}[]`)];
+    }
+    case 'object':
+      return [
+        ...Object.entries(d.shape as Record<string, unknown>).flatMap(([k, v]) => walk(v, `${path}.${k}`)),
+        ...(d.catchall && defOf(d.catchall).type !== 'never' ? [`${path}.* (any number of keys)`] : []),
+      ];
+    case 'record': {
+      const key = defOf(d.keyType).type;
+      return [...(key === 'enum' || key === 'literal' ? [] : [`${path}{} (any number of keys)`]), ...walk(d.valueType, `${path}{}`)];
+    }
+    case 'tuple':
+      return [...(d.items as unknown[]).flatMap((s, i) => walk(s, `${path}[${i}]`)), ...(d.rest ? [`${path}[...] (a rest of any length)`] : [])];
+    case 'union':
+      return (d.options as unknown[]).flatMap((s, i) => walk(s, `${path}|${i}`));
+    case 'intersection':
+      return [...walk(d.left, path), ...walk(d.right, path)];
+    case 'optional':
+    case 'nullable':
+    case 'default':
+    case 'prefault':
+    case 'catch':
+    case 'readonly':
+    case 'nonoptional':
+      return walk(d.innerType, path);
+    case 'pipe':
+      return [...walk(d.in, path), ...walk(d.out, path)];
+    case 'lazy':
+      return walk((d.getter as () => unknown)(), path);
+    case 'custom':
+    case 'any':
+    case 'unknown':
+      return [`${path} (a ${d.type} check: its size cannot be read)`];
+    default:
+      return [];
+  }
+}
 import { defaultSettings, settingsPatchSchema, settingsSchema } from '../../../src/shared/settings';
 
 describe('IPC contract', () => {
@@ -10,6 +65,23 @@ describe('IPC contract', () => {
       expect(typeof spec.output.safeParse).toBe('function');
     }
     expect(channelNames).toEqual(expect.arrayContaining(['app.info', 'settings.get', 'settings.set']));
+  });
+
+  it(`admits no array of more than ${MAX_INPUT_ARRAY.toLocaleString('en')} elements in any channel's input`, () => {
+    const found = channelNames.flatMap((name) => unbounded(channels[name].input, name));
+    expect(found).toEqual([]);
+    // The walk sees what it must: an array with no bound, or a bound too high, anywhere down a schema.
+    const probe = (extra: Record<string, unknown>) => ({ _zod: { def: { type: 'object', shape: extra } } });
+    const arr = (max?: number) => ({
+      _zod: {
+        def: {
+          type: 'array',
+          element: { _zod: { def: { type: 'number' } } },
+          checks: max === undefined ? [] : [{ _zod: { def: { check: 'max_length', maximum: max } } }],
+        },
+      },
+    });
+    expect(unbounded(probe({ a: arr(), b: arr(200_000), c: arr(5_000) }), 'x')).toEqual(['x.a[] (no max)', 'x.b[] (max 200000)']);
   });
 
   it('recognises only contract names', () => {

@@ -62,7 +62,7 @@ describe('a transcript on the bridge (words and spans as columns)', () => {
   it("answers a first screen (library.get's firstWords): whole paragraphs up to the one holding that word, no cues, and the whole's counts", () => {
     const { lib, recordingId, t } = stored(2_000, ['A', 'B', 'C']);
     const doc = lib.subtitles.open(recordingId);
-    lib.subtitles.commit(recordingId, doc.version, 'Insert', { at: 0, remove: [], insert: [{ start: 0, end: 200, text: 'A cue' }] });
+    lib.subtitles.save(recordingId, doc.version, 'Insert', { at: 0, remove: [], insert: [{ start: 0, end: 200, text: 'A cue' }] });
     const wire = transcriptWireSchema.parse(JSON.parse(JSON.stringify(lib.transcripts.wire(recordingId, undefined, 200))));
     const n = wire.words.text.length;
     const holding = t.paragraphs.find((p) => p.lastWord >= 199);

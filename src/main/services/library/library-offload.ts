@@ -5,41 +5,25 @@ import { dirname, extname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type * as Koffi from 'koffi';
-import { decodeBridgeRequest, type DecodedRequest } from '../../../shared/bridge-request';
 import { AppError, type ErrorInfo } from '../../../shared/errors';
-import type { Cue, Splice } from '../../../shared/subtitles/index';
-import type { SubtitleDoc } from '../../../shared/subtitles/schema';
+import { wireDoc } from '../../../shared/subtitles/cue-columns';
+import type { SubtitleDocWire } from '../../../shared/subtitles/wire';
 import type { LibraryChange, LibraryContext } from './db';
-import type { SubtitleStore } from './subtitles';
+import type { EditResult, SubtitleCommand, SubtitleStore } from './subtitles';
 
-/** Cues a commit carries go over in parts of this many, a turn of the event loop between (copying 200,000 at once holds it ~150 ms). */
-export const PART = 5_000;
-
-/** Part of a commit's splice, sent before the task; the task then names `parts: true`. */
-export type LibraryWorkerPart = { seq: number; op: 'part'; key: 'remove' | 'insert'; cues: Cue[] };
-export type LibraryWorkerTask = { seq: number; parts?: boolean } & (
+/**
+ * A task for the worker. Every message is small but the import's file text:
+ * an edit crosses as its command, and the document comes back as columns
+ * (arrays of primitives, cheap to copy between threads).
+ */
+export type LibraryWorkerTask = { seq: number } & (
   | { op: 'importSubtitles'; name: string; content: string; source: string }
-  | {
-      op: 'commitSubtitles';
-      id: string;
-      version: number;
-      label: string;
-      splice: Splice;
-      doc?: { header?: string[]; trailer?: string[] };
-      /** The splice the worker kept when it decoded the bridge message (decodeRequest), instead of `splice`'s empty lists. */
-      parked?: number;
-    }
-  /** `json`: answer the checked document as UTF-8 JSON bytes, for host mode's bridge. */
-  | { op: 'openSubtitles'; id: string; json?: boolean }
-  | { op: 'decodeRequest'; bytes: Uint8Array }
+  | { op: 'openSubtitles'; id: string }
+  | { op: 'runSubtitles'; id: string; version: number; edit: SubtitleCommand }
+  | { op: 'undoSubtitles' | 'redoSubtitles'; id: string; version: number }
 );
-/** What the worker answers a decodeRequest: a commit's big splice stays in the worker under `parked`, and its input comes with empty lists. */
-export type DecodedInWorker = { decoded: DecodedRequest; parked?: number };
-type Task = LibraryWorkerTask extends infer T ? (T extends unknown ? Omit<T, 'seq' | 'parts'> : never) : never;
-/** An answer's cues come back the same way: parts first, then the reply with `parts: true` and an empty `cues`. */
-export type LibraryWorkerReply =
-  | { seq: number; op: 'part'; cues: Cue[] }
-  | ({ seq: number; op?: undefined; changes: LibraryChange[]; parts?: boolean } & ({ ok: true; value: unknown } | { ok: false; error: ErrorInfo }));
+type Task = LibraryWorkerTask extends infer T ? (T extends unknown ? Omit<T, 'seq'> : never) : never;
+export type LibraryWorkerReply = { seq: number; changes: LibraryChange[] } & ({ ok: true; value: unknown } | { ok: false; error: ErrorInfo });
 /** An idle worker ends after this long, and its memory goes with it (a 200,000-cue import leaves ~500 MB of heap). */
 const IDLE_MS = 5_000;
 
@@ -61,17 +45,15 @@ export interface OffloadLibrary {
   readonly dbFile: string;
   readonly dataDir: string;
   readonly context: Pick<LibraryContext, 'changed'>;
-  readonly subtitles: Pick<SubtitleStore, 'commit' | 'open'>;
+  readonly subtitles: Pick<SubtitleStore, 'open' | 'run' | 'undo' | 'redo'>;
 }
 
 /** One worker per library, started on first use; tasks run one at a time in the order given. */
 export class LibraryOffload {
   private worker: Worker | null = null;
   private seq = 0;
-  private readonly waiting = new Map<number, { resolve(v: unknown): void; reject(e: unknown): void; cues: Cue[] }>();
+  private readonly waiting = new Map<number, { resolve(v: unknown): void; reject(e: unknown): void }>();
   private idle: NodeJS.Timeout | null = null;
-  /** Splices of decoded commits (their input's empty `splice`) whose cues the worker kept, by the key it kept them under. */
-  private readonly parked = new WeakMap<Splice, number>();
 
   constructor(private readonly library: OffloadLibrary) {}
 
@@ -84,14 +66,9 @@ export class LibraryOffload {
     w.on('message', (r: LibraryWorkerReply) => {
       const p = this.waiting.get(r.seq);
       if (!p) return;
-      if (r.op === 'part') {
-        for (const c of r.cues) p.cues.push(c);
-        setImmediate(() => w.postMessage({ seq: r.seq, op: 'more' }));
-        return;
-      }
       this.waiting.delete(r.seq);
       for (const c of r.changes) this.library.context.changed(c.ids, c.reason);
-      if (r.ok) p.resolve(r.parts ? { ...(r.value as object), cues: p.cues } : r.value);
+      if (r.ok) p.resolve(r.value);
       else p.reject(r.error.code === 'internal' ? new Error(r.error.message) : AppError.from(r.error));
       if (!this.waiting.size) {
         w.unref();
@@ -111,40 +88,16 @@ export class LibraryOffload {
     return w;
   }
 
-  private async run<T>(task: Task, inProcess: () => T, transfer: ArrayBuffer[] = []): Promise<T> {
+  private run<T>(task: Task, inProcess: () => T): Promise<T> {
     const w = this.start();
-    if (!w) return inProcess();
+    if (!w) return Promise.resolve().then(inProcess);
     const seq = ++this.seq;
     w.ref();
     if (this.idle) clearTimeout(this.idle);
     this.idle = null;
-    const answer = new Promise<T>((resolve, reject) => this.waiting.set(seq, { resolve: resolve as (v: unknown) => void, reject, cues: [] }));
-    const parked = task.op === 'commitSubtitles' ? this.parked.get(task.splice) : undefined;
-    if (task.op === 'commitSubtitles' && parked !== undefined) w.postMessage({ ...task, seq, parked } satisfies LibraryWorkerTask);
-    else if (task.op === 'commitSubtitles' && task.splice.remove.length + task.splice.insert.length > PART) {
-      for (const key of ['remove', 'insert'] as const)
-        for (let i = 0; i < task.splice[key].length; i += PART) {
-          w.postMessage({ seq, op: 'part', key, cues: task.splice[key].slice(i, i + PART) } satisfies LibraryWorkerPart);
-          await new Promise((r) => setImmediate(r));
-        }
-      w.postMessage({ ...task, seq, parts: true, splice: { at: task.splice.at, remove: [], insert: [] } } satisfies LibraryWorkerTask);
-    } else w.postMessage({ ...task, seq } satisfies LibraryWorkerTask, transfer);
+    const answer = new Promise<T>((resolve, reject) => this.waiting.set(seq, { resolve: resolve as (v: unknown) => void, reject }));
+    w.postMessage({ ...task, seq } satisfies LibraryWorkerTask);
     return answer;
-  }
-
-  /**
-   * A big bridge message (UTF-8 JSON) read and checked on the worker thread:
-   * the same reading as shared/bridge-request.ts, and the input parsed with
-   * its channel's schema (a 200,000-cue commit holds the event loop ~300 ms
-   * for that). `bytes` is handed over: do not use it after.
-   */
-  async decodeRequest(bytes: Uint8Array): Promise<DecodedRequest> {
-    const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
-    const r = await this.run<DecodedInWorker>({ op: 'decodeRequest', bytes: own }, () => ({ decoded: decodeBridgeRequest(new TextDecoder().decode(own)) }), [
-      own.buffer as ArrayBuffer,
-    ]);
-    if (r.parked !== undefined && r.decoded.ok) this.parked.set((r.decoded.input as { splice: Splice }).splice, r.parked);
-    return r.decoded;
   }
 
   /** A subtitle file as a new item (subtitle-import.ts), parsed and stored off the event loop; `inProcess` does the same here when no worker can start. */
@@ -152,20 +105,19 @@ export class LibraryOffload {
     return this.run({ op: 'importSubtitles', name, content, source }, inProcess);
   }
 
-  /** subtitles.commit off the event loop (a Reset or an import onto the cues replaces up to 200,000 of them). */
-  commitSubtitles(id: string, version: number, label: string, splice: Splice, doc?: { header?: string[]; trailer?: string[] }): Promise<{ version: number }> {
-    return this.run({ op: 'commitSubtitles', id, version, label, splice, doc }, () => this.library.subtitles.commit(id, version, label, splice, doc));
+  /** subtitles.open off the event loop (reading, repairing and joining 200,000 cues with their words), its cues as columns. */
+  openSubtitles(id: string): Promise<SubtitleDocWire> {
+    return this.run({ op: 'openSubtitles', id }, () => wireDoc(this.library.subtitles.open(id)));
   }
 
-  /** subtitles.open as checked UTF-8 JSON made on the worker (for host mode's bridge); null when there is no worker. */
-  openSubtitlesJson(id: string): Promise<Uint8Array | null> {
-    return this.run<Uint8Array | null>({ op: 'openSubtitles', id, json: true }, () => null);
+  /** subtitles.run off the event loop: shift-all, sync, fix-all, Reset or an import onto the cues read and write up to 200,000 of them. */
+  runSubtitles(id: string, version: number, edit: SubtitleCommand): Promise<EditResult> {
+    return this.run({ op: 'runSubtitles', id, version, edit }, () => this.library.subtitles.run(id, version, edit));
   }
 
-  /** subtitles.open off the event loop (reading, repairing and joining 200,000 cues with their words). */
-  openSubtitles(id: string): Promise<{ doc: SubtitleDoc; checked: boolean }> {
-    let checked = true;
-    return this.run({ op: 'openSubtitles', id }, () => ((checked = false), this.library.subtitles.open(id))).then((doc) => ({ doc, checked }));
+  /** subtitles.undo / redo off the event loop (undoing a Reset puts 200,000 cues back). */
+  stepSubtitles(dir: 'undo' | 'redo', id: string, version: number): Promise<EditResult & { label: string | null }> {
+    return this.run({ op: dir === 'undo' ? 'undoSubtitles' : 'redoSubtitles', id, version }, () => this.library.subtitles[dir](id, version));
   }
 
   async close(): Promise<void> {

@@ -123,7 +123,7 @@ export function importCuesAsItem(library: Library, name: string, content: string
     model: `imported ${parsed.format.toUpperCase()}`,
     durationMs: last.end,
   });
-  library.subtitles.commit(
+  library.subtitles.save(
     recordingId,
     0,
     `Import ${name}`,

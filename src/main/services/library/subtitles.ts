@@ -3,6 +3,9 @@
  * the `cues` table, its profile and WebVTT header beside them), the undo/redo
  * history as splices (kept, so undo works after the view is closed), users'
  * rules profiles, and waveform peaks (made by peaks.ts) kept once computed.
+ * An edit arrives as the command the user ran (`run`): the same `perform` the
+ * editor ran, on the stored cues, words and profile, answered with a digest of
+ * the result so the editor can tell when the two differ.
  *
  * One source of truth: a cue whose text still has one token per word of its
  * range writes its changed tokens back as word corrections (so the transcript,
@@ -17,19 +20,26 @@ import {
   applySplice,
   buildCuesWith,
   builtInProfiles,
+  commandLabel,
+  commands,
   defaultProfile,
+  diffCues,
   findProfile,
   invertSplice,
   spliceFits,
+  type Command,
   type Cue,
   type HistoryEntry,
   type RulesProfile,
   type Splice,
 } from '../../../shared/subtitles/index';
 import type { Word } from '../../../shared/library';
+import type { SubtitleRun } from '../../../shared/ipc/subtitles';
 import type { Peaks, SubtitleDoc } from '../../../shared/subtitles/schema';
+import { fromRanges } from '../../../shared/subtitles/cue-columns';
+import { cuesDigest } from '../../../shared/subtitles/digest';
 import { withWords, correctionsOf } from './cue-words';
-import { fitCues } from '../../../shared/subtitles/limits';
+import { CUE_LIMITS, fitCues } from '../../../shared/subtitles/limits';
 import { computePeaks, PEAKS_PER_SECOND } from './peaks';
 
 export interface LibraryContext {
@@ -46,8 +56,16 @@ export interface WordAccess {
 
 /** Most entries kept per transcript; older ones are dropped. */
 export const HISTORY_LIMIT = 500;
-/** Entries sent when the view opens (each may hold a whole list, e.g. after Reset). */
+/** Labels sent when the view opens. */
 const HISTORY_SENT = 100;
+
+/** An edit as the editor sends it: a command of shared/subtitles/commands.ts, its argument, and where the user was. */
+export type SubtitleCommand = Omit<SubtitleRun, 'id' | 'version'>;
+/** What an edit, an undo or a redo answers: the new version and the digest of the stored cues (shared/subtitles/digest.ts). */
+export interface EditResult {
+  version: number;
+  digest: string;
+}
 
 interface DocRow {
   transcript_id: string;
@@ -55,6 +73,13 @@ interface DocRow {
   header: string;
   trailer: string;
   version: number;
+}
+
+/** A stored splice within CUE_LIMITS, as the stored cues were repaired (`repaired`), so it still fits them. */
+function fitted(splice: Splice): Splice {
+  const remove = fitCues(splice.remove);
+  const insert = fitCues(splice.insert);
+  return remove.changed + remove.dropped + insert.changed + insert.dropped ? { at: splice.at, remove: remove.cues, insert: insert.cues } : splice;
 }
 
 export class SubtitleStore {
@@ -151,24 +176,15 @@ export class SubtitleStore {
     };
   }
 
-  private history(transcriptId: string): { undo: HistoryEntry[]; redo: HistoryEntry[] } {
-    const rows = this.db.prepare(`SELECT seq, label, splice, undone FROM subtitle_history WHERE transcript_id = ? ORDER BY seq`).all(transcriptId) as {
-      seq: number;
+  /** The stored history's labels (the splices stay here: undo runs in main). */
+  private history(transcriptId: string): { undo: string[]; redo: string[] } {
+    const rows = this.db.prepare(`SELECT label, undone FROM subtitle_history WHERE transcript_id = ? ORDER BY seq`).all(transcriptId) as {
       label: string;
-      splice: string;
       undone: number;
     }[];
-    const undo: HistoryEntry[] = [];
-    const redo: HistoryEntry[] = [];
-    for (const r of rows) {
-      const splice = JSON.parse(r.splice) as Splice;
-      const remove = fitCues(splice.remove);
-      const insert = fitCues(splice.insert);
-      const fitted = remove.changed + remove.dropped + insert.changed + insert.dropped ? { at: splice.at, remove: remove.cues, insert: insert.cues } : splice;
-      if (fitted !== splice)
-        this.db.prepare(`UPDATE subtitle_history SET splice = ? WHERE transcript_id = ? AND seq = ?`).run(JSON.stringify(fitted), transcriptId, r.seq);
-      (r.undone ? redo : undo).push({ label: r.label, splice: fitted });
-    }
+    const undo: string[] = [];
+    const redo: string[] = [];
+    for (const r of rows) (r.undone ? redo : undo).push(r.label);
     return { undo, redo };
   }
 
@@ -210,39 +226,88 @@ export class SubtitleStore {
     return version;
   }
 
-  /** Applies one edit made in the view (a splice on `version`) and records it for undo. */
-  commit(recordingId: string, version: number, label: string, splice: Splice, doc?: { header?: string[]; trailer?: string[] }): { version: number } {
+  /** Stores `splice` on `cues` as one edit for undo (its header and trailer too, when given). */
+  private apply(
+    recordingId: string,
+    transcriptId: string,
+    row: DocRow,
+    at: { cues: Cue[]; words: Word[] },
+    label: string,
+    splice: Splice,
+    doc?: { header?: string[]; trailer?: string[] },
+  ): EditResult {
+    if (doc?.header) row.header = JSON.stringify(doc.header);
+    if (doc?.trailer) row.trailer = JSON.stringify(doc.trailer);
+    const next = applySplice(at.cues, splice);
+    if (next.length > CUE_LIMITS.cues)
+      throw new AppError(
+        'bad_request',
+        `This would make ${next.length.toLocaleString('en')} cues; Verbatim keeps at most ${CUE_LIMITS.cues.toLocaleString('en')}. Nothing was changed.`,
+      );
+    this.db.prepare(`DELETE FROM subtitle_history WHERE transcript_id = ? AND undone = 1`).run(transcriptId);
+    const seq = ((this.db.prepare(`SELECT max(seq) AS s FROM subtitle_history WHERE transcript_id = ?`).get(transcriptId) as { s: number | null }).s ?? 0) + 1;
+    this.db
+      .prepare(`INSERT INTO subtitle_history (transcript_id, seq, label, splice, undone) VALUES (?, ?, ?, ?, 0)`)
+      .run(transcriptId, seq, label, JSON.stringify(splice));
+    this.db.prepare(`DELETE FROM subtitle_history WHERE transcript_id = ? AND seq <= ?`).run(transcriptId, seq - HISTORY_LIMIT);
+    return { version: this.store(recordingId, transcriptId, row, next, splice.insert, at.words), digest: cuesDigest(next) };
+  }
+
+  /** Stores a splice on `version` as one edit (an import's cues; the library's own callers and tests). */
+  save(recordingId: string, version: number, label: string, splice: Splice, doc?: { header?: string[]; trailer?: string[] }): EditResult {
     const transcriptId = this.transcriptOf(recordingId);
     return this.db
       .transaction(() => {
         const row = this.checkVersion(transcriptId, version);
-        const { cues, words } = this.cues(recordingId);
-        if (!spliceFits(cues, splice)) throw new AppError('conflict', 'This edit no longer matches the stored subtitles. Close and reopen the Subtitles view.');
-        if (doc?.header) row.header = JSON.stringify(doc.header);
-        if (doc?.trailer) row.trailer = JSON.stringify(doc.trailer);
-        const next = applySplice(cues, splice);
-        this.db.prepare(`DELETE FROM subtitle_history WHERE transcript_id = ? AND undone = 1`).run(transcriptId);
-        const seq =
-          ((this.db.prepare(`SELECT max(seq) AS s FROM subtitle_history WHERE transcript_id = ?`).get(transcriptId) as { s: number | null }).s ?? 0) + 1;
-        this.db
-          .prepare(`INSERT INTO subtitle_history (transcript_id, seq, label, splice, undone) VALUES (?, ?, ?, ?, 0)`)
-          .run(transcriptId, seq, label, JSON.stringify(splice));
-        this.db.prepare(`DELETE FROM subtitle_history WHERE transcript_id = ? AND seq <= ?`).run(transcriptId, seq - HISTORY_LIMIT);
-        return { version: this.store(recordingId, transcriptId, row, next, splice.insert, words) };
+        const at = this.cues(recordingId);
+        if (!spliceFits(at.cues, splice))
+          throw new AppError('conflict', 'This edit no longer matches the stored subtitles. Close and reopen the Subtitles view.');
+        return this.apply(recordingId, transcriptId, row, at, label, splice, doc);
+      })
+      .immediate();
+  }
+
+  /**
+   * One edit made in the view, as the command the user ran on `version`: the
+   * same `perform` on the stored cues, words and profile, stored and recorded
+   * for undo. A command that changes nothing here changes nothing.
+   */
+  run(recordingId: string, version: number, edit: SubtitleCommand): EditResult {
+    const transcriptId = this.transcriptOf(recordingId);
+    const command = commands[edit.command] as Command<unknown>;
+    return this.db
+      .transaction(() => {
+        const row = this.checkVersion(transcriptId, version);
+        const at = this.cues(recordingId);
+        const r = command.perform(
+          {
+            cues: at.cues,
+            selection: fromRanges(edit.view.selection, at.cues.length),
+            caret: edit.view.caret,
+            playheadMs: edit.view.playheadMs,
+            words: at.words,
+            profile: at.profile,
+          },
+          edit.args,
+        );
+        const splice = r && diffCues(at.cues, r.cues);
+        const blocks = r && (r.header || r.trailer) ? { header: r.header, trailer: r.trailer } : undefined;
+        if (!splice && !blocks) return { version, digest: cuesDigest(at.cues) };
+        return this.apply(recordingId, transcriptId, row, at, commandLabel(edit.command, edit.args), splice ?? { at: 0, remove: [], insert: [] }, blocks);
       })
       .immediate();
   }
 
   /** Undoes the latest edit (also one made before the view was last closed). */
-  undo(recordingId: string, version: number): { version: number; entry: HistoryEntry | null } {
+  undo(recordingId: string, version: number): EditResult & { label: string | null } {
     return this.step(recordingId, version, 'undo');
   }
 
-  redo(recordingId: string, version: number): { version: number; entry: HistoryEntry | null } {
+  redo(recordingId: string, version: number): EditResult & { label: string | null } {
     return this.step(recordingId, version, 'redo');
   }
 
-  private step(recordingId: string, version: number, dir: 'undo' | 'redo'): { version: number; entry: HistoryEntry | null } {
+  private step(recordingId: string, version: number, dir: 'undo' | 'redo'): EditResult & { label: string | null } {
     const transcriptId = this.transcriptOf(recordingId);
     return this.db
       .transaction(() => {
@@ -255,17 +320,18 @@ export class SubtitleStore {
             : (this.db
                 .prepare(`SELECT seq, label, splice FROM subtitle_history WHERE transcript_id = ? AND undone = 1 ORDER BY seq ASC LIMIT 1`)
                 .get(transcriptId) as { seq: number; label: string; splice: string } | undefined);
-        if (!h) return { version, entry: null };
-        const entry: HistoryEntry = { label: h.label, splice: JSON.parse(h.splice) as Splice };
-        const s = dir === 'undo' ? invertSplice(entry.splice) : entry.splice;
         const { cues, words } = this.cues(recordingId);
+        if (!h) return { version, digest: cuesDigest(cues), label: null };
+        const entry: HistoryEntry = { label: h.label, splice: fitted(JSON.parse(h.splice) as Splice) };
+        const s = dir === 'undo' ? invertSplice(entry.splice) : entry.splice;
         if (!spliceFits(cues, s))
           throw new AppError(
             'conflict',
             `“${entry.label}” cannot be ${dir === 'undo' ? 'undone' : 'redone'}: the subtitles changed since. Close and reopen the Subtitles view.`,
           );
         this.db.prepare(`UPDATE subtitle_history SET undone = ? WHERE transcript_id = ? AND seq = ?`).run(dir === 'undo' ? 1 : 0, transcriptId, h.seq);
-        return { version: this.store(recordingId, transcriptId, row, applySplice(cues, s), s.insert, words), entry };
+        const next = applySplice(cues, s);
+        return { version: this.store(recordingId, transcriptId, row, next, s.insert, words), digest: cuesDigest(next), label: entry.label };
       })
       .immediate();
   }

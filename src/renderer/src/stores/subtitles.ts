@@ -1,32 +1,45 @@
 /**
  * The open subtitle document: its cues, selection, profile and undo/redo
  * history. Every edit runs a command of the registry in src/shared/subtitles
- * (`perform`), lands here at once, and is sent to main as a splice in order;
- * undo/redo apply the stored splices, so the history main keeps and this one
- * agree, and survive closing the view.
+ * (`perform`), lands here at once, and is sent to main as that command (its
+ * name, argument and the view: a few hundred bytes, whatever it changes), in
+ * order; main runs the same `perform` and answers a digest of what it stored,
+ * and a digest that differs from this one's reopens the document. Undo/redo
+ * of an edit made here apply its splice here too; of one loaded with the
+ * document (main keeps it), main undoes it and the document is read again.
  */
 import { lastStartingBy } from '../../../shared/timeline';
 import { create, type StateCreator } from 'zustand';
 import {
   applySplice,
-  buildCuesWith,
   checkCue,
+  commandLabel,
   commands,
   defaultProfile,
   diffCues,
   findProfile,
   invertSplice,
   type Command,
+  type CommandArg,
   type CommandName,
   type Cue,
-  type HistoryEntry,
   type Issue,
   type RulesProfile,
+  type Splice,
 } from '../../../shared/subtitles/index';
+import { toRanges, unpackCues } from '../../../shared/subtitles/cue-columns';
+import { cuesDigest } from '../../../shared/subtitles/digest';
 import type { VerbatimApi } from '../../../shared/ipc';
+import type { SubtitleRun } from '../../../shared/ipc/subtitles';
 import { api as bridgeApi, errorMessage } from '../bridge';
 import { toast } from './toasts';
 import { useTranscript } from './transcript';
+
+/** An edit in the history: its splice when it was made here; without one, main alone holds it (it came with the document). */
+export interface StackEntry {
+  label: string;
+  splice?: Splice;
+}
 
 export interface SubtitlesState {
   id: string | null;
@@ -38,8 +51,8 @@ export interface SubtitlesState {
   edited: boolean;
   profileId: string;
   profiles: RulesProfile[];
-  undoStack: HistoryEntry[];
-  redoStack: HistoryEntry[];
+  undoStack: StackEntry[];
+  redoStack: StackEntry[];
   selection: number[];
   caret: number | null;
   /** The cue being played (follows the audio), or -1. */
@@ -53,11 +66,9 @@ export interface SubtitlesState {
   saving: boolean;
   open(id: string): Promise<void>;
   close(): void;
-  run<N extends CommandName>(
-    name: N,
-    ...arg: Parameters<(typeof commands)[N]['perform']>[1] extends undefined ? [arg?: undefined] : [arg: Parameters<(typeof commands)[N]['perform']>[1]]
-  ): boolean;
-  runCommand(cmd: Command, label?: string): boolean;
+  run<N extends CommandName>(name: N, ...arg: CommandArg<N> extends undefined ? [arg?: undefined] : [arg: CommandArg<N>]): boolean;
+  /** A command found by its key (commands.ts `keyCommandFor`): run by its name. */
+  runCommand(cmd: Command): boolean;
   undo(): void;
   redo(): void;
   select(index: number, extend?: boolean): void;
@@ -65,7 +76,8 @@ export interface SubtitlesState {
   setProfile(id: string): Promise<void>;
   saveProfile(p: RulesProfile): Promise<boolean>;
   resetToGenerated(): void;
-  importOnto(cues: Cue[], header: string[], trailer: string[], label: string): void;
+  /** A subtitle file's text read as the cues, header and trailer (undoable); `name` is the file's. */
+  importOnto(content: string, name: string): void;
   setPlaying(index: number): void;
   setLoop(on: boolean): void;
 }
@@ -107,8 +119,12 @@ export function currentProfile(s: Pick<SubtitlesState, 'profileId' | 'profiles'>
 export const subtitlesState =
   (api: VerbatimApi): StateCreator<SubtitlesState> =>
   (set, get) => {
-    /** Sends one request after the ones before it; a failure reloads the document from main so both agree again. */
-    const send = (fn: (version: number) => Promise<{ version: number }>): void => {
+    /**
+     * Sends one request after the ones before it. A failure reloads the document from main so both agree again;
+     * so does an answer whose digest is not that of `expected` (the cues this edit left here), or any answer with
+     * `reopen` (an undo of an edit only main holds).
+     */
+    const send = (fn: (version: number) => Promise<{ version: number; digest: string }>, expected: { cues: Cue[] } | { reopen: true }): void => {
       const id = get().id;
       if (inFlight++ === 0) slowTimer = setTimeout(() => set({ saving: true }), SLOW_SAVE_MS);
       queue = queue
@@ -116,10 +132,12 @@ export const subtitlesState =
         .then(
           (r) => {
             serverVersion = r.version;
+            const differs = 'reopen' in expected || r.digest !== cuesDigest(expected.cues);
+            // Not awaited: open() waits for this queue, which waits for this handler (awaiting it hung every later edit).
+            if (differs && id && get().id === id) void get().open(id);
           },
           (err: unknown) => {
             toast(`${errorMessage(err)} The subtitles were reloaded as last saved.`, 'error');
-            // Not awaited: open() waits for this queue, which waits for this handler (awaiting it hung every later edit).
             if (id && get().id === id) void get().open(id);
           },
         )
@@ -128,29 +146,6 @@ export const subtitlesState =
           clearTimeout(slowTimer);
           if (get().saving) set({ saving: false });
         });
-    };
-
-    const record = (
-      label: string,
-      before: Cue[],
-      after: Cue[],
-      selection: number[] | undefined,
-      extra?: { header?: string[]; trailer?: string[] },
-    ): boolean => {
-      const splice = diffCues(before, after);
-      const id = get().id;
-      if (!splice || !id) return false;
-      set((s) => ({
-        cues: after,
-        edited: true,
-        undoStack: [...s.undoStack, { label, splice }],
-        redoStack: [],
-        selection: selection ?? s.selection.filter((i) => i < after.length),
-        ...(extra?.header ? { header: extra.header } : {}),
-        ...(extra?.trailer ? { trailer: extra.trailer } : {}),
-      }));
-      send((version) => api.invoke('subtitles.commit', { id, version, label, splice, ...extra }));
-      return true;
     };
 
     return {
@@ -178,17 +173,18 @@ export const subtitlesState =
           const doc = await api.invoke('subtitles.open', { id });
           if (mine !== openSeq) return;
           serverVersion = doc.version;
+          const cues = unpackCues(doc.cues);
           set((s) => ({
             loading: false,
-            cues: doc.cues,
+            cues,
             header: doc.header,
             trailer: doc.trailer,
             edited: doc.edited,
             profileId: doc.profileId,
             profiles: doc.profiles,
-            undoStack: doc.undo,
-            redoStack: doc.redo,
-            selection: s.selection.filter((i) => i < doc.cues.length).length ? s.selection.filter((i) => i < doc.cues.length) : doc.cues.length ? [0] : [],
+            undoStack: doc.undo.map((label) => ({ label })),
+            redoStack: doc.redo.map((label) => ({ label })),
+            selection: s.selection.filter((i) => i < cues.length).length ? s.selection.filter((i) => i < cues.length) : cues.length ? [0] : [],
           }));
         } catch (err) {
           if (mine === openSeq) set({ loading: false, error: errorMessage(err) });
@@ -199,23 +195,44 @@ export const subtitlesState =
         set({ id: null, cues: [], selection: [], undoStack: [], redoStack: [], error: null, playing: -1, loop: false });
       },
       run(name, ...args) {
-        return get().runCommand({ ...(commands[name] as Command), perform: (s) => (commands[name] as Command<unknown>).perform(s, args[0]) });
-      },
-      runCommand(cmd, label) {
         const s = get();
+        const id = s.id;
+        if (!id) return false;
+        const arg = args[0];
         const words = useTranscript.getState().transcript?.words ?? [];
-        const r = cmd.perform(
-          { cues: s.cues, selection: s.selection, caret: s.caret, playheadMs: playhead.get(), words, profile: currentProfile(s) },
-          undefined,
-        );
+        // Whole milliseconds, as main gets them, so both sides perform on the same playhead.
+        const view = { selection: s.selection, caret: s.caret, playheadMs: Math.max(0, Math.round(playhead.get())) };
+        const r = (commands[name] as Command<unknown>).perform({ cues: s.cues, ...view, words, profile: currentProfile(s) }, arg);
         if (!r) return false;
-        return record(label ?? cmd.label, s.cues, r.cues, r.selection);
+        const splice = diffCues(s.cues, r.cues);
+        if (!splice && !r.header && !r.trailer) return false;
+        const label = commandLabel(name, arg);
+        set((st) => ({
+          cues: r.cues,
+          edited: true,
+          ...(splice ? { undoStack: [...st.undoStack, { label, splice }], redoStack: [] } : {}),
+          selection: r.selection ?? st.selection.filter((i) => i < r.cues.length),
+          ...(r.header ? { header: r.header } : {}),
+          ...(r.trailer ? { trailer: r.trailer } : {}),
+        }));
+        const input = { id, command: name, args: arg, view: { ...view, selection: toRanges(view.selection) } };
+        send((version) => api.invoke('subtitles.run', { ...input, version } as SubtitleRun), { cues: r.cues });
+        return true;
+      },
+      runCommand(cmd) {
+        // Key commands take no argument (commands.ts `commandForKey`).
+        return cmd.name in commands ? get().run(cmd.name as 'delete') : false;
       },
       undo() {
         const s = get();
         const entry = s.undoStack[s.undoStack.length - 1];
         const id = s.id;
         if (!entry || !id) return;
+        const step = (version: number) => api.invoke('subtitles.undo', { id, version });
+        if (!entry.splice) {
+          set({ undoStack: s.undoStack.slice(0, -1), redoStack: [entry, ...s.redoStack] });
+          return send(step, { reopen: true });
+        }
         const cues = applySplice(s.cues, invertSplice(entry.splice));
         set({
           cues,
@@ -223,13 +240,18 @@ export const subtitlesState =
           redoStack: [entry, ...s.redoStack],
           selection: [Math.min(entry.splice.at, Math.max(0, cues.length - 1))],
         });
-        send((version) => api.invoke('subtitles.undo', { id, version }));
+        send(step, { cues });
       },
       redo() {
         const s = get();
         const entry = s.redoStack[0];
         const id = s.id;
         if (!entry || !id) return;
+        const step = (version: number) => api.invoke('subtitles.redo', { id, version });
+        if (!entry.splice) {
+          set({ undoStack: [...s.undoStack, entry], redoStack: s.redoStack.slice(1) });
+          return send(step, { reopen: true });
+        }
         const cues = applySplice(s.cues, entry.splice);
         set({
           cues,
@@ -237,7 +259,7 @@ export const subtitlesState =
           redoStack: s.redoStack.slice(1),
           selection: [Math.min(entry.splice.at, Math.max(0, cues.length - 1))],
         });
-        send((version) => api.invoke('subtitles.redo', { id, version }));
+        send(step, { cues });
       },
       select(index, extend = false) {
         const n = get().cues.length;
@@ -253,7 +275,11 @@ export const subtitlesState =
       async setProfile(profileId) {
         const id = get().id;
         set({ profileId });
-        if (id) await api.invoke('subtitles.setProfile', { id, profileId }).catch((err: unknown) => toast(errorMessage(err), 'error'));
+        if (!id) return;
+        // In the edits' queue: main must split, merge and fix by the profile the edits before and after were made by.
+        const sent = queue.then(() => api.invoke('subtitles.setProfile', { id, profileId }));
+        queue = sent.catch(() => undefined);
+        await sent.catch((err: unknown) => toast(errorMessage(err), 'error'));
       },
       async saveProfile(p) {
         try {
@@ -267,12 +293,10 @@ export const subtitlesState =
         }
       },
       resetToGenerated() {
-        const s = get();
-        const words = useTranscript.getState().transcript?.words ?? [];
-        record('Reset to generated', s.cues, buildCuesWith(words, currentProfile(s)), [0], { header: [], trailer: [] });
+        get().run('rebuild');
       },
-      importOnto(cues, header, trailer, label) {
-        record(label, get().cues, cues, cues.length ? [0] : [], { header, trailer });
+      importOnto(content, name) {
+        get().run('replaceFrom', { content, name });
       },
       setPlaying(index) {
         if (get().playing !== index) set({ playing: index });

@@ -127,7 +127,7 @@ describe('backup round trip', () => {
     expect(after).toMatchObject({ edited: true, profileId: 'user-broadcast', version: before.version });
     expect(after.cues).toEqual(before.cues);
     expect(after.cues[at]!.text).toContain('forecast');
-    expect(after.undo.map((e) => e.label)).toEqual(['Edit text', 'Shift by milliseconds']);
+    expect(after.undo).toEqual(['Edit text', 'Shift by milliseconds']);
     expect(after.profiles.find((p) => p.id === 'user-broadcast')).toEqual(profile);
     expect(lib.transcripts.get(id).words.find((w) => w.text === 'forecast')).toMatchObject({ original: 'budget' });
     expect(lib.subtitles.storedPeaks(id)).toEqual(peaks);
@@ -140,7 +140,7 @@ describe('backup round trip', () => {
         .cues.map((c) => c.text)
         .join(' '),
     ).toContain('budget');
-    expect(lib.subtitles.redo(id, v).entry?.label).toBe('Edit text');
+    expect(lib.subtitles.redo(id, v).label).toBe('Edit text');
     const chats = lib.chats.list();
     expect(chats).toHaveLength(1);
     expect(chats[0]).toMatchObject({ id: chat.id, title: 'Budget questions' });

@@ -156,7 +156,7 @@ describe('library', () => {
     // Rebuilt by the editor's profile (two lines of at most 20 characters, the profile's minimum duration), not a one-line builder of its own.
     expect(srt.content).toBe('1\n00:00:00,000 --> 00:00:02,000\nHello there.\nGeneral Kenobi.\n\n');
     const doc = lib.subtitles.open(id);
-    lib.subtitles.commit(id, doc.version, 'Replace all cues', { at: 0, remove: doc.cues, insert: [{ start: 0, end: 1500, text: 'Edited cue' }] });
+    lib.subtitles.save(id, doc.version, 'Replace all cues', { at: 0, remove: doc.cues, insert: [{ start: 0, end: 1500, text: 'Edited cue' }] });
     expect(lib.exports.render(id, 'vtt').content).toBe('WEBVTT\n\n00:00.000 --> 00:01.500\nEdited cue\n\n');
     expect(lib.exports.render(id, 'txt').content).toBe('Hello there. General Kenobi.\n');
     expect(JSON.parse(lib.exports.render(id, 'json').content)).toMatchObject({ item: { id }, words: expect.any(Array) });

@@ -76,9 +76,9 @@ describe('subtitle store', () => {
     lib.close();
     lib = new Library(join(dir, 'data'));
     const doc = lib.subtitles.open(id);
-    expect(doc.undo.map((e) => e.label)).toEqual(['Edit text']);
+    expect(doc.undo).toEqual(['Edit text']);
     const r = lib.subtitles.undo(id, doc.version);
-    expect(r.entry?.label).toBe('Edit text');
+    expect(r.label).toBe('Edit text');
     expect(lib.transcripts.get(id).words[at]!.text).toBe('budget');
     expect(lib.transcripts.get(id).words[at]!.original ?? null).toBeNull();
     expect(lib.search.search('budget').map((h) => h.recordingId)).toEqual([id]);
@@ -124,11 +124,9 @@ describe('subtitle store', () => {
     const id = addCompleted();
     const doc = lib.subtitles.open(id);
     edit(id, commands.delete, undefined);
-    expect(() => lib.subtitles.commit(id, doc.version, 'stale', { at: 0, remove: [doc.cues[0]!], insert: [] })).toThrow(/changed in another window/);
+    expect(() => lib.subtitles.save(id, doc.version, 'stale', { at: 0, remove: [doc.cues[0]!], insert: [] })).toThrow(/changed in another window/);
     const now = lib.subtitles.open(id);
-    expect(() => lib.subtitles.commit(id, now.version, 'bad', { at: 0, remove: [{ start: 1, end: 2, text: 'nope' }], insert: [] })).toThrow(
-      /no longer matches/,
-    );
+    expect(() => lib.subtitles.save(id, now.version, 'bad', { at: 0, remove: [{ start: 1, end: 2, text: 'nope' }], insert: [] })).toThrow(/no longer matches/);
   });
 
   it('keeps at most 500 history entries', () => {
