@@ -63,8 +63,11 @@ export function Player({ durationMs, source }: { durationMs: number | null; sour
       const a = audio.current;
       if (a) {
         if (stopAt.current !== null && a.currentTime * 1000 >= stopAt.current) {
+          // A frame late on a busy machine would leave the playhead past the window: it rests at the window's end.
+          const end = stopAt.current / 1000;
           stopAt.current = null;
           a.pause();
+          a.currentTime = end;
         }
         setTime(a.currentTime * 1000);
         const sec = Math.floor(a.currentTime * 4);

@@ -4,8 +4,8 @@
  * word is inside it. Click a word to seek; double-click (or E on the active
  * word) to correct it in place.
  */
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useEffect, useMemo, useRef, useState, type MouseEvent } from 'react';
+import { defaultRangeExtractor, useVirtualizer } from '@tanstack/react-virtual';
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type MouseEvent } from 'react';
 import type { Transcript } from '../../../../shared/library';
 import { formatClock } from '../../components/format';
 import { InlineEdit } from '../../components/InlineEdit';
@@ -55,7 +55,8 @@ interface ParagraphProps {
   block: Block;
   transcript: Transcript;
   editing: number | null;
-  onEditDone(byKey: boolean): void;
+  /** `index`: the word whose editor closed (another may have opened since: review jumped on). */
+  onEditDone(byKey: boolean, index: number): void;
 }
 
 const Paragraph = memo(function Paragraph({ block, transcript, editing, onEditDone }: ParagraphProps) {
@@ -67,7 +68,8 @@ const Paragraph = memo(function Paragraph({ block, transcript, editing, onEditDo
   // Doubtful words are tinted at review's threshold; a word accepted in review is no longer doubtful.
   const low = useSettings((s) => s.settings.reviewThreshold ?? DEFAULT_REVIEW_THRESHOLD);
   const accepted = useReview((s) => s.accepted);
-  const reviewing = useReview((s) => s.target?.index ?? -1);
+  // Only the paragraph that holds review's word re-renders on a jump.
+  const reviewing = useReview((s) => (s.target && s.target.index >= block.first && s.target.index <= block.last ? s.target.index : -1));
   const accept = useReview((s) => s.accept);
   const speakers = transcript.speakers;
   const hits = useMemo(() => {
@@ -89,7 +91,7 @@ const Paragraph = memo(function Paragraph({ block, transcript, editing, onEditDo
           key={i}
           index={i}
           text={w.text}
-          onDone={onEditDone}
+          onDone={(byKey) => onEditDone(byKey, i)}
           onSave={(t) => correct(i, t)}
           onAccept={reviewing === i ? () => void accept(i) : undefined}
         />,
@@ -194,6 +196,8 @@ export function TranscriptBody({ transcript, blocks }: { transcript: Transcript;
   const partial = useTranscript((s) => s.partial);
   const [editing, setEditing] = useState<number | null>(null);
   const userScrolledAt = useRef(0);
+  // The paragraph of review's word is drawn at once, wherever the scroll is: its editor mounts and takes the caret in the jump's own render, not a frame later.
+  const pinned = useRef<number | null>(null);
   // The React Compiler is not used here; the virtualizer's functions are fresh on each render by design.
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtual = useVirtualizer({
@@ -207,6 +211,11 @@ export function TranscriptBody({ transcript, blocks }: { transcript: Transcript;
     overscan: 2,
     // Before the scroller is measured, assume the window: the first render then lays out the paragraphs in view, not none.
     initialRect: { width: window.innerWidth, height: window.innerHeight },
+    rangeExtractor: (range) => {
+      const base = defaultRangeExtractor(range);
+      const p = pinned.current;
+      return p === null || base.includes(p) ? base : [...base, p].sort((a, b) => a - b);
+    },
   });
 
   // Keep the spoken word in view, unless the user scrolled in the last few seconds.
@@ -249,7 +258,8 @@ export function TranscriptBody({ transcript, blocks }: { transcript: Transcript;
       useReview.subscribe((s, prev) => {
         if (!s.target || s.target === prev.target) return;
         userScrolledAt.current = 0;
-        virtual.scrollToIndex(blockOf(blocks, s.target.index), { align: 'center' });
+        pinned.current = blockOf(blocks, s.target.index);
+        virtual.scrollToIndex(pinned.current, { align: 'center' });
         setEditing(s.target.index);
       }),
     [blocks, virtual],
@@ -269,6 +279,12 @@ export function TranscriptBody({ transcript, blocks }: { transcript: Transcript;
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  // Stable, so a paragraph's memo holds when the body re-renders (a review jump re-renders only the paragraphs it touches).
+  const onEditDone = useCallback((byKey: boolean, index: number) => {
+    setEditing((cur) => (cur === index ? null : cur));
+    if (byKey) scroller.current?.focus({ preventScroll: true });
   }, []);
 
   const wordIndex = (e: MouseEvent) => {
@@ -318,10 +334,7 @@ export function TranscriptBody({ transcript, blocks }: { transcript: Transcript;
                 block={block}
                 transcript={transcript}
                 editing={editing !== null && editing >= block.first && editing <= block.last ? editing : null}
-                onEditDone={(byKey) => {
-                  setEditing(null);
-                  if (byKey) scroller.current?.focus({ preventScroll: true });
-                }}
+                onEditDone={onEditDone}
               />
             </div>
           );
