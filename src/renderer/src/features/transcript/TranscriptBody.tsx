@@ -111,9 +111,7 @@ const Paragraph = memo(function Paragraph({ block, transcript, editing, onEditDo
         key={i}
         className={cls}
         data-i={i}
-        title={
-          original !== null ? `Corrected from “${original}”` : doubtful ? `Low confidence (${Math.round(w.confidence * 100)}%)` : undefined
-        }
+        title={original !== null ? `Corrected from “${original}”` : doubtful ? `Low confidence (${Math.round(w.confidence * 100)}%)` : undefined}
       >
         {w.text}
       </span>,
