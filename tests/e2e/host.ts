@@ -18,7 +18,8 @@ export interface HostApp {
   restart(): Promise<void>;
 }
 
-export async function launchHost(dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<{ url: string; child: ChildProcess }> {
+/** `args`: more of the CLI's options (e.g. `--folder DIR`). */
+export async function launchHost(dataDir: string, env: NodeJS.ProcessEnv = {}, args: string[] = []): Promise<{ url: string; child: ChildProcess }> {
   // The same build `npm run serve` runs (out/host, made by `npm run build:host` before the suite).
   const child = spawn(
     process.execPath,
@@ -30,6 +31,9 @@ export async function launchHost(dataDir: string, env: NodeJS.ProcessEnv = {}): 
       '0',
       '--data',
       dataDir,
+      // A renderer built elsewhere (VERBATIM_E2E_RENDERER=DIR): out/renderer may be mid-rebuild by another build on this machine.
+      ...(process.env.VERBATIM_E2E_RENDERER ? ['--renderer', process.env.VERBATIM_E2E_RENDERER] : []),
+      ...args,
     ],
     {
       cwd: root,

@@ -16,6 +16,7 @@ import { connectEngine } from './stores/localEngine';
 import { connectModels } from './stores/models';
 import { connectSettings } from './stores/settings';
 import { connectTranscript } from './stores/transcript';
+import { connectWatch } from './stores/watch';
 import './styles.css';
 
 applyCachedTheme();
@@ -27,6 +28,7 @@ connectModels(api);
 connectJobs(api);
 connectLibrary(api);
 connectTranscript(api);
+connectWatch(api);
 connectCaptions(api);
 connectChat(api);
 connectApp();

@@ -13,6 +13,7 @@ import { afterPaint } from '../lib/afterPaint';
 import { findWords, wordAt } from '../lib/words';
 import { useApp } from './app';
 import { toast } from './toasts';
+import { useVocabulary } from './vocabulary';
 
 export interface FindState {
   query: string;
@@ -180,6 +181,8 @@ export const transcriptState =
           const corrected = { ...get().corrected };
           if (!(index in corrected)) corrected[index] = before.text;
           whole(next, { corrected });
+          // A spelling correction may be worth learning, and fixing everywhere (stores/vocabulary.ts).
+          useVocabulary.getState().corrected(id, before.text, text);
           return true;
         } catch (err) {
           toast(errorMessage(err), 'error');

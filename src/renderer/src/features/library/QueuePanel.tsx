@@ -20,6 +20,7 @@ import { useIntake, type IntakeItem } from '../../stores/intake';
 import { doneSeenAt, isFinal, useJobProgress, useJobs } from '../../stores/jobs';
 import { useEngine } from '../../stores/localEngine';
 import { openFilePicker } from './DropOverlay';
+import { useHasWatchFolders, WatchOrigin, WatchStatus } from './WatchStatus';
 
 const statusText = (s: Job['status']) => statusLabel[s][0];
 
@@ -115,6 +116,7 @@ const JobRow = memo(function JobRow({ id }: { id: string }) {
             {job.durationMs !== null && <span title="Length">{formatClock(job.durationMs)}</span>}
             {job.bytesTotal !== null && <span>{formatBytes(job.bytesTotal)}</span>}
             <Badge tone="neutral">{regionLabels[job.region]}</Badge>
+            <WatchOrigin jobId={job.id} />
             {resumed && running && (
               <Badge tone="info" title="Verbatim restarted while this job ran; it picked up where it left off.">
                 Resumed
@@ -307,7 +309,9 @@ export function QueuePanel() {
   const clearFinished = useJobs((s) => s.clearFinished);
   const folded = useFoldedDone();
   const [collapsed, setCollapsed] = useState(false);
-  if (order.length === 0 && intake.length === 0 && !hasSkipped) return null;
+  // With watch folders the queue stays, so watching can be paused from here.
+  const watching = useHasWatchFolders();
+  if (order.length === 0 && intake.length === 0 && !hasSkipped && !watching) return null;
   const working = active + intake.filter((i) => i.state !== 'failed').length;
   const rows = order.filter((id) => !folded.has(id));
   const foldedIds = order.filter((id) => folded.has(id));
@@ -321,6 +325,7 @@ export function QueuePanel() {
         <span className="queue__summary" aria-live="polite">
           {working > 0 ? `${working} in progress` : 'Nothing running'}
         </span>
+        <WatchStatus />
         {finishedCount > foldedIds.length && (
           <Button size="sm" variant="ghost" onClick={() => void clearFinished()}>
             Clear finished

@@ -11,6 +11,8 @@ import { useSettings } from '../../stores/settings';
 import { BackupSection } from './BackupSection';
 import { DefaultsSection } from './DefaultsSection';
 import { KeySection } from './KeySection';
+import { VocabularySection } from './VocabularySection';
+import { WatchFoldersSection } from './WatchFoldersSection';
 
 const themes: Array<{ value: Theme; label: string }> = [
   { value: 'system', label: 'Match system' },
@@ -333,9 +335,11 @@ export function SettingsScreen({ models }: { models?: ReactNode }) {
       <ServiceSection />
       <KeySection />
       <DefaultsSection />
+      <VocabularySection />
       {models}
       <WebhookSection />
       <LibrarySection />
+      <WatchFoldersSection hostMode={info?.mode === 'host'} />
       <BackupSection hostMode={info?.mode === 'host'} />
       <section className="card" aria-labelledby="theme-title">
         <h2 id="theme-title">Appearance</h2>

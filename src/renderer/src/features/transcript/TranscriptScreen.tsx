@@ -11,6 +11,7 @@ import { useLibrary } from '../../stores/library';
 import { toast } from '../../stores/toasts';
 import { useTranscript } from '../../stores/transcript';
 import { AddSpeakers } from './AddSpeakers';
+import { CorrectionOffer } from './CorrectionOffer';
 import { DetailsPanel } from './DetailsPanel';
 import { FindBar } from './FindBar';
 import { blocksOf, plainText } from './paragraphs';
@@ -197,6 +198,7 @@ export function TranscriptScreen({ editor: Editor = null }: { editor?: Subtitles
           }}
         />
       )}
+      {done && !subtitles && <CorrectionOffer recordingId={item.id} />}
       {!subtitles && (
         <div className="transcript__main">
           {done ? (

@@ -1,0 +1,85 @@
+/** Settings → Vocabulary: the names and words new transcripts and live captions listen for; corrections add to it, and it can be edited here. */
+import { useState } from 'react';
+import { addTerm, cleanTerm, hasTerm, VOCABULARY_MAX_CHARS, VOCABULARY_MAX_TERMS } from '../../../../shared/vocabulary';
+import { Button } from '../../components/Button';
+import { useSettings } from '../../stores/settings';
+
+/** One empty list, so a settings object without the field does not give the selector a new array each call. */
+const NONE: string[] = [];
+
+export function VocabularySection() {
+  const vocabulary = useSettings((s) => s.settings.vocabulary ?? NONE);
+  const update = useSettings((s) => s.update);
+  const [draft, setDraft] = useState('');
+  const [note, setNote] = useState<string | null>(null);
+  const add = async () => {
+    const terms = draft.split(/[,\n]/).map(cleanTerm).filter(Boolean);
+    if (terms.length === 0) return setNote('Type a word or a name first.');
+    let next = vocabulary;
+    for (const t of terms) next = addTerm(next, t);
+    if (next.length === vocabulary.length) {
+      return setNote(
+        terms.every((t) => hasTerm(vocabulary, t)) ? 'Already in your vocabulary.' : `Your vocabulary holds ${VOCABULARY_MAX_TERMS} terms, the most it can.`,
+      );
+    }
+    if (await update({ vocabulary: next })) {
+      setDraft('');
+      setNote(null);
+    }
+  };
+  return (
+    <section className="card" aria-labelledby="vocabulary-title" data-testid="vocabulary-section">
+      <h2 id="vocabulary-title">Vocabulary</h2>
+      <p className="field__help">
+        Names and words the recognizer should know. Every new transcript and live captions listen for them. When you correct a word’s spelling in a transcript,
+        Verbatim offers to add it here.
+      </p>
+      {vocabulary.length > 0 ? (
+        <ul className="taglist" aria-label="Your vocabulary" data-testid="vocabulary-list">
+          {vocabulary.map((t) => (
+            <li key={t} className="tag tag--removable">
+              <span className="tag__name">{t}</span>
+              <button
+                type="button"
+                className="tag__remove"
+                aria-label={`Remove “${t}” from the vocabulary`}
+                onClick={() => void update({ vocabulary: vocabulary.filter((x) => x !== t) })}
+              >
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="muted">Empty so far.</p>
+      )}
+      <form
+        className="field"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void add();
+        }}
+      >
+        <label htmlFor="vocabulary-add">Add words</label>
+        <div className="keyform__row">
+          <input
+            id="vocabulary-add"
+            type="text"
+            value={draft}
+            maxLength={VOCABULARY_MAX_CHARS * 10}
+            autoComplete="off"
+            spellCheck={false}
+            aria-describedby="vocabulary-note"
+            onChange={(e) => setDraft(e.target.value)}
+          />
+          <Button type="submit" size="sm">
+            Add
+          </Button>
+        </div>
+        <p id="vocabulary-note" className={note ? 'field__error' : 'field__help'} role={note ? 'alert' : undefined}>
+          {note ?? `Separate several with commas. Up to ${VOCABULARY_MAX_TERMS} terms of up to ${VOCABULARY_MAX_CHARS} characters.`}
+        </p>
+      </form>
+    </section>
+  );
+}
