@@ -135,6 +135,29 @@ test.describe('review of doubtful words', () => {
     await page.getByRole('combobox', { name: 'Doubtful below' }).selectOption('0.7');
     await expect(count).toHaveText('2 doubtful words left');
 
+    // The subtitle editor: F8 selects the cue that holds the next doubtful word (30, "the" before "customer"), plays
+    // around it with the editor's own player and selects the word in the cue's text; Ctrl+Enter on it unchanged accepts it.
+    await page.getByRole('button', { name: 'Subtitles' }).click();
+    const cueText = page.getByRole('textbox', { name: /^Text of cue/ });
+    await expect(cueText).toBeVisible();
+    await page.keyboard.press('F8');
+    await expect(cueText).toBeFocused();
+    await expect
+      .poll(() =>
+        cueText.evaluate(
+          (el: HTMLTextAreaElement) => el.value.slice(el.selectionStart, el.selectionEnd) + el.value.slice(el.selectionEnd, el.selectionEnd + 9),
+        ),
+      )
+      .toBe('the customer');
+    const media = page.getByTestId('subtitle-media');
+    const w30 = wordsFor()[30] as Word;
+    await expect.poll(() => media.evaluate((a: HTMLMediaElement) => a.paused), { timeout: 30_000 }).toBe(true);
+    await expect.poll(() => media.evaluate((a: HTMLMediaElement) => a.currentTime)).toBeCloseTo((w30.end + 500) / 1000, 2);
+    await page.keyboard.press('Control+Enter');
+    await expect(count).toHaveText('1 doubtful word left');
+    await expectNoAxeViolationsInBothThemes(page, 'subtitle editor in review', 'review-subtitles');
+    await page.getByRole('button', { name: 'Subtitles' }).click();
+
     // A model that gives no confidences: no review, and the details say so.
     await page.getByRole('button', { name: 'Back to the library' }).click();
     await open(page, 'No confidences');

@@ -22,6 +22,7 @@ import { ExportSubtitlesDialog } from './ExportSubtitlesDialog';
 import { ProfileDialog } from './ProfileDialog';
 import { ShiftDialog } from './ShiftDialog';
 import { SyncDialog } from './SyncDialog';
+import { useSubtitleReview } from './useSubtitleReview';
 import { Waveform } from './Waveform';
 
 const VIDEO = /\.(mp4|m4v|mov|mkv|webm|avi|wmv|mpe?g|ogv)$/i;
@@ -284,6 +285,8 @@ export function SubtitlesView({ id, source }: { id: string; source: string }) {
   // Stable, so the memoized cue rows do not re-render when this view does.
   const editText = useCallback(() => text.current?.focus(), []);
   const shift = useCallback(() => setShifting(true), []);
+  // Review's jumps (F8 in the header) select the word's cue, play around it and put the caret on it.
+  useSubtitleReview(media, text);
 
   useEffect(() => {
     void open(id);
