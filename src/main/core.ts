@@ -36,6 +36,7 @@ import { registerSubtitleHandlers } from './ipc/subtitles';
 import { registerReviewHandlers } from './ipc/review';
 import { registerPeopleHandlers } from './ipc/people';
 import { VoicesService } from './services/voices/service';
+import { PeopleService } from './services/voices/people';
 import { LibraryRemote } from './services/library/remote';
 import { WebhookFollower, type WebhookFollowOptions } from './services/library/webhook-status';
 import { SealedFile } from './services/sealed-file';
@@ -116,12 +117,16 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
       changed: (id, job) => {
         router.emit('jobs.changed', { id, job });
         if (job?.status === 'completed') follower.follow(job.recordingId);
+        // Remembered voices are recognised in every finished transcript with speakers.
+        if (job?.status === 'completed') people.afterJob(job.recordingId);
       },
       progress: (p) => router.emit('jobs.progress', p),
     },
     { log, ...opts.jobs },
   );
   const picked = new PickedFiles(opts.onlyPickedPaths ?? false);
+  const voices = new VoicesService(library, library.voices, engine);
+  const people = new PeopleService(library, voices, settings, log);
   const clients = new ServiceClients(settings, vault, engine, (r) => router.emit('gateway.rateLimit', r));
   let mediaUrl: (id: string, redacted: boolean) => string | null = () => null;
   const captions = new CaptionsService({
@@ -148,7 +153,7 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
   const saver = new ExportSaver(library, platform.dialogs);
   registerLibraryHandlers(router, { library, remote, saver, webhooks: follower }, (id, r) => mediaUrl(id, r));
   registerReviewHandlers(router, library);
-  registerPeopleHandlers(router, library, new VoicesService(library, library.voices, engine));
+  registerPeopleHandlers(router, library, voices, people);
   registerEngineHandlers(router, engine);
   registerSubtitleHandlers(router, library, { picked, uploadsDir: jobs.uploadsDir(), log });
   registerCaptionsHandlers(router, captions, library);

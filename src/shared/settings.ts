@@ -53,6 +53,10 @@ const fields = {
   vocabulary: vocabularySchema,
   /** Review of doubtful words: a word is doubtful below this confidence (absent: the app's default). */
   reviewThreshold: z.number().min(0.05).max(0.99),
+  /** People: a speaker takes a remembered voice's name at or above this similarity (absent: the app's default). */
+  voiceMatch: z.number().min(0.5).max(0.99),
+  /** Backups include remembered voices only when this is on (absent: off). */
+  backupVoiceprints: z.boolean(),
 };
 
 export const settingsSchema = z.object({
@@ -70,6 +74,8 @@ export const settingsSchema = z.object({
   models: fields.models.default(() => ({ ...DEFAULT_SETTINGS.models })),
   vocabulary: fields.vocabulary.default(() => [...DEFAULT_SETTINGS.vocabulary]),
   reviewThreshold: fields.reviewThreshold.optional(),
+  voiceMatch: fields.voiceMatch.optional(),
+  backupVoiceprints: fields.backupVoiceprints.optional(),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;

@@ -1,4 +1,4 @@
-/** Speakers and remembered voices: re-clustering a recording's speakers from its kept voiceprints, and how they were last grouped. */
+/** Speakers and remembered voices (People): re-clustering from kept voiceprints, naming and recognising voices, and the People view's rename, merge, split and forget. */
 import { z } from 'zod';
 import type { Contracts } from './common';
 
@@ -12,6 +12,21 @@ export const speakerNoteSchema = z.object({
 });
 export type SpeakerNote = z.infer<typeof speakerNoteSchema>;
 
+const voiceName = z.string().trim().min(1).max(80);
+
+export const voiceSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  /** Turns its voiceprint is made of, and their seconds of speech. */
+  prints: z.number().int().nonnegative(),
+  seconds: z.number().nonnegative(),
+  recordings: z.array(z.object({ id: z.string(), title: z.string(), similarity: z.number().nullable() })),
+});
+export type Voice = z.infer<typeof voiceSchema>;
+
+export const matchSchema = z.object({ speaker: z.string(), voiceId: z.string(), name: z.string(), similarity: z.number() });
+export type VoiceMatch = z.infer<typeof matchSchema>;
+
 export const peopleChannels = {
   /** Groups the recording's speakers again as `speakers` (1–10), or by similarity when null (Auto), from kept voiceprints: no new transcription. */
   'people.recluster': {
@@ -20,4 +35,25 @@ export const peopleChannels = {
   },
   /** How the current transcript's speakers were last re-clustered, or null when never. */
   'people.speakerNote': { input: z.object({ id: z.string().min(1) }).strict(), output: speakerNoteSchema.nullable() },
+  /** Every remembered voice with the recordings it speaks in (and how sure each recognition was). */
+  'people.list': { input: z.object({}).strict(), output: z.object({ voices: z.array(voiceSchema) }) },
+  /** Names a speaker of a recording; with `remember`, the voice is remembered under that name for later recordings. */
+  'people.nameSpeaker': {
+    input: z.object({ id: z.string().min(1), speaker: z.string().min(1).max(40), name: voiceName.nullable(), remember: z.boolean().default(true) }).strict(),
+    output: z.object({ voiceId: z.string().nullable() }),
+  },
+  /** Recognises remembered voices among the recording's speakers now (it also happens when a transcript completes). */
+  'people.match': { input: z.object({ id: z.string().min(1) }).strict(), output: z.object({ matches: z.array(matchSchema) }) },
+  /** The remembered voices recognised in the recording's current transcript. */
+  'people.matches': { input: z.object({ id: z.string().min(1) }).strict(), output: z.object({ matches: z.array(matchSchema) }) },
+  'people.rename': { input: z.object({ voiceId: z.string().min(1), name: voiceName }).strict(), output: z.object({ ok: z.literal(true) }) },
+  /** `from` joins `into` and is gone. */
+  'people.merge': { input: z.object({ into: z.string().min(1), from: z.string().min(1) }).strict(), output: z.object({ ok: z.literal(true) }) },
+  /** What one recording gave a voice becomes a voice of its own called `name`. */
+  'people.split': {
+    input: z.object({ voiceId: z.string().min(1), recordingId: z.string().min(1), name: voiceName }).strict(),
+    output: z.object({ voiceId: z.string() }),
+  },
+  /** Deletes a voice's voiceprints everywhere in the library. */
+  'people.forget': { input: z.object({ voiceId: z.string().min(1) }).strict(), output: z.object({ ok: z.literal(true) }) },
 } as const satisfies Contracts;

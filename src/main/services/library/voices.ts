@@ -6,6 +6,8 @@
 import type { Word } from '../../../shared/library';
 import { touch, type Database, type LibraryContext } from './db';
 import { indexSentences, readTranscript } from './transcripts';
+import { PeopleStore } from './people';
+import { fromBlob, toBlob } from './vectors';
 import { packWords, paragraphsFromSentences, sentencesFromWords, stripSpan } from './text';
 
 export interface StoredTurn {
@@ -25,14 +27,16 @@ export interface SpeakerNote {
   asked: string;
 }
 
-export const toBlob = (v: ArrayLike<number>): Buffer => Buffer.from(Float32Array.from(v).buffer);
-export const fromBlob = (b: Buffer): Float32Array => new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
-
 export class VoiceStore {
+  /** Remembered voices (People). */
+  readonly people: PeopleStore;
+
   constructor(
     private readonly db: Database,
     private readonly ctx: LibraryContext,
-  ) {}
+  ) {
+    this.people = new PeopleStore(db, ctx);
+  }
 
   /** The current transcript's id of a recording (what re-clustering rewrites). */
   currentTranscript(recordingId: string): string {

@@ -1,0 +1,238 @@
+/**
+ * Remembered voices (People): a voice is a name and the voiceprints of the turns a user named with it, kept
+ * only in this library. Matching later recordings reads the voices' centroids; rename, merge, split and forget
+ * change them. Forget deletes with SQLite's secure_delete on and then truncates the write-ahead log, so the
+ * voiceprint's bytes are gone from the database files, not merely unlinked.
+ */
+import { randomUUID } from 'node:crypto';
+import { AppError } from '../../../shared/errors';
+import { centroid } from '../../../shared/voices/cluster';
+import { touch, type Database, type LibraryContext } from './db';
+import { fromBlob, toBlob } from './vectors';
+
+export interface VoiceSummary {
+  id: string;
+  name: string;
+  /** Turns its voiceprint is made of. */
+  prints: number;
+  /** Seconds of speech in them. */
+  seconds: number;
+  recordings: { id: string; title: string; similarity: number | null }[];
+}
+
+export interface KnownVoice {
+  id: string;
+  name: string;
+  vector: Float32Array;
+}
+
+export class PeopleStore {
+  constructor(
+    private readonly db: Database,
+    private readonly ctx: LibraryContext,
+  ) {
+    // Every delete on this connection overwrites the freed bytes, so no copy of a voiceprint lingers in a free page.
+    db.pragma('secure_delete = ON');
+  }
+
+  private exists(id: string): { id: string; name: string; model: string } {
+    const v = this.db.prepare(`SELECT id, name, model FROM voices WHERE id = ?`).get(id) as { id: string; name: string; model: string } | undefined;
+    if (!v) throw new AppError('not_found', 'That voice is not remembered (it may have been forgotten).');
+    return v;
+  }
+
+  list(): VoiceSummary[] {
+    const voices = this.db
+      .prepare(
+        `SELECT v.id, v.name, count(p.voice_id) AS prints, coalesce(sum(p.ms), 0) AS ms FROM voices v LEFT JOIN voice_prints p ON p.voice_id = v.id GROUP BY v.id ORDER BY v.name COLLATE NOCASE`,
+      )
+      .all() as { id: string; name: string; prints: number; ms: number }[];
+    const recs = this.db.prepare(
+      `SELECT r.id, r.title, max(m.similarity) AS similarity FROM recordings r
+       JOIN (SELECT recording_id AS rid, NULL AS similarity FROM voice_prints WHERE voice_id = @v
+             UNION ALL SELECT t.recording_id AS rid, vm.similarity FROM voice_matches vm JOIN transcripts t ON t.id = vm.transcript_id WHERE vm.voice_id = @v) m ON m.rid = r.id
+       GROUP BY r.id ORDER BY r.created_at DESC`,
+    );
+    return voices.map((v) => ({
+      id: v.id,
+      name: v.name,
+      prints: v.prints,
+      seconds: Math.round(v.ms / 100) / 10,
+      recordings: (recs.all({ v: v.id }) as { id: string; title: string; similarity: number | null }[]).map((r) => ({
+        ...r,
+        similarity: r.similarity ?? null,
+      })),
+    }));
+  }
+
+  /** Adds the voiceprints of one speaker's turns to the voice of that name (made when new); answers its id. */
+  remember(recordingId: string, name: string, model: string, prints: { vector: Float32Array; ms: number }[], speaker: string): string {
+    if (prints.length === 0) throw new AppError('bad_request', 'This speaker has no turn long enough to remember the voice.');
+    const now = new Date().toISOString();
+    return this.db
+      .transaction(() => {
+        const found = this.db.prepare(`SELECT id, model FROM voices WHERE name = ? COLLATE NOCASE`).get(name) as { id: string; model: string } | undefined;
+        if (found && found.model !== model)
+          throw new AppError('conflict', `${name}'s voice was remembered with another speaker model; forget it in People to remember it again.`);
+        const id = found?.id ?? randomUUID();
+        if (!found) this.db.prepare(`INSERT INTO voices (id, name, model, created_at, updated_at) VALUES (?, ?, ?, ?, ?)`).run(id, name, model, now, now);
+        // Naming the same speaker again replaces what it gave before.
+        this.db.prepare(`DELETE FROM voice_prints WHERE voice_id = ? AND recording_id = ? AND speaker = ?`).run(id, recordingId, speaker);
+        const ins = this.db.prepare(`INSERT INTO voice_prints (voice_id, recording_id, speaker, ms, vector) VALUES (?, ?, ?, ?, ?)`);
+        for (const p of prints) ins.run(id, recordingId, speaker, Math.round(p.ms), toBlob(p.vector));
+        this.db.prepare(`UPDATE voices SET updated_at = ? WHERE id = ?`).run(now, id);
+        return id;
+      })
+      .immediate();
+  }
+
+  /** Each voice of `model` with the centroid of its voiceprints. */
+  known(model: string): KnownVoice[] {
+    const rows = this.db.prepare(`SELECT v.id, v.name, p.vector FROM voices v JOIN voice_prints p ON p.voice_id = v.id WHERE v.model = ?`).all(model) as {
+      id: string;
+      name: string;
+      vector: Buffer;
+    }[];
+    const by = new Map<string, { name: string; vs: Float32Array[] }>();
+    for (const r of rows) {
+      const e = by.get(r.id) ?? { name: r.name, vs: [] };
+      e.vs.push(fromBlob(r.vector));
+      by.set(r.id, e);
+    }
+    return [...by].map(([id, e]) => ({ id, name: e.name, vector: centroid(e.vs) }));
+  }
+
+  /** Records that a transcript's speaker was recognised as a voice, and gives the speaker its name. */
+  setMatch(recordingId: string, transcriptId: string, speaker: string, voiceId: string, similarity: number): void {
+    const v = this.exists(voiceId);
+    this.db
+      .transaction(() => {
+        this.db
+          .prepare(`INSERT OR REPLACE INTO voice_matches (transcript_id, speaker, voice_id, similarity) VALUES (?, ?, ?, ?)`)
+          .run(transcriptId, speaker, voiceId, similarity);
+        this.db
+          .prepare(
+            `INSERT INTO speakers (transcript_id, speaker, name) VALUES (?, ?, ?) ON CONFLICT (transcript_id, speaker) DO UPDATE SET name = excluded.name`,
+          )
+          .run(transcriptId, speaker, v.name);
+        touch(this.db, recordingId);
+      })
+      .immediate();
+    this.ctx.changed([recordingId], 'updated');
+  }
+
+  /** The voices recognised in a transcript, with the match's similarity. */
+  matches(transcriptId: string): { speaker: string; voiceId: string; name: string; similarity: number }[] {
+    return this.db
+      .prepare(
+        `SELECT m.speaker, m.voice_id AS voiceId, v.name, m.similarity FROM voice_matches m JOIN voices v ON v.id = m.voice_id WHERE m.transcript_id = ? ORDER BY m.speaker`,
+      )
+      .all(transcriptId) as { speaker: string; voiceId: string; name: string; similarity: number }[];
+  }
+
+  /** Renames a voice, and the speakers named after it. */
+  rename(id: string, name: string): void {
+    const v = this.exists(id);
+    const clash = this.db.prepare(`SELECT id FROM voices WHERE name = ? COLLATE NOCASE AND id <> ?`).get(name, id);
+    if (clash) throw new AppError('conflict', `There is already a voice called ${name}: merge the two instead.`);
+    this.db
+      .transaction(() => {
+        this.db.prepare(`UPDATE voices SET name = ?, updated_at = ? WHERE id = ?`).run(name, new Date().toISOString(), id);
+        this.db
+          .prepare(
+            `UPDATE speakers SET name = ? WHERE name = ? AND (transcript_id, speaker) IN (SELECT transcript_id, speaker FROM voice_matches WHERE voice_id = ?)`,
+          )
+          .run(name, v.name, id);
+      })
+      .immediate();
+    this.ctx.changed(this.recordingsOf(id), 'updated');
+  }
+
+  /** Moves `from`'s voiceprints and matches into `into`; `from` is gone. */
+  merge(into: string, from: string): void {
+    if (into === from) throw new AppError('bad_request', 'Choose two different voices to merge.');
+    const target = this.exists(into);
+    const source = this.exists(from);
+    if (target.model !== source.model) throw new AppError('conflict', 'These two voices were remembered with different speaker models and cannot be merged.');
+    const touched = [...this.recordingsOf(into), ...this.recordingsOf(from)];
+    this.db
+      .transaction(() => {
+        this.db.prepare(`UPDATE voice_prints SET voice_id = ? WHERE voice_id = ?`).run(into, from);
+        this.db
+          .prepare(`UPDATE speakers SET name = ? WHERE (transcript_id, speaker) IN (SELECT transcript_id, speaker FROM voice_matches WHERE voice_id = ?)`)
+          .run(target.name, from);
+        this.db.prepare(`UPDATE OR REPLACE voice_matches SET voice_id = ? WHERE voice_id = ?`).run(into, from);
+        this.db.prepare(`DELETE FROM voices WHERE id = ?`).run(from);
+      })
+      .immediate();
+    this.ctx.changed([...new Set(touched)], 'updated');
+  }
+
+  /** Splits off the voiceprints one recording gave into a new voice called `name`; answers its id. */
+  split(id: string, recordingId: string, name: string): string {
+    const v = this.exists(id);
+    const n = (this.db.prepare(`SELECT count(*) AS n FROM voice_prints WHERE voice_id = ? AND recording_id = ?`).get(id, recordingId) as { n: number }).n;
+    if (n === 0) throw new AppError('bad_request', `${v.name}'s voice has nothing from that recording to split off.`);
+    const total = (this.db.prepare(`SELECT count(*) AS n FROM voice_prints WHERE voice_id = ?`).get(id) as { n: number }).n;
+    if (n === total) throw new AppError('bad_request', `Everything ${v.name}'s voice holds comes from that recording: rename it instead.`);
+    const clash = this.db.prepare(`SELECT id FROM voices WHERE name = ? COLLATE NOCASE`).get(name);
+    if (clash) throw new AppError('conflict', `There is already a voice called ${name}.`);
+    const fresh = randomUUID();
+    const now = new Date().toISOString();
+    this.db
+      .transaction(() => {
+        this.db.prepare(`INSERT INTO voices (id, name, model, created_at, updated_at) VALUES (?, ?, ?, ?, ?)`).run(fresh, name, v.model, now, now);
+        this.db.prepare(`UPDATE voice_prints SET voice_id = ? WHERE voice_id = ? AND recording_id = ?`).run(fresh, id, recordingId);
+        const speakers = this.db.prepare(`SELECT DISTINCT speaker FROM voice_prints WHERE voice_id = ? AND recording_id = ?`).all(fresh, recordingId) as {
+          speaker: string;
+        }[];
+        for (const s of speakers) {
+          this.db
+            .prepare(`UPDATE speakers SET name = ? WHERE speaker = ? AND transcript_id IN (SELECT id FROM transcripts WHERE recording_id = ?)`)
+            .run(name, s.speaker, recordingId);
+        }
+        this.db
+          .prepare(`DELETE FROM voice_matches WHERE voice_id = ? AND transcript_id IN (SELECT id FROM transcripts WHERE recording_id = ?)`)
+          .run(id, recordingId);
+      })
+      .immediate();
+    this.ctx.changed([recordingId], 'updated');
+    return fresh;
+  }
+
+  private recordingsOf(id: string): string[] {
+    return (
+      this.db
+        .prepare(
+          `SELECT recording_id AS id FROM voice_prints WHERE voice_id = @v UNION SELECT t.recording_id FROM voice_matches m JOIN transcripts t ON t.id = m.transcript_id WHERE m.voice_id = @v`,
+        )
+        .all({ v: id }) as { id: string }[]
+    ).map((r) => r.id);
+  }
+
+  /**
+   * Forgets a voice everywhere: its voiceprints, its matches, and the kept turn voiceprints of the
+   * recordings it was named or recognised in (they hold the same voice; re-clustering takes them again from
+   * the audio). Deleted with secure_delete on, then the write-ahead log is checkpointed and truncated, so
+   * the bytes are overwritten in the database file and none are left in the log.
+   */
+  forget(id: string): void {
+    this.exists(id);
+    const recordings = this.recordingsOf(id);
+    this.db
+      .transaction(() => {
+        this.db
+          .prepare(
+            `DELETE FROM turn_voices WHERE transcript_id IN (SELECT id FROM transcripts WHERE recording_id IN (SELECT recording_id FROM voice_prints WHERE voice_id = @v))
+             OR transcript_id IN (SELECT transcript_id FROM voice_matches WHERE voice_id = @v)`,
+          )
+          .run({ v: id });
+        this.db.prepare(`DELETE FROM voice_prints WHERE voice_id = ?`).run(id);
+        this.db.prepare(`DELETE FROM voice_matches WHERE voice_id = ?`).run(id);
+        this.db.prepare(`DELETE FROM voices WHERE id = ?`).run(id);
+      })
+      .immediate();
+    this.db.pragma('wal_checkpoint(TRUNCATE)');
+    this.ctx.changed(recordings, 'updated');
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * People: voices a user named, remembered from the voiceprints of that speaker's turns, and recognised in
+ * later recordings (local or cloud: the voiceprints are always taken by the local engine from the library's
+ * own audio) when the match is at least the user's threshold. Voiceprints stay in the library; nothing here
+ * sends one to a service.
+ */
+import { cosine, centroid } from '../../../shared/voices/cluster';
+import type { Library } from '../library/library';
+import type { VoiceSummary } from '../library/people';
+import type { SettingsService } from '../settings';
+import type { VoicesService } from './service';
+
+/** How similar a speaker must be to a remembered voice to take its name, unless the user set otherwise. */
+export const DEFAULT_VOICE_MATCH = 0.75;
+
+export interface VoiceMatch {
+  speaker: string;
+  voiceId: string;
+  name: string;
+  similarity: number;
+}
+
+export class PeopleService {
+  constructor(
+    private readonly library: Library,
+    private readonly voices: VoicesService,
+    private readonly settings: SettingsService,
+    private readonly log: (m: string) => void = () => undefined,
+  ) {}
+
+  private get people() {
+    return this.library.voices.people;
+  }
+
+  list(): VoiceSummary[] {
+    return this.people.list();
+  }
+
+  /** Names a speaker of a recording; with `remember`, its turns' voiceprints join the voice of that name. */
+  async nameSpeaker(recordingId: string, speaker: string, name: string | null, remember: boolean): Promise<{ voiceId: string | null }> {
+    this.library.edits.renameSpeaker(recordingId, speaker, name);
+    if (!name || !remember) return { voiceId: null };
+    const { transcriptId, turns } = await this.voices.turns(recordingId);
+    const words = this.library.transcripts.words(transcriptId);
+    const mine = turns.filter((t) => t.vector && words[t.firstWord]?.speaker === speaker);
+    const model = turns[0]?.model ?? '';
+    const voiceId = this.people.remember(
+      recordingId,
+      name,
+      model,
+      mine.map((t) => ({ vector: t.vector as Float32Array, ms: t.end - t.start })),
+      speaker,
+    );
+    this.people.setMatch(recordingId, transcriptId, speaker, voiceId, 1);
+    return { voiceId };
+  }
+
+  /**
+   * Gives the current transcript's unnamed speakers the names of the remembered voices they match at or above
+   * the threshold (each voice to one speaker at most, the closest pairs first). Answers every match it holds.
+   */
+  async match(recordingId: string): Promise<VoiceMatch[]> {
+    const t = this.library.transcripts.get(recordingId);
+    if (!t.words.some((w) => w.speaker !== null) || this.people.list().length === 0) return this.people.matches(t.transcriptId);
+    const { transcriptId, turns } = await this.voices.turns(recordingId);
+    const known = this.people.known(turns[0]?.model ?? '');
+    const named = new Set(t.speakers.filter((s) => s.name).map((s) => s.id));
+    const bySpeaker = new Map<string, Float32Array[]>();
+    for (const turn of turns) {
+      const s = t.words[turn.firstWord]?.speaker;
+      if (!s || !turn.vector || named.has(s)) continue;
+      bySpeaker.set(s, [...(bySpeaker.get(s) ?? []), turn.vector]);
+    }
+    const threshold = this.settings.get().voiceMatch ?? DEFAULT_VOICE_MATCH;
+    const pairs = [...bySpeaker].flatMap(([speaker, vs]) => {
+      const c = centroid(vs);
+      return known.map((k) => ({ speaker, voice: k, similarity: cosine(c, k.vector) }));
+    });
+    const usedSpeakers = new Set<string>();
+    const usedVoices = new Set<string>();
+    for (const p of pairs.filter((x) => x.similarity >= threshold).sort((a, b) => b.similarity - a.similarity)) {
+      if (usedSpeakers.has(p.speaker) || usedVoices.has(p.voice.id)) continue;
+      usedSpeakers.add(p.speaker);
+      usedVoices.add(p.voice.id);
+      this.people.setMatch(recordingId, transcriptId, p.speaker, p.voice.id, Math.round(p.similarity * 1000) / 1000);
+    }
+    return this.people.matches(transcriptId);
+  }
+
+  /** After a job completes: recognise remembered voices in it (never fails the job; a problem is logged). */
+  afterJob(recordingId: string): void {
+    if (this.people.list().length === 0) return;
+    this.match(recordingId).catch((err: unknown) => this.log(`voices: matching ${recordingId} failed: ${err instanceof Error ? err.message : String(err)}`));
+  }
+
+  matches(recordingId: string): VoiceMatch[] {
+    return this.people.matches(this.library.transcripts.get(recordingId).transcriptId);
+  }
+
+  rename(id: string, name: string): void {
+    this.people.rename(id, name);
+  }
+
+  merge(into: string, from: string): void {
+    this.people.merge(into, from);
+  }
+
+  split(id: string, recordingId: string, name: string): { id: string } {
+    return { id: this.people.split(id, recordingId, name) };
+  }
+
+  forget(id: string): void {
+    this.people.forget(id);
+  }
+}
