@@ -64,7 +64,16 @@ export const libraryChannels = {
    * a transcript and the Subtitles view all export through this one pair (with `library.saveExport`).
    */
   'library.export': {
-    input: z.object({ id: z.string().min(1), format: exportFormatSchema, voices: z.boolean().optional(), charsPerCaption: captionChars }).strict(),
+    input: z
+      .object({
+        id: z.string().min(1),
+        format: exportFormatSchema,
+        voices: z.boolean().optional(),
+        charsPerCaption: captionChars,
+        /** SRT/VTT of a live session with translated lines: the original (default), the translation, or both (one cue a turn). */
+        captionText: z.enum(['original', 'translation', 'both']).optional(),
+      })
+      .strict(),
     /** Text, or base64 for DOCX (`encoding`). */
     output: exportFileSchema,
   },

@@ -5,10 +5,12 @@
  * editor shows (its edits, else built from the words by its rules profile).
  */
 import type { ExportFormat, Transcript, Word } from '../../../shared/library';
-import { buildCuesWith, docToVtt, toSrt, type Cue, type CueDoc, type RulesProfile } from '../../../shared/subtitles/index';
+import { buildCuesWith, docToVtt, toSrt, toVtt, type Cue, type CueDoc, type RulesProfile } from '../../../shared/subtitles/index';
 import type { Database, LibraryContext } from './db';
 import { correctionsOf, withWords } from './cue-words';
 import { readTranscript } from './transcripts';
+import { liveCaptionCues, LiveExtrasStore } from './live-extras';
+import { AppError } from '../../../shared/errors';
 
 export interface ExportedFile {
   filename: string;
@@ -37,6 +39,8 @@ export interface ExportOptions {
   rebuildCharsPerLine?: number;
   /** VTT: name speakers with `<v Name>` voice tags. */
   voices?: boolean;
+  /** SRT/VTT of a live session: its translated lines instead of the original, or both, one cue a turn (liveCaptionCues). */
+  captionText?: 'original' | 'translation' | 'both';
 }
 
 /** The editor's document of a recording: its cues (edited, else built by its profile), WebVTT header and notes, and the profile. */
@@ -84,9 +88,11 @@ export class ExportStore {
             .join('\n\n')}\n`,
         );
       case 'srt':
+        if (opts.captionText && opts.captionText !== 'original') return file(toSrt(this.liveCues(recordingId, opts.captionText)));
         // Names at each change of speaker: SubRip has no voice tags.
         return file(toSrt(doc().cues, { speakerLabel: speakerName }));
       case 'vtt':
+        if (opts.captionText && opts.captionText !== 'original') return file(toVtt(this.liveCues(recordingId, opts.captionText)));
         // The file's own STYLE, REGION and NOTE blocks are kept.
         return file(docToVtt(doc(), opts.voices ? (speakerName ?? ((id: string) => `Speaker ${id}`)) : undefined));
       case 'json': {
@@ -97,6 +103,13 @@ export class ExportStore {
         );
       }
     }
+  }
+
+  /** A live session's turns as cues with their translation (under the original with `both`). */
+  private liveCues(recordingId: string, text: 'translation' | 'both'): Cue[] {
+    const rows = new LiveExtrasStore(this.db).translations(recordingId);
+    if (!rows.length) throw new AppError('bad_request', 'This session has no translated lines: export the original captions instead.');
+    return liveCaptionCues(rows, text);
   }
 
   /** Any format as a file; DOCX as base64. */

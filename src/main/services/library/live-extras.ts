@@ -6,6 +6,7 @@
 import type { Database } from 'better-sqlite3';
 import { missedCitationSchema, type MissedSummary } from '../../../shared/captions-extras';
 import type { LiveTurn } from '../../../shared/captions';
+import type { Cue } from '../../../shared/subtitles/index';
 
 export interface SavedTranslation {
   key: string;
@@ -61,4 +62,14 @@ export class LiveExtrasStore {
       return { ...r, citations, extractive: r.extractive === 1 };
     });
   }
+}
+
+/** Cues of a session's translated turns, one a turn: the translation alone, or under the original. */
+export function liveCaptionCues(rows: SavedTranslation[], text: 'translation' | 'both'): Cue[] {
+  return rows.map((r) => ({
+    start: r.startMs,
+    // A cue shorter than the eye can read is held for a second at least.
+    end: Math.max(r.endMs, r.startMs + 1000),
+    text: text === 'both' ? `${r.original}\n${r.text}` : r.text,
+  }));
 }

@@ -14,7 +14,7 @@ import {
   type CaptureInput,
   type InputDevice,
 } from '../audio/capture';
-import { api as bridgeApi, errorMessage } from '../bridge';
+import { api as bridgeApi, errorMessage, saveExportFile } from '../bridge';
 import { afterPaint } from '../lib/afterPaint';
 import { whenConnected } from './app';
 import { useSettings } from './settings';
@@ -67,6 +67,8 @@ export interface CaptionsState {
   missedError: string | null;
   askMissed(input: { minutes: 2 | 5 | 10 } | { sinceMs: number }): Promise<void>;
   stopMissed(): Promise<void>;
+  /** Download a session's captions as SRT or VTT: the original lines, their translation, or both; answers the file name. */
+  exportCaptions(recordingId: string, format: 'srt' | 'vtt', text: 'original' | 'translation' | 'both'): Promise<string>;
 }
 
 export interface Replay {
@@ -302,6 +304,11 @@ export const captionsState =
     },
     async stopMissed() {
       await api.invoke('captions.missedStop').catch(() => undefined);
+    },
+    async exportCaptions(recordingId, format, text) {
+      const out = await api.invoke('library.export', { id: recordingId, format, captionText: text });
+      saveExportFile(out);
+      return out.filename;
     },
   });
 

@@ -172,10 +172,54 @@ function Missed() {
   );
 }
 
+/** After a session with translated lines: its captions as SRT or VTT, original, translation or both. */
+function ExportTranslated() {
+  const stopped = useCaptions((s) => s.lastStopped);
+  const translated = useCaptions((s) => Object.keys(s.translations).length > 0);
+  const exportCaptions = useCaptions((s) => s.exportCaptions);
+  const [format, setFormat] = useState<'srt' | 'vtt'>('srt');
+  const [text, setText] = useState<'original' | 'translation' | 'both'>('both');
+  const [result, setResult] = useState<{ ok: boolean; message: string } | null>(null);
+  if (!stopped || !translated) return null;
+  const run = () =>
+    exportCaptions(stopped.recordingId, format, text).then(
+      (name) => setResult({ ok: true, message: `Exported ${name} to your downloads.` }),
+      (e: unknown) => setResult({ ok: false, message: e instanceof Error ? e.message : String(e) }),
+    );
+  return (
+    <div className="cap-missed__controls" data-testid="captions-export">
+      <div className="field">
+        <label htmlFor="cap-export-format">Export captions as</label>
+        <select id="cap-export-format" value={format} onChange={(e) => setFormat(e.target.value as typeof format)}>
+          <option value="srt">SRT</option>
+          <option value="vtt">WebVTT</option>
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor="cap-export-text">With</label>
+        <select id="cap-export-text" value={text} onChange={(e) => setText(e.target.value as typeof text)}>
+          <option value="original">The original lines</option>
+          <option value="translation">The translation</option>
+          <option value="both">Both, the translation under the original</option>
+        </select>
+      </div>
+      <Button onClick={() => void run()} data-testid="captions-export-button">
+        Export
+      </Button>
+      {result && (
+        <p className={`banner ${result.ok ? 'banner--ok' : 'banner--error'}`} role="status">
+          {result.message}
+        </p>
+      )}
+    </div>
+  );
+}
+
 export function CaptionsExtras() {
   return (
     <section className="card cap-extras" aria-label="Translation and catching up">
       <Translation />
+      <ExportTranslated />
       <Missed />
     </section>
   );
