@@ -24,11 +24,12 @@ export const vocabularyChannels = {
   'vocabulary.add': { input: z.object({ term: vocabularyTermSchema }).strict(), output: z.object({ vocabulary: z.array(z.string()) }) },
   /**
    * Fix everywhere, step 1: the transcripts whose shown version holds `from` as a word (any case,
-   * punctuation around it ignored), newest first, at most `limit`; `total` counts them all.
+   * punctuation around it ignored), newest first, at most `limit`; `total` counts those found, which
+   * is all of them unless `complete` is false (a very common word: the search stopped early).
    */
   'vocabulary.fixFind': {
     input: z.object({ from: wrongForm, limit: z.number().int().min(1).max(500).default(200) }).strict(),
-    output: z.object({ matches: z.array(fixMatchSchema), total: z.number().int().nonnegative() }),
+    output: z.object({ matches: z.array(fixMatchSchema), total: z.number().int().nonnegative(), complete: z.boolean() }),
   },
   /** Step 2: write `to` for every `from` in these recordings' transcripts (capitals and punctuation around each kept). One undo brings all back. */
   'vocabulary.fixApply': {

@@ -9,8 +9,11 @@ import { spellingKey } from '../../../shared/vocabulary';
 import type { Database } from './db';
 import { SNIPPET_CLOSE, SNIPPET_OPEN, snippetParts } from './text';
 
-/** Sentences read at most: a very common word would otherwise read the whole library. */
-const MAX_SENTENCES = 50_000;
+/**
+ * Reading stops once this many times `limit` transcripts hold the form (a very common word would
+ * otherwise read the whole library, over a second at 10,000 transcripts): `complete` is then false.
+ */
+const READ_AHEAD = 2;
 
 /** The FTS5 phrase for a word: its letter-and-digit tokens in order, quoted. */
 function phraseOf(form: string): string | null {
@@ -29,18 +32,24 @@ function marked(text: string, key: string): string {
     .join(' ');
 }
 
-export function findWordForm(db: Database, form: string, limit: number): { matches: FixMatch[]; total: number } {
+export function findWordForm(db: Database, form: string, limit: number): { matches: FixMatch[]; total: number; complete: boolean } {
   const key = spellingKey(form);
   const phrase = phraseOf(form);
-  if (!key || !phrase) return { matches: [], total: 0 };
+  if (!key || !phrase) return { matches: [], total: 0, complete: true };
   const rows = db
     .prepare(
       `SELECT s.transcript_id AS tid, s.text AS text FROM sentences_fts f JOIN sentences s ON s.id = f.rowid
-       WHERE sentences_fts MATCH ? ORDER BY f.rowid DESC LIMIT ${MAX_SENTENCES}`,
+       WHERE sentences_fts MATCH ? ORDER BY f.rowid DESC`,
     )
-    .all(phrase) as { tid: string; text: string }[];
+    .iterate(phrase) as IterableIterator<{ tid: string; text: string }>;
   const byTranscript = new Map<string, { count: number; first: string }>();
+  let complete = true;
   for (const r of rows) {
+    // A transcript's sentences are rows in a run: stop between transcripts, so each one read is counted whole.
+    if (byTranscript.size >= limit * READ_AHEAD && !byTranscript.has(r.tid)) {
+      complete = false;
+      break;
+    }
     let n = 0;
     for (const w of r.text.split(' ')) if (spellingKey(w) === key) n++;
     if (n === 0) continue;
@@ -51,7 +60,7 @@ export function findWordForm(db: Database, form: string, limit: number): { match
       seen.first = r.text;
     } else byTranscript.set(r.tid, { count: n, first: r.text });
   }
-  if (byTranscript.size === 0) return { matches: [], total: 0 };
+  if (byTranscript.size === 0) return { matches: [], total: 0, complete };
   const ids = [...byTranscript.keys()];
   const shown = db.prepare(
     `SELECT t.id AS tid, r.id AS recordingId, r.title AS title, r.created_at AS created FROM transcripts t JOIN recordings r ON r.id = t.recording_id
@@ -65,5 +74,5 @@ export function findWordForm(db: Database, form: string, limit: number): { match
     found.push({ recordingId: m.recordingId, title: m.title, count: hit.count, snippet: snippetParts(marked(hit.first, key)), created: m.created });
   }
   found.sort((a, b) => b.created.localeCompare(a.created));
-  return { matches: found.slice(0, limit).map(({ created: _created, ...m }) => m), total: found.length };
+  return { matches: found.slice(0, limit).map(({ created: _created, ...m }) => m), total: found.length, complete };
 }

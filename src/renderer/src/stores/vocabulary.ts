@@ -27,6 +27,8 @@ export interface FixState {
   loading: boolean;
   matches: FixMatch[];
   total: number;
+  /** False when the word is so common the search stopped early: there are more than `total`. */
+  complete: boolean;
   error: string | null;
   applying: boolean;
 }
@@ -72,10 +74,10 @@ export const vocabularyState =
     async openFix() {
       const offer = get().offer;
       if (!offer) return;
-      set({ fix: { from: offer.from, to: offer.to, loading: true, matches: [], total: 0, error: null, applying: false } });
+      set({ fix: { from: offer.from, to: offer.to, loading: true, matches: [], total: 0, complete: true, error: null, applying: false } });
       try {
         const r = await api.invoke('vocabulary.fixFind', { from: offer.from });
-        if (get().fix?.from === offer.from) set({ fix: { ...get().fix!, loading: false, matches: r.matches, total: r.total } });
+        if (get().fix?.from === offer.from) set({ fix: { ...get().fix!, loading: false, matches: r.matches, total: r.total, complete: r.complete } });
       } catch (err) {
         if (get().fix) set({ fix: { ...get().fix!, loading: false, error: errorMessage(err) } });
       }

@@ -53,7 +53,12 @@ export function FixEverywhereDialog() {
         <>
           <p className="field__help" data-autofocus tabIndex={-1}>
             Each “{fix.from}” becomes “{fix.to}” in the transcripts you leave ticked
-            {fix.total > fix.matches.length ? ` (the newest ${fix.matches.length} of ${fix.total})` : ''}. Undo brings them all back.
+            {!fix.complete
+              ? ` (the newest ${fix.matches.length}; it appears in many more)`
+              : fix.total > fix.matches.length
+                ? ` (the newest ${fix.matches.length} of ${fix.total})`
+                : ''}
+            . Undo brings them all back.
           </p>
           <ul className="fix-list" data-testid="fix-list">
             {fix.matches.map((m) => {
