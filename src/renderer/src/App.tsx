@@ -28,6 +28,7 @@ const nav: Array<{ id: Screen; label: string; icon: IconName }> = [
   { id: 'library', label: 'Library', icon: 'library' },
   { id: 'captions', label: 'Live captions', icon: 'captions' },
   { id: 'chat', label: 'Chat', icon: 'chat' },
+  { id: 'people', label: 'People', icon: 'mic' },
   { id: 'models', label: 'Models', icon: 'cpu' },
   { id: 'settings', label: 'Settings', icon: 'settings' },
 ];
@@ -39,6 +40,7 @@ const nav: Array<{ id: Screen; label: string; icon: IconName }> = [
 const loaders: Partial<Record<Screen, () => Promise<{ default: ComponentType }>>> = {
   captions: () => import('./features/captions/CaptionsScreen').then((m) => ({ default: m.CaptionsScreen })),
   chat: () => import('./features/chat/ChatScreen').then((m) => ({ default: m.ChatScreen })),
+  people: () => import('./features/people/PeopleScreen').then((m) => ({ default: m.PeopleScreen })),
   // Settings shows the Models feature's card (its pickers and the way to the Models screen).
   settings: () =>
     Promise.all([import('./features/settings/SettingsScreen'), import('./features/models/ModelsSection')]).then(([s, m]) => ({
@@ -63,6 +65,7 @@ const screens: Record<Screen, ComponentType> = {
   subtitles: Reading,
   captions: lazy(() => preload('captions')),
   chat: lazy(() => preload('chat')),
+  people: lazy(() => preload('people')),
   settings: lazy(() => preload('settings')),
   models: lazy(() => preload('models')),
 };

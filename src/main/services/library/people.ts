@@ -48,9 +48,10 @@ export class PeopleStore {
       )
       .all() as { id: string; name: string; prints: number; ms: number }[];
     const recs = this.db.prepare(
-      `SELECT r.id, r.title, max(m.similarity) AS similarity FROM recordings r
-       JOIN (SELECT recording_id AS rid, NULL AS similarity FROM voice_prints WHERE voice_id = @v
-             UNION ALL SELECT t.recording_id AS rid, vm.similarity FROM voice_matches vm JOIN transcripts t ON t.id = vm.transcript_id WHERE vm.voice_id = @v) m ON m.rid = r.id
+      // A recording the voice was named in says so (null); one it was only recognised in gives the match.
+      `SELECT r.id, r.title, CASE WHEN max(m.named) = 1 THEN NULL ELSE max(m.similarity) END AS similarity FROM recordings r
+       JOIN (SELECT recording_id AS rid, NULL AS similarity, 1 AS named FROM voice_prints WHERE voice_id = @v
+             UNION ALL SELECT t.recording_id AS rid, vm.similarity, 0 AS named FROM voice_matches vm JOIN transcripts t ON t.id = vm.transcript_id WHERE vm.voice_id = @v) m ON m.rid = r.id
        GROUP BY r.id ORDER BY r.created_at DESC`,
     );
     return voices.map((v) => ({

@@ -5,7 +5,7 @@ import { api as bridgeApi, errorMessage, onConnectionState, type ConnectionState
 import type { SubtitleFile } from '../lib/subtitleFile';
 
 /** `subtitles`: the open transcript's cue editor, a screen of its own under the transcript's header. */
-export type Screen = 'library' | 'transcript' | 'subtitles' | 'captions' | 'chat' | 'models' | 'settings';
+export type Screen = 'library' | 'transcript' | 'subtitles' | 'captions' | 'chat' | 'people' | 'models' | 'settings';
 
 /**
  * A dialog that one feature opens and another draws (GitHub Desktop's PopupType union): features

@@ -1,0 +1,50 @@
+/** People: the voices Verbatim remembers (named in transcripts, recognised in new ones) and the actions on them. */
+import { create, type StateCreator } from 'zustand';
+import type { VerbatimApi } from '../../../shared/ipc';
+import type { Voice } from '../../../shared/ipc/people';
+import { api as bridgeApi, errorMessage } from '../bridge';
+import { toast } from './toasts';
+
+interface PeopleState {
+  voices: Voice[];
+  loaded: boolean;
+  load(): Promise<void>;
+  /** Each action answers null when done, or the words saying why not. */
+  rename(voiceId: string, name: string): Promise<string | null>;
+  merge(into: string, from: string): Promise<string | null>;
+  split(voiceId: string, recordingId: string, name: string): Promise<string | null>;
+  forget(voiceId: string): Promise<string | null>;
+}
+
+export const peopleState =
+  (api: VerbatimApi): StateCreator<PeopleState> =>
+  (set, get) => {
+    const act = async (run: () => Promise<unknown>, done: string): Promise<string | null> => {
+      try {
+        await run();
+        await get().load();
+        toast(done, 'ok');
+        return null;
+      } catch (err) {
+        return errorMessage(err);
+      }
+    };
+    return {
+      voices: [],
+      loaded: false,
+      async load() {
+        try {
+          set({ voices: (await api.invoke('people.list', {})).voices, loaded: true });
+        } catch (err) {
+          set({ loaded: true });
+          toast(errorMessage(err), 'error');
+        }
+      },
+      rename: (voiceId, name) => act(() => api.invoke('people.rename', { voiceId, name }), `Renamed to ${name}.`),
+      merge: (into, from) => act(() => api.invoke('people.merge', { into, from }), 'Voices merged.'),
+      split: (voiceId, recordingId, name) => act(() => api.invoke('people.split', { voiceId, recordingId, name }), `${name} is a voice of its own now.`),
+      forget: (voiceId) => act(() => api.invoke('people.forget', { voiceId }), 'Voice forgotten.'),
+    };
+  };
+
+export const usePeople = create<PeopleState>()(peopleState(bridgeApi));

@@ -1,0 +1,110 @@
+/**
+ * The People view over voices the app's own Library service remembered (two recordings, Dana named in one
+ * and recognised in the other, Lee named in the second): the list shows each voice and its recordings with
+ * how sure the recognition was; the match level is saved; rename, merge and forget work from the keyboard;
+ * a recording opens from the list. axe, light and dark.
+ */
+import { Library } from '../../src/main/services/library/library';
+import type { Word } from '../../src/shared/library';
+import { expectNoAxeViolationsInBothThemes } from './axe';
+import { expect, test } from './host';
+
+function seed(dataDir: string): void {
+  const lib = new Library(dataDir);
+  const add = (title: string) => {
+    const words: Word[] = 'Good morning everyone. Thanks, glad to be here.'.split(' ').map((t, i) => ({
+      text: t,
+      start: 300 + i * 400,
+      end: 600 + i * 400,
+      confidence: 0.95,
+      speaker: i < 3 ? 'A' : 'B',
+    }));
+    const { recordingId, transcriptId } = lib.recordings.add({
+      title,
+      source: `${title}.wav`,
+      sourceKind: 'file',
+      sizeBytes: 1000,
+      region: 'us',
+      baseUrl: null,
+      options: {},
+    });
+    lib.transcripts.complete(transcriptId, {
+      remoteId: null,
+      text: words.map((w) => w.text).join(' '),
+      words,
+      sentences: null,
+      paragraphs: null,
+      confidence: 0.95,
+      language: 'en_us',
+      model: 'universal-2',
+      durationMs: 4000,
+    });
+    return { recordingId, transcriptId };
+  };
+  const monday = add('Monday stand-up');
+  const tuesday = add('Tuesday stand-up');
+  const people = lib.voices.people;
+  const dana = people.remember(monday.recordingId, 'Dana', 'test-model', [{ vector: Float32Array.from([1, 0, 0]), ms: 1200 }], 'A');
+  people.setMatch(monday.recordingId, monday.transcriptId, 'A', dana, 1);
+  people.setMatch(tuesday.recordingId, tuesday.transcriptId, 'A', dana, 0.91);
+  const lee = people.remember(tuesday.recordingId, 'Lee', 'test-model', [{ vector: Float32Array.from([0, 1, 0]), ms: 1600 }], 'B');
+  people.setMatch(tuesday.recordingId, tuesday.transcriptId, 'B', lee, 1);
+  lib.close();
+}
+
+test.describe('People', () => {
+  test('lists remembered voices and their recordings; rename, merge, forget; the match level', async ({ page, host }) => {
+    test.setTimeout(120_000);
+    seed(host.dataDir);
+    await page.goto(host.url);
+    await page.getByRole('button', { name: 'People' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'People' })).toBeVisible();
+    const voices = page.getByRole('list', { name: 'Remembered voices' });
+    const dana = voices.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Dana' }) });
+    await expect(dana).toContainText('Monday stand-up');
+    await expect(dana).toContainText('named there');
+    await expect(dana).toContainText('Tuesday stand-up recognised, 91% match');
+    await expect(voices.getByRole('heading', { level: 2 })).toHaveText(['Dana', 'Lee']);
+    await expectNoAxeViolationsInBothThemes(page, 'people', 'people');
+
+    // The match level is a setting.
+    const level = page.getByRole('spinbutton', { name: /Recognise a voice at a match of at least/ });
+    await level.fill('85');
+    await level.press('Enter');
+    await page.reload();
+    await page.getByRole('button', { name: 'People' }).click();
+    await expect(page.getByRole('spinbutton', { name: /Recognise a voice/ })).toHaveValue('85');
+
+    // Rename from the keyboard.
+    await dana.getByRole('button', { name: 'Rename' }).click();
+    const field = page.getByRole('textbox', { name: 'New name' });
+    await expect(field).toBeFocused();
+    await field.fill('Dana Ruiz');
+    await page.keyboard.press('Enter');
+    await expect(voices.getByRole('heading', { level: 2 })).toHaveText(['Dana Ruiz', 'Lee']);
+
+    // Merge Lee into Dana Ruiz, with the form open checked by axe too.
+    const lee = voices.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Lee' }) });
+    await lee.getByRole('button', { name: 'Merge…' }).click();
+    await expect(page.getByRole('combobox', { name: 'Merge Lee into' })).toBeFocused();
+    await expectNoAxeViolationsInBothThemes(page, 'people merge form', 'people-merge');
+    await lee.getByRole('button', { name: 'Merge', exact: true }).click();
+    await expect(voices.getByRole('heading', { level: 2 })).toHaveText(['Dana Ruiz']);
+
+    // Forget asks first, then the list is empty.
+    const merged = voices.getByRole('listitem').first();
+    await merged.getByRole('button', { name: 'Forget' }).click();
+    await expect(page.getByText('Forget Dana Ruiz’s voice?')).toBeVisible();
+    await page.getByRole('button', { name: 'Forget voice' }).click();
+    await expect(page.getByText('No voices yet. Name a speaker in a transcript to remember the voice.')).toBeVisible();
+    await expectNoAxeViolationsInBothThemes(page, 'people empty', 'people-empty');
+  });
+
+  test('a recording opens from its voice', async ({ page, host }) => {
+    seed(host.dataDir);
+    await page.goto(host.url);
+    await page.getByRole('button', { name: 'People' }).click();
+    await page.getByRole('button', { name: 'Open Tuesday stand-up' }).first().click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Tuesday stand-up' })).toBeVisible();
+  });
+});
