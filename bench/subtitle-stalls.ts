@@ -44,7 +44,8 @@ await step('import in this thread (before)', () => importSubtitlesAsItem(library
 await step('worker start (a one-cue import)', () => importSubtitlesOffThread(library, library.offload, 'one.srt', '1\n00:00:01,000 --> 00:00:02,000\nhi\n'));
 let id = '';
 await step('import on the worker', async () => (id = (await importSubtitlesOffThread(library, library.offload, 'big.srt', srt)).id));
-await step('open on the worker', () => library.offload.openSubtitles(id));
+await step('open on the worker (columns: Electron)', () => library.offload.openSubtitles(id));
+await step('open on the worker (JSON: host mode)', () => library.offload.openSubtitlesJson(id));
 const small = (await importSubtitlesOffThread(library, library.offload, 'small.srt', srt.slice(0, srt.indexOf('\n\n') + 1))).id;
 const doc = await library.offload.openSubtitles(small);
 const view = { selection: [[0, 0]] as [number, number][], caret: null, playheadMs: 0 };

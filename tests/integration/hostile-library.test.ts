@@ -3,7 +3,7 @@
  * through the bridge of a real `npm run serve` process: backup folders with
  * links, FIFOs, hard links, sparse files, damaged and huge manifests and
  * 50,000 recordings; subtitle imports at and over the cue limit, with
- * 10 MB lines and out-of-range cues; commits at the contract's limit; and
+ * 10 MB lines and out-of-range cues; edits at the contract's limit (each a small command); and
  * jobs.addFiles with server paths. The host's event loop is measured inside
  * it (support/loop-probe.mjs) and its memory from /proc; the figures are
  * printed, and the assertions are what holds on a loaded machine too.
@@ -22,7 +22,7 @@ let dir: string;
 let probe: string;
 let host: Child & { token: string };
 let socket: WebSocket;
-const figures = { inputs: 0, internal: [] as string[], rssBefore: 0, rssPeak: 0, rssAfter: 0, sparseCopyKiB: 0, bigImportMs: 0 };
+const figures = { inputs: 0, internal: [] as string[], rssBefore: 0, rssPeak: 0, rssAfter: 0, sparseCopyKiB: 0, bigImportMs: 0, shiftAllRequestBytes: 0 };
 const SECRET = 'TOP-SECRET-OUTSIDE-THE-BACKUP';
 
 let nextId = 1;
@@ -297,22 +297,36 @@ describe('hostile backups (items 1–4)', { timeout: 300_000 }, () => {
 });
 
 describe('hostile subtitles (items 5–7)', { timeout: 300_000 }, () => {
-  it('imports and commits at the contract limit of 200,000 cues, and refuses one more with a clear message', async () => {
+  it('imports, opens, replaces and shifts at the contract limit of 200,000 cues (each edit a small command), and refuses one more with a clear message', async () => {
     const at = await call('subtitles.importNew', { name: 'limit.srt', content: srtOf(200_000, () => 'a') }, 280_000);
     expect(at.output, JSON.stringify(at.error)).toMatchObject({ cues: 200_000 });
-    const opened = (await call('subtitles.open', { id: at.output!.id as string }, 280_000)).output as { cues: unknown[] };
-    expect(opened.cues).toHaveLength(200_000);
-    // A commit at the contract's limit: one cue replaced by 200,000 (its splice is what overflowed the stack).
+    const big = at.output!.id as string;
+    const opened = (await call('subtitles.open', { id: big }, 280_000)).output as { version: number; cues: { start: number[] } };
+    expect(opened.cues.start).toHaveLength(200_000);
+    // Shift-all on 200,000 cues: the request is the command, under 1 KB; main shifts its own cues.
+    const view = { selection: [[0, 199_999]], caret: null, playheadMs: 0 };
+    const shift = { id: 0, channel: 'subtitles.run', input: { id: big, version: opened.version, command: 'shiftAllLater', view } };
+    figures.shiftAllRequestBytes = Buffer.byteLength(JSON.stringify(shift));
+    expect(figures.shiftAllRequestBytes).toBeLessThan(1024);
+    const shifted = await call('subtitles.run', shift.input, 280_000);
+    expect(shifted.output, JSON.stringify(shifted.error)).toMatchObject({ version: opened.version + 1, digest: expect.stringMatching(/^200000:/) });
+    const after = (await call('subtitles.open', { id: big }, 280_000)).output as { cues: { start: number[] }; undo: string[] };
+    expect(after.cues.start[199_999]).toBe(199_999_100);
+    expect(after.undo.at(-1)).toBe('Shift all later by 100 ms');
+    // One cue replaced by 200,000 from a file's text (its old splice, 25 MiB, was over the bridge's 16 MiB limit).
     const one = (await call('subtitles.importNew', { name: 'one.srt', content: srtOf(1) })).output!.id as string;
-    const doc = (await call('subtitles.open', { id: one })).output as { version: number; cues: unknown[] };
-    const insert = Array.from({ length: 200_000 }, (_, i) => ({ start: i * 1000, end: i * 1000 + 500, text: 'b' }));
-    const commit = await call(
-      'subtitles.commit',
-      { id: one, version: doc.version, label: 'Replace all', splice: { at: 0, remove: doc.cues, insert } },
+    const doc = (await call('subtitles.open', { id: one })).output as { version: number };
+    const content = srtOf(200_000, (i) => `replaced ${i}`);
+    const replace = await call(
+      'subtitles.run',
+      { id: one, version: doc.version, command: 'replaceFrom', args: { content, name: 'replace.srt' }, view: { selection: [], caret: null, playheadMs: 0 } },
       280_000,
     );
-    expect(commit.output, JSON.stringify(commit.error)).toMatchObject({ version: expect.any(Number) });
-    expect(((await call('subtitles.open', { id: one }, 280_000)).output as { cues: unknown[] }).cues).toHaveLength(200_000);
+    expect(replace.output, JSON.stringify(replace.error)).toMatchObject({ version: doc.version + 1, digest: expect.stringMatching(/^200000:/) });
+    expect(((await call('subtitles.open', { id: one }, 280_000)).output as { cues: { text: string[] } }).cues.text[199_999]).toBe('replaced 199999');
+    // Undone in main (a 200,000-cue splice that never crosses): the one cue is back.
+    const undone = await call('subtitles.undo', { id: one, version: doc.version + 1 }, 280_000);
+    expect(undone.output).toMatchObject({ label: 'Import replace.srt', digest: expect.stringMatching(/^1:/) });
     const over = await call('subtitles.importNew', { name: 'over.srt', content: srtOf(200_001, () => 'a') }, 280_000);
     expect(over.error?.code).toBe('bad_request');
     expect(over.error?.message).toMatch(/200,000/);

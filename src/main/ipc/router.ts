@@ -7,6 +7,7 @@
 import type { z } from 'zod';
 import { describeIssues } from '../../shared/bridge-request';
 import { AppError } from '../../shared/errors';
+import { SubtitleDocJson } from './open-json';
 import { channels, events, isChannel, type Channel, type EventName, type Output, type Payload, type Reply } from '../../shared/ipc';
 
 /** Who sent a request: an Electron frame (by URL) or a host-mode socket. */
@@ -14,6 +15,8 @@ export type Sender = { kind: 'electron'; frameUrl: string } | { kind: 'host'; to
 
 export interface HandlerContext {
   sender: Sender;
+  /** The transport sends answers as JSON text (host mode's bridge): subtitles.open may then answer JSON its worker wrote and checked (open-json.ts). */
+  jsonText?: boolean;
 }
 
 type Handler<C extends Channel> = (input: z.output<(typeof channels)[C]['input']>, ctx: HandlerContext) => Output<C> | Promise<Output<C>>;
@@ -66,6 +69,8 @@ export class Router {
       this.log.error(`Handler ${channel} failed`, err);
       return fail('internal', 'Something went wrong inside Verbatim. Try again; if it keeps happening, restart the app.');
     }
+    // subtitles.open's 200,000 cues, written and checked with this same schema on the library's worker (open-json.ts).
+    if (channel === 'subtitles.open' && result instanceof SubtitleDocJson) return { ok: true, output: result as unknown as Output<typeof channel> };
     const out = spec.output.safeParse(result);
     if (!out.success) {
       this.log.error(`Handler ${channel} answered outside its schema`, out.error.issues);

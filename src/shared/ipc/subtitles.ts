@@ -7,9 +7,11 @@ import { idInput, okOutput, type Contracts } from './common';
 
 const index = z.number().int().nonnegative().max(CUE_LIMITS.cues);
 const ms = z.number().int().nonnegative().max(CUE_LIMITS.maxMs);
+/** A time a command takes (a drag on the waveform, a typed time): the operations round it, on both sides alike. */
+const time = z.number().finite().nonnegative().max(CUE_LIMITS.maxMs);
 const offset = z.number().int().min(-CUE_LIMITS.maxMs).max(CUE_LIMITS.maxMs);
 const none = z.undefined().optional();
-const point = z.object({ from: ms, to: ms }).strict();
+const point = z.object({ from: time, to: time }).strict();
 
 /** Where the user was when they ran it: the selection as [first, last] ranges, the caret in the current cue, the playhead. */
 export const editorViewSchema = z
@@ -34,7 +36,7 @@ export const subtitleRunSchema = z.discriminatedUnion('command', [
       .optional(),
   ),
   run('merge', z.object({ index: index.optional() }).strict().optional()),
-  run('insert', z.object({ atMs: ms.optional() }).strict().optional()),
+  run('insert', z.object({ atMs: time.optional() }).strict().optional()),
   run('delete', none),
   run('shiftEarlier', none),
   run('shiftLater', none),
@@ -43,7 +45,7 @@ export const subtitleRunSchema = z.discriminatedUnion('command', [
   run('shift', z.object({ ms: offset, all: z.boolean() }).strict()),
   run('startAtPlayhead', none),
   run('endAtPlayhead', none),
-  run('retime', z.object({ index, start: ms, end: ms }).strict()),
+  run('retime', z.object({ index, start: time, end: time }).strict()),
   run('sync', z.object({ a: point, b: point }).strict()),
   run('fix', z.object({ index, fix: z.enum(['rebalance', 'split', 'merge', 'extend', 'gap']) }).strict()),
   run('fixAll', none),

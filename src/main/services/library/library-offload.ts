@@ -18,7 +18,8 @@ import type { EditResult, SubtitleCommand, SubtitleStore } from './subtitles';
  */
 export type LibraryWorkerTask = { seq: number } & (
   | { op: 'importSubtitles'; name: string; content: string; source: string }
-  | { op: 'openSubtitles'; id: string }
+  /** `json`: answer the document as UTF-8 JSON checked with its wire schema, for host mode's bridge. */
+  | { op: 'openSubtitles'; id: string; json?: boolean }
   | { op: 'runSubtitles'; id: string; version: number; edit: SubtitleCommand }
   | { op: 'undoSubtitles' | 'redoSubtitles'; id: string; version: number }
 );
@@ -108,6 +109,11 @@ export class LibraryOffload {
   /** subtitles.open off the event loop (reading, repairing and joining 200,000 cues with their words), its cues as columns. */
   openSubtitles(id: string): Promise<SubtitleDocWire> {
     return this.run({ op: 'openSubtitles', id }, () => wireDoc(this.library.subtitles.open(id)));
+  }
+
+  /** subtitles.open as UTF-8 JSON written and checked on the worker (host mode's bridge sends it as it is); null when there is no worker. */
+  openSubtitlesJson(id: string): Promise<Uint8Array | null> {
+    return this.run<Uint8Array | null>({ op: 'openSubtitles', id, json: true }, () => null);
   }
 
   /** subtitles.run off the event loop: shift-all, sync, fix-all, Reset or an import onto the cues read and write up to 200,000 of them. */

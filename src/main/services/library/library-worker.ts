@@ -2,6 +2,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { AppError } from '../../../shared/errors';
 import { wireDoc } from '../../../shared/subtitles/cue-columns';
+import { subtitleDocWireSchema } from '../../../shared/subtitles/wire';
 import { openDatabase, type LibraryChange } from './db';
 import { Library } from './library';
 import { importCuesAsItem } from './subtitle-import';
@@ -17,8 +18,14 @@ function run(task: LibraryWorkerTask): unknown {
   switch (task.op) {
     case 'importSubtitles':
       return importCuesAsItem(library, task.name, task.content, task.source);
-    case 'openSubtitles':
-      return wireDoc(library.subtitles.open(task.id));
+    case 'openSubtitles': {
+      const doc = wireDoc(library.subtitles.open(task.id));
+      if (!task.json) return doc;
+      // Checked here with the channel's own output schema, so main's router need not (ipc/open-json.ts).
+      const out = subtitleDocWireSchema.safeParse(doc);
+      if (!out.success) throw new AppError('invalid_output', 'Verbatim produced an invalid answer for subtitles.open.');
+      return new TextEncoder().encode(JSON.stringify(out.data));
+    }
     case 'runSubtitles':
       return library.subtitles.run(task.id, task.version, task.edit);
     case 'undoSubtitles':
@@ -32,7 +39,11 @@ parentPort?.on('message', (task: LibraryWorkerTask) => {
   changes = [];
   let reply: LibraryWorkerReply;
   try {
-    reply = { seq: task.seq, ok: true, value: run(task), changes };
+    const value = run(task);
+    // JSON bytes are handed over, not copied.
+    if (value instanceof Uint8Array)
+      return parentPort?.postMessage({ seq: task.seq, ok: true, value, changes } satisfies LibraryWorkerReply, [value.buffer as ArrayBuffer]);
+    reply = { seq: task.seq, ok: true, value, changes };
   } catch (e) {
     const error = e instanceof AppError ? e.toInfo() : { code: 'internal' as const, message: e instanceof Error ? (e.stack ?? e.message) : String(e) };
     reply = { seq: task.seq, ok: false, error, changes };

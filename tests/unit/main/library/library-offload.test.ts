@@ -37,6 +37,10 @@ describe('the library worker runs subtitle work', () => {
     expect(unpackCues(doc.cues)).toEqual(lib.subtitles.open(id).cues);
     expect(doc.digest).toBe(cuesDigest(lib.subtitles.open(id).cues));
     await expect(lib.offload.openSubtitles('missing')).rejects.toMatchObject({ code: 'not_found' });
+    // For host mode's bridge: the same document as JSON the worker wrote (ipc/open-json.ts).
+    const json = await lib.offload.openSubtitlesJson(id);
+    expect(JSON.parse(new TextDecoder().decode(json!))).toEqual(doc);
+    await expect(lib.offload.openSubtitlesJson('missing')).rejects.toMatchObject({ code: 'not_found' });
   });
 
   it('stores a command run there as this thread stores it, undoes and redoes it there, and answers the digest of what it stored', async () => {
