@@ -1,4 +1,4 @@
-// Word confidences for local transcripts from a model's own token scores: a generated zipformer transducer
+// Word confidences for local transcripts from a model's own token scores: generated transducers (offline and streaming)
 // (tests/fixtures/models/speech.ts, "near tie") reads beep's tone with no rival token, and boop's with
 // "▁bop" half a nat behind. Decoded by sherpa-onnx-node as the engine configures it, its per-token
 // log-probabilities (ys_log_probs) become word confidences: beep high, boop low. Before, every word of a
@@ -9,14 +9,24 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MODEL_MANIFEST_FILE, type ModelManifest } from '../../../src/shared/models/catalog';
-import { offlineConfig } from '../../../src/engine/recognizer/sherpa/config';
+import { offlineConfig, onlineConfig } from '../../../src/engine/recognizer/sherpa/config';
 import { NO_CONFIDENCE, tokenProbability, wordConfidence } from '../../../src/engine/recognizer/sherpa/confidence';
 import type { SherpaResult } from '../../../src/engine/recognizer/sherpa/child-asr';
 import { checkModelFiles } from '../../../src/engine/recognizer/sherpa/validate';
 import { wordsFromTokens } from '../../../src/engine/recognizer/sherpa/words';
 import { toneSequence, writeTinyModel } from '../../fixtures/models/speech';
 
+interface OnlineStream {
+  acceptWaveform(w: { samples: Float32Array; sampleRate: number }): void;
+  inputFinished(): void;
+}
 interface Sherpa {
+  OnlineRecognizer: new (config: unknown) => {
+    createStream(): OnlineStream;
+    isReady(s: OnlineStream): boolean;
+    decode(s: OnlineStream): void;
+    getResult(s: OnlineStream): SherpaResult;
+  };
   OfflineRecognizer: {
     createAsync(config: unknown): Promise<{
       createStream(): { acceptWaveform(w: { samples: Float32Array; sampleRate: number }): void };
@@ -76,5 +86,24 @@ describe('word confidence from token log-probabilities', () => {
     // "▁bop" is half a nat behind "▁boop": boop's share is about 1 / (1 + e^-0.5) ≈ 0.62.
     expect(borderline).toBeLessThan(0.7);
     expect(borderline).toBeGreaterThan(0.4);
+  });
+
+  it('does the same for a streaming transducer, whose results name the scores ys_probs', async () => {
+    const folder = writeTinyModel(dir, 'streaming-bpe-near-tie');
+    const manifest = JSON.parse(readFileSync(join(folder, MODEL_MANIFEST_FILE), 'utf8')) as ModelManifest;
+    const sherpa = createRequire(import.meta.url)('sherpa-onnx-node') as Sherpa;
+    const recognizer = new sherpa.OnlineRecognizer(onlineConfig(await checkModelFiles(folder, manifest)));
+    const { pcm } = toneSequence(['beep', 'boop', 'beep']);
+    const stream = recognizer.createStream();
+    stream.acceptWaveform({ samples: Float32Array.from(pcm, (v) => v / 32768), sampleRate: 16000 });
+    stream.inputFinished();
+    while (recognizer.isReady(stream)) recognizer.decode(stream);
+    const result = recognizer.getResult(stream);
+    expect(result.ys_probs).toHaveLength(result.tokens.length);
+    const words = wordsFromTokens(result, (pcm.length / 16000) * 1000);
+    expect(words.map((w) => w.text)).toEqual(['beep', 'boop', 'beep']);
+    const [sure, borderline] = words.map((w) => w.confidence) as [number, number];
+    expect(sure).toBeGreaterThan(0.95);
+    expect(borderline).toBeLessThan(0.7);
   });
 });
