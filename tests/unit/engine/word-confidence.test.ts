@@ -1,5 +1,5 @@
 // Word confidences for local transcripts from a model's own token scores: generated transducers (offline and streaming)
-// (tests/fixtures/models/speech.ts, "near tie") reads beep's tone with no rival token, and boop's with
+// (tests/fixtures/models/speech.ts, "near tie") read beep's tone with no rival token, and boop's with
 // "▁bop" half a nat behind. Decoded by sherpa-onnx-node as the engine configures it, its per-token
 // log-probabilities (ys_log_probs) become word confidences: beep high, boop low. Before, every word of a
 // multi-token result was the mean of its pieces, and the rule below (the least sure piece) was not there.
