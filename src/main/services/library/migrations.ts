@@ -367,8 +367,8 @@ export const migrations: Migration[] = [
     },
   },
   migration16Voices,
-  migration18,
   migration17Watch,
+  migration18,
   migration19Captions,
 ];
 
