@@ -185,6 +185,22 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
     log,
   });
   registerModelHandlers(router, models, settings, jobs.uploadsDir(), engine);
+  const vocabulary = new VocabularyService(library, settings);
+  registerVocabularyHandlers(router, vocabulary);
+  const watch = new WatchService({
+    library,
+    addFile: async (path, options) => (await jobs.addFiles([{ path, picked: true }], options))[0]!,
+    // Host mode: only under --folder (a file inside the folder counts as picked exactly when the folder lies under one).
+    folderAllowed: (dir) => picked.allows(join(dir, 'file')),
+    changed: (folderId) => router.emit('watch.changed', { folderId }),
+    log,
+    ...opts.watch,
+  });
+  registerWatchHandlers(router, watch, platform.dialogs);
+  router.subscribe((event, payload) => {
+    const job = event === 'jobs.changed' ? (payload as JobChanged).job : null;
+    if (job?.status === 'completed') void watch.jobCompleted(job);
+  });
   void models.start().catch((e: unknown) => log(`models: ${e instanceof Error ? e.message : String(e)}`));
 
   if (opts.resume !== false) {

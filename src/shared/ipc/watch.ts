@@ -38,6 +38,8 @@ export const watchFolderSchema = z.object({
 export type WatchFolder = z.infer<typeof watchFolderSchema>;
 
 export const watchChannels = {
+  /** The desktop's folder dialog (null when canceled, and always in host mode, where the path is typed). */
+  'watch.pickFolder': { input: none, output: z.object({ path: z.string().nullable() }) },
   /** Every watched folder, and which recent jobs came from which folder (job id → folder id). */
   'watch.list': { input: none, output: z.object({ folders: z.array(watchFolderSchema), origins: z.record(z.string(), z.string()) }) },
   /**

@@ -17,6 +17,8 @@ interface WatchState {
   update(id: string, change: { options?: WatchOptions; paused?: boolean }): Promise<void>;
   pauseAll(paused: boolean): Promise<void>;
   remove(id: string): Promise<void>;
+  /** The desktop's folder dialog; null when canceled (or in host mode). */
+  pick(): Promise<string | null>;
 }
 
 export const watchState =
@@ -56,6 +58,14 @@ export const watchState =
         await get().load();
       } catch (err) {
         toast(errorMessage(err), 'error');
+      }
+    },
+    async pick() {
+      try {
+        return (await api.invoke('watch.pickFolder')).path;
+      } catch (err) {
+        toast(errorMessage(err), 'error');
+        return null;
       }
     },
     async remove(id) {

@@ -105,17 +105,33 @@ export function WatchFoldersSection({ hostMode }: { hostMode: boolean }) {
       >
         <div className="field">
           <label htmlFor="watch-path">Folder</label>
-          <input
-            id="watch-path"
-            type="text"
-            value={path}
-            spellCheck={false}
-            autoComplete="off"
-            placeholder="/home/you/Recordings"
-            aria-invalid={error ? true : undefined}
-            aria-describedby="watch-path-note"
-            onChange={(e) => setPath(e.target.value)}
-          />
+          <div className="keyform__row">
+            <input
+              id="watch-path"
+              type="text"
+              value={path}
+              spellCheck={false}
+              autoComplete="off"
+              placeholder="/home/you/Recordings"
+              aria-invalid={error ? true : undefined}
+              aria-describedby="watch-path-note"
+              onChange={(e) => setPath(e.target.value)}
+            />
+            {/* Host mode has no dialog: the page cannot see the other computer's folders, so the path is typed. */}
+            {!hostMode && (
+              <Button
+                size="sm"
+                onClick={() =>
+                  void useWatch
+                    .getState()
+                    .pick()
+                    .then((p) => p && setPath(p))
+                }
+              >
+                Choose…
+              </Button>
+            )}
+          </div>
           <p id="watch-path-note" className={error ? 'field__error' : 'field__help'} role={error ? 'alert' : undefined}>
             {error ??
               (hostMode
