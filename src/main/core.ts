@@ -42,14 +42,14 @@ import { WebhookFollower, type WebhookFollowOptions } from './services/library/w
 import { SealedFile } from './services/sealed-file';
 import { SettingsService } from './services/settings';
 import { WebhookReceiver } from './services/webhooks';
-
-export interface Core {
-  router: Router;
 import { registerVocabularyHandlers } from './ipc/vocabulary';
 import { registerWatchHandlers } from './ipc/watch';
 import { liveKeyterms, VocabularyService } from './services/vocabulary/service';
 import { WatchService, type WatchDeps } from './services/watch/service';
 import type { JobChanged } from '../shared/jobs';
+
+export interface Core {
+  router: Router;
   platform: Platform;
   settings: SettingsService;
   library: Library;
@@ -65,13 +65,13 @@ import type { JobChanged } from '../shared/jobs';
   picked: PickedFiles;
   /** Local models: downloads, installs, deletes in `<data>/models` (the engine reads the same folder). */
   models: ModelManager;
-  /** How the renderer reaches a recording's audio (host mode: a token route; Electron: a protocol). */
-  setMediaUrl(fn: (recordingId: string, redacted: boolean) => string): void;
-  dispose(): Promise<void>;
   /** The vocabulary (keyterms of every job and live session) and Fix everywhere. */
   vocabulary: VocabularyService;
   /** Watch folders: files that appear in them are transcribed. */
   watch: WatchService;
+  /** How the renderer reaches a recording's audio (host mode: a token route; Electron: a protocol). */
+  setMediaUrl(fn: (recordingId: string, redacted: boolean) => string): void;
+  dispose(): Promise<void>;
 }
 
 export interface CoreOptions {
@@ -85,11 +85,11 @@ export interface CoreOptions {
   log?: (message: string) => void;
   /** Accept a path over IPC (jobs.addFiles) only when it was picked this session: host mode's server sets it (any tab with the token could name any file). */
   onlyPickedPaths?: boolean;
+  /** Watch folders' timings and test hooks (tests shorten the wait for a file to hold still). */
+  watch?: Pick<WatchDeps, 'stableMs' | 'pollMs' | 'observed' | 'skipped'>;
 }
 
 export function createCore(platform: Platform, isTrustedSender: (s: Sender) => boolean, opts: CoreOptions = {}): Core {
-  /** Watch folders' timings and test hooks (tests shorten the wait for a file to hold still). */
-  watch?: Pick<WatchDeps, 'stableMs' | 'pollMs' | 'observed' | 'skipped'>;
   const log = opts.log ?? ((m: string) => console.error(`verbatim: ${m}`));
   const router = new Router(isTrustedSender);
   const settings = new SettingsService(
@@ -206,6 +206,7 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
   if (opts.resume !== false) {
     jobs.resume();
     follower.resume();
+    watch.start();
   }
 
   return {
@@ -217,31 +218,17 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
     engine,
     jobs,
     webhooks,
-  const vocabulary = new VocabularyService(library, settings);
-  registerVocabularyHandlers(router, vocabulary);
-  const watch = new WatchService({
-    library,
-    addFile: async (path, options) => (await jobs.addFiles([{ path, picked: true }], options))[0]!,
-    // Host mode: only under --folder (a file inside the folder counts as picked exactly when the folder lies under one).
-    folderAllowed: (dir) => picked.allows(join(dir, 'file')),
-    changed: (folderId) => router.emit('watch.changed', { folderId }),
-    log,
-    ...opts.watch,
-  });
-  registerWatchHandlers(router, watch);
-  router.subscribe((event, payload) => {
-    const job = event === 'jobs.changed' ? (payload as JobChanged).job : null;
-    if (job?.status === 'completed') void watch.jobCompleted(job);
-  });
     clients,
     captions,
     picked,
     models,
+    vocabulary,
+    watch,
     setMediaUrl(fn) {
-    watch.start();
       mediaUrl = fn;
     },
     async dispose() {
+      await watch.dispose();
       await captions.dispose();
       await models.dispose();
       chat.dispose();
@@ -254,6 +241,3 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
     },
   };
 }
-    vocabulary,
-    watch,
-      await watch.dispose();
