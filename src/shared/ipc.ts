@@ -26,9 +26,9 @@ import { modelChannels } from './ipc/models';
 import { subtitleChannels } from './ipc/subtitles';
 import { reviewChannels } from './ipc/review';
 import { peopleChannels } from './ipc/people';
-
 import { vocabularyChannels } from './ipc/vocabulary';
 import { watchChannels } from './ipc/watch';
+
 export { appInfoSchema, keyStatusSchema, type AppInfo, type KeyStatus } from './ipc/app';
 
 export const channels = {
@@ -41,9 +41,9 @@ export const channels = {
   ...modelChannels,
   ...reviewChannels,
   ...peopleChannels,
-} as const satisfies Contracts;
   ...vocabularyChannels,
   ...watchChannels,
+} as const satisfies Contracts;
 
 export const events = {
   'settings.changed': settingsViewSchema,
@@ -84,6 +84,8 @@ export const events = {
   'models.progress': downloadStatusSchema,
   /** A model was installed or deleted. */
   'models.changed': z.object({ id: z.string() }),
+  /** Watch folders: a folder was added, changed, paused, removed, or took a file (`folderId`; null = all): refetch them. */
+  'watch.changed': z.object({ folderId: z.string().nullable() }),
 } as const satisfies Record<string, z.ZodType>;
 
 /**
@@ -91,8 +93,6 @@ export const events = {
  * `RawBridge.sendBinary` (an ArrayBuffer through the preload); host mode: a
  * binary WebSocket message on the bridge. The bytes are an audio frame of
  * `audio-frame.ts` (header + payload) that main decodes and checks.
-  /** Watch folders: a folder was added, changed, paused, removed, or took a file (`folderId`; null = all): refetch them. */
-  'watch.changed': z.object({ folderId: z.string().nullable() }),
  */
 export const binaryMessages = {
   /** PCM16 16 kHz mono 50 ms frames and MediaRecorder chunks of a live-captions run. */

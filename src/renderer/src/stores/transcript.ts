@@ -27,9 +27,9 @@ export interface FindState {
 interface PlayerHandle {
   seek(ms: number): void;
   play(): void;
-}
   /** Plays [fromMs, toMs] and pauses there (review's half second either side of a word). */
   playRange(fromMs: number, toMs: number): void;
+}
 
 export interface TranscriptState {
   id: string | null;
@@ -51,8 +51,8 @@ export interface TranscriptState {
   close(): void;
   setTime(ms: number): void;
   seek(ms: number): void;
-  setFind(query: string): void;
   playRange(fromMs: number, toMs: number): void;
+  setFind(query: string): void;
   stepFind(delta: 1 | -1): void;
   correct(index: number, text: string): Promise<boolean>;
   renameSpeaker(speaker: string, name: string | null): Promise<void>;
@@ -152,11 +152,11 @@ export const transcriptState =
         get().setTime(ms);
         player?.seek(ms);
       },
-      setFind(query) {
       playRange(fromMs, toMs) {
         get().setTime(fromMs);
         player?.playRange(fromMs, toMs);
       },
+      setFind(query) {
         const t = get().transcript;
         if (!t || !query.trim()) return set({ find: { ...noFind, query } });
         const { matches, length } = findWords(t.words, query);
