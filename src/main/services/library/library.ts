@@ -25,9 +25,9 @@ import { LibraryOffload } from './library-offload';
 import { SubtitleStore } from './subtitles';
 import { TranscriptStore } from './transcripts';
 import { WebhookLog } from './webhook-log';
-
 import { WatchStore } from './watch-store';
 import { VoiceStore } from './voices';
+
 export { openDatabase, type LibraryChange, type LibraryContext } from './db';
 export type { NewRecording } from './recordings';
 export type { CompletedTranscript } from './transcripts';
@@ -60,11 +60,11 @@ export class Library {
   readonly review: ReviewStore;
   /** Turn voiceprints, speaker notes and remembered voices. */
   readonly voices: VoiceStore;
+  /** Watch folders and the files taken from them. */
+  readonly watch: WatchStore;
   /** Heavy work (200,000-cue subtitle imports and commits) on the library's worker thread. */
   readonly offload: LibraryOffload = new LibraryOffload(this);
   private readonly db: Database;
-  /** Watch folders and the files taken from them. */
-  readonly watch: WatchStore;
   private readonly feed = new ChangeFeed();
 
   /** `db` lets tests open a prepared file; by default `<dataDir>/library.sqlite`. */
@@ -93,12 +93,12 @@ export class Library {
     this.chats = new ChatStore(this.db, ctx);
     this.retrieval = new RetrievalStore(this.db, ctx);
     this.insights = new InsightStore(this.db, ctx);
+    this.watch = new WatchStore(this.db, ctx);
     this.review = new ReviewStore(this.db);
     this.voices = new VoiceStore(this.db, ctx);
     // A backup import a crash cut short is undone before anything reads the library. Only the app's own
     // connection does this: the worker's (handed `db`) opens while an import may be running.
     if (!db) rollBackInterruptedImport(this.db, this.audioDir);
-    this.watch = new WatchStore(this.db, ctx);
   }
 
   /** The database file (for a second connection on the library's worker thread). */

@@ -16,9 +16,9 @@ import { DetailsPanel } from './DetailsPanel';
 import { FindBar } from './FindBar';
 import { blocksOf, plainText } from './paragraphs';
 import { Player } from './Player';
-import { TranscriptBody } from './TranscriptBody';
 import { ReviewBar } from './ReviewBar';
 import './review.css';
+import { TranscriptBody } from './TranscriptBody';
 import { Versions } from './Versions';
 
 /** The Subtitles screen's editor, which App hands in (lazily loaded: it brings most of the shared schemas, issue 29). */
@@ -151,8 +151,8 @@ export function TranscriptScreen({ editor: Editor = null }: { editor?: Subtitles
         <div className="transcript__actions">
           {item.source === 'Live session' && <Versions recordingId={item.id} />}
           {done && item.hasAudio && transcript.speakers.length === 0 && <AddSpeakers recordingId={item.id} />}
-          <Button ref={findButton} size="sm" icon="search" disabled={!done} onClick={() => setFinding(true)} aria-keyshortcuts="Control+F">
           {done && <ReviewBar transcript={transcript} />}
+          <Button ref={findButton} size="sm" icon="search" disabled={!done} onClick={() => setFinding(true)} aria-keyshortcuts="Control+F">
             Find
           </Button>
           <Button
