@@ -8,7 +8,11 @@
  * over the session CPU of the renderer, main (host process) and the engine, and
  * memory growth of main and the renderer's JS heap (goal ≤ 20 MiB). Only speech
  * after the warm-up counts; first-caption latency is also given per sentence.
- * `npx tsx bench/captions-latency.ts [minutes=10]`
+ * Two sessions in one run on one host: captions alone, then with each final
+ * turn translated (a tiny local GGUF model the bench writes) and "What did I
+ * miss?" asked every minute; the first-caption p50 of both side by side, and
+ * the translation queue's deepest point (it holds a few turns at most).
+ * `npm run bench -- captions-latency [minutes=10]` (minutes per session)
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
@@ -18,6 +22,7 @@ import { chromium } from '@playwright/test';
 import { launchHost, stopHost } from '../tests/e2e/host';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, fakeMicrophoneArgs } from '../tests/e2e/chromium';
 import { quantile, tempDataDir } from '../tests/e2e/bench-kit';
+import { installTinyGguf } from '../tests/fixtures/models/gguf';
 
 const MINUTES = Number(process.argv[2] ?? 10);
 const SENTENCES = [
@@ -75,8 +80,20 @@ function childrenOf(pid: number): number[] {
     .map(Number);
 }
 
+interface SessionFigures {
+  first: number[];
+  onsets: number;
+  translated: number;
+  maxDepth: number;
+  dropped: string;
+  summaries: number;
+}
+
 async function main(): Promise<void> {
-  const { url, child } = await launchHost(tempDataDir('captions'));
+  const dataDir = tempDataDir('captions');
+  // The translating model: tiny (its answer is one fixed sentence), so the figure is the cost of the queue and the gateway round trip beside captions.
+  installTinyGguf(join(dataDir, 'models'), 'tiny-translator', { words: ['[FR]', 'Bonjour', 'à', 'tous', '.'] });
+  const { url, child } = await launchHost(dataDir);
   const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     args: [...CHROMIUM_ARGS, ...fakeMicrophoneArgs(wav), '--enable-precise-memory-info'],
@@ -156,81 +173,117 @@ async function main(): Promise<void> {
     return h.usedSize / 1024 / 1024;
   };
 
-  await page.getByTestId('captions-start').click();
-  await page
-    .getByTestId('source-mic')
-    .filter({ hasText: 'Live' })
-    .waitFor({ timeout: 180_000 })
-    .catch(async (e: unknown) => {
-      await page.screenshot({ path: join(dir, 'failed.png') });
-      throw new Error(`captions did not go live (screenshot: ${join(dir, 'failed.png')}): ${String(e)}`);
-    });
   const mainPid = child.pid!;
-  const enginePid = childrenOf(mainPid)[0];
-  // Warm-up: the first sentence loads the engine's decoder.
-  await page.waitForTimeout(15_000);
-  const t0 = Date.now();
-  const cpu0 = { renderer: await rendererCpu(), main: procCpuMs(mainPid), engine: enginePid ? procCpuMs(enginePid) : NaN };
-  const mem0 = { main: procRssMiB(mainPid), heap: await heapMiB() };
-  const runMs = MINUTES * 60_000;
-  await page.waitForTimeout(runMs);
-  const wall = Date.now() - t0;
-  const cpu1 = { renderer: await rendererCpu(), main: procCpuMs(mainPid), engine: enginePid ? procCpuMs(enginePid) : NaN };
-  const mem1 = { main: procRssMiB(mainPid), heap: await heapMiB() };
-  await page.screenshot({ path: join(dir, 'end.png') });
-  console.log(
-    `  (screenshot of the screen at the end: ${join(dir, 'end.png')}; mic meter ${await page.getByTestId('meter-mic').getAttribute('aria-valuenow')})`,
-  );
-  const b = await page.evaluate(
-    () => (window as unknown as { __bench: { onsets: number[]; ends: number[]; lines: { at: number }[]; finals: { at: number; key: string }[] } }).__bench,
-  );
-  await page.getByTestId('captions-stop').click();
-  await page.getByTestId('caption-saved').waitFor({ timeout: 30_000 });
+  const session = async (label: string, translate: boolean): Promise<SessionFigures> => {
+    await page.getByLabel('Translate captions into').selectOption(translate ? 'fr' : '');
+    await page.getByTestId('captions-start').click();
+    await page
+      .getByTestId('source-mic')
+      .filter({ hasText: 'Live' })
+      .waitFor({ timeout: 180_000 })
+      .catch(async (e: unknown) => {
+        await page.screenshot({ path: join(dir, 'failed.png') });
+        throw new Error(`captions did not go live (screenshot: ${join(dir, 'failed.png')}): ${String(e)}`);
+      });
+    const enginePid = childrenOf(mainPid)[0];
+    // Warm-up: the first sentence loads the engine's decoder.
+    await page.waitForTimeout(15_000);
+    const t0 = Date.now();
+    const cpu0 = { renderer: await rendererCpu(), main: procCpuMs(mainPid), engine: enginePid ? procCpuMs(enginePid) : NaN };
+    const mem0 = { main: procRssMiB(mainPid), heap: await heapMiB() };
+    const runMs = MINUTES * 60_000;
+    let summaries = 0;
+    if (translate) {
+      // "What did I miss?" once a minute beside the translation: neither may hold up the captions.
+      for (let left = runMs; left > 0; left -= 60_000) {
+        const ask = page.getByTestId('missed-ask');
+        if ((await ask.count()) > 0 && (await ask.isEnabled())) {
+          await ask.click();
+          summaries++;
+        }
+        await page.waitForTimeout(Math.min(60_000, left));
+      }
+    } else await page.waitForTimeout(runMs);
+    const wall = Date.now() - t0;
+    const cpu1 = { renderer: await rendererCpu(), main: procCpuMs(mainPid), engine: enginePid ? procCpuMs(enginePid) : NaN };
+    const mem1 = { main: procRssMiB(mainPid), heap: await heapMiB() };
+    await page.screenshot({ path: join(dir, `end-${label}.png`) });
+    console.log(
+      `  (screenshot of the screen at the end: ${join(dir, `end-${label}.png`)}; mic meter ${await page.getByTestId('meter-mic').getAttribute('aria-valuenow')})`,
+    );
+    const status = page.getByTestId('caption-translation-status');
+    const maxDepth = Number((await status.getAttribute('data-max-depth')) ?? 0);
+    const dropped = ((await status.textContent()) ?? '').match(/Translation fell behind[^.]*\./)?.[0] ?? 'none dropped';
+    const translated = await page.getByTestId('caption-translation').count();
+    const b = await page.evaluate(
+      () => (window as unknown as { __bench: { onsets: number[]; ends: number[]; lines: { at: number }[]; finals: { at: number; key: string }[] } }).__bench,
+    );
+    await page.getByTestId('captions-stop').click();
+    await page.getByTestId('caption-saved').waitFor({ timeout: 30_000 });
 
-  // Pair each onset with the first new caption line before the next onset; each end with the first final after it.
-  // Only speech of the measured minutes counts (the warm-up's first sentence also loads the decoder).
-  const measured = (t: number) => t >= t0 && t <= t0 + wall;
-  const first: number[] = [];
-  const final: number[] = [];
-  const bySentence: number[][] = SENTENCES.map(() => []);
-  b.onsets.forEach((on, i) => {
-    const next = b.onsets[i + 1] ?? Infinity;
-    const line = b.lines.find((l) => l.at >= on && l.at < next);
-    if (!line || !measured(on)) return;
-    first.push(line.at - on);
-    // Which sentence it was: from the words of the turn it started, once final.
-    const done = b.finals.find((x) => x.at >= on && x.at < next);
-    const k = done ? sentenceOf(done.key) : -1;
-    if (k >= 0) bySentence[k]!.push(line.at - on);
-  });
-  b.ends.forEach((end, i) => {
-    const next = b.ends[i + 1] ?? Infinity;
-    const f = b.finals.find((x) => x.at >= end && x.at < next);
-    if (f && measured(end)) final.push(f.at - end);
-  });
-  const onsetsMeasured = b.onsets.filter(measured).length;
-  const endsMeasured = b.ends.filter(measured).length;
+    // Pair each onset with the first new caption line before the next onset; each end with the first final after it.
+    // Only speech of the measured minutes counts (the warm-up's first sentence also loads the decoder).
+    const measured = (t: number) => t >= t0 && t <= t0 + wall;
+    const first: number[] = [];
+    const final: number[] = [];
+    const bySentence: number[][] = SENTENCES.map(() => []);
+    b.onsets.forEach((on, i) => {
+      const next = b.onsets[i + 1] ?? Infinity;
+      const line = b.lines.find((l) => l.at >= on && l.at < next);
+      if (!line || !measured(on)) return;
+      first.push(line.at - on);
+      // Which sentence it was: from the words of the turn it started, once final.
+      const done = b.finals.find((x) => x.at >= on && x.at < next);
+      const k = done ? sentenceOf(done.key) : -1;
+      if (k >= 0) bySentence[k]!.push(line.at - on);
+    });
+    b.ends.forEach((end, i) => {
+      const next = b.ends[i + 1] ?? Infinity;
+      const f = b.finals.find((x) => x.at >= end && x.at < next);
+      if (f && measured(end)) final.push(f.at - end);
+    });
+    const onsetsMeasured = b.onsets.filter(measured).length;
+    const endsMeasured = b.ends.filter(measured).length;
+    const pct = (cpuMs: number) => `${((cpuMs / wall) * 100).toFixed(1)} % of one core`;
+    console.log(
+      `captions-latency, ${label}: host mode + local engine, fake microphone, ${MINUTES} min measured after 15 s warm-up; ${cpus().length} cores, load ${loadavg()[0]!.toFixed(1)}`,
+    );
+    if (translate)
+      console.log(
+        `  translation: ${translated} lines translated · queue at most ${maxDepth} turns deep · ${dropped} · ${summaries} “What did I miss?” summaries asked`,
+      );
+    console.log(`  (${b.lines.length} caption lines appeared, ${b.finals.length} turned final)`);
+    console.log(
+      `  speech onset → first caption on screen   n=${first.length}/${onsetsMeasured}  p50 ${quantile(first, 0.5).toFixed(0)} ms  p95 ${quantile(first, 0.95).toFixed(0)} ms  (goals 400 / 800; ratios ${(quantile(first, 0.5) / 400).toFixed(2)} / ${(quantile(first, 0.95) / 800).toFixed(2)})`,
+    );
+    // The sentences differ: Silero confirms some openings (“After…”, “Thank…”) 150–300 ms later than the microphone's level rises.
+    console.log(
+      `    by sentence, p50 ms: ${bySentence.map((v, i) => `“${SENTENCES[i]!.split(' ').slice(0, 2).join(' ')}…” ${v.length ? quantile(v, 0.5).toFixed(0) : '–'}`).join(' · ')}`,
+    );
+    console.log(
+      `  end of speech → final turn on screen     n=${final.length}/${endsMeasured}  p50 ${quantile(final, 0.5).toFixed(0)} ms  p95 ${quantile(final, 0.95).toFixed(0)} ms  (goal p50 900; ratio ${(quantile(final, 0.5) / 900).toFixed(2)})`,
+    );
+    console.log(`  CPU  renderer ${pct(cpu1.renderer - cpu0.renderer)} · main ${pct(cpu1.main - cpu0.main)} · engine ${pct(cpu1.engine - cpu0.engine)}`);
+    console.log(
+      `  memory growth  main RSS ${(mem1.main - mem0.main).toFixed(1)} MiB (${mem0.main.toFixed(0)} → ${mem1.main.toFixed(0)}) · renderer JS heap ${(mem1.heap - mem0.heap).toFixed(1)} MiB (${mem0.heap.toFixed(1)} → ${mem1.heap.toFixed(1)})  (goal ≤ 20 MiB)`,
+    );
+    return { first, onsets: onsetsMeasured, translated, maxDepth, dropped, summaries };
+  };
+
+  const alone = await session('captions alone', false);
+  const withTranslation = await session('with translation and What did I miss?', true);
   await browser.close();
   await stopHost(child);
-
-  const pct = (cpuMs: number) => `${((cpuMs / wall) * 100).toFixed(1)} % of one core`;
+  const p50 = (v: number[]) => quantile(v, 0.5);
+  console.log('captions-latency: first caption p50, side by side (one host, one run)');
   console.log(
-    `captions-latency: host mode + local engine, fake microphone, ${MINUTES} min measured after 15 s warm-up; ${cpus().length} cores, load ${loadavg()[0]!.toFixed(1)}`,
-  );
-  console.log(`  (${b.lines.length} caption lines appeared, ${b.finals.length} turned final)`);
-  console.log(
-    `  speech onset → first caption on screen   n=${first.length}/${onsetsMeasured}  p50 ${quantile(first, 0.5).toFixed(0)} ms  p95 ${quantile(first, 0.95).toFixed(0)} ms  (goals 400 / 800; ratios ${(quantile(first, 0.5) / 400).toFixed(2)} / ${(quantile(first, 0.95) / 800).toFixed(2)})`,
-  );
-  // The sentences differ: Silero confirms some openings (“After…”, “Thank…”) 150–300 ms later than the microphone's level rises.
-  console.log(
-    `    by sentence, p50 ms: ${bySentence.map((v, i) => `“${SENTENCES[i]!.split(' ').slice(0, 2).join(' ')}…” ${v.length ? quantile(v, 0.5).toFixed(0) : '–'}`).join(' · ')}`,
+    `  without translation  n=${alone.first.length}/${alone.onsets}  p50 ${p50(alone.first).toFixed(0)} ms  p95 ${quantile(alone.first, 0.95).toFixed(0)} ms`,
   );
   console.log(
-    `  end of speech → final turn on screen     n=${final.length}/${endsMeasured}  p50 ${quantile(final, 0.5).toFixed(0)} ms  p95 ${quantile(final, 0.95).toFixed(0)} ms  (goal p50 900; ratio ${(quantile(final, 0.5) / 900).toFixed(2)})`,
+    `  with translation     n=${withTranslation.first.length}/${withTranslation.onsets}  p50 ${p50(withTranslation.first).toFixed(0)} ms  p95 ${quantile(withTranslation.first, 0.95).toFixed(0)} ms`,
   );
-  console.log(`  CPU  renderer ${pct(cpu1.renderer - cpu0.renderer)} · main ${pct(cpu1.main - cpu0.main)} · engine ${pct(cpu1.engine - cpu0.engine)}`);
   console.log(
-    `  memory growth  main RSS ${(mem1.main - mem0.main).toFixed(1)} MiB (${mem0.main.toFixed(0)} → ${mem1.main.toFixed(0)}) · renderer JS heap ${(mem1.heap - mem0.heap).toFixed(1)} MiB (${mem0.heap.toFixed(1)} → ${mem1.heap.toFixed(1)})  (goal ≤ 20 MiB)`,
+    `  ratio with/without p50 ${(p50(withTranslation.first) / p50(alone.first)).toFixed(2)} (goal ≤ 1.10) · translation queue max depth ${withTranslation.maxDepth} turns (bounded at 3) · ${withTranslation.translated} lines translated`,
   );
 }
 

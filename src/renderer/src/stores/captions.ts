@@ -217,7 +217,8 @@ export const captionsState =
             levels: { ...s.levels, [source]: 0 },
           })),
       });
-      if (c.translateTo) void get().setTranslation(c.translateTo);
+      // The run translates as the settings say (main may remember another window's earlier choice).
+      void get().setTranslation(c.translateTo || null);
       try {
         await capture.start();
         set({ phase: 'running' });

@@ -21,13 +21,13 @@ function whereText(t: TranslationStatus): string {
 function Translation() {
   const c = useSettings((s) => s.settings.captions);
   const update = useSettings((s) => s.update);
-  const phase = useCaptions((s) => s.phase);
   const status = useCaptions((s) => s.translation);
   const setTranslation = useCaptions((s) => s.setTranslation);
   const value = c.translateTo ?? '';
   const pick = (code: string) => {
     void update({ captions: { ...c, translateTo: code } });
-    if (phase === 'running') void setTranslation(code || null);
+    // Main keeps the choice for the next run too, so "none" is told even when nothing runs.
+    void setTranslation(code || null);
   };
   const current = status && status.language === (value || null) ? status : null;
   return (
@@ -42,7 +42,9 @@ function Translation() {
         ))}
       </select>
       <div id="cap-translate-help" role="status" data-testid="caption-translation-status" data-max-depth={current?.maxDepth ?? 0}>
-        {value && !current && <p className="field__help">Each finished line gets its {languageName(value)} translation under it once captions start.</p>}
+        {value && (!current || current.state === 'off') && (
+          <p className="field__help">Each finished line gets its {languageName(value)} translation under it once captions start.</p>
+        )}
         {current?.state === 'on' && current.model && <p className="field__help">{whereText(current)}</p>}
         {current?.state === 'unavailable' && <p className="banner banner--warn">{current.message}</p>}
         {current?.state === 'on' && current.message && <p className="banner banner--warn">{current.message}</p>}
