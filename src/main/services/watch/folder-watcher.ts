@@ -92,7 +92,8 @@ export class FolderWatcher {
       if (inProgressName(name) || mediaKindOf(name) === null) continue;
       const path = join(this.dir, name);
       present.add(path);
-      if (this.taking.has(path)) continue;
+      // Known once, known for good: a folder of thousands of finished files costs no query per pass.
+      if (this.taking.has(path) || this.skippedOnce.has(path)) continue;
       if (this.hooks.known(path)) {
         this.growing.delete(path);
         if (!this.skippedOnce.has(path)) {
