@@ -49,6 +49,11 @@ function seed(dataDir: string): void {
   people.setMatch(tuesday.recordingId, tuesday.transcriptId, 'A', dana, 0.91);
   const lee = people.remember(tuesday.recordingId, 'Lee', 'test-model', [{ vector: Float32Array.from([0, 1, 0]), ms: 1600 }], 'B');
   people.setMatch(tuesday.recordingId, tuesday.transcriptId, 'B', lee, 1);
+  // Tuesday's kept turn voiceprints: A's three words, B's five.
+  lib.voices.saveTurns(tuesday.transcriptId, [
+    { firstWord: 0, lastWord: 2, start: 300, end: 1400, model: 'test-model', vector: Float32Array.from([1, 0, 0]) },
+    { firstWord: 3, lastWord: 7, start: 1500, end: 3400, model: 'test-model', vector: Float32Array.from([0, 1, 0]) },
+  ]);
   lib.close();
 }
 
@@ -106,5 +111,20 @@ test.describe('People', () => {
     await page.getByRole('button', { name: 'People' }).click();
     await page.getByRole('button', { name: 'Open Tuesday stand-up' }).first().click();
     await expect(page.getByRole('heading', { level: 1, name: 'Tuesday stand-up' })).toBeVisible();
+  });
+
+  test('the transcript says which voices were recognised, and re-clusters its speakers without transcribing again', async ({ page, host }) => {
+    test.setTimeout(120_000);
+    seed(host.dataDir);
+    await page.goto(host.url);
+    await page.getByRole('button', { name: 'Open Tuesday stand-up' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Tuesday stand-up' })).toBeVisible();
+    await expect(page.getByTestId('speaker-note')).toHaveText('Recognised: Dana (91% match).');
+    await expectNoAxeViolationsInBothThemes(page, 'transcript with speaker groups', 'speaker-groups');
+    await page.getByRole('combobox', { name: 'Speakers' }).selectOption('1');
+    await page.getByRole('button', { name: 'Re-cluster' }).click();
+    const body = page.getByTestId('transcript-body');
+    await expect(body.getByRole('button', { name: /: rename$/ })).toHaveCount(1);
+    await expect(page.getByTestId('speaker-note')).toHaveText('');
   });
 });

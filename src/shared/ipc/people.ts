@@ -40,7 +40,8 @@ export const peopleChannels = {
   /** Names a speaker of a recording; with `remember`, the voice is remembered under that name for later recordings. */
   'people.nameSpeaker': {
     input: z.object({ id: z.string().min(1), speaker: z.string().min(1).max(40), name: voiceName.nullable(), remember: z.boolean().default(true) }).strict(),
-    output: z.object({ voiceId: z.string().nullable() }),
+    /** `note`: why the voice could not be remembered (the name is kept all the same). */
+    output: z.object({ voiceId: z.string().nullable(), note: z.string().nullable() }),
   },
   /** Recognises remembered voices among the recording's speakers now (it also happens when a transcript completes). */
   'people.match': { input: z.object({ id: z.string().min(1) }).strict(), output: z.object({ matches: z.array(matchSchema) }) },

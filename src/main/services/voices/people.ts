@@ -36,10 +36,22 @@ export class PeopleService {
     return this.people.list();
   }
 
-  /** Names a speaker of a recording; with `remember`, its turns' voiceprints join the voice of that name. */
-  async nameSpeaker(recordingId: string, speaker: string, name: string | null, remember: boolean): Promise<{ voiceId: string | null }> {
+  /**
+   * Names a speaker of a recording; with `remember`, its turns' voiceprints join the voice of that name. The
+   * name is kept even when the voice cannot be remembered (no speaker-embedding model, no audio): `note` says why.
+   */
+  async nameSpeaker(recordingId: string, speaker: string, name: string | null, remember: boolean): Promise<{ voiceId: string | null; note: string | null }> {
     this.library.edits.renameSpeaker(recordingId, speaker, name);
-    if (!name || !remember) return { voiceId: null };
+    if (!name || !remember) return { voiceId: null, note: null };
+    try {
+      return { voiceId: await this.remember(recordingId, speaker, name), note: null };
+    } catch (err) {
+      const why = err instanceof Error ? err.message : String(err);
+      return { voiceId: null, note: `${name} is named here, but the voice could not be remembered for other recordings: ${why}` };
+    }
+  }
+
+  private async remember(recordingId: string, speaker: string, name: string): Promise<string> {
     const { transcriptId, turns } = await this.voices.turns(recordingId);
     const words = this.library.transcripts.words(transcriptId);
     const mine = turns.filter((t) => t.vector && words[t.firstWord]?.speaker === speaker);
@@ -52,7 +64,7 @@ export class PeopleService {
       speaker,
     );
     this.people.setMatch(recordingId, transcriptId, speaker, voiceId, 1);
-    return { voiceId };
+    return voiceId;
   }
 
   /**

@@ -1,7 +1,7 @@
 /** People: the voices Verbatim remembers (named in transcripts, recognised in new ones) and the actions on them. */
 import { create, type StateCreator } from 'zustand';
 import type { VerbatimApi } from '../../../shared/ipc';
-import type { Voice } from '../../../shared/ipc/people';
+import type { SpeakerNote, Voice, VoiceMatch } from '../../../shared/ipc/people';
 import { api as bridgeApi, errorMessage } from '../bridge';
 import { toast } from './toasts';
 
@@ -14,6 +14,10 @@ interface PeopleState {
   merge(into: string, from: string): Promise<string | null>;
   split(voiceId: string, recordingId: string, name: string): Promise<string | null>;
   forget(voiceId: string): Promise<string | null>;
+  /** A recording's speaker note and recognised voices (empty when they cannot be read). */
+  speakersOf(recordingId: string): Promise<{ note: SpeakerNote | null; matches: VoiceMatch[] }>;
+  /** Groups a recording's speakers again (null: Auto); answers the new note, or null after saying why not. */
+  recluster(recordingId: string, speakers: number | null): Promise<SpeakerNote | null>;
 }
 
 export const peopleState =
@@ -44,6 +48,24 @@ export const peopleState =
       merge: (into, from) => act(() => api.invoke('people.merge', { into, from }), 'Voices merged.'),
       split: (voiceId, recordingId, name) => act(() => api.invoke('people.split', { voiceId, recordingId, name }), `${name} is a voice of its own now.`),
       forget: (voiceId) => act(() => api.invoke('people.forget', { voiceId }), 'Voice forgotten.'),
+      async speakersOf(recordingId) {
+        try {
+          const [note, m] = await Promise.all([api.invoke('people.speakerNote', { id: recordingId }), api.invoke('people.matches', { id: recordingId })]);
+          return { note, matches: m.matches };
+        } catch {
+          return { note: null, matches: [] };
+        }
+      },
+      async recluster(recordingId, speakers) {
+        try {
+          const n = await api.invoke('people.recluster', { id: recordingId, speakers });
+          toast(`Speakers grouped again: ${n.speakers} ${n.speakers === 1 ? 'speaker' : 'speakers'}.`, 'ok');
+          return n;
+        } catch (err) {
+          toast(errorMessage(err), 'error');
+          return null;
+        }
+      },
     };
   };
 

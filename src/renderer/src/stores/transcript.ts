@@ -193,7 +193,10 @@ export const transcriptState =
         const id = get().id;
         if (!id) return;
         try {
-          whole(unpackTranscript(await api.invoke('library.renameSpeaker', { id, speaker, name })));
+          // The voice is remembered under the name too (People), so later recordings show it.
+          const named = await api.invoke('people.nameSpeaker', { id, speaker, name, remember: true });
+          whole(unpackTranscript(await api.invoke('library.get', { id })));
+          if (named.note) toast(named.note, 'info');
         } catch (err) {
           toast(errorMessage(err), 'error');
         }

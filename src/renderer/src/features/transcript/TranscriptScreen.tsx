@@ -11,6 +11,7 @@ import { useLibrary } from '../../stores/library';
 import { toast } from '../../stores/toasts';
 import { useTranscript } from '../../stores/transcript';
 import { AddSpeakers } from './AddSpeakers';
+import { SpeakerGroups } from './SpeakerGroups';
 import { CorrectionOffer } from './CorrectionOffer';
 import { DetailsPanel } from './DetailsPanel';
 import { FindBar } from './FindBar';
@@ -151,6 +152,7 @@ export function TranscriptScreen({ editor: Editor = null }: { editor?: Subtitles
         <div className="transcript__actions">
           {item.source === 'Live session' && <Versions recordingId={item.id} />}
           {done && item.hasAudio && transcript.speakers.length === 0 && <AddSpeakers recordingId={item.id} />}
+          {done && transcript.speakers.length > 0 && <SpeakerGroups recordingId={item.id} transcriptId={transcript.transcriptId} />}
           {done && <ReviewBar transcript={transcript} />}
           <Button ref={findButton} size="sm" icon="search" disabled={!done} onClick={() => setFinding(true)} aria-keyshortcuts="Control+F">
             Find
