@@ -10,7 +10,15 @@ export const VOCABULARY_MAX_CHARS = 50;
 /** A job's keyterms_prompt holds at most this many terms (the options schema's limit). */
 export const JOB_KEYTERMS_MAX = 200;
 
-export const vocabularyTermSchema = z.string().trim().min(1).max(VOCABULARY_MAX_CHARS);
+/** The cloud's limit on one keyterm (openapi.yml keyterms_prompt: at most 6 words a phrase). */
+export const VOCABULARY_MAX_WORDS = 6;
+
+export const vocabularyTermSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(VOCABULARY_MAX_CHARS)
+  .refine((t) => t.split(/\s+/).length <= VOCABULARY_MAX_WORDS, `A term has at most ${VOCABULARY_MAX_WORDS} words.`);
 export const vocabularySchema = z.array(vocabularyTermSchema).max(VOCABULARY_MAX_TERMS);
 
 /** Punctuation at either end of a word ("Phoebe," → "Phoebe"); inner marks stay (O'Brien, e-mail, 3.5). */
@@ -22,6 +30,7 @@ export function cleanTerm(text: string): string {
     .split(/\s+/)
     .map((w) => w.replace(EDGE_PUNCTUATION, ''))
     .filter(Boolean)
+    .slice(0, VOCABULARY_MAX_WORDS)
     .join(' ')
     .slice(0, VOCABULARY_MAX_CHARS)
     .trim();
@@ -47,7 +56,7 @@ export function hasTerm(list: readonly string[], term: string): boolean {
   return list.some((t) => t.toLocaleLowerCase() === k);
 }
 
-/** `list` with `term` added at the end (cleaned), unless it is there already in any case or the list is full. */
+/** `list` with `term` added at the end (cleaned, its first 6 words), unless it is there already in any case or the list is full. */
 export function addTerm(list: readonly string[], term: string): string[] {
   const t = cleanTerm(term);
   if (!t || hasTerm(list, t) || list.length >= VOCABULARY_MAX_TERMS) return [...list];
@@ -59,7 +68,8 @@ export function mergeKeyterms(own: readonly string[] | null | undefined, vocabul
   const out: string[] = [];
   for (const t of [...(own ?? []), ...vocabulary]) {
     if (out.length >= max) break;
-    if (t.trim() && !hasTerm(out, t)) out.push(t.trim());
+    // A phrase over the cloud's word limit would fail the whole request: it is left out.
+    if (t.trim() && t.trim().split(/\s+/).length <= VOCABULARY_MAX_WORDS && !hasTerm(out, t)) out.push(t.trim());
   }
   return out;
 }

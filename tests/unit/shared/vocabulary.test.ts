@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addTerm, cleanTerm, isSpellingChange, mergeKeyterms, VOCABULARY_MAX_TERMS } from '../../../src/shared/vocabulary';
+import { addTerm, cleanTerm, isSpellingChange, mergeKeyterms, VOCABULARY_MAX_TERMS, vocabularySchema } from '../../../src/shared/vocabulary';
 import { replaceWordForm } from '../../../src/main/services/vocabulary/service';
 import { jobLocalModel } from '../../../src/main/services/jobs/request-extras';
 import { catalogForTask } from '../../../src/shared/models/lookup';
@@ -28,6 +28,10 @@ describe('what a correction teaches', () => {
   it('joins a request’s own terms and the vocabulary, each once, up to the limit', () => {
     expect(mergeKeyterms(['Acme', 'phoebe'], ['Phoebe', 'Zed'], 10)).toEqual(['Acme', 'phoebe', 'Zed']);
     expect(mergeKeyterms(undefined, ['a', 'b', 'c'], 2)).toEqual(['a', 'b']);
+    // The cloud takes phrases of at most 6 words.
+    expect(mergeKeyterms(['one two three four five six seven'], ['Phoebe'], 10)).toEqual(['Phoebe']);
+    expect(cleanTerm('one two three four five six seven')).toBe('one two three four five six');
+    expect(vocabularySchema.safeParse(['one two three four five six seven']).success).toBe(false);
   });
 
   it('replaces a word’s letters and keeps the punctuation around it', () => {

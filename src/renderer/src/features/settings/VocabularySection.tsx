@@ -1,6 +1,6 @@
 /** Settings → Vocabulary: the names and words new transcripts and live captions listen for; corrections add to it, and it can be edited here. */
 import { useState } from 'react';
-import { addTerm, cleanTerm, hasTerm, VOCABULARY_MAX_CHARS, VOCABULARY_MAX_TERMS } from '../../../../shared/vocabulary';
+import { addTerm, cleanTerm, hasTerm, VOCABULARY_MAX_CHARS, VOCABULARY_MAX_TERMS, VOCABULARY_MAX_WORDS } from '../../../../shared/vocabulary';
 import { Button } from '../../components/Button';
 import { useSettings } from '../../stores/settings';
 
@@ -77,7 +77,8 @@ export function VocabularySection() {
           </Button>
         </div>
         <p id="vocabulary-note" className={note ? 'field__error' : 'field__help'} role={note ? 'alert' : undefined}>
-          {note ?? `Separate several with commas. Up to ${VOCABULARY_MAX_TERMS} terms of up to ${VOCABULARY_MAX_CHARS} characters.`}
+          {note ??
+            `Separate several with commas. Up to ${VOCABULARY_MAX_TERMS} terms, each at most ${VOCABULARY_MAX_WORDS} words and ${VOCABULARY_MAX_CHARS} characters.`}
         </p>
       </form>
     </section>
