@@ -28,6 +28,8 @@ export const captionsStartInputSchema = z
     endOfTurn: endOfTurnSchema.default('balanced'),
     formatTurns: z.boolean().default(true),
     keyterms: z.array(z.string().trim().min(1).max(50)).max(100).default([]),
+    /** Tell the speakers of the system audio apart (Speaker A, B, …); the microphone stays You. */
+    speakerLabels: z.boolean().default(false),
     /** A label for the microphone and system inputs, kept with the session. */
     deviceLabels: z.partialRecord(liveSourceSchema, z.string().max(200)).optional(),
     /** The recording's container, e.g. "audio/webm;codecs=opus". */
@@ -74,6 +76,8 @@ export const liveTurnSchema = z.object({
   receivedAt: z.number(),
   /** Capture time (epoch ms) of the last audio frame this turn's words reach, when known. */
   capturedAt: z.number().nullable(),
+  /** System audio with speaker labels: who spoke the finished turn ("A", "B", …); absent or null otherwise. */
+  speaker: z.string().max(40).nullable().optional(),
 });
 export type LiveTurn = z.infer<typeof liveTurnSchema>;
 
@@ -122,6 +126,8 @@ export const captionsSettingsSchema = z.object({
   recordOnly: z.boolean().default(captionDefaults.recordOnly),
   /** Translate final turns into this language ('' or absent: off). */
   translateTo: z.string().max(20).optional(),
+  /** Tell the speakers of the system audio apart (absent: off). */
+  speakerLabels: z.boolean().optional(),
   overlay: z
     .object({
       fontSize: z.number().int().min(16).max(72).default(captionDefaults.overlay.fontSize),

@@ -246,7 +246,13 @@ export class CaptionsService {
     let client: StreamingClient | null = null;
     try {
       client = await this.deps.streaming(
-        { sampleRate: LIVE_SAMPLE_RATE, formatTurns: input.formatTurns, keytermsPrompt: input.keyterms.length ? input.keyterms : undefined },
+        {
+          sampleRate: LIVE_SAMPLE_RATE,
+          formatTurns: input.formatTurns,
+          keytermsPrompt: input.keyterms.length ? input.keyterms : undefined,
+          // Only the system audio's speakers are told apart: the microphone is the user.
+          speakerLabels: input.speakerLabels && source === 'system' ? true : undefined,
+        },
         {
           begin: () => {
             // The thresholds travel as UpdateConfiguration: the client's URL carries only the basics.

@@ -4,9 +4,9 @@
  * merged by time into one word list, labelled You / Others when both sources ran.
  */
 import type { LiveSource } from '../../../shared/audio-frame';
-import { sourceLabels } from '../../../shared/audio-frame';
 import type { Span, Word } from '../../../shared/library';
 import type { LiveTurn, LiveWord } from '../../../shared/captions';
+import { liveSpeakerId } from '../../../shared/voices/live';
 import type { Turn } from '../client/streaming';
 
 export class TurnBook {
@@ -45,6 +45,9 @@ export class TurnBook {
       receivedAt,
       capturedAt,
     };
+    // The service labels a finished turn's speaker; UNKNOWN (too little speech) is no label.
+    const speaker = t.speaker_label && t.speaker_label !== 'UNKNOWN' && source === 'system' ? t.speaker_label : (prev?.speaker ?? null);
+    if (speaker) turn.speaker = speaker;
     this.turns.set(key, turn);
     return turn;
   }
@@ -74,7 +77,7 @@ export function mergeTurns(turns: LiveTurn[], labelled: boolean): { words: Word[
   const sentences: Span[] = [];
   for (const t of [...turns].sort(byTime)) {
     if (t.words.length === 0) continue;
-    const speaker = labelled ? sourceLabels[t.source] : null;
+    const speaker = liveSpeakerId(t, labelled);
     const first = words.length;
     for (const w of t.words) words.push({ text: w.text, start: w.start, end: Math.max(w.end, w.start), confidence: w.confidence, speaker });
     sentences.push({ text: t.words.map((w) => w.text).join(' '), start: t.startMs, end: t.endMs, firstWord: first, lastWord: words.length - 1, speaker });

@@ -195,6 +195,7 @@ export const captionsState =
           endOfTurn: c.endOfTurn,
           formatTurns: c.formatTurns,
           keyterms: c.keyterms,
+          speakerLabels: c.speakerLabels ?? false,
           deviceLabels: labels,
           recordingMime: mime,
         });

@@ -7,7 +7,7 @@
  * Picture-in-Picture and the pop-out window.
  */
 import { useState, type KeyboardEvent, type WheelEvent } from 'react';
-import { sourceLabels } from '../../../../shared/audio-frame';
+import { liveWho } from '../../../../shared/voices/live';
 import { useCaptions } from '../../stores/captions';
 import { useSettings } from '../../stores/settings';
 import './captions-rewind.css';
@@ -73,7 +73,7 @@ export function CaptionsOverlay({ draggable = false }: { draggable?: boolean }) 
         ) : (
           recent.map((t) => (
             <p key={t.key} className={t.final ? undefined : 'cap-overlay__growing'} data-testid="overlay-line">
-              {labelled && <span className="cap-overlay__who">{sourceLabels[t.source]}: </span>}
+              {liveWho(t, labelled) && <span className="cap-overlay__who">{liveWho(t, labelled)}: </span>}
               {t.text}
               {t.final && translations[t.key] !== undefined && (
                 <span className="cap-overlay__translation" data-testid="overlay-translation">

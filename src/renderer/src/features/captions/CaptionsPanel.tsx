@@ -6,7 +6,7 @@
  * and "Back to live" returns. A line's time plays the recording from there.
  */
 import { memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { sourceLabels } from '../../../../shared/audio-frame';
+import { liveWho } from '../../../../shared/voices/live';
 import type { LiveTurn } from '../../../../shared/captions';
 import { formatClock } from '../../components/format';
 import { useCaptions } from '../../stores/captions';
@@ -37,7 +37,7 @@ const Line = memo(function Line({
         ) : (
           <time>{clock}</time>
         )}
-        {labelled && <span className={`cap-src cap-src--${turn.source}`}>{sourceLabels[turn.source]}</span>}
+        {liveWho(turn, labelled) && <span className={`cap-src cap-src--${turn.source}`}>{liveWho(turn, labelled)}</span>}
       </span>
       <span className="cap-line__body">
         <span className="cap-line__text">

@@ -29,6 +29,7 @@ export function CaptionsSettings() {
         <Switch label="Noise suppression" checked={c.noiseSuppression} onChange={(v) => set({ noiseSuppression: v })} />
         <Switch label="Automatic gain" checked={c.autoGainControl} onChange={(v) => set({ autoGainControl: v })} />
         <Switch label="Formatted turns (punctuation, capitals)" checked={c.formatTurns} onChange={(v) => set({ formatTurns: v })} />
+        <Switch label="Tell apart who speaks in the system audio" checked={c.speakerLabels ?? false} onChange={(v) => set({ speakerLabels: v })} />
       </div>
       <div className="grid2">
         <div className="field">

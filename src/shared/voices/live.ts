@@ -1,0 +1,14 @@
+/** Who said a live turn, in words: the microphone is always "You"; system audio with speaker labels is "Speaker A", "Speaker B", … else "Others". */
+import { sourceLabels, type LiveSource } from '../audio-frame';
+
+/** What the captions panel and overlay show before a turn's text, or null for nothing (one source, no speaker labels). */
+export function liveWho(turn: { source: LiveSource; speaker?: string | null }, bothSources: boolean): string | null {
+  if (turn.source === 'system' && turn.speaker) return `Speaker ${turn.speaker}`;
+  return bothSources ? sourceLabels[turn.source] : null;
+}
+
+/** The speaker a live turn's words take in the library: "You" for the microphone with two sources, the label of a system speaker, else "Others" or none. */
+export function liveSpeakerId(turn: { source: LiveSource; speaker?: string | null }, bothSources: boolean): string | null {
+  if (turn.source === 'system' && turn.speaker) return turn.speaker;
+  return bothSources ? sourceLabels[turn.source] : null;
+}
