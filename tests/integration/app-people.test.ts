@@ -74,6 +74,11 @@ describe('remembered voices', () => {
       ['A', 'Dana'],
       ['B', null],
     ]);
+    // Exports use the remembered name.
+    for (const format of ['srt', 'vtt', 'txt'] as const) {
+      const out = await call(core.router, 'library.export', { id: tuesday, format, ...(format === 'vtt' ? { voices: true } : {}) });
+      expect(out.content, format).toMatch(format === 'vtt' ? /<v Dana>/ : /Dana: /);
+    }
     const { voices } = await call(core.router, 'people.list', {});
     expect(voices.map((v) => v.name)).toEqual(['Dana']);
     expect(voices[0]!.recordings.map((r) => r.id).sort()).toEqual([monday, tuesday].sort());
