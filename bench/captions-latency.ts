@@ -252,7 +252,8 @@ async function main(): Promise<void> {
       console.log(
         `  translation: ${translated} lines translated · queue at most ${maxDepth} turns deep · ${dropped} · ${summaries} “What did I miss?” summaries asked`,
       );
-    console.log(`  (${b.lines.length} caption lines appeared, ${b.finals.length} turned final)`);
+    // The page's record holds both sessions: count this one's.
+    console.log(`  (${b.lines.filter((l) => measured(l.at)).length} caption lines appeared, ${b.finals.filter((f) => measured(f.at)).length} turned final)`);
     console.log(
       `  speech onset → first caption on screen   n=${first.length}/${onsetsMeasured}  p50 ${quantile(first, 0.5).toFixed(0)} ms  p95 ${quantile(first, 0.95).toFixed(0)} ms  (goals 400 / 800; ratios ${(quantile(first, 0.5) / 400).toFixed(2)} / ${(quantile(first, 0.95) / 800).toFixed(2)})`,
     );
