@@ -105,12 +105,22 @@ test.describe('People', () => {
     await expectNoAxeViolationsInBothThemes(page, 'people empty', 'people-empty');
   });
 
-  test('a recording opens from its voice', async ({ page, host }) => {
+  test('a recording opens from its voice; search narrowed to what one person said', async ({ page, host }) => {
     seed(host.dataDir);
     await page.goto(host.url);
     await page.getByRole('button', { name: 'People' }).click();
-    await page.getByRole('button', { name: 'Open Tuesday stand-up' }).first().click();
+    const said = page.getByRole('search', { name: 'What Dana said' });
+    await said.getByRole('searchbox', { name: 'Search what Dana said' }).fill('glad');
+    await said.getByRole('button', { name: 'Search' }).click();
+    await expect(said.getByRole('status')).toHaveText('Nothing found.');
+    await said.getByRole('searchbox', { name: 'Search what Dana said' }).fill('morning');
+    await said.getByRole('button', { name: 'Search' }).click();
+    await expect(said.getByRole('status')).toHaveText('2 places found.');
+    await said.getByRole('button', { name: 'Tuesday stand-up at 0:00' }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Tuesday stand-up' })).toBeVisible();
+    await page.getByRole('button', { name: 'People' }).click();
+    await page.getByRole('button', { name: 'Open Monday stand-up' }).first().click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Monday stand-up' })).toBeVisible();
   });
 
   test('the transcript says which voices were recognised, and re-clusters its speakers without transcribing again', async ({ page, host }) => {

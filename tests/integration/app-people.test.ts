@@ -81,6 +81,17 @@ describe('remembered voices', () => {
     }
     const { voices } = await call(core.router, 'people.list', {});
     expect(voices.map((v) => v.name)).toEqual(['Dana']);
+    // Search narrowed to Dana: a word only A says is found, one only B says is not.
+    const mon = core.library.transcripts.get(monday);
+    const said = (s: string) => new Set(mon.words.filter((w) => w.speaker === s).map((w) => w.text.toLowerCase().replace(/[^a-z]/g, '')));
+    const [a, b] = [said('A'), said('B')];
+    const onlyA = [...a].find((w) => w.length >= 5 && !b.has(w))!;
+    const onlyB = [...b].find((w) => w.length >= 5 && !a.has(w))!;
+    const hits = (await call(core.router, 'people.search', { voiceId: voices[0]!.id, query: onlyA })).hits;
+    expect(hits.length, onlyA).toBeGreaterThan(0);
+    expect(hits.every((h) => h.recordingId === monday || h.recordingId === tuesday)).toBe(true);
+    expect((await call(core.router, 'search.query', { query: onlyB })).hits.length, onlyB).toBeGreaterThan(0);
+    expect((await call(core.router, 'people.search', { voiceId: voices[0]!.id, query: onlyB })).hits, onlyB).toEqual([]);
     expect(voices[0]!.recordings.map((r) => r.id).sort()).toEqual([monday, tuesday].sort());
 
     // Rename: the voice and the speakers named after it.

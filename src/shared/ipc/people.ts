@@ -1,5 +1,6 @@
 /** Speakers and remembered voices (People): re-clustering from kept voiceprints, naming and recognising voices, and the People view's rename, merge, split and forget. */
 import { z } from 'zod';
+import { searchHitSchema } from '../library';
 import type { Contracts } from './common';
 
 export const speakerNoteSchema = z.object({
@@ -54,6 +55,11 @@ export const peopleChannels = {
   'people.split': {
     input: z.object({ voiceId: z.string().min(1), recordingId: z.string().min(1), name: voiceName }).strict(),
     output: z.object({ voiceId: z.string() }),
+  },
+  /** Library search narrowed to what one remembered voice said. */
+  'people.search': {
+    input: z.object({ voiceId: z.string().min(1), query: z.string().trim().min(1).max(500) }).strict(),
+    output: z.object({ hits: z.array(searchHitSchema) }),
   },
   /** Deletes a voice's voiceprints everywhere in the library. */
   'people.forget': { input: z.object({ voiceId: z.string().min(1) }).strict(), output: z.object({ ok: z.literal(true) }) },

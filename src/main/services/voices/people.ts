@@ -5,6 +5,7 @@
  * sends one to a service.
  */
 import { cosine, centroid } from '../../../shared/voices/cluster';
+import type { SearchHit } from '../../../shared/library';
 import type { Library } from '../library/library';
 import type { VoiceSummary } from '../library/people';
 import type { SettingsService } from '../settings';
@@ -123,5 +124,32 @@ export class PeopleService {
 
   forget(id: string): void {
     this.people.forget(id);
+  }
+
+  /**
+   * Library search narrowed to what one person said: the hits whose sentence a speaker carrying the voice's
+   * name speaks ("what did Dana say about the budget").
+   */
+  search(query: string, voiceId: string, limit = 50): SearchHit[] {
+    const voice = this.people.list().find((v) => v.id === voiceId);
+    if (!voice) return [];
+    const who = voice.name.toLocaleLowerCase();
+    const speakerAt = new Map<string, (ms: number) => string | null>();
+    return this.library.search
+      .search(query, { limit: 200 })
+      .filter((hit) => {
+        let at = speakerAt.get(hit.recordingId);
+        if (!at) {
+          const t = this.library.transcripts.get(hit.recordingId);
+          const names = new Map(t.speakers.map((s) => [s.id, (s.name ?? '').toLocaleLowerCase()]));
+          at = (ms) => {
+            const w = t.words.find((x) => x.end >= ms) ?? t.words.at(-1);
+            return w?.speaker ? (names.get(w.speaker) ?? null) : null;
+          };
+          speakerAt.set(hit.recordingId, at);
+        }
+        return at(hit.startMs) === who;
+      })
+      .slice(0, limit);
   }
 }

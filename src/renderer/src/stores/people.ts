@@ -2,6 +2,7 @@
 import { create, type StateCreator } from 'zustand';
 import type { VerbatimApi } from '../../../shared/ipc';
 import type { SpeakerNote, Voice, VoiceMatch } from '../../../shared/ipc/people';
+import type { SearchHit } from '../../../shared/library';
 import { api as bridgeApi, errorMessage } from '../bridge';
 import { toast } from './toasts';
 
@@ -14,6 +15,8 @@ interface PeopleState {
   merge(into: string, from: string): Promise<string | null>;
   split(voiceId: string, recordingId: string, name: string): Promise<string | null>;
   forget(voiceId: string): Promise<string | null>;
+  /** What one voice said that matches `query` (empty after saying why not). */
+  search(voiceId: string, query: string): Promise<SearchHit[]>;
   /** A recording's speaker note and recognised voices (empty when they cannot be read). */
   speakersOf(recordingId: string): Promise<{ note: SpeakerNote | null; matches: VoiceMatch[] }>;
   /** Groups a recording's speakers again (null: Auto); answers the new note, or null after saying why not. */
@@ -48,6 +51,14 @@ export const peopleState =
       merge: (into, from) => act(() => api.invoke('people.merge', { into, from }), 'Voices merged.'),
       split: (voiceId, recordingId, name) => act(() => api.invoke('people.split', { voiceId, recordingId, name }), `${name} is a voice of its own now.`),
       forget: (voiceId) => act(() => api.invoke('people.forget', { voiceId }), 'Voice forgotten.'),
+      async search(voiceId, query) {
+        try {
+          return (await api.invoke('people.search', { voiceId, query })).hits;
+        } catch (err) {
+          toast(errorMessage(err), 'error');
+          return [];
+        }
+      },
       async speakersOf(recordingId) {
         try {
           const [note, m] = await Promise.all([api.invoke('people.speakerNote', { id: recordingId }), api.invoke('people.matches', { id: recordingId })]);

@@ -5,6 +5,7 @@
  */
 import { useEffect, useId, useState } from 'react';
 import type { Voice } from '../../../../shared/ipc/people';
+import type { SearchHit } from '../../../../shared/library';
 import { Button } from '../../components/Button';
 import { useApp } from '../../stores/app';
 import { usePeople } from '../../stores/people';
@@ -58,6 +59,56 @@ function MatchLevel() {
   );
 }
 
+function clock(ms: number): string {
+  const s = Math.floor(ms / 1000);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}
+
+/** Library search narrowed to what this voice said; a hit opens its transcript at that moment. */
+function SaidSearch({ voice }: { voice: Voice }) {
+  const search = usePeople((s) => s.search);
+  const openTranscript = useApp((s) => s.openTranscript);
+  const [query, setQuery] = useState('');
+  const [hits, setHits] = useState<SearchHit[] | null>(null);
+  const id = useId();
+  return (
+    <form
+      className="field people__search"
+      role="search"
+      aria-label={`What ${voice.name} said`}
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (query.trim()) void search(voice.id, query.trim()).then(setHits);
+      }}
+    >
+      <label htmlFor={`${id}-q`}>{`Search what ${voice.name} said`}</label>
+      <div className="keyform__row">
+        <input id={`${id}-q`} type="search" value={query} maxLength={500} onChange={(e) => setQuery(e.target.value)} />
+        <Button type="submit" size="sm">
+          Search
+        </Button>
+      </div>
+      {hits !== null && (
+        <p className="muted" role="status">
+          {hits.length === 0 ? 'Nothing found.' : `${hits.length} ${hits.length === 1 ? 'place' : 'places'} found.`}
+        </p>
+      )}
+      {hits && hits.length > 0 && (
+        <ul className="people__recordings">
+          {hits.map((h) => (
+            <li key={`${h.recordingId}:${h.startMs}`}>
+              <button type="button" className="linkish" onClick={() => openTranscript(h.recordingId, h.startMs)}>
+                {h.title} at {clock(h.startMs)}
+              </button>{' '}
+              <span className="muted">{h.snippet.map((p) => p.text).join('')}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </form>
+  );
+}
+
 function VoiceCard({ voice, others }: { voice: Voice; others: Voice[] }) {
   const { rename, merge, split, forget } = usePeople();
   const openTranscript = useApp((s) => s.openTranscript);
@@ -97,6 +148,7 @@ function VoiceCard({ voice, others }: { voice: Voice; others: Voice[] }) {
           ))}
         </ul>
       )}
+      <SaidSearch voice={voice} />
       <div className="people__actions" role="group" aria-label={`Change ${voice.name}`}>
         <Button size="sm" onClick={() => setMode('rename')} aria-expanded={mode === 'rename'}>
           Rename
