@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../src/main/core';
 import { createHostPlatform } from '../../src/main/platform/host';
+import { VoicesService } from '../../src/main/services/voices/service';
 import { unpackTranscript } from '../../src/shared/transcript-columns';
 import { installTinySpeakerModels, MARKS, markedConversation, TWO_VOICES, voiceAt, wavBytes, type Turn } from '../fixtures/models/speakers';
 import { waitFinal } from '../support/jobs';
@@ -122,6 +123,11 @@ describe('re-cluster speakers without recognition', () => {
       durationMs: t,
     });
     lib.voices.saveTurns(s.transcriptId, kept);
+    // What a finished transcript gets once: its own speakers kept, the phantom folded into its nearest voice.
+    const folded = await new VoicesService(lib, lib.voices, core.engine).foldPhantoms(s.recordingId);
+    expect(folded).toEqual({ speakers: 2, merged: 1, asked: 'auto' });
+    expect(lib.transcripts.get(s.recordingId).words.map((w) => w.speaker)).toEqual([...'AAAA', ...'BBBB', 'A', ...'AAAA', ...'BBBB']);
+    expect(await call(core.router, 'people.speakerNote', { id: s.recordingId })).toEqual(folded);
     const note = await call(core.router, 'people.recluster', { id: s.recordingId, speakers: null });
     expect(note).toEqual({ speakers: 2, merged: 1, asked: 'auto' });
     const after = unpackTranscript(await call(core.router, 'library.get', { id: s.recordingId }));

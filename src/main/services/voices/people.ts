@@ -100,10 +100,18 @@ export class PeopleService {
     return this.people.matches(transcriptId);
   }
 
-  /** After a job completes: recognise remembered voices in it (never fails the job; a problem is logged). */
+  /**
+   * After a job completes with speakers: fold phantom speakers (too little speech) into their nearest voice,
+   * then recognise remembered voices. Never fails the job; a problem (no speaker-embedding model, say) is logged.
+   */
   afterJob(recordingId: string): void {
-    if (this.people.list().length === 0) return;
-    this.match(recordingId).catch((err: unknown) => this.log(`voices: matching ${recordingId} failed: ${err instanceof Error ? err.message : String(err)}`));
+    const t = this.library.transcripts.get(recordingId);
+    // A live session's You and Others are sources, not voices: nothing to fold there.
+    if (!t.words.some((w) => w.speaker !== null) || this.library.sessions.session(recordingId)) return;
+    void (async () => {
+      await this.voices.foldPhantoms(recordingId);
+      if (this.people.list().length > 0) await this.match(recordingId);
+    })().catch((err: unknown) => this.log(`voices: reading the voices of ${recordingId} failed: ${err instanceof Error ? err.message : String(err)}`));
   }
 
   matches(recordingId: string): VoiceMatch[] {

@@ -59,6 +59,36 @@ export class VoicesService {
     return { transcriptId: t.transcriptId, turns: stored };
   }
 
+  /**
+   * Keeps the speakers as they are but folds those with under PHANTOM_MS of speech into the voice they sound
+   * nearest (what a finished transcript with speakers gets once); the note says how many. Answers the note,
+   * or null when nothing was folded.
+   */
+  async foldPhantoms(recordingId: string): Promise<SpeakerNote | null> {
+    const { transcriptId, turns } = await this.turns(recordingId);
+    const words = this.library.transcripts.words(transcriptId);
+    const labelled = turns.filter((t) => t.vector && words[t.firstWord]?.speaker);
+    const ids = [...new Set(labelled.map((t) => words[t.firstWord]?.speaker as string))];
+    if (ids.length < 2) return null;
+    const r = mergePhantoms(
+      labelled.map((t) => ({ vector: t.vector as Float32Array, ms: t.end - t.start })),
+      labelled.map((t) => ids.indexOf(words[t.firstWord]?.speaker as string)),
+      PHANTOM_MS,
+    );
+    if (r.merged === 0) return null;
+    // Each folded speaker's words take the label of the group it joined (the first speaker of that group).
+    const into = new Map<string, string>();
+    labelled.forEach((t, i) => {
+      const group = r.groups[i] as number;
+      const head = labelled.find((_, k) => r.groups[k] === group) as StoredTurn;
+      into.set(words[t.firstWord]?.speaker as string, words[head.firstWord]?.speaker as string);
+    });
+    const relabelled = words.map((w) => (w.speaker && into.has(w.speaker) ? { ...w, speaker: into.get(w.speaker) as string } : w));
+    const note: SpeakerNote = { speakers: new Set(into.values()).size, merged: r.merged, asked: 'auto' };
+    this.store.relabel(recordingId, transcriptId, relabelled, note);
+    return note;
+  }
+
   /** Groups the kept turn voiceprints again as `speakers` (1–10), or by similarity when null (Auto), and relabels the transcript. */
   async recluster(recordingId: string, speakers: number | null): Promise<SpeakerNote> {
     const { transcriptId, turns } = await this.turns(recordingId);
