@@ -15,6 +15,7 @@ import { copyOpened, openRegular, realFolder } from './backup-files';
 import { backupRows, type BackupRow, type ReadStats } from './backup-reader';
 import { clearJournal, journalWriter } from './backup-journal';
 import { CUE_LIMITS } from '../../../shared/subtitles/limits';
+import { missedCitationSchema } from '../../../shared/captions-extras';
 
 export class BackupStore {
   constructor(
@@ -291,6 +292,10 @@ function keepRules(
     chat_recordings: (r) => chatIds.has(id(r.chat_id)) && fresh.has(id(r.recording_id)),
     messages: (r) => chatIds.has(id(r.chat_id)),
     insights: (r) => transcriptIds.has(id(r.transcript_id)),
+    review_accepted: (r) => transcriptIds.has(id(r.transcript_id)) && Number.isInteger(r.word_index) && (r.word_index as number) >= 0,
+    speaker_notes: (r) => transcriptIds.has(id(r.transcript_id)),
+    live_translations: (r) => fresh.has(id(r.recording_id)),
+    live_summaries: (r) => fresh.has(id(r.recording_id)) && isJson(r.citations, z.array(missedCitationSchema)),
   };
 }
 
@@ -314,6 +319,11 @@ const BACKUP_TABLES = [
   'chat_recordings',
   'messages',
   'insights',
+  'review_accepted',
+  'speaker_notes',
+  'live_translations',
+  'live_summaries',
+  // Voiceprints (voices, voice_prints, voice_matches, turn_voices) are left out: they identify people, and stay on this machine.
 ] as const;
 
 const stringList = z.array(z.string());

@@ -215,3 +215,54 @@ describe('reading library.json', () => {
     expect(Math.max(...perTurn.values())).toBeLessThanOrEqual(1_000);
   });
 });
+
+describe('backup of review, speakers and live extras', () => {
+  it('brings back accepted words, the speaker note, live translations and summaries, and never writes a voiceprint into the backup', async () => {
+    const src = new Library(join(dir, 'src'));
+    const words = 'Phebe said the budget is fine'.split(' ').map((t, i) => ({ text: t, start: i * 400, end: i * 400 + 300, confidence: 0.4, speaker: 'A' }));
+    const { recordingId: id, transcriptId } = addCompleted(src, 'Weekly', words);
+    src.review.accept(id, transcriptId, [0, 3], true);
+    src.voices.relabel(id, transcriptId, words, { speakers: 1, merged: 2, asked: 'auto' });
+    src.voices.saveTurns(transcriptId, [{ firstWord: 0, lastWord: 5, start: 0, end: 2300, model: 'm', vector: Float32Array.of(0.25, 0.5) }]);
+    const voice = src.voices.people.remember(id, 'Dana', 'm', [{ vector: Float32Array.of(0.25, 0.5), ms: 2300 }], 'A');
+    src.liveExtras.saveTranslation(
+      id,
+      { key: 't1', startMs: 0, endMs: 2300, text: 'Phebe said the budget is fine' },
+      'fr',
+      'Phebe a dit que le budget va bien',
+    );
+    const summary = {
+      id: 's1',
+      recordingId: id,
+      fromMs: 0,
+      toMs: 2300,
+      status: 'done' as const,
+      content: 'The budget is fine [0:00].',
+      citations: [{ startMs: 0, label: '0:00' }],
+      model: null,
+      extractive: true,
+      error: null,
+      createdAt: new Date().toISOString(),
+    };
+    src.liveExtras.saveSummary(summary);
+    src.backup.exportAll(join(dir, 'backup'));
+    src.close();
+
+    // The file holds no voice table and no print's bytes.
+    const file = readFileSync(join(dir, 'backup', 'library.json'), 'utf8');
+    const tables = Object.keys((JSON.parse(file) as { tables: Record<string, unknown> }).tables);
+    for (const t of ['voices', 'voice_prints', 'voice_matches', 'turn_voices']) expect(tables).not.toContain(t);
+    expect(file).not.toContain(voice);
+    expect(file).not.toContain(Buffer.from(Float32Array.of(0.25, 0.5).buffer).toString('base64'));
+
+    const lib = new Library(join(dir, 'restored'));
+    expect(await lib.backup.importAll(join(dir, 'backup'))).toMatchObject({ imported: 1, skipped: 0 });
+    expect(lib.review.accepted(id, transcriptId)).toEqual([0, 3]);
+    expect(lib.voices.note(transcriptId)).toEqual({ speakers: 1, merged: 2, asked: 'auto' });
+    expect(lib.liveExtras.translations(id)).toMatchObject([{ key: 't1', language: 'fr', text: 'Phebe a dit que le budget va bien' }]);
+    expect(lib.liveExtras.summaries(id)).toEqual([summary]);
+    expect(lib.voices.people.list()).toEqual([]);
+    expect(lib.voices.turns(transcriptId)).toEqual([]);
+    lib.close();
+  });
+});
