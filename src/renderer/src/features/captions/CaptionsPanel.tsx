@@ -71,10 +71,15 @@ export function CaptionsPanel() {
   /** How many lines there were when the user scrolled back: the rest arrived since. */
   const [seenLines, setSeenLines] = useState(0);
 
+  /** Where following last put the view: a view above it was scrolled by the user, whose scroll event may still be on its way. */
+  const snapped = useRef(-Infinity);
   useLayoutEffect(() => {
     const el = box.current;
     if (!el || !following) return;
+    // Scroll events come on the next frame: a line that grows before then must not pull the user back down.
+    if (el.scrollTop < snapped.current - 40) return;
     el.scrollTop = el.scrollHeight;
+    snapped.current = el.scrollTop;
   }, [order, turns, translations, following]);
 
   const followingNow = useRef(true);
@@ -88,6 +93,7 @@ export function CaptionsPanel() {
     const onScroll = () => {
       // Within a line of the bottom counts as following (following's own scroll lands there; a scroll that changes nothing fires no event).
       const atEnd = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+      if (atEnd) snapped.current = el.scrollTop;
       if (followingNow.current && !atEnd) setSeenLines(orderLength.current);
       followingNow.current = atEnd;
       setFollowing(atEnd);
@@ -98,6 +104,7 @@ export function CaptionsPanel() {
 
   const backToLive = () => {
     followingNow.current = true;
+    snapped.current = -Infinity;
     setFollowing(true);
     box.current?.focus();
   };
