@@ -19,7 +19,7 @@ import type { LiveTranslation, MissedSummary } from '../../src/shared/captions-e
 import { createCore, type Core } from '../../src/main/core';
 import { createHostPlatform } from '../../src/main/platform/host';
 import { GatewayClient } from '../../src/main/services/client/gateway';
-import { writeMissed } from '../../src/main/services/captions/missed';
+import { writeMissed, type MissedModel } from '../../src/main/services/captions/missed';
 import { fixedSentence, installTinyGguf } from '../fixtures/models/gguf';
 import { hasSpeechTools } from '../fixtures/speech';
 import { call } from '../support/router';
@@ -163,12 +163,23 @@ describe('"What did I miss?" cites turns within the asked stretch only', () => {
     const gateway = new GatewayClient(engine.url, engine.key);
     await expect.poll(async () => (await gateway.models()).some((m) => m.id === 'tiny-citing'), { timeout: 30_000 }).toBe(true);
     const updates: MissedSummary[] = [];
+    const pieces: string[] = [];
+    // The gateway's pieces are handed on one by one, the rest only once the summary has shown the first: on a busy
+    // machine they can all arrive within one flush, and whether the text grows must not hang on that.
+    const stream: MissedModel['stream'] = async (m, d, s) => {
+      const whole = await gateway.chatStream({ model: 'tiny-citing', messages: m, max_tokens: 100 }, (p) => pieces.push(p), s);
+      d(pieces[0] ?? '');
+      await expect.poll(() => updates.some((u) => u.status === 'streaming' && u.content.length > 0), { timeout: 30_000 }).toBe(true);
+      for (const p of pieces.slice(1)) d(p);
+      return whole;
+    };
     const done = await writeMissed(
       { recordingId: 'r', fromMs: 60_000, toMs: 100_000, turns },
-      { model: 'tiny-citing', generative: true, stream: (m, d, s) => gateway.chatStream({ model: 'tiny-citing', messages: m, max_tokens: 100 }, d, s) },
+      { model: 'tiny-citing', generative: true, stream },
       (s) => updates.push(s),
       new AbortController().signal,
     );
+    expect(pieces.length).toBeGreaterThan(1);
     expect(done.status).toBe('done');
     expect(done.citations).toEqual([{ startMs: 65_000, label: '01:05' }]);
     expect(done.content).toContain('[01:05]');
