@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DEFAULT_SETTINGS, REGION_LABELS, THEMES } from './defaults';
 import { serviceRegionSchema, transcriptionOptionsSchema } from './jobs';
 import { captionsSettingsSchema } from './captions';
-import { vocabularySchema } from './vocabulary';
+import { vocabularySchema } from './vocabulary-schema';
 
 export const themeSchema = z.enum(THEMES);
 /** us / eu cloud (needs a key), the local engine, or custom base addresses (API.md §1). */

@@ -2,7 +2,7 @@
  * The user's vocabulary (names, jargon the recognizer should know): what counts as a correction worth
  * learning, how a term is cleaned, and how the list joins a job's or a live session's keyterms.
  */
-import { z } from 'zod';
+// No zod here: the renderer's first chunk reads these (the schemas are in vocabulary-schema.ts).
 
 /** The streaming service's keyterm limits (API.md §8.1: at most 100 of at most 50 characters), which the file jobs' fit inside. */
 export const VOCABULARY_MAX_TERMS = 100;
@@ -12,14 +12,6 @@ export const JOB_KEYTERMS_MAX = 200;
 
 /** The cloud's limit on one keyterm (openapi.yml keyterms_prompt: at most 6 words a phrase). */
 export const VOCABULARY_MAX_WORDS = 6;
-
-export const vocabularyTermSchema = z
-  .string()
-  .trim()
-  .min(1)
-  .max(VOCABULARY_MAX_CHARS)
-  .refine((t) => t.split(/\s+/).length <= VOCABULARY_MAX_WORDS, `A term has at most ${VOCABULARY_MAX_WORDS} words.`);
-export const vocabularySchema = z.array(vocabularyTermSchema).max(VOCABULARY_MAX_TERMS);
 
 /** Punctuation at either end of a word ("Phoebe," → "Phoebe"); inner marks stay (O'Brien, e-mail, 3.5). */
 const EDGE_PUNCTUATION = /^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu;

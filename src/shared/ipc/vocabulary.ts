@@ -1,7 +1,7 @@
 /** The vocabulary and "Fix everywhere": terms learned from corrections, and one correction applied across the library with one undo. */
 import { z } from 'zod';
 import { snippetPartSchema } from '../library';
-import { vocabularyTermSchema } from '../vocabulary';
+import { vocabularyTermSchema } from '../vocabulary-schema';
 import type { Contracts } from './common';
 
 /** A word as the user corrects it: one word (no spaces), the form to find. */

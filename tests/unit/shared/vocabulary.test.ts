@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addTerm, cleanTerm, isSpellingChange, mergeKeyterms, VOCABULARY_MAX_TERMS, vocabularySchema } from '../../../src/shared/vocabulary';
+import { addTerm, cleanTerm, isSpellingChange, mergeKeyterms, VOCABULARY_MAX_TERMS } from '../../../src/shared/vocabulary';
+import { vocabularySchema } from '../../../src/shared/vocabulary-schema';
 import { replaceWordForm } from '../../../src/main/services/vocabulary/service';
 import { jobLocalModel } from '../../../src/main/services/jobs/request-extras';
 import { catalogForTask } from '../../../src/shared/models/lookup';
