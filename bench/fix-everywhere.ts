@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Library } from '../src/main/services/library/library';
+import { addCompleted } from '../tests/support/library';
 import { VocabularyService } from '../src/main/services/vocabulary/service';
 import { defaultSettings } from '../src/shared/settings';
 
@@ -46,26 +47,7 @@ if (fresh) {
           words.push({ text: base + (k % 14 === 13 ? '.' : ''), start: t, end: t + 250, confidence: 0.9, speaker: null });
           t += 320;
         }
-        const { transcriptId } = lib.recordings.add({
-          title: `Recording ${i}`,
-          source: `r${i}.wav`,
-          sourceKind: 'file',
-          sizeBytes: 1,
-          region: 'local',
-          baseUrl: null,
-          options: {},
-        });
-        lib.transcripts.complete(transcriptId, {
-          remoteId: null,
-          text: words.map((w) => w.text).join(' '),
-          words,
-          sentences: null,
-          paragraphs: null,
-          confidence: 0.9,
-          language: 'en',
-          model: 'bench',
-          durationMs: t,
-        });
+        addCompleted(lib, `Recording ${i}`, words, { language: 'en', model: 'bench', durationMs: t });
       }
     });
     process.stderr.write(`\rbuilding: ${Math.min(count, b + batch)}/${count}`);

@@ -5,6 +5,7 @@
  * a recording opens from the list. axe, light and dark.
  */
 import { Library } from '../../src/main/services/library/library';
+import { addCompleted } from '../support/library';
 import type { Word } from '../../src/shared/library';
 import { expectNoAxeViolationsInBothThemes } from './axe';
 import { expect, test } from './host';
@@ -19,27 +20,7 @@ function seed(dataDir: string): void {
       confidence: 0.95,
       speaker: i < 3 ? 'A' : 'B',
     }));
-    const { recordingId, transcriptId } = lib.recordings.add({
-      title,
-      source: `${title}.wav`,
-      sourceKind: 'file',
-      sizeBytes: 1000,
-      region: 'us',
-      baseUrl: null,
-      options: {},
-    });
-    lib.transcripts.complete(transcriptId, {
-      remoteId: null,
-      text: words.map((w) => w.text).join(' '),
-      words,
-      sentences: null,
-      paragraphs: null,
-      confidence: 0.95,
-      language: 'en_us',
-      model: 'universal-2',
-      durationMs: 4000,
-    });
-    return { recordingId, transcriptId };
+    return addCompleted(lib, title, words, { region: 'us', sizeBytes: 1000, model: 'universal-2', durationMs: 4000 });
   };
   const monday = add('Monday stand-up');
   const tuesday = add('Tuesday stand-up');

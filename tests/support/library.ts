@@ -9,14 +9,14 @@ export function addCompleted(
   lib: Library,
   title: string,
   words: Word[],
-  more: { remoteId?: string | null; language?: string; durationMs?: number | null; sizeBytes?: number } = {},
+  more: { remoteId?: string | null; language?: string; durationMs?: number | null; sizeBytes?: number; region?: 'us' | 'eu' | 'local'; model?: string } = {},
 ): { recordingId: string; transcriptId: string } {
   const ids = lib.recordings.add({
     title,
     source: `${title}.wav`,
     sourceKind: 'file',
     sizeBytes: more.sizeBytes ?? 1,
-    region: 'local',
+    region: more.region ?? 'local',
     baseUrl: null,
     options: {},
   });
@@ -28,7 +28,7 @@ export function addCompleted(
     paragraphs: null,
     confidence: 0.9,
     language: more.language ?? 'en_us',
-    model: 'test',
+    model: more.model ?? 'test',
     durationMs: more.durationMs === undefined ? (words.at(-1)?.end ?? 0) + 500 : more.durationMs,
   });
   return ids;
