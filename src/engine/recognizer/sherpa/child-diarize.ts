@@ -12,6 +12,7 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { clusterVoiceprints, DEFAULT_THRESHOLD, type Clustering, type DiarizedSegment } from './diarize-plan';
+import type { SherpaExtractor } from './child-voice';
 
 /** A file longer than 1.5 pieces is diarized piece by piece. */
 export const PIECE_SECONDS = 180;
@@ -19,14 +20,6 @@ const RATE = 16000;
 /** At most this much of one speaker's talk in a piece makes its voiceprint. */
 const PRINT_SECONDS = 30;
 
-interface SherpaStream {
-  acceptWaveform(w: { sampleRate: number; samples: Float32Array }): void;
-  inputFinished(): void;
-}
-interface SherpaExtractor {
-  createStream(): SherpaStream;
-  compute(stream: SherpaStream, enableExternalBuffer?: boolean): Float32Array;
-}
 interface SherpaDiarizer {
   sampleRate: number;
   process(samples: Float32Array): { start: number; end: number; speaker: number }[];

@@ -5,11 +5,12 @@
  */
 import { createRequire } from 'node:module';
 
-interface SherpaStream {
+/** sherpa-onnx-node's speaker-embedding extractor, as both this and child-diarize.ts use it. */
+export interface SherpaStream {
   acceptWaveform(w: { sampleRate: number; samples: Float32Array }): void;
   inputFinished(): void;
 }
-interface SherpaExtractor {
+export interface SherpaExtractor {
   createStream(): SherpaStream;
   compute(stream: SherpaStream, enableExternalBuffer?: boolean): Float32Array;
 }
