@@ -29,6 +29,8 @@ import { registerTranscripts } from './routes/transcripts';
 import { registerUpload } from './routes/upload';
 import { registerViews } from './routes/views';
 import { registerVoiceprints } from './routes/voiceprints';
+import { registerKnownVoices } from './routes/known-voices';
+import { KnownVoices } from './streaming/known-voices';
 import { RETENTION_DEFAULTS, startRetention } from './retention';
 import { Store } from './store';
 import { STREAMING_DEFAULTS } from './streaming/options';
@@ -127,9 +129,12 @@ export async function startEngine(opts: EngineOptions): Promise<RunningEngine> {
   registerTranscripts(ctx, router);
   registerViews(ctx, router);
   registerVoiceprints(ctx, router);
+  // Remembered voices for live speaker labels: in memory only, told by the app before a session.
+  const known = new KnownVoices();
+  registerKnownVoices(router, known);
 
   const server = createEngineServer(opts.tls, requestListener(router, ctx));
-  registerStreaming(ctx, server, router);
+  registerStreaming(ctx, server, router, known);
   registerGateway(ctx, router);
 
   await new Promise<void>((resolve, reject) => {

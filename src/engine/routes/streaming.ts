@@ -20,6 +20,7 @@ import { liveSessionOpened } from '../recognizer/decode-share';
 import { LiveModelError, liveModelOf } from '../recognizer/engine-set';
 import { liveVoiceprints, type Voiceprints } from '../recognizer/speakers';
 import { TurnVoices } from '../streaming/turn-voices';
+import type { KnownVoices } from '../streaming/known-voices';
 import { sendJson } from './respond';
 import { HttpError, requestUrl, type Router } from './router';
 
@@ -52,7 +53,8 @@ function refuseUpgrade(socket: Duplex, status: 400 | 404, error: string): void {
   socket.end(`HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
-export function registerStreaming(ctx: EngineContext, server: Server, router: Router): void {
+/** `known`: the remembered voices (PUT /v2/voiceprints/known) that sessions with speaker labels name. */
+export function registerStreaming(ctx: EngineContext, server: Server, router: Router, known: KnownVoices | null = null): void {
   const opts = ctx.opts.streaming;
   const tokens = new TokenStore();
   const wss = new WebSocketServer({ noServer: true, maxPayload: 512 * 1024 });
@@ -160,11 +162,18 @@ export function registerStreaming(ctx: EngineContext, server: Server, router: Ro
         reject(CLOSE.serverError, 'Server error: speaker labels could not start; try again');
       },
     );
-    return new TurnVoices(async (parts) => {
-      const m = await model;
-      if ('missing' in m) throw new Error(m.missing);
-      return vp.embed(m, parts);
-    }, maxSpeakers);
+    // A voice is compared only with prints its own embedding model took (the id is known once the first print is).
+    let modelId: string | null = null;
+    return new TurnVoices(
+      async (parts) => {
+        const m = await model;
+        if ('missing' in m) throw new Error(m.missing);
+        modelId = m.id;
+        return vp.embed(m, parts);
+      },
+      maxSpeakers,
+      known ? (direction) => (modelId ? known.match(modelId, direction) : null) : null,
+    );
   };
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {

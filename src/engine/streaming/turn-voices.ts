@@ -3,6 +3,8 @@
  * the turn ends, takes its voiceprint and places it by online clustering (bounded by `max_speakers`) among
  * the session's voices: "A" for the first voice heard, "B" for the next. A turn with under a second of
  * speech is "UNKNOWN", as the published spec says, since so little audio gives no reliable voiceprint.
+ * A voice that matches one the app remembers (known-voices.ts) is labelled with that person's name instead,
+ * and keeps it; the letters go, in order, to the voices that match nobody.
  */
 import { OnlineSpeakers, speakerLetter } from '../../shared/voices/cluster';
 
@@ -15,6 +17,8 @@ export const UNKNOWN_SPEAKER = 'UNKNOWN';
 
 /** Takes the voiceprint of some 16 kHz PCM16 of one voice. */
 export type Embed = (parts: Int16Array[]) => Promise<Float32Array>;
+/** The name of a remembered voice that a speaker's direction matches, or null. */
+export type Recognise = (direction: Float32Array) => string | null;
 
 export class TurnVoices {
   private chunks: { at: number; pcm: Int16Array }[] = [];
@@ -22,12 +26,32 @@ export class TurnVoices {
   private readonly speakers: OnlineSpeakers;
   /** Labels are placed in turn order, one after another, so the clustering sees turns as they came. */
   private queue: Promise<unknown> = Promise.resolve();
+  /** Each speaker's label once given: a name, or a letter (letters count only the voices nobody is named for). */
+  private readonly labels = new Map<number, { text: string; named: boolean }>();
+  private letters = 0;
 
   constructor(
     private readonly embed: Embed,
     maxSpeakers: number | null,
+    private readonly recognise: Recognise | null = null,
   ) {
     this.speakers = new OnlineSpeakers(maxSpeakers);
+  }
+
+  /** A speaker's label: a name stays; a letter gives way to a name once the voice's turns match a remembered one. */
+  private labelOf(speaker: number): string {
+    const had = this.labels.get(speaker);
+    if (had?.named) return had.text;
+    const direction = this.speakers.direction(speaker);
+    const name = direction && this.recognise ? this.recognise(direction) : null;
+    if (name) {
+      this.labels.set(speaker, { text: name, named: true });
+      return name;
+    }
+    if (had) return had.text;
+    const letter = speakerLetter(this.letters++);
+    this.labels.set(speaker, { text: letter, named: false });
+    return letter;
   }
 
   /** Audio of the stream from sample `at` on (what the decoder hears). */
@@ -67,7 +91,7 @@ export class TurnVoices {
     const label = this.queue
       .then(() => print)
       .then(
-        (e) => speakerLetter(this.speakers.assign(e).speaker),
+        (e) => this.labelOf(this.speakers.assign(e).speaker),
         () => UNKNOWN_SPEAKER,
       );
     this.queue = label;

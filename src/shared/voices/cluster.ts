@@ -76,6 +76,11 @@ export class OnlineSpeakers {
     return this.sums.length;
   }
 
+  /** Speaker `i`'s direction (the sum of its turns' unit vectors: compare it by cosine), or undefined. */
+  direction(i: number): Float32Array | undefined {
+    return this.sums[i];
+  }
+
   /** The speaker index (0 for the first voice heard) of an embedding, and how similar it was to that speaker (1 for a new one). */
   assign(embedding: Vector): { speaker: number; similarity: number } {
     const u = unit(embedding);

@@ -25,3 +25,56 @@ export const VoiceprintsResponseSchema = z.object({
   embeddings: z.array(z.array(z.number()).nullable()),
 });
 export type VoiceprintsResponse = z.infer<typeof VoiceprintsResponseSchema>;
+
+/** At most this many remembered voices go to the local engine for live captions. */
+export const MAX_KNOWN_VOICES = 500;
+/** The longest voiceprint the engine takes (speaker-embedding models give 128–512 values). */
+export const MAX_VOICEPRINT_DIM = 1024;
+
+/**
+ * PUT /v2/voiceprints/known (the local engine's own route, never sent to a cloud service): the remembered
+ * voices a live session with speaker labels names instead of a letter, each the centroid of its prints, and
+ * the user's match threshold. It replaces what the engine held; the engine keeps it in memory only.
+ */
+export const KnownVoicesRequestSchema = z
+  .strictObject({
+    /** The least cosine similarity at which a live speaker takes a voice's name. */
+    threshold: z.number().min(0).max(1),
+    voices: z
+      .array(
+        z.strictObject({
+          name: z
+            .string()
+            .trim()
+            .min(1)
+            .max(100)
+            .refine((s) => !/[\p{Cc}]/u.test(s), 'a name has no control characters'),
+          /** The catalog id of the embedding model that took the print: a live session compares only its own model's prints. */
+          model: z.string().min(1).max(200),
+          vector: z.array(z.number()).min(1).max(MAX_VOICEPRINT_DIM),
+        }),
+      )
+      .max(MAX_KNOWN_VOICES),
+  })
+  .superRefine((body, ctx) => {
+    const dims = new Map<string, number>();
+    const names = new Set<string>();
+    body.voices.forEach((v, i) => {
+      const dim = dims.get(v.model) ?? v.vector.length;
+      dims.set(v.model, dim);
+      if (v.vector.length !== dim)
+        ctx.addIssue({ code: 'custom', path: ['voices', i, 'vector'], message: `has ${v.vector.length} values where the other ${v.model} prints have ${dim}` });
+      else if (v.vector.every((x) => x === 0)) ctx.addIssue({ code: 'custom', path: ['voices', i, 'vector'], message: 'is all zeros' });
+      const key = v.name.toLocaleLowerCase();
+      if (names.has(key)) ctx.addIssue({ code: 'custom', path: ['voices', i, 'name'], message: `${v.name} is given twice` });
+      names.add(key);
+    });
+  });
+export type KnownVoicesRequest = z.infer<typeof KnownVoicesRequestSchema>;
+
+/** What the engine holds (names and models only: a voiceprint is never answered back). */
+export const KnownVoicesResponseSchema = z.object({
+  threshold: z.number(),
+  voices: z.array(z.object({ name: z.string(), model: z.string() })),
+});
+export type KnownVoicesResponse = z.infer<typeof KnownVoicesResponseSchema>;
