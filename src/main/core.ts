@@ -151,7 +151,9 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
   registerKeyHandlers(router, keys);
   registerJobHandlers(router, jobs, picked);
   const saver = new ExportSaver(library, platform.dialogs);
-  registerLibraryHandlers(router, { library, remote, saver, webhooks: follower }, (id, r) => mediaUrl(id, r));
+  // Backups carry remembered voices only when the user ticked the box.
+  const backupVoiceprints = () => settings.get().backupVoiceprints === true;
+  registerLibraryHandlers(router, { library, remote, saver, webhooks: follower, backupVoiceprints }, (id, r) => mediaUrl(id, r));
   registerReviewHandlers(router, library);
   registerPeopleHandlers(router, library, voices, people);
   registerEngineHandlers(router, engine);

@@ -11,6 +11,8 @@ export interface LibraryServices {
   remote: LibraryRemote;
   saver: ExportSaver;
   webhooks: WebhookFollower;
+  /** Whether backups carry remembered voices (the user's setting; absent: never). */
+  backupVoiceprints?: () => boolean;
 }
 
 export function registerLibraryHandlers(router: Router, services: LibraryServices, mediaUrl: (id: string, redacted: boolean) => string | null): void {
@@ -42,7 +44,7 @@ export function registerLibraryHandlers(router: Router, services: LibraryService
     library.recordings.item(id);
     return { url: library.audio.path(id, redacted ? 'redacted' : 'original') ? mediaUrl(id, redacted) : null };
   });
-  router.handle('library.exportAll', ({ dir }) => library.backup.exportAll(dir));
+  router.handle('library.exportAll', ({ dir }) => library.backup.exportAll(dir, { voiceprints: services.backupVoiceprints?.() === true }));
   // One backup import at a time; its progress at most 10 times a second; importCancel stops it.
   let importing: AbortController | null = null;
   router.handle('library.importAll', async ({ dir }) => {

@@ -106,7 +106,7 @@ export const libraryChannels = {
     input: z.object({ id: z.string().min(1), redacted: z.boolean().default(false) }).strict(),
     output: z.object({ url: z.string().nullable() }),
   },
-  /** Back up the whole library into `dir` (created; must be empty): library.json + audio/. */
+  /** Back up the whole library into `dir` (created; must be empty): library.json + audio/; remembered voices only when the `backupVoiceprints` setting is on. */
   'library.exportAll': {
     input: z.object({ dir: z.string().min(1) }).strict(),
     output: z.object({ dir: z.string(), items: z.number().int(), audioFiles: z.number().int() }),

@@ -1,6 +1,6 @@
 /**
- * The journal of a backup import in progress: each recording, chat and rules
- * profile the import adds is noted in the same transaction that adds it, and
+ * The journal of a backup import in progress: each recording, chat, rules
+ * profile and remembered voice the import adds is noted in the same transaction that adds it, and
  * the notes go when the import ends. Notes found when the library opens are
  * an import a crash cut short: what it added is removed, so the library is
  * what it was before it (an import is whole or absent, never part).
@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import { isLibraryAudioName } from './audio';
 
-export type JournalKind = 'recording' | 'chat' | 'profile';
+export type JournalKind = 'recording' | 'chat' | 'profile' | 'voice';
 
 /** Notes a row the running import added (call it inside the transaction that adds the row); prepared once per import. */
 export function journalWriter(db: Database): (kind: JournalKind, id: string) => void {
@@ -43,6 +43,8 @@ export function rollBackInterruptedImport(db: Database, audioDir: string): numbe
     recording: db.prepare(`DELETE FROM recordings WHERE id = ?`),
     chat: db.prepare(`DELETE FROM chats WHERE id = ?`),
     profile: db.prepare(`DELETE FROM subtitle_profiles WHERE id = ?`),
+    // A remembered voice a restore added (its voiceprints cascade).
+    voice: db.prepare(`DELETE FROM voices WHERE id = ?`),
   };
   db.transaction(() => {
     // Rows hanging off a recording or chat (transcripts, words, search rows, messages) cascade.

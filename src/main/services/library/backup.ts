@@ -14,6 +14,7 @@ import { expandSpans, type StoredSpan } from './text';
 import { copyOpened, openRegular, realFolder } from './backup-files';
 import { backupRows, type BackupRow, type ReadStats } from './backup-reader';
 import { clearJournal, journalWriter } from './backup-journal';
+import { VOICE_TABLES, VoiceRestore, type VoiceTable } from './backup-voices';
 import { CUE_LIMITS } from '../../../shared/subtitles/limits';
 import { missedCitationSchema } from '../../../shared/captions-extras';
 
@@ -23,13 +24,16 @@ export class BackupStore {
     private readonly ctx: LibraryContext,
   ) {}
 
-  /** Back up everything into an empty folder: library.json (all rows) + audio/. */
-  exportAll(dir: string): { dir: string; items: number; audioFiles: number } {
+  /**
+   * Back up everything into an empty folder: library.json (all rows) + audio/. Remembered voices (the voice
+   * tables and each transcript's turn voiceprints) go in only with `voiceprints`: they identify people.
+   */
+  exportAll(dir: string, opts: { voiceprints?: boolean } = {}): { dir: string; items: number; audioFiles: number } {
     if (existsSync(dir) && readdirSync(dir).length > 0)
       throw new AppError('conflict', `The folder ${dir} is not empty. Choose an empty or new folder for the backup.`);
     mkdirSync(join(dir, 'audio'), { recursive: true });
     const dump: Record<string, unknown[]> = {};
-    for (const t of BACKUP_TABLES) {
+    for (const t of opts.voiceprints ? ALL_TABLES : BACKUP_TABLES) {
       dump[t] = (this.db.prepare(`SELECT * FROM ${t}`).all() as Record<string, unknown>[]).map((row) =>
         Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Buffer.isBuffer(v) ? { base64: v.toString('base64') } : v])),
       );
@@ -91,6 +95,8 @@ export class BackupStore {
     const copied: string[] = [];
     const chatIds = new Set<string>();
     const profiles: string[] = [];
+    const voicesAdded: string[] = [];
+    const voices = new VoiceRestore(this.db);
     const noteImported = journalWriter(this.db);
     try {
       // Pass 1: which recordings are new, their transcripts, and which chats are over one of them.
@@ -111,13 +117,27 @@ export class BackupStore {
         else if (table === 'chat_recordings') {
           const chat = id(row.chat_id);
           chatOver.set(chat, (chatOver.get(chat) ?? false) || fresh.has(id(row.recording_id)));
-        }
+        } else
+          voices.learn(
+            table,
+            row,
+            (r) => fresh.has(r),
+            (t) => fresh.has(transcriptOf.get(t) ?? ''),
+          );
       }
       for (const [t, r] of transcriptOf) if (fresh.has(r)) transcriptIds.add(t);
       transcriptOf.clear();
-      const keep = keepRules(fresh, transcriptIds, chatOver, chatIds);
+      voices.settle();
+      notes.push(...voices.notes);
+      const keep = {
+        ...keepRules(fresh, transcriptIds, chatOver, chatIds),
+        ...voices.rules(
+          (r) => fresh.has(r),
+          (t) => transcriptIds.has(t),
+        ),
+      };
       const columnsOf = new Map<string, Set<string>>();
-      for (const table of BACKUP_TABLES) {
+      for (const table of ALL_TABLES) {
         const columns = new Set((this.db.prepare(`SELECT name FROM pragma_table_info(?)`).all(table) as { name: string }[]).map((c) => c.name));
         // Messages get new row ids here; a recording's original file belongs to the machine the backup came from.
         if (table === 'messages') columns.delete('id');
@@ -172,8 +192,9 @@ export class BackupStore {
                 if (table === 'chats') chatIds.add(id(row.id));
                 if (table === 'recordings') imported.push(id(row.id));
                 if (table === 'subtitle_profiles') profiles.push(id(row.id));
-                if (table === 'chats' || table === 'recordings' || table === 'subtitle_profiles')
-                  noteImported(table === 'chats' ? 'chat' : table === 'recordings' ? 'recording' : 'profile', id(row.id));
+                if (table === 'voices') voicesAdded.push(id(row.id));
+                const kind = journalKinds[table];
+                if (kind) noteImported(kind, id(row.id));
               } catch {
                 // A row this schema refuses (a broken reference): skipped, the rest still comes in.
               }
@@ -221,6 +242,7 @@ export class BackupStore {
       const del = this.db.prepare(`DELETE FROM recordings WHERE id = ?`);
       const delChat = this.db.prepare(`DELETE FROM chats WHERE id = ?`);
       const delProfile = this.db.prepare(`DELETE FROM subtitle_profiles WHERE id = ?`);
+      const delVoice = this.db.prepare(`DELETE FROM voices WHERE id = ?`);
       // In batches, like the import: removing 20,000 recordings with their rows in one transaction holds the event loop for about half a second.
       for (let i = 0; i < imported.length; i += BATCH) {
         this.db
@@ -234,6 +256,7 @@ export class BackupStore {
         .transaction(() => {
           for (const chat of chatIds) delChat.run(chat);
           for (const profile of profiles) delProfile.run(profile);
+          for (const voice of voicesAdded) delVoice.run(voice);
         })
         .immediate();
       for (const name of copied) await unlink(join(this.ctx.audioDir, name)).catch(() => undefined);
@@ -264,7 +287,15 @@ const id = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'nu
 /** Rows inserted per transaction, between turns of the event loop. */
 const BATCH = 500;
 
-type BackupTable = (typeof BACKUP_TABLES)[number];
+type BackupTable = (typeof BACKUP_TABLES)[number] | VoiceTable;
+
+/** The tables whose added rows the import journal notes (rows of the others hang off them and cascade). */
+const journalKinds: Partial<Record<string, 'chat' | 'recording' | 'profile' | 'voice'>> = {
+  chats: 'chat',
+  recordings: 'recording',
+  subtitle_profiles: 'profile',
+  voices: 'voice',
+};
 
 /** Which rows of each table come in: those hanging off a new recording or transcript, with JSON columns as the library writes them. */
 function keepRules(
@@ -272,7 +303,7 @@ function keepRules(
   transcriptIds: Set<string>,
   chatOver: Map<string, boolean>,
   chatIds: Set<string>,
-): Record<BackupTable, (row: Record<string, unknown>) => boolean> {
+): Record<Exclude<BackupTable, VoiceTable>, (row: Record<string, unknown>) => boolean> {
   return {
     recordings: (r) => fresh.has(id(r.id)),
     transcripts: (r) => fresh.has(id(r.recording_id)) && transcriptIds.has(id(r.id)),
@@ -323,8 +354,11 @@ const BACKUP_TABLES = [
   'speaker_notes',
   'live_translations',
   'live_summaries',
-  // Voiceprints (voices, voice_prints, voice_matches, turn_voices) are left out: they identify people, and stay on this machine.
+  // Voiceprints (VOICE_TABLES) are left out unless the user asks for them: they identify people, and stay on this machine.
 ] as const;
+
+/** Every table a backup may hold: with the voice tables last, after the recordings and transcripts they hang off. */
+const ALL_TABLES = [...BACKUP_TABLES, ...VOICE_TABLES] as const;
 
 const stringList = z.array(z.string());
 

@@ -245,7 +245,8 @@ describe('backup of review, speakers and live extras', () => {
       createdAt: new Date().toISOString(),
     };
     src.liveExtras.saveSummary(summary);
-    src.backup.exportAll(join(dir, 'backup'));
+    // Remembered voices are left out unless the user includes them.
+    src.backup.exportAll(join(dir, 'backup'), { voiceprints: false });
     src.close();
 
     // The file holds no voice table and no print's bytes.
@@ -263,6 +264,118 @@ describe('backup of review, speakers and live extras', () => {
     expect(lib.liveExtras.summaries(id)).toEqual([summary]);
     expect(lib.voices.people.list()).toEqual([]);
     expect(lib.voices.turns(transcriptId)).toEqual([]);
+    lib.close();
+  });
+});
+
+describe('backup of remembered voices, when the user includes them', () => {
+  const printOf = (v: number[]) => Buffer.from(Float32Array.from(v).buffer).toString('base64');
+  /** A library with one recording: Dana speaks as A, Lee as B, both remembered, with the turns' voiceprints kept. */
+  function voiced(at: string): { lib: Library; id: string; transcriptId: string; dana: string; lee: string } {
+    const lib = new Library(at);
+    const words = 'Dana says the budget is fine. Lee agrees with that.'.split(' ').map((t, i) => ({
+      text: t,
+      start: i * 400,
+      end: i * 400 + 300,
+      confidence: 0.9,
+      speaker: i < 6 ? 'A' : 'B',
+    }));
+    const { recordingId: id, transcriptId } = addCompleted(lib, 'Weekly', words);
+    lib.voices.saveTurns(transcriptId, [
+      { firstWord: 0, lastWord: 5, start: 0, end: 2300, model: 'm', vector: Float32Array.of(0.25, 0.5) },
+      { firstWord: 6, lastWord: 9, start: 2400, end: 3900, model: 'm', vector: Float32Array.of(0.75, -0.5) },
+    ]);
+    const dana = lib.voices.people.remember(id, 'Dana', 'm', [{ vector: Float32Array.of(0.25, 0.5), ms: 2300 }], 'A');
+    lib.voices.people.setMatch(id, transcriptId, 'A', dana, 1);
+    const lee = lib.voices.people.remember(id, 'Lee', 'm', [{ vector: Float32Array.of(0.75, -0.5), ms: 1500 }], 'B');
+    lib.voices.people.setMatch(id, transcriptId, 'B', lee, 1);
+    return { lib, id, transcriptId, dana, lee };
+  }
+
+  it('carries the voice tables and the voiceprints, and a restore brings the voices back with their recordings', async () => {
+    const src = voiced(join(dir, 'src'));
+    src.lib.backup.exportAll(join(dir, 'backup'), { voiceprints: true });
+    src.lib.close();
+
+    const file = readFileSync(join(dir, 'backup', 'library.json'), 'utf8');
+    const tables = (JSON.parse(file) as { tables: Record<string, unknown[]> }).tables;
+    expect(tables.voices).toHaveLength(2);
+    expect(tables.voice_prints).toHaveLength(2);
+    expect(tables.voice_matches).toHaveLength(2);
+    expect(tables.turn_voices).toHaveLength(2);
+    expect(file).toContain(src.dana);
+    expect(file).toContain(printOf([0.25, 0.5]));
+
+    const lib = new Library(join(dir, 'restored'));
+    expect(await lib.backup.importAll(join(dir, 'backup'))).toMatchObject({ imported: 1, skipped: 0, notes: [] });
+    const list = lib.voices.people.list();
+    expect(list.map((v) => [v.id, v.name, v.prints, v.recordings.map((r) => [r.id, r.similarity])])).toEqual([
+      [src.dana, 'Dana', 1, [[src.id, null]]],
+      [src.lee, 'Lee', 1, [[src.id, null]]],
+    ]);
+    expect(lib.voices.people.matches(src.transcriptId).map((m) => [m.speaker, m.name])).toEqual([
+      ['A', 'Dana'],
+      ['B', 'Lee'],
+    ]);
+    expect(lib.voices.turns(src.transcriptId).map((t) => [...(t.vector ?? [])])).toEqual([
+      [0.25, 0.5],
+      [0.75, -0.5],
+    ]);
+    expect([...lib.voices.people.known('m').find((v) => v.name === 'Dana')!.vector].map((x) => Math.round(x * 1000))).toEqual([447, 894]);
+    lib.close();
+  });
+
+  it('restores only voice rows of the recordings it adds, with whole vectors and numbers in range', async () => {
+    const src = voiced(join(dir, 'src'));
+    src.lib.backup.exportAll(join(dir, 'backup'), { voiceprints: true });
+    src.lib.close();
+    const path = join(dir, 'backup', 'library.json');
+    const json = JSON.parse(readFileSync(path, 'utf8')) as { tables: Record<string, Record<string, unknown>[]> };
+    const t = json.tables;
+    const print = t.voice_prints![0]!;
+    const now = '2026-01-01T00:00:00.000Z';
+    t.voices!.push({ id: 'eve', name: 'Eve', model: 'm', created_at: now, updated_at: now });
+    t.voice_prints!.push(
+      // A recording the backup does not hold, a vector of three bytes, a NaN, a print of a voice that is not in the file.
+      { ...print, recording_id: 'elsewhere', voice_id: 'eve' },
+      { ...print, vector: { base64: Buffer.from([1, 2, 3]).toString('base64') } },
+      { ...print, vector: { base64: printOf([Number.NaN, 1]) } },
+      { ...print, voice_id: 'nobody' },
+    );
+    t.voice_matches!.push({ ...t.voice_matches![0]!, speaker: 'C', similarity: 5 }, { ...t.voice_matches![0]!, transcript_id: 'elsewhere', speaker: 'D' });
+    t.turn_voices!.push({ ...t.turn_voices![0]!, idx: 2, first_word: 9, last_word: 3 });
+    writeFileSync(path, JSON.stringify(json));
+
+    const lib = new Library(join(dir, 'restored'));
+    expect(await lib.backup.importAll(join(dir, 'backup'))).toMatchObject({ imported: 1, skipped: 0 });
+    expect(lib.voices.people.list().map((v) => [v.name, v.prints])).toEqual([
+      ['Dana', 1],
+      ['Lee', 1],
+    ]);
+    expect(lib.voices.people.matches(src.transcriptId).map((m) => m.speaker)).toEqual(['A', 'B']);
+    expect(lib.voices.turns(src.transcriptId)).toHaveLength(2);
+    lib.close();
+  });
+
+  it('joins a restored voice to the one this library remembers by that name, and says why one of another model stays out', async () => {
+    const src = voiced(join(dir, 'src'));
+    src.lib.backup.exportAll(join(dir, 'backup'), { voiceprints: true });
+    src.lib.close();
+    const lib = new Library(join(dir, 'restored'));
+    const words = 'Hello there'.split(' ').map((t, i) => ({ text: t, start: i * 400, end: i * 400 + 300, confidence: 0.9, speaker: 'A' }));
+    const own = addCompleted(lib, 'Here already', words);
+    const dana = lib.voices.people.remember(own.recordingId, 'dana', 'm', [{ vector: Float32Array.of(0.3, 0.4), ms: 900 }], 'A');
+    const lee = lib.voices.people.remember(own.recordingId, 'Lee', 'other-model', [{ vector: Float32Array.of(0.3, 0.4), ms: 900 }], 'A');
+
+    const r = await lib.backup.importAll(join(dir, 'backup'));
+    expect(r).toMatchObject({ imported: 1, skipped: 0 });
+    expect(r.notes).toEqual([`Lee's voice was not restored: this library remembers a voice of that name from another speaker model.`]);
+    const list = lib.voices.people.list();
+    expect(list.map((v) => [v.id, v.name, v.prints])).toEqual([
+      [dana, 'dana', 2],
+      [lee, 'Lee', 1],
+    ]);
+    expect(lib.voices.people.matches(src.transcriptId).map((m) => [m.speaker, m.voiceId])).toEqual([['A', dana]]);
     lib.close();
   });
 });
