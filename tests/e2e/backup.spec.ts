@@ -1,5 +1,5 @@
 /**
- * Settings → Restore a backup (issue 26, item 4): a backup folder imported
+ * Settings → Backups (issue 26, item 4; issue 40: remembered voices only when ticked): a backup folder imported
  * from the keyboard with its outcome and what was left out (an audio file
  * that is a link), a large one canceled part-way from its progress bar
  * (nothing kept), axe light and dark, and screenshots.
@@ -57,8 +57,18 @@ test.describe('restore a backup', () => {
     const outcome = page.getByTestId('backup-outcome');
     await expect(outcome).toContainText('Imported 3 items.');
     await expect(outcome).toContainText(/was not imported: it is a link/);
+    // Backups leave remembered voices out unless the box is ticked; ticked from the keyboard, it is saved.
+    const voices = page.getByRole('checkbox', { name: 'Include remembered voices (voiceprints) in backups' });
+    await expect(voices).not.toBeChecked();
+    await expect(voices).toHaveAccessibleDescription(/Voiceprints identify people by their voice\. They stay on this computer unless you include them here/);
+    await voices.focus();
+    await page.keyboard.press('Space');
+    await expect(voices).toBeChecked();
     await outcome.scrollIntoViewIfNeeded();
     await expectNoAxeViolationsInBothThemes(page, 'settings backup restored', 'backup-restored');
+    await page.reload();
+    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    await expect(page.getByRole('checkbox', { name: 'Include remembered voices (voiceprints) in backups' })).toBeChecked();
     await page.getByRole('button', { name: 'Library', exact: true }).click();
     await expect(page.getByText('Restored 2')).toBeVisible();
   });
