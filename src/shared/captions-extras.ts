@@ -89,3 +89,14 @@ export const missedSummarySchema = z.object({
   createdAt: z.string(),
 });
 export type MissedSummary = z.infer<typeof missedSummarySchema>;
+
+/** A final turn's translation as the saved session keeps it (times in ms from the run's start, as the turn's). */
+export const savedTranslationSchema = z.object({
+  key: z.string(),
+  startMs: z.number().int(),
+  endMs: z.number().int(),
+  original: z.string(),
+  language: z.string(),
+  text: z.string(),
+});
+export type SavedTranslation = z.infer<typeof savedTranslationSchema>;

@@ -7,4 +7,5 @@ export function registerCaptionExtrasHandlers(router: Router, extras: CaptionExt
   router.handle('captions.missed', (input) => extras.missed(input));
   router.handle('captions.missedStop', () => extras.stopMissed());
   router.handle('captions.summaries', ({ id }) => ({ summaries: extras.summaries(id) }));
+  router.handle('captions.translations', ({ id }) => ({ translations: extras.savedTranslations(id) }));
 }

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { transcriptWireSchema } from '../transcript-wire';
 import { captionsRunSchema, captionsStartInputSchema, captionsStoppedSchema, liveStatusSchema, liveTurnSchema } from '../captions';
-import { captionsTranslateInputSchema, missedInputSchema, missedSummarySchema, translationStatusSchema } from '../captions-extras';
+import { captionsTranslateInputSchema, missedInputSchema, missedSummarySchema, savedTranslationSchema, translationStatusSchema } from '../captions-extras';
 import { none, idInput, type Contracts } from './common';
 
 export const captionChannels = {
@@ -52,4 +52,6 @@ export const captionChannels = {
   'captions.missedStop': { input: none, output: z.object({ stopped: z.boolean() }) },
   /** The summaries saved with a live session, oldest first. */
   'captions.summaries': { input: idInput, output: z.object({ summaries: z.array(missedSummarySchema) }) },
+  /** The translated lines saved with a live session, in time order (none when it was not translated). */
+  'captions.translations': { input: idInput, output: z.object({ translations: z.array(savedTranslationSchema) }) },
 } as const satisfies Contracts;

@@ -6,7 +6,7 @@
  * kept with the session.
  */
 import type { CaptionsRun, LiveTurn } from '../../../shared/captions';
-import type { LiveTranslation, MissedSummary, TranslationStatus } from '../../../shared/captions-extras';
+import type { LiveTranslation, MissedSummary, SavedTranslation, TranslationStatus } from '../../../shared/captions-extras';
 import { missedInputSchema } from '../../../shared/captions-extras';
 import { AppError } from '../../../shared/errors';
 import type { Library } from '../library/library';
@@ -143,6 +143,11 @@ export class CaptionExtras implements CaptionsObserver {
 
   summaries(recordingId: string): MissedSummary[] {
     return this.library.liveExtras.summaries(recordingId);
+  }
+
+  /** The translated lines kept with a saved session (its transcript view can show them). */
+  savedTranslations(recordingId: string): SavedTranslation[] {
+    return this.library.liveExtras.translations(recordingId);
   }
 
   private save(s: MissedSummary): void {

@@ -13,6 +13,7 @@ import { useLibrary } from '../../stores/library';
 import { useTranscript } from '../../stores/transcript';
 import { approximateTimes } from '../../lib/wordTimes';
 import { confidenceSource, confidenceSourceText } from '../../lib/confidenceSource';
+import { SessionSummaries } from './SessionSummaries';
 
 /** The recording's tags, each with a way to take it off (the Tag dialog only adds). */
 function TagList({ id, tags }: { id: string; tags: string[] }) {
@@ -158,6 +159,7 @@ export function DetailsPanel({ transcript }: { transcript: Transcript }) {
           </>
         )}
       </dl>
+      {item.source === 'Live session' && <SessionSummaries recordingId={item.id} />}
     </aside>
   );
 }

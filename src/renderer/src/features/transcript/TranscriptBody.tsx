@@ -6,16 +6,19 @@
  */
 import { defaultRangeExtractor, useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useMemo, useRef, useState, type MouseEvent } from 'react';
+import type { SavedTranslation } from '../../../../shared/captions-extras';
 import type { Transcript } from '../../../../shared/library';
 import { formatClock } from '../../components/format';
 import { InlineEdit } from '../../components/InlineEdit';
 import { shortcutBlocked } from '../../components/shortcuts';
 import { originalOf, useTranscript } from '../../stores/transcript';
 import { useReview } from '../../stores/review';
+import { useSessionExtras } from '../../stores/sessionExtras';
 import { useSettings } from '../../stores/settings';
 import { approximateTimes } from '../../lib/wordTimes';
 import { DEFAULT_REVIEW_THRESHOLD } from '../../lib/review';
 import { blockOf, type Block } from './paragraphs';
+import { translationsByBlock } from './sessionTranslations';
 
 function SpeakerLabel({ id, name }: { id: string; name: string | null }) {
   const rename = useTranscript((s) => s.renameSpeaker);
@@ -57,9 +60,11 @@ interface ParagraphProps {
   editing: number | null;
   /** `index`: the word whose editor closed (another may have opened since: review jumped on). */
   onEditDone(byKey: boolean, index: number): void;
+  /** A saved live session's translated lines of this paragraph, when the user shows them. */
+  translation?: SavedTranslation[];
 }
 
-const Paragraph = memo(function Paragraph({ block, transcript, editing, onEditDone }: ParagraphProps) {
+const Paragraph = memo(function Paragraph({ block, transcript, editing, onEditDone, translation }: ParagraphProps) {
   const active = useTranscript((s) => (s.active >= block.first && s.active <= block.last ? s.active : -1));
   const find = useTranscript((s) => s.find);
   const corrected = useTranscript((s) => s.corrected);
@@ -129,6 +134,11 @@ const Paragraph = memo(function Paragraph({ block, transcript, editing, onEditDo
       <div className="para__body">
         {block.speaker && <SpeakerLabel id={block.speaker} name={speaker?.name ?? null} />}
         <p className="para__text">{words}</p>
+        {translation?.map((t) => (
+          <p key={t.key} className="para__translation" lang={t.language} data-testid="transcript-translation">
+            {t.text}
+          </p>
+        ))}
       </div>
     </div>
   );
@@ -193,6 +203,8 @@ export function TranscriptBody({ transcript, blocks }: { transcript: Transcript;
   // The first screen is shown and the rest is on its way (stores/transcript.ts FIRST_SCREEN_WORDS).
   const partial = useTranscript((s) => s.partial);
   const [editing, setEditing] = useState<number | null>(null);
+  const shownTranslations = useSessionExtras((s) => (s.showTranslation && s.recordingId === transcript.item.id ? s.translations : null));
+  const translated = useMemo(() => (shownTranslations ? translationsByBlock(blocks, shownTranslations) : null), [blocks, shownTranslations]);
   const userScrolledAt = useRef(0);
   // The paragraph of review's word is drawn at once, wherever the scroll is: its editor mounts and takes the caret in the jump's own render, not a frame later.
   const pinned = useRef<number | null>(null);
@@ -333,6 +345,7 @@ export function TranscriptBody({ transcript, blocks }: { transcript: Transcript;
                 transcript={transcript}
                 editing={editing !== null && editing >= block.first && editing <= block.last ? editing : null}
                 onEditDone={onEditDone}
+                translation={translated?.get(v.index)}
               />
             </div>
           );

@@ -20,6 +20,7 @@ import { Player } from './Player';
 import { ReviewBar } from './ReviewBar';
 import './review.css';
 import { TranscriptBody } from './TranscriptBody';
+import { TranslationToggle } from './TranslationToggle';
 import { Versions } from './Versions';
 
 /** The Subtitles screen's editor, which App hands in (lazily loaded: it brings most of the shared schemas, issue 29). */
@@ -151,6 +152,7 @@ export function TranscriptScreen({ editor: Editor = null }: { editor?: Subtitles
         {!done && <Badge tone={statusLabel[item.status][1]}>{statusLabel[item.status][0]}</Badge>}
         <div className="transcript__actions">
           {item.source === 'Live session' && <Versions recordingId={item.id} />}
+          {done && item.source === 'Live session' && <TranslationToggle recordingId={item.id} />}
           {done && item.hasAudio && transcript.speakers.length === 0 && <AddSpeakers recordingId={item.id} />}
           {done && transcript.speakers.length > 0 && <SpeakerGroups recordingId={item.id} transcriptId={transcript.transcriptId} />}
           {done && <ReviewBar transcript={transcript} />}
