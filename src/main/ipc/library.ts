@@ -71,9 +71,9 @@ export function registerLibraryHandlers(router: Router, services: LibraryService
     importing?.abort();
     return { canceled: running };
   });
-  router.handle('search.query', ({ query, tag, limit, offset }) => {
+  router.handle('search.query', ({ query, tag, limit, offset, voiceId }) => {
     const t0 = performance.now();
-    const hits = library.search.search(query, { tag, limit, offset });
+    const hits = library.search.search(query, { tag, limit, offset, voiceId });
     return { hits, tookMs: Math.round((performance.now() - t0) * 100) / 100 };
   });
   library.onChange((c) => router.emit('library.changed', c));

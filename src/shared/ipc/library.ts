@@ -137,8 +137,10 @@ export const libraryChannels = {
         tag: z.string().optional(),
         limit: z.number().int().min(1).max(200).default(50),
         offset: z.number().int().nonnegative().default(0),
+        /** Only what this remembered voice (People) said: sentences of the speakers recognised or named as it. */
+        voiceId: z.string().min(1).max(200).optional(),
       })
       .strict(),
-    output: z.object({ hits: z.array(searchHitSchema), tookMs: z.number() }),
+    output: z.object({ hits: z.array(searchHitSchema).max(200), tookMs: z.number() }),
   },
 } as const satisfies Contracts;

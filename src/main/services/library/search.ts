@@ -32,6 +32,41 @@ function cutSnippet(marked: string, tokens: number): string {
   return `${from > 0 ? '…' : ''}${words.slice(from, to).join(' ')}${to < words.length ? '…' : ''}`;
 }
 
+/**
+ * The sentences among `rows` that a speaker matched to the voice says: the search index keeps no speaker, so
+ * each sentence's is read from its transcript's stored spans (one span a sentence, the same start), once per
+ * transcript, and kept when voice_matches maps that transcript's speaker to the voice.
+ */
+function spokenBy<T extends { id: number }>(db: Database, rows: T[], voiceId: string): T[] {
+  if (rows.length === 0) return rows;
+  const where = db
+    .prepare(`SELECT id, transcript_id AS t, start_ms AS start FROM sentences WHERE id IN (SELECT value FROM json_each(?))`)
+    .all(JSON.stringify(rows.map((r) => r.id))) as { id: number; t: string; start: number }[];
+  const speakers = db.prepare(`SELECT speaker FROM voice_matches WHERE transcript_id = ? AND voice_id = ?`);
+  const spans = db.prepare(`SELECT sentences FROM transcripts WHERE id = ?`);
+  const byTranscript = new Map<string, Map<number, string | null>>();
+  const theirs = new Map<string, Set<string>>();
+  const keep = new Set<number>();
+  for (const w of where) {
+    let at = byTranscript.get(w.t);
+    if (!at) {
+      const row = spans.get(w.t) as { sentences: string } | undefined;
+      let list: { start?: unknown; speaker?: unknown }[] = [];
+      try {
+        list = row ? (JSON.parse(row.sentences) as typeof list) : [];
+      } catch {
+        // A damaged column: no sentence of it can be said to be theirs.
+      }
+      at = new Map(list.map((s) => [Number(s.start), typeof s.speaker === 'string' ? s.speaker : null]));
+      byTranscript.set(w.t, at);
+      theirs.set(w.t, new Set((speakers.all(w.t, voiceId) as { speaker: string }[]).map((r) => r.speaker)));
+    }
+    const speaker = at.get(w.start);
+    if (speaker && theirs.get(w.t)!.has(speaker)) keep.add(w.id);
+  }
+  return rows.filter((r) => keep.has(r.id));
+}
+
 export class SearchIndex {
   constructor(
     private readonly db: Database,
@@ -60,8 +95,9 @@ export class SearchIndex {
    * (highlight(), stemming included), and they are scored here as BM25 without
    * the IDF factor: every hit holds every term, so IDF only reweighs terms.
    * Exact over everything for queries with fewer matches than the window.
+   * With `voiceId`, only sentences a speaker recognised or named as that remembered voice says (spokenBy).
    */
-  search(query: string, opts: { tag?: string; limit?: number; offset?: number } = {}): SearchHit[] {
+  search(query: string, opts: { tag?: string; limit?: number; offset?: number; voiceId?: string } = {}): SearchHit[] {
     const match = ftsQuery(query);
     if (match === null) return [];
     const limit = opts.limit ?? 50;
@@ -70,12 +106,18 @@ export class SearchIndex {
       opts.tag === undefined
         ? ''
         : `AND rowid IN (SELECT s.id FROM sentences s JOIN transcripts t ON t.id = s.transcript_id JOIN tags g ON g.recording_id = t.recording_id WHERE g.name = @tag)`;
-    const candidates = this.db
+    // One person: only the transcripts a speaker of theirs is in (the sentences' own speakers are checked below).
+    const voiceSql =
+      opts.voiceId === undefined
+        ? ''
+        : `AND rowid IN (SELECT s.id FROM voice_matches m JOIN sentences s ON s.transcript_id = m.transcript_id WHERE m.voice_id = @voice)`;
+    const found = this.db
       .prepare(
         `SELECT rowid AS id, highlight(sentences_fts, 0, '${SNIPPET_OPEN}', '${SNIPPET_CLOSE}') AS h
-         FROM sentences_fts WHERE sentences_fts MATCH @match ${tagSql} ORDER BY rowid DESC LIMIT ${SEARCH_RANK_WINDOW}`,
+         FROM sentences_fts WHERE sentences_fts MATCH @match ${tagSql} ${voiceSql} ORDER BY rowid DESC LIMIT ${SEARCH_RANK_WINDOW}`,
       )
-      .all({ match, tag: opts.tag }) as { id: number; h: string }[];
+      .all({ match, tag: opts.tag, voice: opts.voiceId }) as { id: number; h: string }[];
+    const candidates = opts.voiceId === undefined ? found : spokenBy(this.db, found, opts.voiceId);
     if (candidates.length === 0) return [];
     const scored = candidates.map((c) => ({ ...c, score: bm25NoIdf(c.h) })).sort((a, b) => b.score - a.score || b.id - a.id);
     const page = scored.slice(offset, offset + limit);

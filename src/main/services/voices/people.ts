@@ -114,6 +114,12 @@ export class PeopleService {
     })().catch((err: unknown) => this.log(`voices: reading the voices of ${recordingId} failed: ${err instanceof Error ? err.message : String(err)}`));
   }
 
+  /** Every remembered voice as the local engine names it in live captions (its centroid print), and the match threshold. */
+  forLiveCaptions(): { threshold: number; voices: { name: string; model: string; vector: Float32Array }[] } {
+    const voices = this.people.models().flatMap((model) => this.people.known(model).map((k) => ({ name: k.name, model, vector: k.vector })));
+    return { threshold: this.settings.get().voiceMatch ?? DEFAULT_VOICE_MATCH, voices };
+  }
+
   matches(recordingId: string): VoiceMatch[] {
     return this.people.matches(this.library.transcripts.get(recordingId).transcriptId);
   }
@@ -135,29 +141,10 @@ export class PeopleService {
   }
 
   /**
-   * Library search narrowed to what one person said: the hits whose sentence a speaker carrying the voice's
-   * name speaks ("what did Dana say about the budget").
+   * Library search narrowed to what one person said ("what did Dana say about the budget"): the sentences of
+   * the speakers recognised or named as that voice, in every recording (the library's search does the narrowing).
    */
   search(query: string, voiceId: string, limit = 50): SearchHit[] {
-    const voice = this.people.list().find((v) => v.id === voiceId);
-    if (!voice) return [];
-    const who = voice.name.toLocaleLowerCase();
-    const speakerAt = new Map<string, (ms: number) => string | null>();
-    return this.library.search
-      .search(query, { limit: 200 })
-      .filter((hit) => {
-        let at = speakerAt.get(hit.recordingId);
-        if (!at) {
-          const t = this.library.transcripts.get(hit.recordingId);
-          const names = new Map(t.speakers.map((s) => [s.id, (s.name ?? '').toLocaleLowerCase()]));
-          at = (ms) => {
-            const w = t.words.find((x) => x.end >= ms) ?? t.words.at(-1);
-            return w?.speaker ? (names.get(w.speaker) ?? null) : null;
-          };
-          speakerAt.set(hit.recordingId, at);
-        }
-        return at(hit.startMs) === who;
-      })
-      .slice(0, limit);
+    return this.library.search.search(query, { limit, voiceId });
   }
 }
