@@ -29,6 +29,9 @@ test.describe('Electron smoke', () => {
     await expect(win.getByRole('navigation', { name: 'Main' })).toBeVisible();
     await expect(win.getByTestId('mode')).toHaveText('Desktop');
     expect(await win.evaluate(() => typeof (window as unknown as { require?: unknown }).require)).toBe('undefined');
+    // The captions overlay's keyboard shortcut is held by the app. A global shortcut cannot be pressed from a test;
+    // what it does (OverlayWindow.focusForKeys) is tested behind its window interface in tests/unit/main/overlay-keys.test.ts.
+    await expect.poll(() => app.evaluate(({ globalShortcut }) => globalShortcut.isRegistered('CommandOrControl+Shift+K'))).toBe(true);
     await app.close();
   });
 });

@@ -8,6 +8,7 @@ import { BrowserWindow, screen } from 'electron';
 import { join } from 'node:path';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { isOwnUrl, rendererEntry } from './library';
+import { focusOverlayForKeys } from './overlay-keys';
 import { OVERLAY_MIN, parsePlacements, placeOverlay, rememberPlacement, type SavedPlacements } from './overlay-placement';
 
 export class OverlayWindow {
@@ -89,17 +90,10 @@ export class OverlayWindow {
     return want;
   }
 
-  /**
-   * Shown and given the keyboard (its shortcut): the captions take the arrow keys, End and Escape.
-   * Clicks are taken too while it has focus, and pass through again (if set so) once it loses it.
-   */
+  /** Shown and given the keyboard (its shortcut); what that does is overlay-keys.ts's, tested there without Electron. */
   focusForKeys(clickThrough: boolean): void {
     this.win ??= this.create();
-    const win = this.win;
-    win.setIgnoreMouseEvents(false);
-    win.show();
-    win.focus();
-    if (clickThrough) win.once('blur', () => !win.isDestroyed() && win.setIgnoreMouseEvents(true, { forward: true }));
+    focusOverlayForKeys(this.win, clickThrough);
   }
 
   /** Clicks go to the window below (the mouse still moves the caption's own controls when hovered: forward). */
