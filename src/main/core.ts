@@ -20,6 +20,7 @@ import { Router, type Sender } from './ipc/router';
 import type { Platform } from './platform/types';
 import { CaptionsService } from './services/captions/service';
 import { CaptionExtras } from './services/captions/extras';
+import { tellLocalEngine } from './services/captions/known-voices';
 import { captionModels } from './services/captions/models';
 import { ChatService } from './services/chat/service';
 import { InsightService } from './services/chat/insights';
@@ -138,6 +139,8 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
     // The vocabulary goes to live captions too, after the session's own terms.
     streaming: (o, h) => clients.streaming({ ...o, keytermsPrompt: liveKeyterms(o.keytermsPrompt, settings.get().vocabulary) }, h),
     improve: (id, title) => jobs.addLiveVersion(id, title),
+    // The people's voiceprints go to the local engine only (the service calls this for it alone).
+    rememberedVoices: async () => tellLocalEngine(await engine.ensure(), people.forLiveCaptions()),
     events: {
       turn: (t) => router.emit('captions.turn', t),
       status: (s) => router.emit('captions.status', s),

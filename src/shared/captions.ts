@@ -76,8 +76,10 @@ export const liveTurnSchema = z.object({
   receivedAt: z.number(),
   /** Capture time (epoch ms) of the last audio frame this turn's words reach, when known. */
   capturedAt: z.number().nullable(),
-  /** System audio with speaker labels: who spoke the finished turn ("A", "B", …); absent or null otherwise. */
-  speaker: z.string().max(40).nullable().optional(),
+  /** System audio with speaker labels: who spoke the finished turn ("A", "B", …, or a remembered voice's name); absent or null otherwise. */
+  speaker: z.string().max(100).nullable().optional(),
+  /** The remembered voice's name when the local engine recognised the speaker (then `speaker` is that name too). */
+  speakerName: z.string().max(100).nullish(),
 });
 export type LiveTurn = z.infer<typeof liveTurnSchema>;
 

@@ -1,8 +1,9 @@
-/** Who said a live turn, in words: the microphone is always "You"; system audio with speaker labels is "Speaker A", "Speaker B", … else "Others". */
+/** Who said a live turn, in words: the microphone is always "You"; system audio with speaker labels is a remembered voice's name or "Speaker A", "Speaker B", … else "Others". */
 import { sourceLabels, type LiveSource } from '../audio-frame';
 
 /** What the captions panel and overlay show before a turn's text, or null for nothing (one source, no speaker labels). */
-export function liveWho(turn: { source: LiveSource; speaker?: string | null }, bothSources: boolean): string | null {
+export function liveWho(turn: { source: LiveSource; speaker?: string | null; speakerName?: string | null }, bothSources: boolean): string | null {
+  if (turn.source === 'system' && turn.speakerName) return turn.speakerName;
   if (turn.source === 'system' && turn.speaker) return `Speaker ${turn.speaker}`;
   return bothSources ? sourceLabels[turn.source] : null;
 }

@@ -38,6 +38,11 @@ export interface CaptionsDeps {
   streaming(opts: Omit<StreamingOptions, 'baseUrl' | 'key'>, handlers: StreamingHandlers): Promise<StreamingClient>;
   /** Submit a session's recording as a pre-recorded job (Improve accuracy). */
   improve(recordingId: string, title: string): Promise<{ id: string }>;
+  /**
+   * Tells the local engine the remembered voices (their voiceprints stay on this machine) so a session with
+   * speaker labels names them; answers their names. Called only when live audio goes to the local engine.
+   */
+  rememberedVoices?(): Promise<string[]>;
   events: CaptionsEvents;
   log?: (message: string) => void;
 }
@@ -108,7 +113,7 @@ export class CaptionsService {
       if (!s) continue;
       const turns = library.sessions.savedTurns(id);
       if (turns.length > 0 || s.recordOnly) {
-        this.saveTranscript(s.liveTranscriptId, turns, s.sources.length > 1, s.recordOnly ? null : 'live');
+        this.saveTranscript(id, s.liveTranscriptId, turns, s.sources.length > 1, s.recordOnly ? null : 'live');
       } else {
         library.transcripts.setStatus(s.liveTranscriptId, 'error', {
           error: {
@@ -125,8 +130,8 @@ export class CaptionsService {
     }
   }
 
-  /** The live transcript from finished turns, merged by time (labelled You / Others with two sources). */
-  private saveTranscript(transcriptId: string, turns: LiveTurn[], labelled: boolean, model: string | null): number {
+  /** The live transcript from finished turns, merged by time (labelled You / Others with two sources; remembered voices by name). */
+  private saveTranscript(recordingId: string, transcriptId: string, turns: LiveTurn[], labelled: boolean, model: string | null): number {
     const merged = mergeTurns(turns, labelled);
     this.deps.library.transcripts.complete(transcriptId, {
       remoteId: null,
@@ -139,6 +144,8 @@ export class CaptionsService {
       model,
       durationMs: null,
     });
+    // A speaker the engine named is named in the transcript too, so it reads "Dana", not "Speaker Dana".
+    for (const name of merged.named) this.deps.library.edits.renameSpeaker(recordingId, name, name);
     return merged.sentences.length;
   }
 
@@ -183,6 +190,8 @@ export class CaptionsService {
         recordOnly = true;
       }
     }
+    // Remembered voices go only to the local engine, and only for a session that labels the system audio's speakers.
+    const names = !recordOnly && region === 'local' && input.speakerLabels && sources.includes('system') ? await this.rememberedVoices() : new Set<string>();
     if (this.run) throw new AppError('conflict', 'Live captions are already running. Stop that session first.');
     const startedAt = new Date();
     const title = `Live session ${formatTitleDate(startedAt)}`;
@@ -207,7 +216,7 @@ export class CaptionsService {
       info,
       transcriptId,
       sources: new Map(),
-      book: new TurnBook(info.run, input.formatTurns),
+      book: new TurnBook(info.run, input.formatTurns, names),
       recordOnly,
       startedAt: Date.now(),
       recordedBytes: 0,
@@ -224,6 +233,16 @@ export class CaptionsService {
     if (!recordOnly) this.observer?.started(info);
     if (!recordOnly) await Promise.all(sources.map((s) => this.connect(run, s, input)));
     return info;
+  }
+
+  /** The names the local engine was told; none when it could not be (the session labels with letters then). */
+  private async rememberedVoices(): Promise<Set<string>> {
+    try {
+      return new Set(this.deps.rememberedVoices ? await this.deps.rememberedVoices() : []);
+    } catch (e) {
+      this.deps.log?.(`captions: remembered voices were not told to the local engine: ${e instanceof Error ? e.message : String(e)}`);
+      return new Set();
+    }
   }
 
   private saveTurn(run: Run, turn: LiveTurn): void {
@@ -356,7 +375,7 @@ export class CaptionsService {
     const durationMs = Math.max(Date.now() - run.startedAt, ...[...run.sources.values()].map((s) => s.receivedMs));
     const lostMs = Math.max(0, ...[...run.sources.values()].map((s) => s.client?.lostMs ?? 0));
     const { library } = this.deps;
-    const sentences = this.saveTranscript(run.transcriptId, run.book.settle(), run.sources.size > 1, run.recordOnly ? null : 'live');
+    const sentences = this.saveTranscript(run.info.recordingId, run.transcriptId, run.book.settle(), run.sources.size > 1, run.recordOnly ? null : 'live');
     library.sessions.finish(run.info.recordingId, { durationMs, lostMs, reconnects: Math.max(0, ...[...run.sources.values()].map((s) => s.reconnects)) });
     if (run.recordedBytes > 0)
       void library.subtitles

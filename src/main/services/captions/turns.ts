@@ -15,6 +15,8 @@ export class TurnBook {
   constructor(
     private readonly run: number,
     private readonly formatTurns: boolean,
+    /** The remembered voices the local engine was told for this run: a label that is one of them is a name. */
+    private readonly names: ReadonlySet<string> = new Set(),
   ) {}
 
   /** Fold a Turn message in; answers the turn as the renderer should now show it (null when it holds nothing). */
@@ -48,6 +50,7 @@ export class TurnBook {
     // The service labels a finished turn's speaker; UNKNOWN (too little speech) is no label.
     const speaker = t.speaker_label && t.speaker_label !== 'UNKNOWN' && source === 'system' ? t.speaker_label : (prev?.speaker ?? null);
     if (speaker) turn.speaker = speaker;
+    if (speaker && this.names.has(speaker)) turn.speakerName = speaker;
     this.turns.set(key, turn);
     return turn;
   }
@@ -70,17 +73,20 @@ function byTime(a: LiveTurn, b: LiveTurn): number {
 
 /**
  * The library's words and sentences (one per turn) of finished turns merged by
- * time. With both sources, each word's speaker is "You" or "Others".
+ * time. With both sources, each word's speaker is "You" or "Others"; a system
+ * speaker's is its label ("A", or a remembered voice's name: `named` lists those).
  */
-export function mergeTurns(turns: LiveTurn[], labelled: boolean): { words: Word[]; sentences: Span[]; text: string } {
+export function mergeTurns(turns: LiveTurn[], labelled: boolean): { words: Word[]; sentences: Span[]; text: string; named: string[] } {
   const words: Word[] = [];
   const sentences: Span[] = [];
+  const named = new Set<string>();
   for (const t of [...turns].sort(byTime)) {
     if (t.words.length === 0) continue;
     const speaker = liveSpeakerId(t, labelled);
+    if (speaker && t.source === 'system' && t.speakerName === speaker) named.add(speaker);
     const first = words.length;
     for (const w of t.words) words.push({ text: w.text, start: w.start, end: Math.max(w.end, w.start), confidence: w.confidence, speaker });
     sentences.push({ text: t.words.map((w) => w.text).join(' '), start: t.startMs, end: t.endMs, firstWord: first, lastWord: words.length - 1, speaker });
   }
-  return { words, sentences, text: sentences.map((s) => s.text).join(' ') };
+  return { words, sentences, text: sentences.map((s) => s.text).join(' '), named: [...named] };
 }

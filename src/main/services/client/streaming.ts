@@ -137,7 +137,7 @@ export class StreamingClient {
           end_of_turn_confidence: msg.end_of_turn_confidence ?? 0,
           words,
           session,
-          ...(typeof msg.speaker_label === 'string' ? { speaker_label: msg.speaker_label.slice(0, 40) } : {}),
+          ...(typeof msg.speaker_label === 'string' ? { speaker_label: msg.speaker_label.slice(0, 100) } : {}),
         });
       } else if (msg.type === 'Warning') {
         const text = (msg.warning ?? msg.message ?? '').trim().slice(0, 500);

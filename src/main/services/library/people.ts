@@ -87,6 +87,11 @@ export class PeopleStore {
       .immediate();
   }
 
+  /** The speaker-embedding models the remembered voices were taken with. */
+  models(): string[] {
+    return (this.db.prepare(`SELECT DISTINCT model FROM voices`).all() as { model: string }[]).map((r) => r.model);
+  }
+
   /** Each voice of `model` with the centroid of its voiceprints. */
   known(model: string): KnownVoice[] {
     const rows = this.db.prepare(`SELECT v.id, v.name, p.vector FROM voices v JOIN voice_prints p ON p.voice_id = v.id WHERE v.model = ?`).all(model) as {
