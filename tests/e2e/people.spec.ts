@@ -2,7 +2,7 @@
  * The People view over voices the app's own Library service remembered (two recordings, Dana named in one
  * and recognised in the other, Lee named in the second): the list shows each voice and its recordings with
  * how sure the recognition was; the match level is saved; rename, merge and forget work from the keyboard;
- * a recording opens from the list. axe, light and dark.
+ * a recording opens from the list; the library search narrowed to one person ("Said by"). axe, light and dark.
  */
 import { Library } from '../../src/main/services/library/library';
 import { addCompleted } from '../support/library';
@@ -102,6 +102,39 @@ test.describe('People', () => {
     await page.getByRole('button', { name: 'People' }).click();
     await page.getByRole('button', { name: 'Open Monday stand-up' }).first().click();
     await expect(page.getByRole('heading', { level: 1, name: 'Monday stand-up' })).toBeVisible();
+  });
+
+  test('the library search narrowed to one person finds only what that person said', async ({ page, host }) => {
+    test.setTimeout(120_000);
+    seed(host.dataDir);
+    await page.goto(host.url);
+    const box = page.getByRole('searchbox', { name: 'Search every transcript' });
+    await box.fill('glad');
+    const results = page.getByTestId('search-results');
+    await expect(results.getByRole('heading', { level: 2 })).toHaveText('2 matches for “glad”');
+    // The picker follows the search box in the tab order.
+    await box.press('Tab');
+    const picker = page.getByRole('combobox', { name: 'Said by' });
+    await expect(picker).toBeFocused();
+    await expect(picker.getByRole('option')).toHaveText(['Anyone', 'Dana', 'Lee']);
+    await picker.selectOption({ label: 'Lee' });
+    await expect(results.getByRole('heading', { level: 2 })).toHaveText('1 match for “glad” said by Lee');
+    await expect(results.getByTestId('search-hit')).toHaveCount(1);
+    await expect(results.getByTestId('search-hit')).toContainText('Tuesday stand-up');
+    await expectNoAxeViolationsInBothThemes(page, 'library search said by one person', 'search-said-by');
+    // Dana said "Good morning everyone." in both, and never "glad".
+    await picker.selectOption({ label: 'Dana' });
+    await expect(results.getByRole('heading', { level: 2 })).toHaveText('No matches for “glad” said by Dana');
+    await box.fill('morning');
+    await expect(results.getByRole('heading', { level: 2 })).toHaveText('2 matches for “morning” said by Dana');
+    // Removing the narrowing from the results, by keyboard.
+    const everyone = results.getByRole('button', { name: 'Search what everyone said' });
+    await everyone.focus();
+    await page.keyboard.press('Enter');
+    await expect(results.getByRole('heading', { level: 2 })).toHaveText('2 matches for “morning”');
+    await expect(picker).toHaveValue('');
+    await expect(everyone).toHaveCount(0);
+    await expect(results.getByRole('heading', { level: 2 })).toBeFocused();
   });
 
   test('the transcript says which voices were recognised, and re-clusters its speakers without transcribing again', async ({ page, host }) => {

@@ -16,6 +16,7 @@ import { openFilePicker } from './DropOverlay';
 import { engineNote } from './engineNote';
 import { AddUrlDialog, DeleteDialog, TagDialog } from './LibraryDialogs';
 import { LibraryList } from './LibraryList';
+import { PersonFilter } from './PersonFilter';
 import { QueuePanel } from './QueuePanel';
 import { SearchResults } from './SearchResults';
 
@@ -248,6 +249,7 @@ export function LibraryScreen() {
                   onKeyDown={(e) => e.key === 'Escape' && setSearch('')}
                 />
               </div>
+              <PersonFilter />
               <div className="library__actions">
                 <Button icon="captions" onClick={() => subtitleInput.current?.click()}>
                   Import subtitles…

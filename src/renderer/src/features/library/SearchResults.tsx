@@ -1,5 +1,5 @@
-/** Search hits over the whole library: the sentence with the match marked, and its time; a hit opens the transcript there. */
-import { Fragment } from 'react';
+/** Search hits over the whole library (or what one person said): the sentence with the match marked, and its time; a hit opens the transcript there. */
+import { Fragment, useRef } from 'react';
 import { Button } from '../../components/Button';
 import { formatClock } from '../../components/format';
 import { useApp } from '../../stores/app';
@@ -12,16 +12,33 @@ export function SearchResults() {
   const error = useSearch((s) => s.error);
   const openTranscript = useApp((s) => s.openTranscript);
   const clear = useSearch((s) => s.clear);
+  const person = useSearch((s) => s.person);
+  const setPerson = useSearch((s) => s.setPerson);
+  const who = person ? ` said by ${person.name}` : '';
+  const title = useRef<HTMLHeadingElement>(null);
   return (
     <section className="search" aria-labelledby="search-title" data-testid="search-results">
       <header className="search__header">
-        <h2 id="search-title">
+        <h2 id="search-title" tabIndex={-1} ref={title}>
           {loading
             ? 'Searching…'
             : hits.length === 0
-              ? `No matches for “${query.trim()}”`
-              : `${hits.length}${hits.length === 50 ? '+' : ''} ${hits.length === 1 ? 'match' : 'matches'} for “${query.trim()}”`}
+              ? `No matches for “${query.trim()}”${who}`
+              : `${hits.length}${hits.length === 50 ? '+' : ''} ${hits.length === 1 ? 'match' : 'matches'} for “${query.trim()}”${who}`}
         </h2>
+        {person && (
+          <Button
+            size="sm"
+            variant="ghost"
+            onClick={() => {
+              setPerson(null);
+              // The button goes with the narrowing: focus moves to the results' heading, which now counts everyone's.
+              title.current?.focus();
+            }}
+          >
+            Search what everyone said
+          </Button>
+        )}
         <Button size="sm" variant="ghost" onClick={clear}>
           Clear search
         </Button>
