@@ -83,7 +83,8 @@ export function DetailsPanel({ transcript }: { transcript: Transcript }) {
   const setScreen = useApp((s) => s.setScreen);
   const approximate = approximateTimes(item.model);
   return (
-    <aside className="details" aria-label="Details" data-testid="details">
+    // Focusable: a long panel (a session's summaries) scrolls by keyboard even when nothing in it takes focus.
+    <aside className="details" aria-label="Details" data-testid="details" tabIndex={0}>
       <h2>Details</h2>
       {item.status === 'error' && item.error && (
         <div className="banner banner--error" role="alert">
