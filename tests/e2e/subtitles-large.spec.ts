@@ -1,8 +1,9 @@
 /**
  * The subtitle editor at the contract's limit in host mode (issue 26): a
- * 200,000-cue SRT imported from the library (its ~7 MB message read on the
- * library's worker), opened (its document written as JSON there), one cue
- * edited, and the edit still there after a reload.
+ * 200,000-cue SRT imported from the library (its ~7 MB uploaded and read on
+ * the library's worker; no bridge request over 1 KB), opened (its document
+ * written as JSON there), one cue edited, the edit still there after a
+ * reload, and then every cue replaced from another 200,000-cue file.
  */
 import { Library } from '../../src/main/services/library/library';
 import { srtOf } from '../support/srt';
@@ -11,7 +12,15 @@ import { expect, test } from './host';
 const CUES = 200_000;
 
 test('a 200,000-cue SRT: imported as an item, opened in Subtitles, a cue edited and kept after a reload', async ({ page, host }) => {
-  test.setTimeout(300_000);
+  test.setTimeout(420_000);
+  // Every subtitles request the page sends over the bridge: a file's text goes by /upload, never in one.
+  const sent: number[] = [];
+  page.on('websocket', (ws) =>
+    ws.on('framesent', (f) => {
+      const text = typeof f.payload === 'string' ? f.payload : '';
+      if (text.includes('"subtitles.')) sent.push(Buffer.byteLength(text));
+    }),
+  );
   await page.goto(host.url);
   const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Import subtitles' }).click()]);
   await chooser.setFiles({ name: 'Marathon.srt', mimeType: 'application/x-subrip', buffer: Buffer.from(srtOf(CUES, (i) => `line ${i}`)) });
@@ -47,4 +56,23 @@ test('a 200,000-cue SRT: imported as an item, opened in Subtitles, a cue edited 
   await expect(page.getByRole('listbox', { name: `Cues (${CUES})` })).toBeVisible({ timeout: 120_000 });
   await expect(rows.first()).toContainText('Starting gun');
   await expect(rows.nth(1)).toContainText('line 1');
+
+  // Every cue replaced from a file of 200,000 (uploaded, read on the worker): both sides agree, so nothing reloads, and it is stored.
+  const [onto] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Import…' }).click()]);
+  await onto.setFiles({ name: 'Relay.srt', mimeType: 'application/x-subrip', buffer: Buffer.from(srtOf(CUES, (i) => `relay ${i}`)) });
+  const ontoDialog = page.getByRole('dialog', { name: 'Import Relay.srt' });
+  await expect(ontoDialog).toContainText(`${CUES} cues (SRT)`, { timeout: 60_000 });
+  await ontoDialog.getByRole('button', { name: 'Replace these cues' }).click();
+  await expect(rows.first()).toContainText('relay 0', { timeout: 60_000 });
+  const again = new Library(host.dataDir);
+  try {
+    const id = again.recordings.list({ limit: 1, title: 'Marathon' }).items[0]!.id;
+    await expect.poll(() => again.subtitles.cues(id).cues[CUES - 1]?.text, { timeout: 120_000 }).toBe(`relay ${CUES - 1}`);
+    expect(again.subtitles.open(id).undo.at(-1)).toBe('Import Relay.srt');
+  } finally {
+    again.close();
+  }
+  await expect(page.getByRole('status').filter({ hasText: 'reloaded' })).toHaveCount(0);
+  expect(sent.length).toBeGreaterThan(3);
+  expect(Math.max(...sent)).toBeLessThan(1024);
 });

@@ -3,7 +3,8 @@
  * through the bridge of a real `npm run serve` process: backup folders with
  * links, FIFOs, hard links, sparse files, damaged and huge manifests and
  * 50,000 recordings; subtitle imports at and over the cue limit, with
- * 10 MB lines and out-of-range cues; edits at the contract's limit (each a small command); and
+ * 10 MB lines and out-of-range cues; edits at the contract's limit (each a small command, a big
+ * file's text sent by its upload, never over the bridge) and file references not ours; and
  * jobs.addFiles with server paths. The host's event loop is measured inside
  * it (support/loop-probe.mjs) and its memory from /proc; the figures are
  * printed, and the assertions are what holds on a loaded machine too.
@@ -22,10 +23,23 @@ let dir: string;
 let probe: string;
 let host: Child & { token: string };
 let socket: WebSocket;
-const figures = { inputs: 0, internal: [] as string[], rssBefore: 0, rssPeak: 0, rssAfter: 0, sparseCopyKiB: 0, bigImportMs: 0, shiftAllRequestBytes: 0 };
+const figures = {
+  inputs: 0,
+  internal: [] as string[],
+  rssBefore: 0,
+  rssPeak: 0,
+  rssAfter: 0,
+  sparseCopyKiB: 0,
+  bigImportMs: 0,
+  shiftAllRequestBytes: 0,
+  /** The largest subtitles.* request the 200,000-cue phase sent. */
+  requestBytesMax: 0,
+};
 const SECRET = 'TOP-SECRET-OUTSIDE-THE-BACKUP';
 
 let nextId = 1;
+/** Whether call() counts the subtitles requests' sizes (the 200,000-cue phase). */
+let countRequests = false;
 /** One bridge call: its output, or its error (code and message). */
 async function call(channel: string, input?: unknown, ms = 120_000): Promise<{ output?: Record<string, unknown>; error?: { code: string; message: string } }> {
   figures.inputs++;
@@ -41,12 +55,21 @@ async function call(channel: string, input?: unknown, ms = 120_000): Promise<{ o
       }
     };
     socket.on('message', on);
-    socket.send(JSON.stringify({ id, channel, input }));
+    const text = JSON.stringify({ id, channel, input });
+    if (channel.startsWith('subtitles.') && countRequests) figures.requestBytesMax = Math.max(figures.requestBytesMax, Buffer.byteLength(text));
+    socket.send(text);
   });
   const error = reply.error as { code: string; message: string } | undefined;
   if (error?.code === 'internal') figures.internal.push(`${channel}: ${error.message}`);
   figures.rssPeak = Math.max(figures.rssPeak, rssMiB(host.proc.pid as number));
   return reply as { output?: Record<string, unknown>; error?: { code: string; message: string } };
+}
+
+/** A subtitle file's text POSTed to the host's /upload, as the page sends a big one; answers its upload id. */
+async function upload(text: string, name = 'file.srt'): Promise<string> {
+  const r = await fetch(`http://127.0.0.1:${host.port}/upload?token=${host.token}&name=${encodeURIComponent(name)}`, { method: 'POST', body: text });
+  expect(r.status).toBe(200);
+  return ((await r.json()) as { uploadId: string }).uploadId;
 }
 
 const RID = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
@@ -298,7 +321,9 @@ describe('hostile backups (items 1–4)', { timeout: 300_000 }, () => {
 
 describe('hostile subtitles (items 5–7)', { timeout: 300_000 }, () => {
   it('imports, opens, replaces and shifts at the contract limit of 200,000 cues (each edit a small command), and refuses one more with a clear message', async () => {
-    const at = await call('subtitles.importNew', { name: 'limit.srt', content: srtOf(200_000, () => 'a') }, 280_000);
+    // The file's 8 MB go by /upload; the request names the upload (main never parses the text on its event loop).
+    countRequests = true;
+    const at = await call('subtitles.importNew', { name: 'limit.srt', file: { kind: 'upload', uploadId: await upload(srtOf(200_000, () => 'a')) } }, 280_000);
     expect(at.output, JSON.stringify(at.error)).toMatchObject({ cues: 200_000 });
     const big = at.output!.id as string;
     const opened = (await call('subtitles.open', { id: big }, 280_000)).output as { version: number; cues: { start: number[] } };
@@ -313,21 +338,29 @@ describe('hostile subtitles (items 5–7)', { timeout: 300_000 }, () => {
     const after = (await call('subtitles.open', { id: big }, 280_000)).output as { cues: { start: number[] }; undo: string[] };
     expect(after.cues.start[199_999]).toBe(199_999_100);
     expect(after.undo.at(-1)).toBe('Shift all later by 100 ms');
-    // One cue replaced by 200,000 from a file's text (its old splice, 25 MiB, was over the bridge's 16 MiB limit).
+    // One cue replaced by 200,000 from an uploaded file (its old splice, 25 MiB, was over the bridge's 16 MiB limit; the text itself is 8 MB).
     const one = (await call('subtitles.importNew', { name: 'one.srt', content: srtOf(1) })).output!.id as string;
     const doc = (await call('subtitles.open', { id: one })).output as { version: number };
-    const content = srtOf(200_000, (i) => `replaced ${i}`);
+    const uploadId = await upload(srtOf(200_000, (i) => `replaced ${i}`));
     const replace = await call(
       'subtitles.run',
-      { id: one, version: doc.version, command: 'replaceFrom', args: { content, name: 'replace.srt' }, view: { selection: [], caret: null, playheadMs: 0 } },
+      {
+        id: one,
+        version: doc.version,
+        command: 'replaceFrom',
+        args: { file: { kind: 'upload', uploadId }, name: 'replace.srt' },
+        view: { selection: [], caret: null, playheadMs: 0 },
+      },
       280_000,
     );
+    countRequests = false;
+    expect(figures.requestBytesMax).toBeLessThan(1024);
     expect(replace.output, JSON.stringify(replace.error)).toMatchObject({ version: doc.version + 1, digest: expect.stringMatching(/^200000:/) });
     expect(((await call('subtitles.open', { id: one }, 280_000)).output as { cues: { text: string[] } }).cues.text[199_999]).toBe('replaced 199999');
     // Undone in main (a 200,000-cue splice that never crosses): the one cue is back.
     const undone = await call('subtitles.undo', { id: one, version: doc.version + 1 }, 280_000);
     expect(undone.output).toMatchObject({ label: 'Import replace.srt', digest: expect.stringMatching(/^1:/) });
-    const over = await call('subtitles.importNew', { name: 'over.srt', content: srtOf(200_001, () => 'a') }, 280_000);
+    const over = await call('subtitles.importNew', { name: 'over.srt', file: { kind: 'upload', uploadId: await upload(srtOf(200_001, () => 'a')) } }, 280_000);
     expect(over.error?.code).toBe('bad_request');
     expect(over.error?.message).toMatch(/200,000/);
   });
@@ -370,7 +403,9 @@ describe('hostile subtitles (items 5–7)', { timeout: 300_000 }, () => {
         ),
       ]);
     for (const [label, content] of cases) {
-      const r = await call('subtitles.importNew', { name: `${label}.srt`, content }, 120_000);
+      // Over the inline limit, a file's text goes as an upload, as the page sends it.
+      const text = content.length > 2_000_000 ? { file: { kind: 'upload', uploadId: await upload(content) } } : { content };
+      const r = await call('subtitles.importNew', { name: `${label}.srt`, ...text }, 120_000);
       if (r.error) {
         expect(r.error.code, `${label}: ${r.error.message}`).toBe('bad_request');
         continue;
@@ -381,6 +416,38 @@ describe('hostile subtitles (items 5–7)', { timeout: 300_000 }, () => {
       const get = await call('library.get', { id });
       expect(get.output, `${label}: ${JSON.stringify(get.error)}`).toBeDefined();
     }
+  });
+});
+
+describe('subtitle files by reference', { timeout: 120_000 }, () => {
+  it('reads only uploads this host staged, each once, and never a path the browser did not pick; big text inline is refused', async () => {
+    const one = (await call('subtitles.importNew', { name: 'ref.srt', content: srtOf(2) })).output!.id as string;
+    const doc = (await call('subtitles.open', { id: one })).output as { version: number };
+    const view = { selection: [], caret: null, playheadMs: 0 };
+    const replaceFrom = (file: unknown) =>
+      call('subtitles.run', { id: one, version: doc.version, command: 'replaceFrom', args: { file, name: 'x.srt' }, view });
+    const importNew = (input: Record<string, unknown>) => call('subtitles.importNew', { name: 'x.srt', ...input });
+    const refused: [string, Awaited<ReturnType<typeof call>>, string, RegExp][] = [
+      ['an upload id never issued', await replaceFrom({ kind: 'upload', uploadId: 'no-such-upload-123' }), 'not_found', /gone.*Choose the file again/],
+      ['a path as upload id', await replaceFrom({ kind: 'upload', uploadId: '../../library.sqlite' }), 'bad_request', /uploadId/],
+      ['the database by upload id', await replaceFrom({ kind: 'upload', uploadId: '..%2Flibrary.db' }), 'bad_request', /uploadId/],
+      ['a file outside, by path', await replaceFrom({ kind: 'path', path: join(dir, 'secret.txt') }), 'forbidden', /picked or dropped/],
+      ['/etc/passwd by path', await importNew({ file: { kind: 'path', path: '/etc/passwd' } }), 'forbidden', /picked or dropped/],
+      ['both a file and its text', await importNew({ content: srtOf(1), file: { kind: 'upload', uploadId: 'abcdefgh1234' } }), 'bad_request', /one of the two/],
+      ['neither', await importNew({}), 'bad_request', /one of the two/],
+      ['2,000,001 characters inline', await importNew({ content: 'x'.repeat(2_000_001) }), 'bad_request', /sent as a file/],
+    ];
+    for (const [label, r, code, message] of refused) {
+      expect(r.error?.code, `${label}: ${JSON.stringify(r)}`).toBe(code);
+      expect(r.error?.message, label).toMatch(message);
+    }
+    // An upload is read once: the import takes it, and naming it again finds it gone.
+    const uploadId = await upload(srtOf(3), 'three.srt');
+    expect((await importNew({ file: { kind: 'upload', uploadId } })).output).toMatchObject({ cues: 3 });
+    expect((await importNew({ file: { kind: 'upload', uploadId } })).error?.code).toBe('not_found');
+    expect(readdirSync(join(dir, 'data', 'uploads'))).not.toContain(uploadId);
+    // The document is as it was, and the host serves on.
+    expect(((await call('subtitles.open', { id: one })).output as { version: number }).version).toBe(doc.version);
   });
 });
 

@@ -16,11 +16,12 @@ import type { ServicesUp } from './services';
 import { isLoopbackHost, parseTarget, tokenMatches } from './token-routes';
 
 /**
- * The largest bridge message accepted. The biggest legitimate one is a
- * subtitle file's text (subtitles.importNew, or subtitles.run's replaceFrom:
- * ~8 MB for 200,000 cues); an edit is a command of a few hundred bytes, and
- * audio frames for live captions are 1,600–32,000 bytes. Anything larger
- * closes that socket with 1009 and leaves host mode serving.
+ * The largest bridge message accepted. A subtitle file's text crosses inline
+ * only up to 2,000,000 characters (subtitles.importNew, subtitles.run's
+ * replaceFrom; a bigger file is POSTed to /upload and named by its id); an
+ * edit is a command of a few hundred bytes, and audio frames for live
+ * captions are 1,600–32,000 bytes. Anything larger closes that socket with
+ * 1009 and leaves host mode serving.
  */
 export const BRIDGE_MAX_PAYLOAD = 16 * 1024 * 1024;
 

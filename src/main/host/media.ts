@@ -1,7 +1,8 @@
 /**
  * Host-mode routes for the library's bytes, both behind the launch token:
  * POST /upload stages a dropped file (the browser cannot give a path) for
- * `jobs.addUpload`; GET /media/<recordingId> streams a recording's audio copy
+ * `jobs.addUpload`, or a big subtitle file for `subtitles.importNew` and
+ * replaceFrom (read once, off the event loop); GET /media/<recordingId> streams a recording's audio copy
  * with Range support so <audio> can seek.
  */
 import { randomBytes } from 'node:crypto';

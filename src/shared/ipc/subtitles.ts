@@ -22,6 +22,22 @@ export const editorViewSchema = z
   })
   .strict();
 
+/**
+ * A subtitle file's text by reference, so that it never crosses the request channel (200,000 cues are ~8 MB the
+ * receiving side would parse on its event loop): a file the user picked (desktop, its path) or one POSTed to
+ * `/upload` (host mode, the upload id; used once). Main reads and decodes it on the library's worker.
+ */
+export const subtitleFileSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('path'), path: z.string().min(1).max(4096) }).strict(),
+  z.object({ kind: z.literal('upload'), uploadId: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/) }).strict(),
+]);
+export type SubtitleFileRef = z.infer<typeof subtitleFileSchema>;
+/** The most text sent inline (`content`); a bigger file comes as `file`. */
+const inlineText = z
+  .string()
+  .max(CUE_LIMITS.inlineChars, { error: `Subtitle text over ${CUE_LIMITS.inlineChars.toLocaleString('en')} characters is sent as a file (file), not inline.` });
+const fileName = z.string().trim().min(1).max(300);
+
 /** One command of shared/subtitles/commands.ts with the argument it takes: what the user did, never the cues it made. */
 const run = <N extends string, A extends z.ZodType>(command: N, args: A) =>
   z.object({ id: z.string().min(1), version: z.number().int().nonnegative(), command: z.literal(command), args, view: editorViewSchema }).strict();
@@ -50,8 +66,8 @@ export const subtitleRunSchema = z.discriminatedUnion('command', [
   run('fix', z.object({ index, fix: z.enum(['rebalance', 'split', 'merge', 'extend', 'gap']) }).strict()),
   run('fixAll', none),
   run('rebuild', none),
-  /** An import onto the open cues: the file's text (as subtitles.importNew takes it), read by the same parser on both sides. */
-  run('replaceFrom', z.object({ content: z.string().max(20_000_000), name: z.string().trim().min(1).max(300) }).strict()),
+  /** An import onto the open cues: the file (or its text, when small), read by the same parser on both sides. */
+  run('replaceFrom', z.union([z.object({ content: inlineText, name: fileName }).strict(), z.object({ file: subtitleFileSchema, name: fileName }).strict()])),
 ]);
 export type SubtitleRun = z.infer<typeof subtitleRunSchema>;
 
@@ -90,7 +106,8 @@ export const subtitleChannels = {
   /** Waveform peaks of the recording's audio, computed once with ffmpeg and stored. `not_found` without audio. */
   'subtitles.peaks': { input: idInput, output: peaksSchema },
   /**
-   * An SRT or VTT file as a new library item; `problems` lists cues that could not be read, by line.
+   * An SRT or VTT file as a new library item, as `file` (subtitleFileSchema) or, when small, its text as `content`;
+   * `problems` lists cues that could not be read, by line.
    * `media`: its video or audio, a file the user picked (desktop) or one uploaded to `/upload` (host mode); without it, a
    * desktop `subtitlePath` the user picked lets main take a same-named video or audio file beside it. Either way the
    * media is copied into the library. `media` in the answer: the name of the file attached, or null.
@@ -98,8 +115,9 @@ export const subtitleChannels = {
   'subtitles.importNew': {
     input: z
       .object({
-        name: z.string().trim().min(1).max(300),
-        content: z.string().max(20_000_000),
+        name: fileName,
+        content: inlineText.optional(),
+        file: subtitleFileSchema.optional(),
         subtitlePath: z.string().min(1).max(4096).optional(),
         media: z
           .discriminatedUnion('kind', [
@@ -108,7 +126,8 @@ export const subtitleChannels = {
           ])
           .optional(),
       })
-      .strict(),
+      .strict()
+      .refine((v) => (v.content === undefined) !== (v.file === undefined), { error: 'Send the subtitles as file or as content, one of the two.' }),
     output: z.object({
       id: z.string(),
       cues: z.number().int(),

@@ -21,6 +21,8 @@ export const CUE_LIMITS = {
   /** Header and trailer blocks, as an edit stores them. */
   blocks: 100,
   blockChars: 100_000,
+  /** A subtitle file's text sent inline (subtitles.importNew `content`, replaceFrom); a bigger file is sent as a file, which main reads off its event loop. */
+  inlineChars: 2_000_000,
 } as const;
 
 const L = CUE_LIMITS;

@@ -9,18 +9,29 @@ import { AppError, type ErrorInfo } from '../../../shared/errors';
 import { wireDoc } from '../../../shared/subtitles/cue-columns';
 import type { SubtitleDocWire } from '../../../shared/subtitles/wire';
 import type { LibraryChange, LibraryContext } from './db';
+import { subtitleText } from './subtitle-import';
 import type { EditResult, SubtitleCommand, SubtitleStore } from './subtitles';
 
 /**
- * A task for the worker. Every message is small but the import's file text:
- * an edit crosses as its command, and the document comes back as columns
+ * A subtitle file's text for the worker: inline (small), or a file main
+ * checked (services/subtitle-file.ts) that the worker reads, so a big file's
+ * text is never a string on main's event loop; `remove` a staged upload once read.
+ */
+export type SubtitleText = { content: string } | { path: string; remove: boolean };
+
+/** subtitles.run's replaceFrom with its file still to read (subtitle-import.ts subtitleText), on the worker. */
+export type ReplaceFromFile = Omit<Extract<SubtitleCommand, { command: 'replaceFrom' }>, 'args'> & { args: { name: string; text: SubtitleText } };
+
+/**
+ * A task for the worker. Every message is small: a subtitle file crosses as
+ * its path, an edit as its command, and the document comes back as columns
  * (arrays of primitives, cheap to copy between threads).
  */
 export type LibraryWorkerTask = { seq: number } & (
-  | { op: 'importSubtitles'; name: string; content: string; source: string }
+  | { op: 'importSubtitles'; name: string; text: SubtitleText; source: string }
   /** `json`: answer the document as UTF-8 JSON checked with its wire schema, for host mode's bridge. */
   | { op: 'openSubtitles'; id: string; json?: boolean }
-  | { op: 'runSubtitles'; id: string; version: number; edit: SubtitleCommand }
+  | { op: 'runSubtitles'; id: string; version: number; edit: SubtitleCommand | ReplaceFromFile }
   | { op: 'undoSubtitles' | 'redoSubtitles'; id: string; version: number }
 );
 type Task = LibraryWorkerTask extends infer T ? (T extends unknown ? Omit<T, 'seq'> : never) : never;
@@ -102,8 +113,8 @@ export class LibraryOffload {
   }
 
   /** A subtitle file as a new item (subtitle-import.ts), parsed and stored off the event loop; `inProcess` does the same here when no worker can start. */
-  importSubtitles<T>(name: string, content: string, source: string, inProcess: () => T): Promise<T> {
-    return this.run({ op: 'importSubtitles', name, content, source }, inProcess);
+  importSubtitles<T>(name: string, text: SubtitleText, source: string, inProcess: () => T): Promise<T> {
+    return this.run({ op: 'importSubtitles', name, text, source }, inProcess);
   }
 
   /** subtitles.open off the event loop (reading, repairing and joining 200,000 cues with their words), its cues as columns. */
@@ -117,8 +128,8 @@ export class LibraryOffload {
   }
 
   /** subtitles.run off the event loop: shift-all, sync, fix-all, Reset or an import onto the cues read and write up to 200,000 of them. */
-  runSubtitles(id: string, version: number, edit: SubtitleCommand): Promise<EditResult> {
-    return this.run({ op: 'runSubtitles', id, version, edit }, () => this.library.subtitles.run(id, version, edit));
+  runSubtitles(id: string, version: number, edit: SubtitleCommand | ReplaceFromFile): Promise<EditResult> {
+    return this.run({ op: 'runSubtitles', id, version, edit }, () => this.library.subtitles.run(id, version, withText(edit)));
   }
 
   /** subtitles.undo / redo off the event loop (undoing a Reset puts 200,000 cues back). */
@@ -135,6 +146,16 @@ export class LibraryOffload {
     await w.terminate();
     await trimCHeap();
   }
+}
+
+/** replaceFrom's file read (where the edit runs): the command as the store performs it. */
+export function withText(edit: SubtitleCommand | ReplaceFromFile): SubtitleCommand {
+  if (!isReplaceFromFile(edit)) return edit;
+  return { ...edit, args: { content: subtitleText(edit.args.text), name: edit.args.name } };
+}
+
+function isReplaceFromFile(edit: SubtitleCommand | ReplaceFromFile): edit is ReplaceFromFile {
+  return edit.command === 'replaceFrom' && typeof (edit.args as { text?: unknown } | undefined)?.text === 'object';
 }
 
 type Trim = { async(pad: number, done: (err: unknown, freed: number) => void): void };

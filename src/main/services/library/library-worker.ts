@@ -5,8 +5,8 @@ import { wireDoc } from '../../../shared/subtitles/cue-columns';
 import { subtitleDocWireSchema } from '../../../shared/subtitles/wire';
 import { openDatabase, type LibraryChange } from './db';
 import { Library } from './library';
-import { importCuesAsItem } from './subtitle-import';
-import type { LibraryWorkerReply, LibraryWorkerTask } from './library-offload';
+import { importCuesAsItem, subtitleText } from './subtitle-import';
+import { withText, type LibraryWorkerReply, type LibraryWorkerTask } from './library-offload';
 
 const { dataDir, dbFile } = workerData as { dataDir: string; dbFile: string };
 const library = new Library(dataDir, openDatabase(dbFile));
@@ -17,7 +17,7 @@ library.onChange((c) => changes.push(c));
 function run(task: LibraryWorkerTask): unknown {
   switch (task.op) {
     case 'importSubtitles':
-      return importCuesAsItem(library, task.name, task.content, task.source);
+      return importCuesAsItem(library, task.name, subtitleText(task.text), task.source);
     case 'openSubtitles': {
       const doc = wireDoc(library.subtitles.open(task.id));
       if (!task.json) return doc;
@@ -27,7 +27,7 @@ function run(task: LibraryWorkerTask): unknown {
       return new TextEncoder().encode(JSON.stringify(out.data));
     }
     case 'runSubtitles':
-      return library.subtitles.run(task.id, task.version, task.edit);
+      return library.subtitles.run(task.id, task.version, withText(task.edit));
     case 'undoSubtitles':
       return library.subtitles.undo(task.id, task.version);
     case 'redoSubtitles':

@@ -59,8 +59,13 @@ export const HISTORY_LIMIT = 500;
 /** Labels sent when the view opens. */
 const HISTORY_SENT = 100;
 
-/** An edit as the editor sends it: a command of shared/subtitles/commands.ts, its argument, and where the user was. */
-export type SubtitleCommand = Omit<SubtitleRun, 'id' | 'version'>;
+type WireCommand = Omit<SubtitleRun, 'id' | 'version'>;
+/**
+ * An edit as the editor sends it: a command of shared/subtitles/commands.ts, its argument, and where the user was;
+ * replaceFrom with its file's text in hand (a file named by reference is read first, library-offload.ts withText).
+ */
+export type SubtitleCommand =
+  Exclude<WireCommand, { command: 'replaceFrom' }> | { command: 'replaceFrom'; args: { content: string; name: string }; view: WireCommand['view'] };
 /** What an edit, an undo or a redo answers: the new version and the digest of the stored cues (shared/subtitles/digest.ts). */
 export interface EditResult {
   version: number;

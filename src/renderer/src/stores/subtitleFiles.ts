@@ -4,9 +4,26 @@
  * paths, a browser uploads the media first), and a recording's waveform peaks.
  */
 import type { SubtitleFile } from '../lib/subtitleFile';
-import { api, electronPathFor, uploadFile, type UploadProgress } from '../bridge';
+import { api, electronPathFor, transport, uploadFile, type FileSource, type UploadProgress } from '../bridge';
+import { CUE_LIMITS } from '../../../shared/subtitles/limits';
 
 export type ImportedItem = { id: string; cues: number; media: string | null; problems: { line: number; message: string }[] };
+
+/**
+ * A subtitle file as main takes it: a big one by reference (its path on the desktop, else uploaded), so its
+ * text never crosses the request channel, where main would parse 8 MB (200,000 cues) on its event loop; main
+ * reads and decodes the file as readPicked did. A small one, or one the desktop has no path for, as its text.
+ */
+export async function subtitleSource(
+  sub: Pick<SubtitleFile, 'name' | 'text' | 'file'>,
+  signal?: AbortSignal,
+): Promise<{ file: FileSource } | { content: string }> {
+  if (sub.text.length <= CUE_LIMITS.inlineChars) return { content: sub.text };
+  const path = sub.file ? electronPathFor(sub.file) : null;
+  if (path) return { file: { kind: 'path', path } };
+  if (transport === 'electron') return { content: sub.text };
+  return { file: await uploadFile(sub.file ?? new File([sub.text], sub.name), () => undefined, signal) };
+}
 
 export async function importAsItem(
   sub: SubtitleFile,
@@ -22,7 +39,7 @@ export async function importAsItem(
   }
   return api.invoke('subtitles.importNew', {
     name: sub.name,
-    content: sub.text,
+    ...(await subtitleSource(sub, signal)),
     ...(subtitlePath ? { subtitlePath } : {}),
     ...(source ? { media: source } : {}),
   });

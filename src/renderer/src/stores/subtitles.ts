@@ -32,6 +32,7 @@ import { cuesDigest } from '../../../shared/subtitles/digest';
 import type { VerbatimApi } from '../../../shared/ipc';
 import type { SubtitleRun } from '../../../shared/ipc/subtitles';
 import { api as bridgeApi, errorMessage } from '../bridge';
+import { subtitleSource } from './subtitleFiles';
 import { toast } from './toasts';
 import { useTranscript } from './transcript';
 
@@ -76,8 +77,8 @@ export interface SubtitlesState {
   setProfile(id: string): Promise<void>;
   saveProfile(p: RulesProfile): Promise<boolean>;
   resetToGenerated(): void;
-  /** A subtitle file's text read as the cues, header and trailer (undoable); `name` is the file's. */
-  importOnto(content: string, name: string): void;
+  /** A subtitle file's text read as the cues, header and trailer (undoable); `name` is the file's, `file` the picked one (main reads a big one itself). */
+  importOnto(content: string, name: string, file?: File): void;
   setPlaying(index: number): void;
   setLoop(on: boolean): void;
 }
@@ -148,6 +149,37 @@ export const subtitlesState =
         });
     };
 
+    /** Runs a command here and sends it to main; `file`: replaceFrom's picked file. */
+    const perform = (name: CommandName, arg: unknown, file?: File): boolean => {
+      const s = get();
+      const id = s.id;
+      if (!id) return false;
+      const words = useTranscript.getState().transcript?.words ?? [];
+      // Whole milliseconds, as main gets them, so both sides perform on the same playhead.
+      const view = { selection: s.selection, caret: s.caret, playheadMs: Math.max(0, Math.round(playhead.get())) };
+      const r = (commands[name] as Command<unknown>).perform({ cues: s.cues, ...view, words, profile: currentProfile(s) }, arg);
+      if (!r) return false;
+      const splice = diffCues(s.cues, r.cues);
+      if (!splice && !r.header && !r.trailer) return false;
+      const label = commandLabel(name, arg);
+      set((st) => ({
+        cues: r.cues,
+        edited: true,
+        ...(splice ? { undoStack: [...st.undoStack, { label, splice }], redoStack: [] } : {}),
+        selection: r.selection ?? st.selection.filter((i) => i < r.cues.length),
+        ...(r.header ? { header: r.header } : {}),
+        ...(r.trailer ? { trailer: r.trailer } : {}),
+      }));
+      const input = { id, command: name, args: arg, view: { ...view, selection: toRanges(view.selection) } };
+      // replaceFrom: its file as main takes it (a big one by reference: subtitleSource), read or uploaded while earlier edits go out.
+      const replace = file ? (arg as { content: string; name: string }) : null;
+      const wire = replace && subtitleSource({ name: replace.name, text: replace.content, file }).then((src) => ({ ...src, name: replace.name }));
+      // Awaited in the queue; a failure is reported there (this only keeps it from counting as unhandled meanwhile).
+      wire?.catch(() => undefined);
+      send(async (version) => api.invoke('subtitles.run', { ...input, ...(wire ? { args: await wire } : {}), version } as SubtitleRun), { cues: r.cues });
+      return true;
+    };
+
     return {
       id: null,
       loading: false,
@@ -195,29 +227,7 @@ export const subtitlesState =
         set({ id: null, cues: [], selection: [], undoStack: [], redoStack: [], error: null, playing: -1, loop: false });
       },
       run(name, ...args) {
-        const s = get();
-        const id = s.id;
-        if (!id) return false;
-        const arg = args[0];
-        const words = useTranscript.getState().transcript?.words ?? [];
-        // Whole milliseconds, as main gets them, so both sides perform on the same playhead.
-        const view = { selection: s.selection, caret: s.caret, playheadMs: Math.max(0, Math.round(playhead.get())) };
-        const r = (commands[name] as Command<unknown>).perform({ cues: s.cues, ...view, words, profile: currentProfile(s) }, arg);
-        if (!r) return false;
-        const splice = diffCues(s.cues, r.cues);
-        if (!splice && !r.header && !r.trailer) return false;
-        const label = commandLabel(name, arg);
-        set((st) => ({
-          cues: r.cues,
-          edited: true,
-          ...(splice ? { undoStack: [...st.undoStack, { label, splice }], redoStack: [] } : {}),
-          selection: r.selection ?? st.selection.filter((i) => i < r.cues.length),
-          ...(r.header ? { header: r.header } : {}),
-          ...(r.trailer ? { trailer: r.trailer } : {}),
-        }));
-        const input = { id, command: name, args: arg, view: { ...view, selection: toRanges(view.selection) } };
-        send((version) => api.invoke('subtitles.run', { ...input, version } as SubtitleRun), { cues: r.cues });
-        return true;
+        return perform(name, args[0]);
       },
       runCommand(cmd) {
         // Key commands take no argument (commands.ts `commandForKey`).
@@ -295,8 +305,8 @@ export const subtitlesState =
       resetToGenerated() {
         get().run('rebuild');
       },
-      importOnto(content, name) {
-        get().run('replaceFrom', { content, name });
+      importOnto(content, name, file) {
+        perform('replaceFrom', { content, name }, file);
       },
       setPlaying(index) {
         if (get().playing !== index) set({ playing: index });

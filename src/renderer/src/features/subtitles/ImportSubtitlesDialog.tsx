@@ -130,7 +130,7 @@ export function ImportSubtitlesDialog({ file, onClose, onto = true }: { file: Su
               disabled={!usable || busy}
               onClick={() => {
                 if (!parsed || !file) return;
-                importOnto(file.text, file.name);
+                importOnto(file.text, file.name, file.file);
                 toast(`Imported ${parsed.doc.cues.length} cues from ${file.name}. Undo brings the previous cues back.`, 'ok');
                 onClose();
               }}
