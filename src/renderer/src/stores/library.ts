@@ -46,6 +46,8 @@ export interface LibraryState {
   checkWebhook(id: string): Promise<void>;
   /** A backup import's progress while one runs (library.importProgress), null before its first report and after it ends. */
   importProgress: Payload<'library.importProgress'> | null;
+  /** Backs the library up into a new or empty folder (remembered voices only when the backupVoiceprints setting is on). */
+  makeBackup(dir: string): Promise<Output<'library.exportAll'>>;
   /** Imports a backup folder; rejects with `canceled` when cancelImport stopped it. */
   importBackup(dir: string): Promise<Output<'library.importAll'>>;
   cancelImport(): Promise<void>;
@@ -171,6 +173,7 @@ export const libraryState =
         await api.invoke('library.checkWebhook', { id });
       },
       importProgress: null,
+      makeBackup: (dir) => api.invoke('library.exportAll', { dir }),
       async importBackup(dir) {
         set({ importProgress: null });
         try {

@@ -1,13 +1,13 @@
 /**
- * Settings → Backups: whether backups carry remembered voices (off unless ticked: voiceprints identify people),
- * and restoring a backup folder with a progress bar and Cancel, then what came in and what was left out.
+ * Settings → Backups: making one (MakeBackup: remembered voices only when ticked), and restoring a backup
+ * folder with a progress bar and Cancel, then what came in and what was left out.
  */
 import { useState } from 'react';
 import { errorCode, errorMessage } from '../../bridge';
 import { Button } from '../../components/Button';
 import { ProgressBar } from '../../components/ProgressBar';
 import { useLibrary } from '../../stores/library';
-import { useSettings } from '../../stores/settings';
+import { MakeBackup } from './MakeBackup';
 
 type Outcome = { kind: 'done' | 'failed' | 'canceled'; text: string; notes: string[] };
 
@@ -16,8 +16,6 @@ export function BackupSection({ hostMode }: { hostMode: boolean }) {
   const [running, setRunning] = useState(false);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const progress = useLibrary((s) => s.importProgress);
-  const withVoices = useSettings((s) => s.settings.backupVoiceprints === true);
-  const update = useSettings((s) => s.update);
   // 0 until main's first report; then the share done, or unknown while the backup is still being counted.
   const percent = !progress ? 0 : progress.total > 0 ? Math.min(100, (progress.done / progress.total) * 100) : null;
 
@@ -39,25 +37,10 @@ export function BackupSection({ hostMode }: { hostMode: boolean }) {
   return (
     <section className="card" aria-labelledby="backup-title">
       <h2 id="backup-title">Backups</h2>
-      <div className="field">
-        <label className="check">
-          <input
-            type="checkbox"
-            checked={withVoices}
-            onChange={(e) => void update({ backupVoiceprints: e.target.checked })}
-            aria-describedby="backup-voices-help"
-          />
-          <span>Include remembered voices (voiceprints) in backups</span>
-        </label>
-        <p className="field__help" id="backup-voices-help">
-          Voiceprints identify people by their voice. They stay on this computer unless you include them here; a backup made while this is off holds no
-          voiceprint. Restoring a backup brings back the voices it holds.
-        </p>
-      </div>
+      <MakeBackup hostMode={hostMode} />
       <h3 id="restore-title">Restore a backup</h3>
       <form
         aria-labelledby="restore-title"
-
         onSubmit={(e) => {
           e.preventDefault();
           if (!running && dir.trim()) void start();
