@@ -29,11 +29,22 @@ export class BackupStore {
    * tables and each transcript's turn voiceprints) go in only with `voiceprints`: they identify people.
    */
   exportAll(dir: string, opts: { voiceprints?: boolean } = {}): { dir: string; items: number; audioFiles: number } {
-    if (existsSync(dir) && readdirSync(dir).length > 0)
-      throw new AppError('conflict', `The folder ${dir} is not empty. Choose an empty or new folder for the backup.`);
+    try {
+      if (existsSync(dir) && readdirSync(dir).length > 0)
+        throw new AppError('conflict', `The folder ${dir} is not empty. Choose an empty or new folder for the backup.`);
+      return this.writeAll(dir, opts.voiceprints === true);
+    } catch (err) {
+      // A folder that cannot be made or written (no permission, a file in the way, a full disk) is the user's to change.
+      const code = (err as NodeJS.ErrnoException).code;
+      if (err instanceof AppError || typeof code !== 'string') throw err;
+      throw new AppError('bad_request', `The backup could not be written into ${dir} (${code}). Choose a folder you can write to, with room for the backup.`);
+    }
+  }
+
+  private writeAll(dir: string, voiceprints: boolean): { dir: string; items: number; audioFiles: number } {
     mkdirSync(join(dir, 'audio'), { recursive: true });
     const dump: Record<string, unknown[]> = {};
-    for (const t of opts.voiceprints ? ALL_TABLES : BACKUP_TABLES) {
+    for (const t of voiceprints ? ALL_TABLES : BACKUP_TABLES) {
       dump[t] = (this.db.prepare(`SELECT * FROM ${t}`).all() as Record<string, unknown>[]).map((row) =>
         Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Buffer.isBuffer(v) ? { base64: v.toString('base64') } : v])),
       );

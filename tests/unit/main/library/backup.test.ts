@@ -325,6 +325,16 @@ describe('backup of remembered voices, when the user includes them', () => {
     lib.close();
   });
 
+  it('says in words when the folder cannot be written (a file in the way), instead of failing inside', () => {
+    const src = voiced(join(dir, 'src'));
+    writeFileSync(join(dir, 'a-file'), 'x');
+    expect(() => src.lib.backup.exportAll(join(dir, 'a-file', 'backup'), { voiceprints: true })).toThrow(
+      expect.objectContaining({ code: 'bad_request', message: expect.stringMatching(/could not be written into .*a-file.*Choose a folder you can write to/) }),
+    );
+    expect(() => src.lib.backup.exportAll(join(dir, 'a-file'))).toThrow(expect.objectContaining({ code: 'bad_request' }));
+    src.lib.close();
+  });
+
   it('restores only voice rows of the recordings it adds, with whole vectors and numbers in range', async () => {
     const src = voiced(join(dir, 'src'));
     src.lib.backup.exportAll(join(dir, 'backup'), { voiceprints: true });
