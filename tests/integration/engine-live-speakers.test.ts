@@ -55,6 +55,8 @@ async function stream(params: { speakerLabels?: boolean; maxSpeakers?: number })
     websocketBaseUrl: `${engine.url.replace('https:', 'wss:')}/v3/ws`,
     apiKey: KEY,
     sampleRate: 16000,
+    // The SDK gives up on a connection after 1 s by default; a loaded machine can take longer to answer Begin.
+    connectTimeout: 30_000,
     ...params,
   });
   const got: TurnEvent[] = [];

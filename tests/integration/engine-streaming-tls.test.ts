@@ -51,6 +51,8 @@ describe('engine over TLS', () => {
       websocketBaseUrl: `${engine.url.replace('https:', 'wss:')}/v3/ws`,
       apiKey: KEY,
       sampleRate: 16000,
+      // The SDK gives up on a connection after 1 s by default; a loaded machine can take longer to answer Begin.
+      connectTimeout: 30_000,
       formatTurns: true,
     });
     const turns: { transcript: string; end_of_turn: boolean; turn_is_formatted: boolean; turn_order: number }[] = [];

@@ -67,6 +67,9 @@ export class SpeechEnd {
     for (let f = newest; f >= oldest; f--) {
       if ((this.energy[f % KEEP] as number) >= threshold) return (f + 1) * FRAME;
     }
-    return oldest * FRAME;
+    // Quiet all the way back. The history holds one second: when the detector's end is older than that, the
+    // voice fell silent near it, not where the history begins (which would cap every silence at 1 s, and a
+    // turn whose words were not decoded yet could then never reach max_turn_silence).
+    return Math.min(oldest * FRAME, detectedEnd);
   }
 }

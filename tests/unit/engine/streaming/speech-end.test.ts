@@ -51,6 +51,16 @@ describe('SpeechEnd', () => {
     expect(e.refine(800 * 16)).toBe(1160 * 16);
   });
 
+  it('counts a silence longer than its one second of history in full', () => {
+    const e = new SpeechEnd();
+    e.accept(sound(300, 0));
+    e.startTurn();
+    e.accept(sound(700, 8000)); // speech ends at 1000 ms
+    e.accept(sound(2000, 0)); // two seconds of quiet: more than the energy history keeps
+    // The detector said 1100 ms; nothing loud is left in the history, so the end stays there rather than at 2000 ms.
+    expect(e.refine(1100 * 16)).toBe(1100 * 16);
+  });
+
   it("keeps the detector's end in noise as loud as the margin", () => {
     const e = new SpeechEnd();
     e.accept(sound(300, 0, 3000));
