@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Library } from '../../../../src/main/services/library/library';
 import { builtInProfiles, commands } from '../../../../src/shared/subtitles/index';
@@ -323,6 +324,30 @@ describe('backup of remembered voices, when the user includes them', () => {
     ]);
     expect([...lib.voices.people.known('m').find((v) => v.name === 'Dana')!.vector].map((x) => Math.round(x * 1000))).toEqual([447, 894]);
     lib.close();
+  });
+
+  it('a restore a crash cut short loses the voices it added at the next start, with their voiceprints', async () => {
+    const src = voiced(join(dir, 'src'));
+    src.lib.backup.exportAll(join(dir, 'backup'), { voiceprints: true });
+    src.lib.close();
+    const lib = new Library(join(dir, 'restored'));
+    await lib.backup.importAll(join(dir, 'backup'));
+    expect(lib.voices.people.list()).toHaveLength(2);
+    lib.close();
+    // What the journal holds when the power goes before the import's end.
+    const db = new Database(join(dir, 'restored', 'library.sqlite'));
+    const note = db.prepare(`INSERT INTO import_journal (kind, id) VALUES (?, ?)`);
+    for (const [kind, id] of [
+      ['recording', src.id],
+      ['voice', src.dana],
+      ['voice', src.lee],
+    ])
+      note.run(kind, id);
+    db.close();
+    const again = new Library(join(dir, 'restored'));
+    expect(again.voices.people.list()).toEqual([]);
+    expect(again.voices.people.known('m')).toEqual([]);
+    again.close();
   });
 
   it('says in words when the folder cannot be written (a file in the way), instead of failing inside', () => {
