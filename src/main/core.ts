@@ -141,6 +141,10 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
     improve: (id, title) => jobs.addLiveVersion(id, title),
     // The people's voiceprints go to the local engine only (the service calls this for it alone).
     rememberedVoices: async () => tellLocalEngine(await engine.ensure(), people.forLiveCaptions()),
+    forgetRememberedVoices: async () => {
+      const h = engine.current();
+      if (h) await tellLocalEngine(h, { threshold: 1, voices: [] });
+    },
     events: {
       turn: (t) => router.emit('captions.turn', t),
       status: (s) => router.emit('captions.status', s),

@@ -2,7 +2,7 @@
  * Remembered voices in live captions through the app: with a person remembered in the library (Dana, from
  * a recording of voice A), the app's own captions service (as core wires it) tells the local engine her
  * voiceprint before a session with speaker labels, and the system audio's turns A/B/A read Dana, Speaker A,
- * Dana; the saved session names her. With a US or EU region the session asks the cloud for speaker labels
+ * Dana; the saved session names her, and the engine lets the voiceprints go when it ends. With a US or EU region the session asks the cloud for speaker labels
  * and nothing else: no voiceprint goes anywhere, not even to the local engine.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -92,6 +92,8 @@ describe('remembered voices in live captions', () => {
       stream(svc, run.run, 'mic', Buffer.alloc(system.length)),
     ]);
     await svc.stop(run.run);
+    // The session over, the engine lets the voiceprints go.
+    await expect.poll(async () => (await engineHolds()).voices).toEqual([]);
     const labelled = turnsSeen.filter((t) => t.final && t.source === 'system' && t.words.length > 0 && t.speaker);
     for (const t of labelled) {
       const mid = t.words[Math.floor(t.words.length / 2)]!;

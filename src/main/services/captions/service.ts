@@ -43,6 +43,8 @@ export interface CaptionsDeps {
    * speaker labels names them; answers their names. Called only when live audio goes to the local engine.
    */
   rememberedVoices?(): Promise<string[]>;
+  /** Has the local engine let the remembered voices go (the session that needed them ended: a forgotten voice lingers nowhere). */
+  forgetRememberedVoices?(): Promise<void>;
   events: CaptionsEvents;
   log?: (message: string) => void;
 }
@@ -87,6 +89,8 @@ interface Run {
   /** The recording's container: its bit rate caps what chunks may add (recording-cap.ts). */
   recordingMime: string;
   stopping: boolean;
+  /** The local engine holds the remembered voices for this run. */
+  toldVoices: boolean;
 }
 
 export class CaptionsService {
@@ -222,6 +226,7 @@ export class CaptionsService {
       recordedBytes: 0,
       recordingMime: input.recordingMime,
       stopping: false,
+      toldVoices: names.size > 0,
     };
     this.run = run;
     for (const source of sources) {
@@ -372,6 +377,10 @@ export class CaptionsService {
     );
     this.run = null;
     this.observer?.ended(run.info);
+    if (run.toldVoices)
+      void this.deps
+        .forgetRememberedVoices?.()
+        .catch((e: unknown) => this.deps.log?.(`captions: the local engine still holds the remembered voices until its next session: ${String(e)}`));
     const durationMs = Math.max(Date.now() - run.startedAt, ...[...run.sources.values()].map((s) => s.receivedMs));
     const lostMs = Math.max(0, ...[...run.sources.values()].map((s) => s.client?.lostMs ?? 0));
     const { library } = this.deps;
