@@ -8,6 +8,7 @@ import { Button } from '../../components/Button';
 import { ProgressBar } from '../../components/ProgressBar';
 import { useLibrary } from '../../stores/library';
 import { MakeBackup } from './MakeBackup';
+import './backup.css';
 
 type Outcome = { kind: 'done' | 'failed' | 'canceled'; text: string; notes: string[] };
 
@@ -38,7 +39,9 @@ export function BackupSection({ hostMode }: { hostMode: boolean }) {
     <section className="card" aria-labelledby="backup-title">
       <h2 id="backup-title">Backups</h2>
       <MakeBackup hostMode={hostMode} />
-      <h3 id="restore-title">Restore a backup</h3>
+      <h3 className="backup__part" id="restore-title">
+        Restore a backup
+      </h3>
       <form
         aria-labelledby="restore-title"
         onSubmit={(e) => {

@@ -30,7 +30,9 @@ export function MakeBackup({ hostMode }: { hostMode: boolean }) {
 
   return (
     <>
-      <h3 id="make-backup-title">Make a backup</h3>
+      <h3 className="backup__part" id="make-backup-title">
+        Make a backup
+      </h3>
       <div className="field">
         <label className="check">
           <input
