@@ -1,6 +1,6 @@
 /**
  * `npm run engine -- --port 8787 --api-key KEY --data DIR [--host 127.0.0.1] [--workers N] [--allow-file-urls] [--allow-private-urls] [--max-upload-bytes N]
- *   [--tls-cert PEM --tls-key PEM] [--max-streams N] [--idle-seconds N] [--no-speaker-adaptation] [--no-denoise] [--models DIR] [--live-model ID] [--live-slow-rtf R] [--llm-base-url URL --llm-models a,b [--llm-api-key KEY] [--llm-rate-limit N]]`
+ *   [--tls-cert PEM --tls-key PEM] [--max-streams N] [--idle-seconds N] [--no-speaker-adaptation] [--no-denoise] [--drain-seconds N] [--models DIR] [--live-model ID] [--live-slow-rtf R] [--llm-base-url URL --llm-models a,b [--llm-api-key KEY] [--llm-rate-limit N]]`
  * The local AssemblyAI-compatible service, a program of its own.
  */
 import { homedir } from 'node:os';
@@ -26,6 +26,7 @@ async function main(): Promise<void> {
       'tls-key': { type: 'string' },
       'max-streams': { type: 'string' },
       'idle-seconds': { type: 'string' },
+      'drain-seconds': { type: 'string' },
       'no-speaker-adaptation': { type: 'boolean', default: false },
       'no-denoise': { type: 'boolean', default: false },
       'llm-base-url': { type: 'string' },
@@ -69,6 +70,9 @@ async function main(): Promise<void> {
   if (liveSlowRtf !== undefined && !(liveSlowRtf >= 0)) throw new Error('--live-slow-rtf must be a number from 0 (every model counts as slow)');
   const idleSeconds = values['idle-seconds'] === undefined ? undefined : Number(values['idle-seconds']);
   if (idleSeconds !== undefined && !(idleSeconds > 0)) throw new Error('--idle-seconds must be a positive number');
+  // How long SIGTERM waits for running jobs before leaving them queued for the next start (default 30 s).
+  const drainSeconds = values['drain-seconds'] === undefined ? undefined : Number(values['drain-seconds']);
+  if (drainSeconds !== undefined && !(drainSeconds >= 0)) throw new Error('--drain-seconds must be a number of seconds from 0');
   const maxUpload = values['max-upload-bytes'] === undefined ? undefined : Number(values['max-upload-bytes']);
   const dataDir = resolve(values.data ?? join(process.env.XDG_DATA_HOME ?? join(homedir(), '.local', 'share'), 'verbatim-engine'));
   const engine = await startEngine({
@@ -85,6 +89,7 @@ async function main(): Promise<void> {
     gateway,
     streaming: maxStreams === undefined ? {} : { maxSessions: maxStreams },
     idleMs: idleSeconds === undefined ? undefined : idleSeconds * 1000,
+    drainTimeoutMs: drainSeconds === undefined ? undefined : drainSeconds * 1000,
     speakerAdaptation: !values['no-speaker-adaptation'],
     denoise: !values['no-denoise'],
     ...(values.models ? { modelsDir: resolve(values.models) } : {}),

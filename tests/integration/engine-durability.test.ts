@@ -113,7 +113,8 @@ describe('engine durability', () => {
 
   it('SIGTERM drains: the running job finishes before exit and new jobs are refused meanwhile', async () => {
     const data = join(dir, 'drain');
-    const first = await startChild(data);
+    // Drained without a deadline that a loaded machine could pass (the default leaves a job queued after 30 s).
+    const first = await startChild(data, ['--drain-seconds', '600']);
     const id = await submitLong(first.url);
     await waitStatus(first.url, id, ['processing']);
     first.child.kill('SIGTERM');
