@@ -6,7 +6,10 @@
  * from its moment; the pop-out overlay rewinds with the keyboard. With a
  * tiny local language model installed, each final line gets one translated
  * line (the model's fixed sentence) and no growing line gets one, and "What
- * did I miss?" answers. Axe in light and dark on each state.
+ * did I miss?" answers. The saved session, opened from the library, shows
+ * the summaries asked during it (a citation plays the recording from its
+ * moment) and, on request, each line's translation under the text. Axe in
+ * light and dark on each state.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -64,6 +67,14 @@ async function startCaptions(page: Page, url: string): Promise<void> {
   await page.getByText('Caption settings').click();
   await page.getByTestId('captions-start').click();
   await expect(page.getByTestId('source-mic')).toContainText('Live', { timeout: 90_000 });
+}
+
+/** Opens the one saved live session from the library. */
+async function openSavedSession(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Library' }).click();
+  const row = page.getByTestId('library-row').filter({ hasText: 'Live session' }).first();
+  await row.getByRole('button', { name: /^Open Live session/ }).click();
+  await expect(page.getByRole('heading', { level: 1, name: /Live session/ })).toBeVisible();
 }
 
 const finals = (page: Page) => page.getByTestId('captions-panel').locator('[data-testid="caption-line"][data-final="true"]');
@@ -206,5 +217,63 @@ test.describe('live captions: rewind and replay', () => {
     expect(srt).toContain(`\n${fixedSentence(TRANSLATED)}\n`);
     expect(srt.toLowerCase()).toMatch(/morning|budget|numbers|thank/);
     await expectNoAxeViolationsInBothThemes(page, 'captions saved with translation');
+
+    // Opened from the library, the saved session shows the summary asked during it, by the model that wrote it,
+    // and its translated lines under the text once asked for (keyboard: the toggle is a button).
+    await openSavedSession(page);
+    const saved = page.getByTestId('session-summaries');
+    await expect(saved.getByRole('heading', { name: 'Summaries from the session' })).toBeVisible();
+    await expect(saved.getByTestId('session-summary')).toHaveCount(1);
+    await expect(saved.getByTestId('session-summary-model')).toContainText('By tiny-translator.');
+    await expect(saved.getByTestId('session-summary-text')).toContainText('Bonjour');
+    const toggle = page.getByTestId('show-translation');
+    await expect(toggle).toHaveAttribute('aria-pressed', 'false');
+    await expect(page.getByTestId('transcript-translation')).toHaveCount(0);
+    await toggle.focus();
+    await page.keyboard.press('Enter');
+    await expect(toggle).toHaveAttribute('aria-pressed', 'true');
+    const under = page.getByTestId('transcript-body').getByTestId('transcript-translation');
+    await expect(under.first()).toHaveText(fixedSentence(TRANSLATED));
+    await expect(under.first()).toHaveAttribute('lang', 'fr');
+    await expectNoAxeViolationsInBothThemes(page, 'saved session translated', 'captions-saved-session-translated');
+  });
+
+  test('keeps the summary asked during a session with it: opened from the library, its citations play the recording from their moment', async ({
+    page,
+    host,
+  }) => {
+    // No language model installed: the built-in extractive one answers, quoting the captions with their moments.
+    test.setTimeout(480_000);
+    await startCaptions(page, host.url);
+    await expect.poll(() => finals(page).count(), { timeout: 180_000 }).toBeGreaterThan(2);
+    await page.getByLabel('Summarise').selectOption('2');
+    await page.getByTestId('missed-ask').click();
+    await expect(page.getByTestId('missed-summary')).toHaveAttribute('data-status', 'done', { timeout: 60_000 });
+    await expect(page.getByTestId('missed-cite').first()).toBeVisible();
+    await page.getByTestId('captions-stop').click();
+    await expect(page.getByTestId('caption-saved')).toContainText('Saved to the library', { timeout: 30_000 });
+
+    await openSavedSession(page);
+    const summary = page.getByTestId('session-summaries').getByTestId('session-summary');
+    await expect(summary).toHaveCount(1);
+    await expect(summary).toHaveAttribute('data-status', 'done');
+    await expect(summary.getByRole('heading')).toHaveText(/^Summary of \d\d:\d\d–\d\d:\d\d of the session$/);
+    await expect(summary.getByTestId('session-summary-model')).toContainText('By verbatim-extractive, extractive');
+    // The session was not translated: no toggle for it.
+    await expect(page.getByTestId('show-translation')).toHaveCount(0);
+    await expectNoAxeViolationsInBothThemes(page, 'saved session with its summary', 'captions-saved-session-summary');
+
+    // The latest moment it cites: the player goes there and plays, and focus stays on the link.
+    const cite = summary.getByTestId('session-summary-cite').last();
+    const citedS = Number(await cite.getAttribute('data-ms')) / 1000;
+    expect(citedS).toBeGreaterThan(0);
+    const audio = page.getByTestId('audio');
+    await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => a.readyState), { timeout: 10_000 }).toBeGreaterThan(0);
+    expect(await audio.evaluate((a: HTMLAudioElement) => a.currentTime)).toBeLessThan(citedS);
+    await cite.focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => (a.paused ? -1 : a.currentTime)), { timeout: 10_000 }).toBeGreaterThanOrEqual(citedS);
+    expect(await audio.evaluate((a: HTMLAudioElement) => a.currentTime)).toBeLessThan(citedS + 3);
+    await expect(cite).toBeFocused();
   });
 });

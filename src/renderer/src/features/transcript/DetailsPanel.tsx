@@ -103,6 +103,8 @@ export function DetailsPanel({ transcript }: { transcript: Transcript }) {
           </div>
         </div>
       )}
+      {/* First: what was asked during the session says more about it than the facts below. */}
+      {item.source === 'Live session' && <SessionSummaries recordingId={item.id} />}
       <dl className="facts facts--narrow">
         <dt>Status</dt>
         <dd>{statusLabel[item.status][0]}</dd>
@@ -160,7 +162,6 @@ export function DetailsPanel({ transcript }: { transcript: Transcript }) {
           </>
         )}
       </dl>
-      {item.source === 'Live session' && <SessionSummaries recordingId={item.id} />}
     </aside>
   );
 }
