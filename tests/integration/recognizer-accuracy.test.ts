@@ -54,7 +54,7 @@ beforeAll(() => {
 
 afterAll(() => {
   rec.dispose();
-  rmSync(dir, { recursive: true, force: true });
+  rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
 });
 
 describe.skipIf(!ready)('recognizer accuracy on a fixed subset', () => {
@@ -82,7 +82,8 @@ describe.skipIf(!ready)('recognizer accuracy on a fixed subset', () => {
     }
     const wer = (100 * errors) / words;
     expect(wer, results.map((r) => `${r.ref} → ${r.hyp}`).join('\n')).toBeLessThanOrEqual(RECORDED_WER + 2);
-  }, 120_000);
+    // Twelve decodes one after another: a loaded machine takes several times as long as an idle one.
+  }, 600_000);
 
   it('reads "please call me back when you get this message" from a 24 kbps MP3 exactly', () => {
     const r = results.find((x) => x.ref.startsWith('please call me back'));
