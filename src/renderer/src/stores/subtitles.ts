@@ -28,7 +28,7 @@ import {
   type Splice,
 } from '../../../shared/subtitles/index';
 import { toRanges, unpackCues } from '../../../shared/subtitles/cue-columns';
-import { cuesDigest } from '../../../shared/subtitles/digest';
+import { cuesDigest, digestAfter, knownDigest } from '../../../shared/subtitles/digest';
 import type { VerbatimApi } from '../../../shared/ipc';
 import type { SubtitleRun } from '../../../shared/ipc/subtitles';
 import { api as bridgeApi, errorMessage } from '../bridge';
@@ -161,6 +161,8 @@ export const subtitlesState =
       if (!r) return false;
       const splice = diffCues(s.cues, r.cues);
       if (!splice && !r.header && !r.trailer) return false;
+      // The digest main's answer is checked against, from the cues this edit touched (not a pass over all of them).
+      digestAfter(s.cues, splice?.at ?? 0, splice?.remove.length ?? 0, splice?.insert.length ?? 0, r.cues);
       const label = commandLabel(name, arg);
       set((st) => ({
         cues: r.cues,
@@ -206,6 +208,7 @@ export const subtitlesState =
           if (mine !== openSeq) return;
           serverVersion = doc.version;
           const cues = unpackCues(doc.cues);
+          knownDigest(cues, doc.digest);
           set((s) => ({
             loading: false,
             cues,
@@ -244,6 +247,7 @@ export const subtitlesState =
           return send(step, { reopen: true });
         }
         const cues = applySplice(s.cues, invertSplice(entry.splice));
+        digestAfter(s.cues, entry.splice.at, entry.splice.insert.length, entry.splice.remove.length, cues);
         set({
           cues,
           undoStack: s.undoStack.slice(0, -1),
@@ -263,6 +267,7 @@ export const subtitlesState =
           return send(step, { reopen: true });
         }
         const cues = applySplice(s.cues, entry.splice);
+        digestAfter(s.cues, entry.splice.at, entry.splice.remove.length, entry.splice.insert.length, cues);
         set({
           cues,
           undoStack: [...s.undoStack, entry],
