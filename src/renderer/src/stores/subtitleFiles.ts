@@ -5,6 +5,7 @@
  */
 import type { SubtitleFile } from '../lib/subtitleFile';
 import { api, electronPathFor, transport, uploadFile, type FileSource, type UploadProgress } from '../bridge';
+import { AppError } from '../../../shared/errors';
 import { CUE_LIMITS } from '../../../shared/subtitles/limits';
 
 export type ImportedItem = { id: string; cues: number; media: string | null; problems: { line: number; message: string }[] };
@@ -12,7 +13,7 @@ export type ImportedItem = { id: string; cues: number; media: string | null; pro
 /**
  * A subtitle file as main takes it: a big one by reference (its path on the desktop, else uploaded), so its
  * text never crosses the request channel, where main would parse 8 MB (200,000 cues) on its event loop; main
- * reads and decodes the file as readPicked did. A small one, or one the desktop has no path for, as its text.
+ * reads and decodes the file as readPicked did. A small one as its text.
  */
 export async function subtitleSource(
   sub: Pick<SubtitleFile, 'name' | 'text' | 'file'>,
@@ -21,7 +22,11 @@ export async function subtitleSource(
   if (sub.text.length <= CUE_LIMITS.inlineChars) return { content: sub.text };
   const path = sub.file ? electronPathFor(sub.file) : null;
   if (path) return { file: { kind: 'path', path } };
-  if (transport === 'electron') return { content: sub.text };
+  if (transport === 'electron')
+    throw new AppError(
+      'file_unreadable',
+      `“${sub.name}” is too big to add from where it was dragged. Save it to a folder, then choose it with Import subtitles.`,
+    );
   return { file: await uploadFile(sub.file ?? new File([sub.text], sub.name), () => undefined, signal) };
 }
 
