@@ -33,36 +33,77 @@ function cutSnippet(marked: string, tokens: number): string {
 }
 
 /**
+ * A sentence's speaker from the start of its stored span, as stripSpan writes it (`{"start":…,"speaker":…}`,
+ * found by SQLite in the column so only that piece crosses over); undefined when the piece does not say
+ * (another layout, a speaker with a brace in it): the caller then reads the transcript's spans whole.
+ */
+function speakerIn(piece: string | null, start: number): string | null | undefined {
+  const close = piece?.indexOf('}') ?? -1;
+  if (!piece || close < 0) return undefined;
+  try {
+    const span = JSON.parse(piece.slice(0, close + 1)) as { start?: unknown; speaker?: unknown };
+    return span.start !== start || !('speaker' in span) ? undefined : typeof span.speaker === 'string' ? span.speaker : null;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * The sentences among `rows` that a speaker matched to the voice says: the search index keeps no speaker, so
- * each sentence's is read from its transcript's stored spans (one span a sentence, the same start), once per
- * transcript, and kept when voice_matches maps that transcript's speaker to the voice.
+ * each sentence's is read from its transcript's stored spans (one span a sentence, the same start), and kept
+ * when voice_matches maps that transcript's speaker to the voice. Reading and parsing every candidate
+ * transcript's spans whole was most of a narrowed search's time when the hits are spread over many
+ * transcripts (bench/people-search.ts), so there SQLite cuts out each sentence's own span instead.
  */
 function spokenBy<T extends { id: number }>(db: Database, rows: T[], voiceId: string): T[] {
   if (rows.length === 0) return rows;
+  const ids = (list: number[]) => JSON.stringify(list);
   const where = db
     .prepare(`SELECT id, transcript_id AS t, start_ms AS start FROM sentences WHERE id IN (SELECT value FROM json_each(?))`)
-    .all(JSON.stringify(rows.map((r) => r.id))) as { id: number; t: string; start: number }[];
+    .all(ids(rows.map((r) => r.id))) as { id: number; t: string; start: number }[];
+  // A transcript with many candidates is read whole once; for one with a few, only their spans are cut out.
+  const per = new Map<string, number>();
+  for (const w of where) per.set(w.t, (per.get(w.t) ?? 0) + 1);
+  const few = where.filter((w) => per.get(w.t)! <= 4).map((w) => w.id);
+  const pieces = new Map(
+    (
+      db
+        .prepare(
+          `SELECT s.id, substr(tr.sentences, instr(tr.sentences, '{"start":' || s.start_ms || ','), 400) AS piece
+           FROM sentences s JOIN transcripts tr ON tr.id = s.transcript_id
+           WHERE s.id IN (SELECT value FROM json_each(?)) AND instr(tr.sentences, '{"start":' || s.start_ms || ',') > 0`,
+        )
+        .all(ids(few)) as { id: number; piece: string }[]
+    ).map((r) => [r.id, r.piece]),
+  );
   const speakers = db.prepare(`SELECT speaker FROM voice_matches WHERE transcript_id = ? AND voice_id = ?`);
   const spans = db.prepare(`SELECT sentences FROM transcripts WHERE id = ?`);
-  const byTranscript = new Map<string, Map<number, string | null>>();
+  const whole = new Map<string, Map<number, string | null>>();
   const theirs = new Map<string, Set<string>>();
   const keep = new Set<number>();
   for (const w of where) {
-    let at = byTranscript.get(w.t);
-    if (!at) {
-      const row = spans.get(w.t) as { sentences: string } | undefined;
-      let list: { start?: unknown; speaker?: unknown }[] = [];
-      try {
-        list = row ? (JSON.parse(row.sentences) as typeof list) : [];
-      } catch {
-        // A damaged column: no sentence of it can be said to be theirs.
+    let speaker = speakerIn(pieces.get(w.id) ?? null, w.start);
+    if (speaker === undefined) {
+      let at = whole.get(w.t);
+      if (!at) {
+        const row = spans.get(w.t) as { sentences: string } | undefined;
+        let list: { start?: unknown; speaker?: unknown }[] = [];
+        try {
+          list = row ? (JSON.parse(row.sentences) as typeof list) : [];
+        } catch {
+          // A damaged column: no sentence of it can be said to be theirs.
+        }
+        at = new Map(list.map((s) => [Number(s.start), typeof s.speaker === 'string' ? s.speaker : null]));
+        whole.set(w.t, at);
       }
-      at = new Map(list.map((s) => [Number(s.start), typeof s.speaker === 'string' ? s.speaker : null]));
-      byTranscript.set(w.t, at);
-      theirs.set(w.t, new Set((speakers.all(w.t, voiceId) as { speaker: string }[]).map((r) => r.speaker)));
+      speaker = at.get(w.start) ?? null;
     }
-    const speaker = at.get(w.start);
-    if (speaker && theirs.get(w.t)!.has(speaker)) keep.add(w.id);
+    let mine = theirs.get(w.t);
+    if (!mine) {
+      mine = new Set((speakers.all(w.t, voiceId) as { speaker: string }[]).map((r) => r.speaker));
+      theirs.set(w.t, mine);
+    }
+    if (speaker && mine.has(speaker)) keep.add(w.id);
   }
   return rows.filter((r) => keep.has(r.id));
 }
@@ -106,11 +147,12 @@ export class SearchIndex {
       opts.tag === undefined
         ? ''
         : `AND rowid IN (SELECT s.id FROM sentences s JOIN transcripts t ON t.id = s.transcript_id JOIN tags g ON g.recording_id = t.recording_id WHERE g.name = @tag)`;
-    // One person: only the transcripts a speaker of theirs is in (the sentences' own speakers are checked below).
+    // One person: only matches in transcripts a speaker of theirs is in (the sentences' own speakers are checked
+    // below). A join from each match, not \`rowid IN (every sentence of those transcripts)\`: that set was seconds.
     const voiceSql =
       opts.voiceId === undefined
         ? ''
-        : `AND rowid IN (SELECT s.id FROM voice_matches m JOIN sentences s ON s.transcript_id = m.transcript_id WHERE m.voice_id = @voice)`;
+        : `AND EXISTS (SELECT 1 FROM sentences s JOIN voice_matches m ON m.transcript_id = s.transcript_id WHERE s.id = sentences_fts.rowid AND m.voice_id = @voice)`;
     const found = this.db
       .prepare(
         `SELECT rowid AS id, highlight(sentences_fts, 0, '${SNIPPET_OPEN}', '${SNIPPET_CLOSE}') AS h

@@ -98,6 +98,16 @@ describe('library search narrowed to one person', () => {
     ).toEqual(['Tuesday']);
   });
 
+  it('tells speakers apart in a long talk where most sentences match (the spans read whole) as in a short one', async () => {
+    const turns: [string, string][] = [];
+    for (let i = 0; i < 12; i++) turns.push([i % 3 === 0 ? 'A' : 'B', `Budget point ${i} from ${i % 3 === 0 ? 'her' : 'him'}.`]);
+    const long = addCompleted(lib, 'Long review', talk(turns));
+    const dana = lib.voices.people.remember(long.recordingId, 'Dana', 'm', [{ vector: Float32Array.of(1, 0), ms: 2000 }], 'A');
+    lib.voices.people.setMatch(long.recordingId, long.transcriptId, 'A', dana, 1);
+    const hits = lib.search.search('budget', { voiceId: dana }).map((h) => h.snippet.map((p) => p.text).join(''));
+    expect(hits.sort()).toEqual(['Budget point 0 from her.', 'Budget point 3 from her.', 'Budget point 6 from her.', 'Budget point 9 from her.']);
+  });
+
   it('finds nothing for a forgotten voice, and refuses a voice id that is not a string', async () => {
     const { dana } = seed();
     const r = router();
