@@ -64,7 +64,8 @@ export interface OffloadLibrary {
 export class LibraryOffload {
   private worker: Worker | null = null;
   private seq = 0;
-  private readonly waiting = new Map<number, { resolve(v: unknown): void; reject(e: unknown): void }>();
+  /** Tasks sent and not yet answered, with the worker each went to. */
+  private readonly waiting = new Map<number, { worker: Worker; resolve(v: unknown): void; reject(e: unknown): void }>();
   private idle: NodeJS.Timeout | null = null;
 
   constructor(private readonly library: OffloadLibrary) {}
@@ -90,8 +91,12 @@ export class LibraryOffload {
     });
     const fail = (e: unknown) => {
       const err = new AppError('internal', `The library's worker stopped (${e instanceof Error ? e.message : String(e)}); try again.`);
-      for (const p of this.waiting.values()) p.reject(err);
-      this.waiting.clear();
+      // Only this worker's tasks: one closed when idle may exit after the next has taken new ones.
+      for (const [seq, p] of this.waiting)
+        if (p.worker === w) {
+          this.waiting.delete(seq);
+          p.reject(err);
+        }
       if (this.worker === w) this.worker = null;
     };
     w.on('error', fail);
@@ -107,7 +112,7 @@ export class LibraryOffload {
     w.ref();
     if (this.idle) clearTimeout(this.idle);
     this.idle = null;
-    const answer = new Promise<T>((resolve, reject) => this.waiting.set(seq, { resolve: resolve as (v: unknown) => void, reject }));
+    const answer = new Promise<T>((resolve, reject) => this.waiting.set(seq, { worker: w, resolve: resolve as (v: unknown) => void, reject }));
     w.postMessage({ ...task, seq } satisfies LibraryWorkerTask);
     return answer;
   }

@@ -43,6 +43,16 @@ describe('the library worker runs subtitle work', () => {
     await expect(lib.offload.openSubtitlesJson('missing')).rejects.toMatchObject({ code: 'not_found' });
   });
 
+  it('answers a task sent while the worker closed when idle is still stopping (its exit fails only its own tasks)', async () => {
+    const id = importSubtitlesAsItem(lib, 'a.srt', srtOf(3)).id;
+    await lib.offload.openSubtitles(id);
+    // The idle close, not awaited: the next task starts a new worker while this one exits.
+    const closing = lib.offload.close();
+    const doc = await lib.offload.openSubtitles(id);
+    await closing;
+    expect(unpackCues(doc.cues)).toHaveLength(3);
+  });
+
   it('stores a command run there as this thread stores it, undoes and redoes it there, and answers the digest of what it stored', async () => {
     const content = srtOf(3_000);
     const there = importSubtitlesAsItem(lib, 'there.srt', content).id;
