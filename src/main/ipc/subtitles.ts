@@ -5,7 +5,7 @@ import type { PickedFiles } from '../services/picked-files';
 import { chooseSubtitleMedia } from '../services/subtitle-media';
 import type { SubtitleDocWire } from '../../shared/subtitles/wire';
 import type { SubtitleFileRef } from '../../shared/ipc/subtitles';
-import type { SubtitleText } from '../services/library/library-offload';
+import type { SubtitleText } from '../services/library/subtitle-text';
 import { subtitleFileText } from '../services/subtitle-file';
 import { SubtitleDocJson } from './open-json';
 import type { Router } from './router';

@@ -6,7 +6,7 @@
 import { lstatSync, rmSync, statSync, type Stats } from 'node:fs';
 import { basename, join } from 'node:path';
 import { AppError } from '../../shared/errors';
-import type { SubtitleText } from './library/library-offload';
+import type { SubtitleText } from './library/subtitle-text';
 import type { PickedFiles } from './picked-files';
 
 export type SubtitleFileRequest = { kind: 'path'; path: string } | { kind: 'upload'; uploadId: string };

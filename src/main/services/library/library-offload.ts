@@ -9,7 +9,7 @@ import { AppError, type ErrorInfo } from '../../../shared/errors';
 import { wireDoc } from '../../../shared/subtitles/cue-columns';
 import type { SubtitleDocWire } from '../../../shared/subtitles/wire';
 import type { LibraryChange, LibraryContext } from './db';
-import { subtitleText } from './subtitle-import';
+import { subtitleText, type SubtitleText } from './subtitle-text';
 import type { EditResult, SubtitleCommand, SubtitleStore } from './subtitles';
 
 /**
@@ -17,7 +17,6 @@ import type { EditResult, SubtitleCommand, SubtitleStore } from './subtitles';
  * checked (services/subtitle-file.ts) that the worker reads, so a big file's
  * text is never a string on main's event loop; `remove` a staged upload once read.
  */
-export type SubtitleText = { content: string } | { path: string; remove: boolean };
 
 /** subtitles.run's replaceFrom with its file still to read (subtitle-import.ts subtitleText), on the worker. */
 export type ReplaceFromFile = Omit<Extract<SubtitleCommand, { command: 'replaceFrom' }>, 'args'> & { args: { name: string; text: SubtitleText } };

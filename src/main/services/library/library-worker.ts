@@ -5,7 +5,8 @@ import { wireDoc } from '../../../shared/subtitles/cue-columns';
 import { subtitleDocWireSchema } from '../../../shared/subtitles/wire';
 import { openDatabase, type LibraryChange } from './db';
 import { Library } from './library';
-import { importCuesAsItem, subtitleText } from './subtitle-import';
+import { importCuesAsItem } from './subtitle-import';
+import { subtitleText } from './subtitle-text';
 import { withText, type LibraryWorkerReply, type LibraryWorkerTask } from './library-offload';
 
 const { dataDir, dbFile } = workerData as { dataDir: string; dbFile: string };

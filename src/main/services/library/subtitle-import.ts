@@ -4,13 +4,12 @@
  * and exports like any transcript, and the file's cues, header and notes are
  * kept as its subtitles. Its video or audio, when given, is copied in beside them.
  */
-import { closeSync, fstatSync, openSync, readSync, rmSync } from 'node:fs';
 import { AppError } from '../../../shared/errors';
-import { decodeSubtitleBytes } from '../../../shared/subtitles/decode';
 import { cueDisplayText, parseSubtitles, type Cue, type ParseProblem } from '../../../shared/subtitles/index';
 import type { Word } from '../../../shared/library';
 import type { Library } from './library';
-import type { LibraryOffload, SubtitleText } from './library-offload';
+import type { LibraryOffload } from './library-offload';
+import { subtitleText, type SubtitleText } from './subtitle-text';
 import { CUE_LIMITS, cutLongLines, fitBlocks, fitCues } from '../../../shared/subtitles/limits';
 
 /** The words a viewer reads: tags hidden and entities decoded (the cue keeps the file's text). */
@@ -73,39 +72,6 @@ export async function importSubtitlesOffThread(
 ): Promise<{ id: string; problems: ParseProblem[]; cues: number; media: string | null }> {
   const source = media?.name ?? name;
   return withMedia(library, await offload.importSubtitles(name, text, source, () => importCuesAsItem(library, name, subtitleText(text), source)), media);
-}
-
-/** Bytes read at most from a subtitle file (main checked its size already: this holds if it grew since). */
-const MAX_FILE_BYTES = 100 * 1024 * 1024;
-
-/**
- * A subtitle file's text as the renderer read it (shared/subtitles/decode.ts, the same decoding on both
- * sides): inline, or read from the file main checked (services/subtitle-file.ts); a staged upload is
- * removed once read, whether or not it parses.
- */
-export function subtitleText(text: SubtitleText): string {
-  if ('content' in text) return text.content;
-  try {
-    const fd = openSync(text.path, 'r');
-    try {
-      const size = Math.min(fstatSync(fd).size, MAX_FILE_BYTES);
-      const bytes = new Uint8Array(size);
-      let at = 0;
-      while (at < size) {
-        const n = readSync(fd, bytes, at, size - at, at);
-        if (n === 0) break;
-        at += n;
-      }
-      return decodeSubtitleBytes(bytes.subarray(0, at)).text;
-    } finally {
-      closeSync(fd);
-    }
-  } catch (e) {
-    if (e instanceof AppError) throw e;
-    throw new AppError('file_unreadable', 'Verbatim could not read the subtitle file: it was moved or deleted. Choose it again.', { cause: e });
-  } finally {
-    if (text.remove) rmSync(text.path, { force: true });
-  }
 }
 
 /** The cues parsed, fitted and stored as a new item (no media, no change event yet); `source` is the name the item shows. */
