@@ -12,7 +12,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
-import { encodeFrame, type LiveSource } from '../../src/shared/audio-frame';
 import type { LiveTurn } from '../../src/shared/captions';
 import { liveWho } from '../../src/shared/voices/live';
 import { createCore, type Core } from '../../src/main/core';
@@ -21,6 +20,7 @@ import { tellLocalEngine } from '../../src/main/services/captions/known-voices';
 import { CaptionsService } from '../../src/main/services/captions/service';
 import { StreamingClient } from '../../src/main/services/client/streaming';
 import { installModel, MARKS, markedConversation, tinyEmbedding, voiceAt, wavBytes, type Turn } from '../fixtures/models/speakers';
+import { ABA_LINES, feedCaptions } from '../support/live-audio';
 import { addCompleted } from '../support/library';
 
 const dir = mkdtempSync(join(tmpdir(), 'verbatim-live-known-'));
@@ -29,17 +29,6 @@ let engine: { url: string; key: string };
 let talk: { pcm: Int16Array; turns: Turn[] };
 const turnsSeen: LiveTurn[] = [];
 
-async function stream(svc: CaptionsService, run: number, source: LiveSource, pcm: Buffer): Promise<void> {
-  const t0 = performance.now();
-  for (let i = 0, n = 0; i < pcm.length; i += 1600, n++) {
-    const frame = Buffer.alloc(1600);
-    pcm.copy(frame, 0, i, Math.min(pcm.length, i + 1600));
-    svc.frame(new Uint8Array(encodeFrame({ kind: 'pcm', source, run, capturedAt: Date.now(), payload: frame })));
-    const due = t0 + (n + 1) * 50;
-    await new Promise((r) => setTimeout(r, Math.max(0, due - performance.now())));
-  }
-}
-
 async function engineHolds(): Promise<{ threshold: number; voices: { name: string; model: string }[] }> {
   const res = await fetch(`${engine.url}/v2/voiceprints/known`, { headers: { authorization: engine.key } });
   return (await res.json()) as { threshold: number; voices: { name: string; model: string }[] };
@@ -47,15 +36,7 @@ async function engineHolds(): Promise<{ threshold: number; voices: { name: strin
 
 beforeAll(async () => {
   installModel(join(dir, 'data', 'models'), 'tiny-embedding', 'embedding', tinyEmbedding({ hz: MARKS }));
-  talk = markedConversation(
-    join(dir, 'talk'),
-    [
-      { voice: 'A', text: 'Good morning and welcome to the weekly planning meeting.' },
-      { voice: 'B', text: 'Thank you it is good to be back after the long holiday.' },
-      { voice: 'A', text: 'Let us start with the budget for the next quarter.' },
-    ],
-    { gapMs: 2000 },
-  );
+  talk = markedConversation(join(dir, 'talk'), ABA_LINES, { gapMs: 2000 });
   core = createCore(createHostPlatform({ dataDir: join(dir, 'data'), version: 't', keyFile: join(dir, 'k') }), () => true, { resume: false });
   // The turns the renderer would get, as the core's router emits them.
   core.router.subscribe((event, payload) => {
@@ -88,8 +69,8 @@ describe('remembered voices in live captions', () => {
     expect(await engineHolds()).toEqual({ threshold: 0.75, voices: [{ name: 'Dana', model: 'tiny-embedding' }] });
     const system = Buffer.from(talk.pcm.buffer, talk.pcm.byteOffset, talk.pcm.byteLength);
     await Promise.all([
-      stream(svc, run.run, 'system', Buffer.concat([system, Buffer.alloc(32_000)])),
-      stream(svc, run.run, 'mic', Buffer.alloc(system.length)),
+      feedCaptions(svc, run.run, 'system', Buffer.concat([system, Buffer.alloc(32_000)])),
+      feedCaptions(svc, run.run, 'mic', Buffer.alloc(system.length)),
     ]);
     await svc.stop(run.run);
     // The session over, the engine lets the voiceprints go.

@@ -8,7 +8,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeFrame, type LiveSource } from '../../src/shared/audio-frame';
 import type { LiveTurn } from '../../src/shared/captions';
 import { liveWho } from '../../src/shared/voices/live';
 import { createCore, type Core } from '../../src/main/core';
@@ -16,34 +15,16 @@ import { createHostPlatform } from '../../src/main/platform/host';
 import { CaptionsService } from '../../src/main/services/captions/service';
 import { StreamingClient } from '../../src/main/services/client/streaming';
 import { installModel, MARKS, markedConversation, tinyEmbedding, voiceAt, type Turn } from '../fixtures/models/speakers';
+import { ABA_LINES, feedCaptions } from '../support/live-audio';
 
 const dir = mkdtempSync(join(tmpdir(), 'verbatim-live-speakers-'));
 let core: Core;
 let engine: { url: string; key: string };
 let talk: { pcm: Int16Array; turns: Turn[] };
 
-async function stream(svc: CaptionsService, run: number, source: LiveSource, pcm: Buffer): Promise<void> {
-  const t0 = performance.now();
-  for (let i = 0, n = 0; i < pcm.length; i += 1600, n++) {
-    const frame = Buffer.alloc(1600);
-    pcm.copy(frame, 0, i, Math.min(pcm.length, i + 1600));
-    svc.frame(new Uint8Array(encodeFrame({ kind: 'pcm', source, run, capturedAt: Date.now(), payload: frame })));
-    const due = t0 + (n + 1) * 50;
-    await new Promise((r) => setTimeout(r, Math.max(0, due - performance.now())));
-  }
-}
-
 beforeAll(async () => {
   installModel(join(dir, 'data', 'models'), 'tiny-embedding', 'embedding', tinyEmbedding({ hz: MARKS }));
-  talk = markedConversation(
-    join(dir, 'talk'),
-    [
-      { voice: 'A', text: 'Good morning and welcome to the weekly planning meeting.' },
-      { voice: 'B', text: 'Thank you it is good to be back after the long holiday.' },
-      { voice: 'A', text: 'Let us start with the budget for the next quarter.' },
-    ],
-    { gapMs: 2000 },
-  );
+  talk = markedConversation(join(dir, 'talk'), ABA_LINES, { gapMs: 2000 });
   core = createCore(createHostPlatform({ dataDir: join(dir, 'data'), version: 't', keyFile: join(dir, 'k') }), () => true, { resume: false });
   engine = await core.engine.ensure();
 }, 60_000);
@@ -65,8 +46,8 @@ describe('speakers in live captions', () => {
     const run = await svc.start({ sources: ['mic', 'system'], speakerLabels: true, recordingMime: 'audio/webm;codecs=opus' });
     const system = Buffer.from(talk.pcm.buffer, talk.pcm.byteOffset, talk.pcm.byteLength);
     await Promise.all([
-      stream(svc, run.run, 'system', Buffer.concat([system, Buffer.alloc(32_000)])),
-      stream(svc, run.run, 'mic', Buffer.alloc(system.length)),
+      feedCaptions(svc, run.run, 'system', Buffer.concat([system, Buffer.alloc(32_000)])),
+      feedCaptions(svc, run.run, 'mic', Buffer.alloc(system.length)),
     ]);
     await svc.stop(run.run);
     const finals = turns.filter((t) => t.final && t.source === 'system' && t.words.length > 0);

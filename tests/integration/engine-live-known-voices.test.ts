@@ -8,12 +8,13 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as tls from 'node:tls';
-import { StreamingTranscriber, type TurnEvent } from 'assemblyai';
+import type { TurnEvent } from 'assemblyai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEngine } from '../../src/engine/server';
 import { MAX_KNOWN_VOICES } from '../../src/shared/voices/wire';
 import { installModel, MARKS, markedConversation, tinyEmbedding, voiceAt, wavBytes, type Turn } from '../fixtures/models/speakers';
 import { engineSandbox, type EngineSandbox } from '../support/engine';
+import { ABA_LINES, streamThroughSdk } from '../support/live-audio';
 import { selfSignedCert } from '../support/tls';
 
 const KEY = 'known-voices-key';
@@ -24,11 +25,7 @@ let turns: Turn[];
 let danaPrint: number[];
 let savedCAs: string[] = [];
 
-const LINES = [
-  { voice: 'A' as const, text: 'Good morning and welcome to the weekly planning meeting.' },
-  { voice: 'B' as const, text: 'Thank you it is good to be back after the long holiday.' },
-  { voice: 'A' as const, text: 'Let us start with the budget for the next quarter.' },
-];
+const LINES = ABA_LINES;
 
 async function call(method: string, body?: string, key = KEY): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await fetch(`${engine.url}/v2/voiceprints/known`, {
@@ -70,30 +67,7 @@ afterAll(async () => {
   await sandbox.cleanup();
 });
 
-/** Streams the conversation at real time in 50 ms frames through the SDK and answers every turn it reported. */
-async function stream(): Promise<TurnEvent[]> {
-  const transcriber = new StreamingTranscriber({
-    websocketBaseUrl: `${engine.url.replace('https:', 'wss:')}/v3/ws`,
-    apiKey: KEY,
-    sampleRate: 16000,
-    speakerLabels: true,
-  });
-  const got: TurnEvent[] = [];
-  transcriber.on('turn', (t) => got.push(t));
-  transcriber.on('error', () => undefined);
-  await transcriber.connect();
-  const frames = Math.ceil(pcm.length / 800);
-  const all = new Int16Array(frames * 800);
-  all.set(pcm);
-  const start = Date.now();
-  for (let n = 0; n < frames; n++) {
-    transcriber.sendAudio(new Uint8Array(all.buffer, n * 1600, 1600).slice().buffer);
-    const due = start + (n + 1) * 50 - Date.now();
-    if (due > 0) await new Promise((r) => setTimeout(r, due));
-  }
-  await transcriber.close(true, 0);
-  return got;
-}
+const stream = (): Promise<TurnEvent[]> => streamThroughSdk(`${engine.url.replace('https:', 'wss:')}/v3/ws`, KEY, pcm, { speakerLabels: true });
 
 const labelOf = (t: TurnEvent) => (t as TurnEvent & { speaker_label?: string }).speaker_label;
 

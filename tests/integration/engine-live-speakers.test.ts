@@ -8,12 +8,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as tls from 'node:tls';
-import { StreamingTranscriber, type TurnEvent } from 'assemblyai';
+import type { TurnEvent } from 'assemblyai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { RunningEngine } from '../../src/engine/server';
 import { installModel, MARKS, markedConversation, tinyEmbedding, voiceAt, type Turn } from '../fixtures/models/speakers';
 import { engineSandbox, type EngineSandbox } from '../support/engine';
+import { ABA_LINES, streamThroughSdk } from '../support/live-audio';
 import { selfSignedCert } from '../support/tls';
 
 const KEY = 'live-speakers-key';
@@ -23,11 +24,7 @@ let pcm: Int16Array;
 let turns: Turn[];
 let savedCAs: string[] = [];
 
-const LINES = [
-  { voice: 'A' as const, text: 'Good morning and welcome to the weekly planning meeting.' },
-  { voice: 'B' as const, text: 'Thank you it is good to be back after the long holiday.' },
-  { voice: 'A' as const, text: 'Let us start with the budget for the next quarter.' },
-];
+const LINES = ABA_LINES;
 
 beforeAll(async () => {
   sandbox = engineSandbox('live-speakers-');
@@ -49,32 +46,8 @@ afterAll(async () => {
   await sandbox.cleanup();
 });
 
-/** Streams `audio` at real time in 50 ms frames through the SDK and answers every turn it reported. */
 async function stream(params: { speakerLabels?: boolean; maxSpeakers?: number }): Promise<TurnEvent[]> {
-  const transcriber = new StreamingTranscriber({
-    websocketBaseUrl: `${engine.url.replace('https:', 'wss:')}/v3/ws`,
-    apiKey: KEY,
-    sampleRate: 16000,
-    // The SDK gives up on a connection after 1 s by default; a loaded machine can take longer to answer Begin.
-    connectTimeout: 30_000,
-    ...params,
-  });
-  const got: TurnEvent[] = [];
-  transcriber.on('turn', (t) => got.push(t));
-  transcriber.on('error', () => undefined);
-  await transcriber.connect();
-  const frames = Math.ceil(pcm.length / 800);
-  const all = new Int16Array(frames * 800);
-  all.set(pcm);
-  const start = Date.now();
-  for (let n = 0; n < frames; n++) {
-    transcriber.sendAudio(new Uint8Array(all.buffer, n * 1600, 1600).slice().buffer);
-    const due = start + (n + 1) * 50 - Date.now();
-    if (due > 0) await new Promise((r) => setTimeout(r, due));
-  }
-  // Waits for the engine's Termination, which follows the last turn.
-  await transcriber.close(true, 0);
-  return got;
+  return streamThroughSdk(`${engine.url.replace('https:', 'wss:')}/v3/ws`, KEY, pcm, params);
 }
 
 const finals = (ts: TurnEvent[]) => ts.filter((t) => t.end_of_turn && !t.turn_is_formatted && t.words.length > 0);
