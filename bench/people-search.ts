@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Library } from '../src/main/services/library/library';
+import { addCompleted } from '../tests/support/library';
 
 const count = Number(process.argv[2] ?? 1_000);
 const wordsEach = Number(process.argv[3] ?? 2_000);
@@ -33,18 +34,7 @@ for (let b = 0; b < count; b += 100) {
         words.push({ text, start: t, end: t + 250, confidence: 0.9, speaker: Math.floor(k / 20) % 2 ? 'B' : 'A' });
         t += 320;
       }
-      const ids = lib.recordings.add({ title: `R${i}`, source: `r${i}.wav`, sourceKind: 'file', sizeBytes: 1, region: 'local', baseUrl: null, options: {} });
-      lib.transcripts.complete(ids.transcriptId, {
-        remoteId: null,
-        text: words.map((w) => w.text).join(' '),
-        words,
-        sentences: null,
-        paragraphs: null,
-        confidence: 0.9,
-        language: 'en',
-        model: 'bench',
-        durationMs: t,
-      });
+      const ids = addCompleted(lib, `R${i}`, words, { language: 'en', model: 'bench', durationMs: t });
       if (!dana) dana = lib.voices.people.remember(ids.recordingId, 'Dana', 'bench', [{ vector: Float32Array.of(1, 0), ms: 1000 }], 'A');
       lib.voices.people.setMatch(ids.recordingId, ids.transcriptId, 'A', dana, 0.9);
     }
