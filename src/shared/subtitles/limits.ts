@@ -108,15 +108,19 @@ export function cutLongLines(content: string): { content: string; cut: { line: n
   let from = 0;
   let line = 1;
   let last = 0;
+  // A line ends at LF, CR or CRLF, as the parser reads it: a file whose lines end in CR alone is many lines, not one.
+  let lf = content.indexOf('\n');
+  let cr = content.indexOf('\r');
   while (from <= content.length) {
-    let nl = content.indexOf('\n', from);
-    if (nl < 0) nl = content.length;
+    if (lf >= 0 && lf < from) lf = content.indexOf('\n', from);
+    if (cr >= 0 && cr < from) cr = content.indexOf('\r', from);
+    const nl = Math.min(lf < 0 ? content.length : lf, cr < 0 ? content.length : cr);
     if (nl - from > L.lineChars) {
       cutAt.push({ line, chars: nl - from });
       parts.push(content.slice(last, from + L.lineChars));
       last = nl;
     }
-    from = nl + 1;
+    from = nl + (content[nl] === '\r' && content[nl + 1] === '\n' ? 2 : 1);
     line++;
   }
   if (!cutAt.length) return { content, cut: [] };
