@@ -128,7 +128,7 @@ export const libraryListInputSchema = z
   })
   .strict();
 
-export const exportFormatSchema = z.enum(['txt', 'srt', 'vtt', 'json', 'docx']);
+export const exportFormatSchema = z.enum(['txt', 'srt', 'vtt', 'json', 'docx', 'md']);
 export type ExportFormat = z.infer<typeof exportFormatSchema>;
 
 /** A piece of a snippet; `match` pieces are the query terms (render as <mark>). */

@@ -20,6 +20,7 @@ const filters: Record<ExportFormat, FileFilter> = {
   vtt: { name: 'WebVTT subtitles', extensions: ['vtt'] },
   json: { name: 'JSON', extensions: ['json'] },
   docx: { name: 'Word document', extensions: ['docx'] },
+  md: { name: 'Markdown', extensions: ['md'] },
 };
 
 export interface SaveResult {

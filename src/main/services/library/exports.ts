@@ -1,6 +1,6 @@
 /**
  * The one export pipeline: every file Verbatim exports (TXT, SRT, VTT, JSON,
- * DOCX), from the library and from the Subtitles view alike, is made here from
+ * DOCX, Markdown with front matter: markdown.ts), from the library and from the Subtitles view alike, is made here from
  * the one edited model: words, corrections, speaker names, and the cues the
  * editor shows (its edits, else built from the words by its rules profile).
  */
@@ -11,6 +11,8 @@ import { correctionsOf, withWords } from './cue-words';
 import { readTranscript } from './transcripts';
 import { liveCaptionCues, LiveExtrasStore } from './live-extras';
 import { AppError } from '../../../shared/errors';
+import { InsightStore } from './insights';
+import { toMarkdown } from './markdown';
 
 export interface ExportedFile {
   filename: string;
@@ -31,6 +33,7 @@ export const exportMimes: Record<ExportFormat, string> = {
   vtt: 'text/vtt; charset=utf-8',
   json: 'application/json',
   docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  md: 'text/markdown; charset=utf-8',
 };
 
 /** How an export is made; with no options, SRT and VTT are exactly what the Subtitles view exports. */
@@ -95,6 +98,9 @@ export class ExportStore {
         if (opts.captionText && opts.captionText !== 'original') return file(toVtt(this.liveCues(recordingId, opts.captionText)));
         // The file's own STYLE, REGION and NOTE blocks are kept.
         return file(docToVtt(doc(), opts.voices ? (speakerName ?? ((id: string) => `Speaker ${id}`)) : undefined));
+      case 'md':
+        // Front matter, the saved summary and action items, then the paragraphs as the user left them.
+        return file(toMarkdown(t, this.paragraphs(recordingId, t), new InsightStore(this.db).list(t.transcriptId)));
       case 'json': {
         const paras = this.paragraphs(recordingId, t);
         const current = this.editedCues(recordingId, t);

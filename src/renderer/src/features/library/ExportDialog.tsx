@@ -39,6 +39,7 @@ export function ExportDialog({ open, onClose, ids, title }: { open: boolean; onC
           <option value="srt">Subtitles (.srt)</option>
           <option value="vtt">Web subtitles (.vtt)</option>
           <option value="docx">Word document (.docx)</option>
+          <option value="md">Markdown note (.md)</option>
           <option value="json">Everything (.json)</option>
         </select>
         <p className="field__help">
