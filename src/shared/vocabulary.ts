@@ -14,18 +14,45 @@ export const JOB_KEYTERMS_MAX = 200;
 export const VOCABULARY_MAX_WORDS = 6;
 
 /** Punctuation at either end of a word ("Phoebe," → "Phoebe"); inner marks stay (O'Brien, e-mail, 3.5). */
-const EDGE_PUNCTUATION = /^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu;
+const EDGE_PUNCTUATION = /^([^\p{L}\p{N}]*)(.*?)([^\p{L}\p{N}]*)$/su;
+const BRACKETS = [
+  ['(', ')'],
+  ['[', ']'],
+  ['{', '}'],
+] as const;
 
-/** A term as the vocabulary keeps it: its ends' punctuation gone, spaces single. '' when nothing is left. */
+const count = (s: string, c: string) => s.split(c).length - 1;
+
+/** A word without the punctuation around it, but never with a bracket left half-open: "alert(1)>" → "alert(1)", "(Acme)" → "Acme". */
+function trimWord(word: string): string {
+  const [, lead = '', core = '', tail = ''] = EDGE_PUNCTUATION.exec(word) ?? [];
+  let out = core;
+  for (const [open, close] of BRACKETS) {
+    const missingClose = count(out, open) - count(out, close);
+    if (missingClose > 0 && tail.startsWith(close.repeat(missingClose))) out += close.repeat(missingClose);
+    const missingOpen = count(out, close) - count(out, open);
+    if (missingOpen > 0 && lead.endsWith(open.repeat(missingOpen))) out = open.repeat(missingOpen) + out;
+  }
+  return out;
+}
+
+/** A term as the vocabulary keeps it: its ends' punctuation gone, spaces single, never cut. '' when nothing is left. */
 export function cleanTerm(text: string): string {
-  return text
-    .split(/\s+/)
-    .map((w) => w.replace(EDGE_PUNCTUATION, ''))
-    .filter(Boolean)
-    .slice(0, VOCABULARY_MAX_WORDS)
-    .join(' ')
-    .slice(0, VOCABULARY_MAX_CHARS)
-    .trim();
+  return text.split(/\s+/).map(trimWord).filter(Boolean).join(' ');
+}
+
+/** Why a cleaned term cannot be kept whole (too many words or characters), in words the user can act on; null when it fits. */
+export function termProblem(term: string): string | null {
+  const words = term.split(/\s+/).filter(Boolean).length;
+  if (words > VOCABULARY_MAX_WORDS)
+    return `“${preview(term)}” has ${words} words; a term has at most ${VOCABULARY_MAX_WORDS}. Add a shorter phrase, or its words one by one.`;
+  const chars = term.length;
+  if (chars > VOCABULARY_MAX_CHARS) return `“${preview(term)}” has ${chars} characters; a term has at most ${VOCABULARY_MAX_CHARS}. Add a shorter form of it.`;
+  return null;
+}
+
+function preview(term: string): string {
+  return [...term].length > 40 ? `${[...term].slice(0, 40).join('')}…` : term;
 }
 
 /** Letters and digits only, lower case: two words with the same key differ only in punctuation or case. */
@@ -48,10 +75,10 @@ export function hasTerm(list: readonly string[], term: string): boolean {
   return list.some((t) => t.toLocaleLowerCase() === k);
 }
 
-/** `list` with `term` added at the end (cleaned, its first 6 words), unless it is there already in any case or the list is full. */
+/** `list` with `term` added at the end (cleaned), unless it is there already in any case, does not fit whole (termProblem) or the list is full. */
 export function addTerm(list: readonly string[], term: string): string[] {
   const t = cleanTerm(term);
-  if (!t || hasTerm(list, t) || list.length >= VOCABULARY_MAX_TERMS) return [...list];
+  if (!t || termProblem(t) || hasTerm(list, t) || list.length >= VOCABULARY_MAX_TERMS) return [...list];
   return [...list, t];
 }
 

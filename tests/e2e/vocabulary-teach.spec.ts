@@ -107,6 +107,15 @@ test.describe('corrections that teach', () => {
     await expect(section.getByTestId('vocabulary-list').getByRole('listitem')).toHaveText(['Phoebe×', 'Kubernetes×', 'Ottolenghi×']);
     await section.getByRole('button', { name: 'Remove “Kubernetes” from the vocabulary' }).click();
     await expect(section.getByTestId('vocabulary-list').getByRole('listitem')).toHaveCount(2);
+    // A term that does not fit is kept whole in the box and named with why; the one that fits is added.
+    await section.getByLabel('Add words').fill('Anselm, one two three four five six seven');
+    await section.getByRole('button', { name: 'Add', exact: true }).click();
+    await expect(section.getByRole('alert')).toHaveText(
+      'Added 1. “one two three four five six seven” has 7 words; a term has at most 6. Add a shorter phrase, or its words one by one.',
+    );
+    await expect(section.getByLabel('Add words')).toHaveValue('one two three four five six seven');
+    await section.getByRole('button', { name: 'Remove “Anselm” from the vocabulary' }).click();
+    await expect(section.getByTestId('vocabulary-list').getByRole('listitem')).toHaveCount(2);
     await section.scrollIntoViewIfNeeded();
     await expectNoAxeViolationsInBothThemes(page, 'settings vocabulary', 'vocabulary-settings');
 

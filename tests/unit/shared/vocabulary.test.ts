@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addTerm, cleanTerm, isSpellingChange, mergeKeyterms, VOCABULARY_MAX_TERMS } from '../../../src/shared/vocabulary';
+import { addTerm, cleanTerm, isSpellingChange, mergeKeyterms, termProblem, VOCABULARY_MAX_TERMS } from '../../../src/shared/vocabulary';
 import { vocabularySchema } from '../../../src/shared/vocabulary-schema';
 import { replaceWordForm } from '../../../src/main/services/vocabulary/service';
 import { jobLocalModel } from '../../../src/main/services/jobs/request-extras';
@@ -31,7 +31,6 @@ describe('what a correction teaches', () => {
     expect(mergeKeyterms(undefined, ['a', 'b', 'c'], 2)).toEqual(['a', 'b']);
     // The cloud takes phrases of at most 6 words.
     expect(mergeKeyterms(['one two three four five six seven'], ['Phoebe'], 10)).toEqual(['Phoebe']);
-    expect(cleanTerm('one two three four five six seven')).toBe('one two three four five six');
     expect(vocabularySchema.safeParse(['one two three four five six seven']).success).toBe(false);
   });
 
@@ -48,5 +47,26 @@ describe('what a correction teaches', () => {
     const local = catalogForTask('files')[0]!.id;
     expect(jobLocalModel({ speechModels: [local, 'universal-2'] })).toBe(local);
     expect(jobLocalModel({ speechModels: [catalogForTask('chat')[0]!.id] })).toBeNull();
+  });
+});
+
+describe('a term is kept whole or refused, never cut', () => {
+  it('keeps seven words and long terms whole, and says why they do not fit', () => {
+    const seven = cleanTerm('one two three four five six seven');
+    expect(seven).toBe('one two three four five six seven');
+    expect(termProblem(seven)).toMatch(/has 7 words; a term has at most 6/);
+    expect(addTerm([], seven)).toEqual([]);
+    const long = cleanTerm('x'.repeat(10_000));
+    expect(long).toHaveLength(10_000);
+    expect(termProblem(long)).toMatch(/has 10000 characters; a term has at most 50/);
+    expect(addTerm([], long)).toEqual([]);
+    expect(termProblem('Kubernetes')).toBeNull();
+  });
+
+  it('leaves no bracket half-open when it takes the punctuation off a term’s ends', () => {
+    expect(cleanTerm('<img src=x onerror=alert(1)>')).toBe('img src=x onerror=alert(1)');
+    expect(cleanTerm('(Acme)')).toBe('Acme');
+    expect(cleanTerm('Acme).')).toBe('Acme');
+    expect(cleanTerm('f(x),')).toBe('f(x)');
   });
 });

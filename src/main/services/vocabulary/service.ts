@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../../../shared/errors';
 import type { Settings, SettingsPatch } from '../../../shared/settings';
-import { addTerm, cleanTerm, mergeKeyterms, spellingKey, VOCABULARY_MAX_TERMS } from '../../../shared/vocabulary';
+import { addTerm, cleanTerm, mergeKeyterms, spellingKey, termProblem, VOCABULARY_MAX_TERMS } from '../../../shared/vocabulary';
 import type { Library } from '../library/library';
 
 /** The streaming service's keyterm limit (API.md §8.1). */
@@ -52,6 +52,8 @@ export class VocabularyService {
     const list = this.list();
     const t = cleanTerm(term);
     if (!t) throw new AppError('bad_request', 'There is nothing to add: the word has no letters or digits.');
+    const problem = termProblem(t);
+    if (problem) throw new AppError('bad_request', `${problem} Nothing was added.`);
     if (list.length >= VOCABULARY_MAX_TERMS)
       throw new AppError('conflict', `Your vocabulary holds ${VOCABULARY_MAX_TERMS} terms, the most it can. Remove one in Settings → Vocabulary first.`);
     const next = addTerm(list, t);

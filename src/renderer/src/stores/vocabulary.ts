@@ -5,7 +5,7 @@
 import { create, type StateCreator } from 'zustand';
 import type { VerbatimApi } from '../../../shared/ipc';
 import type { FixMatch } from '../../../shared/ipc/vocabulary';
-import { cleanTerm, hasTerm, isSpellingChange } from '../../../shared/vocabulary';
+import { cleanTerm, hasTerm, isSpellingChange, termProblem } from '../../../shared/vocabulary';
 import { api as bridgeApi, errorMessage } from '../bridge';
 import { useSettings } from './settings';
 import { toast, useToasts } from './toasts';
@@ -54,7 +54,8 @@ export const vocabularyState =
       if (!isSpellingChange(before, after)) return set({ offer: null });
       const term = cleanTerm(after);
       const from = cleanTerm(before);
-      if (!term || !from) return set({ offer: null });
+      // A correction too long to be one term (over 6 words or 50 characters) is not offered rather than offered cut.
+      if (!term || !from || termProblem(term)) return set({ offer: null });
       set({ offer: { recordingId, from, to: term, term, known: hasTerm(useSettings.getState().settings.vocabulary ?? [], term) } });
     },
     dismiss() {

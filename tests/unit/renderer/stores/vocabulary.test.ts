@@ -20,6 +20,14 @@ describe('the vocabulary store', () => {
     expect(store.getState().offer).toBeNull();
   });
 
+  it('offers nothing for a correction too long to be one term, rather than a cut one', () => {
+    const store = make(new FakeApi());
+    store.getState().corrected('r1', 'x', 'one two three four five six seven');
+    expect(store.getState().offer).toBeNull();
+    store.getState().corrected('r1', 'x', 'y'.repeat(51));
+    expect(store.getState().offer).toBeNull();
+  });
+
   it('learns the word through vocabulary.add and finds the wrong form for Fix everywhere', async () => {
     const api = new FakeApi()
       .handle('vocabulary.add', ({ term }) => ({ vocabulary: [term] }))

@@ -1,6 +1,6 @@
 /** Settings → Vocabulary: the names and words new transcripts and live captions listen for; corrections add to it, and it can be edited here. */
 import { useState } from 'react';
-import { addTerm, cleanTerm, hasTerm, VOCABULARY_MAX_CHARS, VOCABULARY_MAX_TERMS, VOCABULARY_MAX_WORDS } from '../../../../shared/vocabulary';
+import { addTerm, cleanTerm, hasTerm, termProblem, VOCABULARY_MAX_CHARS, VOCABULARY_MAX_TERMS, VOCABULARY_MAX_WORDS } from '../../../../shared/vocabulary';
 import { Button } from '../../components/Button';
 import { useSettings } from '../../stores/settings';
 
@@ -15,17 +15,27 @@ export function VocabularySection() {
   const add = async () => {
     const terms = draft.split(/[,\n]/).map(cleanTerm).filter(Boolean);
     if (terms.length === 0) return setNote('Type a word or a name first.');
+    // Every term is kept whole or not at all: the ones that do not fit are named, with why, and stay in the box.
+    const refused = terms.map(termProblem).filter((p): p is string => p !== null);
+    const fitting = terms.filter((t) => termProblem(t) === null);
     let next = vocabulary;
-    for (const t of terms) next = addTerm(next, t);
-    if (next.length === vocabulary.length) {
+    for (const t of fitting) next = addTerm(next, t);
+    const added = next.length - vocabulary.length;
+    if (added === 0 && refused.length === 0) {
       return setNote(
         terms.every((t) => hasTerm(vocabulary, t)) ? 'Already in your vocabulary.' : `Your vocabulary holds ${VOCABULARY_MAX_TERMS} terms, the most it can.`,
       );
     }
-    if (await update({ vocabulary: next })) {
+    if (added > 0 && !(await update({ vocabulary: next }))) return;
+    if (refused.length === 0) {
       setDraft('');
       setNote(null);
+      return;
     }
+    setDraft(terms.filter((t) => termProblem(t) !== null).join(', '));
+    setNote(
+      `${added > 0 ? `Added ${added}. ` : ''}${refused.slice(0, 3).join(' ')}${refused.length > 3 ? ` ${refused.length - 3} more did not fit either.` : ''}`,
+    );
   };
   return (
     <section className="card" aria-labelledby="vocabulary-title" data-testid="vocabulary-section">
