@@ -84,7 +84,8 @@ export const PRERECORDED_MODELS: readonly ServiceModel[] = [
     id: 'slam-1',
     kind: 'prerecorded',
     label: 'Slam-1',
-    status: 'deprecated',
+    // Deprecated in AssemblyAI's model reference (2026-04); no longer among the ids the service accepts, so not offered.
+    status: 'retired',
     replacedBy: 'assemblyai-stt-3-7',
     languages: ['en'],
     languageCount: 1,
