@@ -65,6 +65,10 @@ export const StreamingTunablesSchema = z.looseObject({
   max_turn_silence: numberLike('max_turn_silence', 0, 30_000).nullish(),
   keyterms_prompt: keytermsLike.nullish(),
   inactivity_timeout: numberLike('inactivity_timeout', 5, 3600).nullish(),
+  /** Silence messages while no speech is transcribed (the SDK's acknowledgeSilence). */
+  acknowledge_silence: boolLike('acknowledge_silence').nullish(),
+  /** Heartbeat messages (the SDK's sessionHeartbeat). */
+  session_heartbeat: boolLike('session_heartbeat').nullish(),
 });
 export type StreamingTunables = z.output<typeof StreamingTunablesSchema>;
 
@@ -80,6 +84,8 @@ export const StreamingQuerySchema = StreamingTunablesSchema.extend({
   speaker_labels: boolLike('speaker_labels').optional(),
   /** The most speakers live labels may tell apart (with speaker_labels). */
   max_speakers: numberLike('max_speakers', 1, 10, true).optional(),
+  /** With speaker_labels: mid-stream SpeakerRevision every so much audio (0: only the one before Termination); 0 to 24 h, non-zero clamped to 120,000–300,000 ms. */
+  speaker_labels_revision_interval_ms: numberLike('speaker_labels_revision_interval_ms', 0, 86_400_000, true).optional(),
   token: z.string().optional(),
 });
 export type StreamingQuery = z.output<typeof StreamingQuerySchema>;
@@ -132,12 +138,41 @@ export const TerminationSchema = z.strictObject({ type: z.literal('Termination')
 export const WarningSchema = z.strictObject({ type: z.literal('Warning'), warning_code: z.number().int(), warning: z.string() });
 /** The local engine's Warning code for a live model that decodes slower than real time. */
 export const WARNING_SLOWER_THAN_REAL_TIME = 4001;
-export const StreamingServerMessageSchema = z.discriminatedUnion('type', [BeginSchema, TurnSchema, TerminationSchema, WarningSchema]);
+/** A silent stretch of the session's audio (acknowledge_silence), on the clock of word times (ms). */
+export const SilenceSchema = z.strictObject({ type: z.literal('Silence'), start_ms: z.number(), end_ms: z.number() });
+/** One earlier turn whose speaker changed on re-clustering: its new label, and its words (text and times as sent) each with `speaker`. */
+export const SpeakerRevisionItemSchema = z.strictObject({
+  turn_order: z.number().int(),
+  speaker_label: z.string().optional(),
+  words: z.array(StreamingWordSchema.extend({ speaker: z.string().optional() })),
+});
+/** The SDK's SpeakerRevisionEvent: only the turns whose label changed. */
+export const SpeakerRevisionSchema = z.strictObject({ type: z.literal('SpeakerRevision'), revisions: z.array(SpeakerRevisionItemSchema) });
+/** The SDK's HeartbeatEvent (session_heartbeat). */
+export const HeartbeatSchema = z.strictObject({
+  type: z.literal('Heartbeat'),
+  total_audio_received_ms: z.number(),
+  total_duration_ms: z.number(),
+  realtime_factor: z.number(),
+  max_speech_probability: z.number(),
+});
+export const StreamingServerMessageSchema = z.discriminatedUnion('type', [
+  BeginSchema,
+  TurnSchema,
+  TerminationSchema,
+  WarningSchema,
+  SilenceSchema,
+  SpeakerRevisionSchema,
+  HeartbeatSchema,
+]);
 export type StreamingServerMessage = z.infer<typeof StreamingServerMessageSchema>;
 export type BeginMessage = z.infer<typeof BeginSchema>;
 export type TurnMessage = z.infer<typeof TurnSchema>;
 export type TerminationMessage = z.infer<typeof TerminationSchema>;
 export type WarningMessage = z.infer<typeof WarningSchema>;
+export type SilenceMessage = z.infer<typeof SilenceSchema>;
+export type SpeakerRevisionMessage = z.infer<typeof SpeakerRevisionSchema>;
+export type HeartbeatMessage = z.infer<typeof HeartbeatSchema>;
 
 const LooseStreamingWordSchema = z.looseObject({ ...StreamingWordSchema.shape, confidence: z.number().optional(), word_is_final: z.boolean().optional() });
 /** Server messages as a client reads them: unknown fields pass; `utterance` may be missing. */
@@ -157,5 +192,17 @@ export const StreamingServerMessageLooseSchema = z.discriminatedUnion('type', [
     message: z.string().optional(),
     warning: z.string().optional(),
   }),
+  z.looseObject({ type: z.literal('Silence'), start_ms: z.number(), end_ms: z.number() }),
+  z.looseObject({
+    type: z.literal('SpeakerRevision'),
+    revisions: z.array(
+      z.looseObject({
+        turn_order: z.number().int(),
+        speaker_label: z.string().optional(),
+        words: z.array(LooseStreamingWordSchema.extend({ speaker: z.string().optional() })).optional(),
+      }),
+    ),
+  }),
+  z.looseObject({ type: z.literal('Heartbeat') }),
 ]);
 export type StreamingServerMessageLoose = z.infer<typeof StreamingServerMessageLooseSchema>;
