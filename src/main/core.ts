@@ -172,7 +172,8 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
     state: (p) => router.emit('chat.state', p),
     changed: (p) => router.emit('chat.changed', p),
   });
-  registerChatHandlers(router, chat, new InsightService(library, clients, () => chat.models()));
+  const insights = new InsightService(library, clients, () => chat.models(), { progress: (p) => router.emit('insights.progress', p) });
+  registerChatHandlers(router, chat, insights);
   // Translation and "What did I miss?" beside live captions, through the chat's model of the current region.
   const captionExtras = new CaptionExtras(
     captions,
@@ -250,3 +251,4 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
     },
   };
 }
+      insights.dispose();

@@ -87,6 +87,8 @@ export const missedSummarySchema = z.object({
   extractive: z.boolean(),
   error: z.string().nullable(),
   createdAt: z.string(),
+  /** While a long stretch is read in parts: `done` of `total` parts have notes. */
+  parts: z.object({ done: z.number().int().nonnegative(), total: z.number().int().positive() }).optional(),
 });
 export type MissedSummary = z.infer<typeof missedSummarySchema>;
 

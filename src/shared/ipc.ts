@@ -14,7 +14,7 @@ import { libraryChangedSchema } from './library';
 import { settingsViewSchema } from './settings';
 import { downloadStatusSchema } from './models/view';
 import { captionsRunSchema, captionsStoppedSchema, liveStatusSchema, liveTurnSchema } from './captions';
-import { chatMessageSchema, chatStateSchema } from './chat/schema';
+import { chatMessageSchema, chatStateSchema, insightKindSchema } from './chat/schema';
 import { appChannels, keyStatusSchema } from './ipc/app';
 import { captionChannels } from './ipc/captions';
 import { liveTranslationSchema, missedSummarySchema, translationStatusSchema } from './captions-extras';
@@ -84,6 +84,8 @@ export const events = {
   'models.progress': downloadStatusSchema,
   /** A model was installed or deleted. */
   'models.changed': z.object({ id: z.string() }),
+  /** A transcript action (summary, translation…) read `done` of `total` parts of its recording. */
+  'insights.progress': z.object({ recordingId: z.string(), kind: insightKindSchema, done: z.number().int().nonnegative(), total: z.number().int().positive() }),
   /** Watch folders: a folder was added, changed, paused, removed, or took a file (`folderId`; null = all): refetch them. */
   'watch.changed': z.object({ folderId: z.string().nullable() }),
 } as const satisfies Record<string, z.ZodType>;

@@ -79,4 +79,6 @@ export const chatChannels = {
       .strict(),
     output: insightSchema,
   },
+  /** Stop the action running on this recording (it then fails with `canceled`). */
+  'insights.stop': { input: idInput, output: z.object({ stopped: z.boolean() }) },
 } as const satisfies Contracts;

@@ -51,6 +51,7 @@ export function captionModels(src: ModelSource): CaptionModels {
       return {
         model: m.id,
         generative: m.generative,
+        contextLength: m.contextLength,
         stream: (messages, onDelta, signal) => gateway.chatStream({ model: m.id, messages, max_tokens: 600 }, onDelta, signal),
       };
     },

@@ -1,14 +1,25 @@
 /**
- * Speech-understanding actions on one transcript: summary, action items, key
- * decisions and translation by chat completions answering in a JSON schema;
- * custom formatting by the service's speech-understanding endpoint. Results
- * are saved with the transcript.
+ * Speech-understanding actions on one transcript: summary, action items and
+ * key decisions through the one summariser (summarise.ts: the whole
+ * transcript, map-reduced when it does not fit, every point citing its
+ * lines), translation part by part so every paragraph is translated, both
+ * answering in a JSON schema; custom formatting by the service's
+ * speech-understanding endpoint. Progress is announced part by part, Stop
+ * ends a run, and results are saved with the transcript.
  */
+import { checkCitations, labelSources, type CitationSource, type GivenPassage } from '../../../shared/chat/citations';
 import { insightNeeds, type ChatModel, type Insight, type InsightKind, type InsightResult } from '../../../shared/chat/schema';
 import { AppError } from '../../../shared/errors';
 import type { ServiceClients } from '../clients';
 import type { Library } from '../library/library';
 import { MAX_PROMPT_CHARS } from './prompt';
+import { partBudget, planSummary, tooSmallFor } from './summarise';
+import { translateParagraphs } from './translate-parts';
+
+export interface InsightEvents {
+  /** `done` of `total` parts of a run have been read. */
+  progress(p: { recordingId: string; kind: InsightKind; done: number; total: number }): void;
+}
 
 export interface InsightRequest {
   recordingId: string;
@@ -70,10 +81,13 @@ function parseJson(text: string): unknown {
 }
 
 export class InsightService {
+  private readonly running = new Map<string, AbortController>();
+
   constructor(
     private readonly library: Library,
     private readonly clients: ServiceClients,
     private readonly models: () => Promise<{ models: ChatModel[]; defaultModel: string | null }>,
+    private readonly events: InsightEvents = { progress: () => undefined },
   ) {}
 
   list(recordingId: string): Insight[] {
@@ -85,7 +99,36 @@ export class InsightService {
     return this.library.insights.list(rec.transcriptId);
   }
 
+  /** Stops the run on this recording (what it had read is dropped). */
+  stop(recordingId: string): boolean {
+    const run = this.running.get(recordingId);
+    if (!run) return false;
+    run.abort();
+    return true;
+  }
+
+  dispose(): void {
+    for (const r of this.running.values()) r.abort();
+  }
+
   async run(req: InsightRequest, signal?: AbortSignal): Promise<Insight> {
+    if (this.running.has(req.recordingId)) throw new AppError('conflict', 'An action is already running on this recording. Wait for it or press Stop.');
+    const abort = new AbortController();
+    const onAbort = () => abort.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    this.running.set(req.recordingId, abort);
+    try {
+      return await this.runOne(req, abort.signal);
+    } catch (e) {
+      if (abort.signal.aborted) throw new AppError('canceled', 'Stopped.');
+      throw e;
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      this.running.delete(req.recordingId);
+    }
+  }
+
+  private async runOne(req: InsightRequest, signal: AbortSignal): Promise<Insight> {
     const [rec] = this.library.retrieval.recordings([req.recordingId]);
     if (!rec) {
       this.library.recordings.item(req.recordingId);
@@ -119,78 +162,72 @@ export class InsightService {
     const model = models.find((m) => m.id === modelId) ?? null;
     const needs = insightNeeds(req.kind, model);
     if (needs || !model) throw new AppError('unavailable', needs ?? 'No model.');
-    const budget = Math.min(MAX_PROMPT_CHARS, Math.floor((model.contextLength - 2500) * 3.5 * 0.8));
-    const transcript = this.library.transcripts.get(req.recordingId);
+    const progress = (done: number, total: number) => this.events.progress({ recordingId: req.recordingId, kind: req.kind, done, total });
     if (req.kind === 'translation') {
       const language = (req.language ?? '').trim();
       if (!language) throw new AppError('bad_request', 'Choose the language to translate into.');
+      const transcript = this.library.transcripts.get(req.recordingId);
       const paragraphs = transcript.paragraphs.length ? transcript.paragraphs : transcript.sentences;
-      const numbered: string[] = [];
-      let used = 0;
-      for (const p of paragraphs) {
-        const line = `${numbered.length + 1}. ${p.text}`;
-        if (used + line.length > budget / 2.5) break;
-        numbered.push(line);
-        used += line.length;
-      }
-      const schema = { type: 'object', properties: { paragraphs: { type: 'array', items: str } }, required: ['paragraphs'], additionalProperties: false };
-      const res = await gateway.chat(
-        {
-          model: model.id,
-          max_tokens: Math.min(8000, Math.max(1000, Math.ceil(used / 2.5))),
-          messages: [
-            {
-              role: 'system',
-              content:
-                'You translate transcripts paragraph by paragraph. Answer in JSON: {"paragraphs": [...]}, one translated string per numbered paragraph, in order, without the numbers.',
-            },
-            { role: 'user', content: `Translate into ${language}:\n\n${numbered.join('\n')}` },
-          ],
-          response_format: { type: 'json_schema', json_schema: { name: 'translation', schema } },
-        },
+      const translated = await translateParagraphs(
+        paragraphs.map((p) => p.text),
+        language,
+        model.contextLength,
+        async (body, sig) => (await gateway.chat({ model: model.id, ...body }, sig)).choices[0]?.message.content ?? '',
+        progress,
         signal,
       );
-      const out = parseJson(res.choices[0]?.message.content ?? '') as { paragraphs?: unknown };
-      const translated = Array.isArray(out.paragraphs) ? out.paragraphs.map((p) => (typeof p === 'string' ? p : '')) : [];
       const result: InsightResult = {
         kind: 'translation',
         language,
-        paragraphs: paragraphs.slice(0, numbered.length).map((p, i) => ({ startMs: p.start, original: p.text, translated: translated[i] ?? '' })),
+        paragraphs: paragraphs.map((p, i) => ({ startMs: p.start, original: p.text, translated: translated[i] ?? '' })),
       };
       return this.library.insights.save(rec.transcriptId, language.toLowerCase(), model.id, result);
     }
+    const small = tooSmallFor(model, 1500);
+    if (small) throw new AppError('unavailable', small);
     const spec = SCHEMAS[req.kind];
-    const text = transcript.paragraphs
-      .map((p) => p.text)
-      .join('\n\n')
-      .slice(0, budget);
+    const sources = labelSources([{ id: rec.id, title: rec.title }]);
+    const lines = this.library.retrieval.sentences(rec.transcriptId).map((s) => ({ recordingId: rec.id, startMs: s.startMs, text: s.text }));
+    const plan = await planSummary({ sources, lines }, spec.ask, Math.min(partBudget(model.contextLength, 1500), MAX_PROMPT_CHARS), {
+      signal,
+      progress,
+      complete: async (messages, sig) => (await gateway.chat({ model: model.id, messages, max_tokens: 400 }, sig)).choices[0]?.message?.content ?? '',
+    });
+    const [system, user] = plan.messages;
     const res = await gateway.chat(
       {
         model: model.id,
         max_tokens: 1500,
         messages: [
-          { role: 'system', content: `${spec.ask} Answer only with JSON matching this schema: ${JSON.stringify(spec.schema)}` },
-          { role: 'user', content: `Transcript of “${rec.title}”:\n\n${text}` },
+          { role: 'system', content: `${system?.content ?? ''}\n\nAnswer only with JSON matching this schema: ${JSON.stringify(spec.schema)}` },
+          { role: 'user', content: user?.content ?? spec.ask },
         ],
         response_format: { type: 'json_schema', json_schema: { name: req.kind, schema: spec.schema } },
       },
       signal,
     );
     const value = parseJson(res.choices[0]?.message.content ?? '') as Record<string, unknown>;
-    const strings = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x.trim() !== '').map((x) => x.trim()) : []);
-    const orNull = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : null);
-    let result: InsightResult;
-    if (req.kind === 'summary') result = { kind: 'summary', bullets: strings(value.bullets) };
-    else if (req.kind === 'decisions') result = { kind: 'decisions', decisions: strings(value.decisions) };
-    else {
-      const items = Array.isArray(value.items) ? (value.items as Record<string, unknown>[]) : [];
-      result = {
-        kind: 'action_items',
-        items: items
-          .filter((i) => i && typeof i.task === 'string' && i.task.trim())
-          .map((i) => ({ owner: orNull(i.owner), task: String(i.task).trim(), due: orNull(i.due) })),
-      };
-    }
-    return this.library.insights.save(rec.transcriptId, '', model.id, result);
+    return this.library.insights.save(rec.transcriptId, '', model.id, resultOf(req.kind, value, sources, plan.given));
   }
+}
+
+/** The answer as a result; every citation in it must be one the summariser allowed (others are taken out). */
+function resultOf(
+  kind: 'summary' | 'decisions' | 'action_items',
+  value: Record<string, unknown>,
+  sources: CitationSource[],
+  given: GivenPassage[],
+): InsightResult {
+  const cite = (t: string) => checkCitations(t, sources, given).text.trim();
+  const strings = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x.trim() !== '').map((x) => cite(x)) : []);
+  const orNull = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : null);
+  if (kind === 'summary') return { kind: 'summary', bullets: strings(value.bullets) };
+  if (kind === 'decisions') return { kind: 'decisions', decisions: strings(value.decisions) };
+  const items = Array.isArray(value.items) ? (value.items as Record<string, unknown>[]) : [];
+  return {
+    kind: 'action_items',
+    items: items
+      .filter((i) => i && typeof i.task === 'string' && i.task.trim())
+      .map((i) => ({ owner: orNull(i.owner), task: cite(String(i.task)), due: orNull(i.due) })),
+  };
 }

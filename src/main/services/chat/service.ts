@@ -23,7 +23,7 @@ import type { Retrieved } from '../library/retrieval';
 import { chatMarkdown } from './markdown';
 import { budgetChars, buildMessages, buildTranscriptIdMessages, MAX_PROMPT_CHARS } from './prompt';
 import { citeQuotes } from './quotes';
-import { actionPrompt } from './summarise';
+import { actionPrompt, partBudget, tooSmallFor } from './summarise';
 
 export interface ChatEvents {
   delta(p: { chatId: string; messageId: number; text: string }): void;
@@ -266,6 +266,8 @@ export class ChatService {
         ...none,
         empty: `${action.label} needs a model that writes; ${model.name} only quotes. Download a chat model (Qwen2.5 1.5B Instruct is a good start) in Settings → Models, or add a cloud key, then ask again.`,
       };
+    const small = tooSmallFor(model, 1500);
+    if (small) return { ...none, empty: small };
     const labels = labelSources(recs.map((r) => ({ id: r.id, title: r.title })));
     const recordings = recs.map((r, i) => ({
       recordingId: r.id,
@@ -273,7 +275,7 @@ export class ChatService {
       sentences: this.library.retrieval.sentences(r.transcriptId),
     }));
     const gateway = await this.clients.gateway();
-    const planned = await actionPrompt(action, recordings, Math.min(budgetChars(model.contextLength, 0), MAX_PROMPT_CHARS), {
+    const planned = await actionPrompt(action, recordings, Math.min(partBudget(model.contextLength, 1500), MAX_PROMPT_CHARS), {
       signal,
       progress: (done, total) =>
         this.events.state({ chatId: chat.id, state: 'thinking', retryAt: null, message: `Reading the recording in ${total} parts: ${done} of ${total} done…` }),

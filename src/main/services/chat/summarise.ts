@@ -1,12 +1,21 @@
 /**
- * The chat's whole-recording actions (summary, action items, follow-up
- * email): every line of the transcripts, labelled `[Label @ mm:ss]`, when
- * they fit the model's context; else map-reduce: the lines are cut into
- * parts that fit, the model takes notes on each part (keeping the citations
- * of the lines it used), and the action is asked of the notes. Progress is
- * reported part by part; the signal stops it between and during parts.
+ * The one summariser: every whole-recording ask (the chat's actions, the
+ * transcript's insights, "What did I miss?", the live summary) reads the
+ * lines of the transcripts, labelled `[Label @ mm:ss]` (or `[mm:ss]` for one
+ * live session), through this map-reduce path.
+ *
+ * - The lines are cut into parts that fit the model's context; a line longer
+ *   than a part is split into pieces under the same label. Nothing is cut.
+ * - The model takes notes on each part, citing the lines it used; a citation
+ *   of a line outside that part is taken out of its notes.
+ * - When the notes do not fit at once, they are merged in groups (level by
+ *   level) the same way, each merge allowed to cite only what its notes cite.
+ * - The final ask gets the notes (or the lines, when they fit whole) and may
+ *   cite only what they cite (`given`).
+ *
+ * Progress is reported part by part; the signal stops it between and during parts.
  */
-import { clockLabel, type CitationSource, type GivenPassage } from '../../../shared/chat/citations';
+import { checkCitations, clockLabel, findCitations, type CitationSource, type GivenPassage } from '../../../shared/chat/citations';
 import type { ChatAction } from '../../../shared/chat/actions';
 import type { ChatMessage } from '../../../shared/api/gateway';
 import { AppError } from '../../../shared/errors';
@@ -17,29 +26,100 @@ export interface ActionRecording {
   sentences: { startMs: number; text: string }[];
 }
 
-export interface ActionPrompt {
+/** What a summary reads: its recordings' labels and their lines in order. */
+export interface SummaryInput {
+  sources: CitationSource[];
+  lines: { recordingId: string; startMs: number; text: string }[];
+  /** One live session: lines and citations are bare `[mm:ss]`. */
+  bare?: boolean;
+  /** What the material is, for the instructions (default "recordings (…) from their transcripts"). */
+  describe?: string;
+}
+
+export interface SummaryPlan {
+  /** The final ask: the lines whole, or the notes on them. */
   messages: ChatMessage[];
+  /** The moments the final answer may cite (the notes' citations after map-reduce). */
   given: GivenPassage[];
-  /** How many parts the transcripts were cut into (1: whole). */
+  /** How many parts the lines were cut into (1: whole). */
   parts: number;
 }
+
+/** Back-compat name for the chat's plan. */
+export type ActionPrompt = SummaryPlan;
 
 export interface MapReduceHooks {
   /** One model call, whole answer (the notes on one part). */
   complete(messages: ChatMessage[], signal: AbortSignal): Promise<string>;
-  /** Called before each part: `done` of `total` parts have notes. */
+  /** Called before each part and at the end: `done` of `total` parts have notes. */
   progress(done: number, total: number): void;
   signal: AbortSignal;
 }
 
-function instructions(sources: CitationSource[]): string {
-  const names = sources.map((s) => `“${s.label}”`).join(', ');
+/** Tokens kept for a part's notes and the instructions around it. */
+const NOTE_TOKENS = 400;
+const INSTRUCTION_TOKENS = 250;
+/** Fewer characters than this a part is no summary: the model is too small for it. */
+export const MIN_PART_CHARS = 1200;
+/** Merge levels before giving up on notes that will not shrink. */
+const MAX_LEVELS = 5;
+
+/** Characters of lines one part may hold for a model of `contextLength` tokens (about 3.5 a token, a fifth kept spare). */
+export function partBudget(contextLength: number, answerTokens = NOTE_TOKENS): number {
+  return Math.floor((contextLength - answerTokens - INSTRUCTION_TOKENS) * 3.5 * 0.8);
+}
+
+/** Why `model` cannot summarise at all (its context holds less than one part), or null. */
+export function tooSmallFor(model: { name: string; contextLength: number }, answerTokens = NOTE_TOKENS): string | null {
+  if (partBudget(model.contextLength, answerTokens) >= MIN_PART_CHARS) return null;
+  return (
+    `${model.name} reads only ${model.contextLength} tokens at once, too few to summarise even a short part of a recording. ` +
+    'Choose a model with a larger context: download a chat model in Settings → Models (Qwen2.5 1.5B Instruct reads 32,000 tokens), or add a cloud key in Settings.'
+  );
+}
+
+function label(input: SummaryInput, recordingId: string, startMs: number): string {
+  if (input.bare) return `[${clockLabel(startMs)}]`;
+  const l = input.sources.find((s) => s.recordingId === recordingId)?.label ?? '';
+  return `[${l} @ ${clockLabel(startMs)}]`;
+}
+
+function instructions(input: SummaryInput): string {
+  const example = input.bare ? `[${clockLabel(input.lines[0]?.startMs ?? 0)}]` : `[${input.sources[0]?.label ?? 'Recording'} @ 01:05]`;
+  const what = input.describe ?? `recordings (${input.sources.map((s) => `“${s.label}”`).join(', ')}) from their transcripts`;
   return [
-    `You work on recordings (${names}) from their transcripts below.`,
-    'Each line starts with [Recording @ mm:ss]: the recording and the moment it was said.',
-    `After every statement, cite the line it comes from exactly in that form, for example [${sources[0]?.label ?? 'Recording'} @ 01:05].`,
-    'Use only what the transcripts say. Answer in Markdown.',
+    `You work on ${what}.`,
+    input.bare
+      ? 'Each line starts with [mm:ss]: the moment it was said.'
+      : 'Each line starts with [Recording @ mm:ss]: the recording and the moment it was said.',
+    `After every statement, cite the line it comes from exactly in that form, for example ${example}.`,
+    'Use only what the lines say. Answer in Markdown.',
   ].join(' ');
+}
+
+interface Line {
+  text: string;
+  at: GivenPassage;
+}
+
+/** Each line labelled; a line longer than `budget` becomes several pieces under its label. */
+function labelled(input: SummaryInput, budget: number): Line[] {
+  const out: Line[] = [];
+  for (const l of input.lines) {
+    const head = `${label(input, l.recordingId, l.startMs)} `;
+    const text = l.text.replace(/\s+/g, ' ').trim();
+    if (!text) continue;
+    const room = Math.max(1, budget - head.length - 1);
+    let rest = text;
+    while (rest) {
+      // Cut at a word's end where one is near, so no word is split between pieces.
+      const space = rest.length <= room ? rest.length : rest.lastIndexOf(' ', room);
+      const at = space > room / 2 ? space : Math.min(room, rest.length);
+      out.push({ text: head + rest.slice(0, at).trim(), at: { recordingId: l.recordingId, startMs: l.startMs } });
+      rest = rest.slice(at).trim();
+    }
+  }
+  return out;
 }
 
 /** The transcripts' lines, in order, with their citation labels. */
@@ -47,73 +127,152 @@ export function actionLines(recordings: ActionRecording[]): string[] {
   return recordings.flatMap((r) => r.sentences.map((s) => `[${r.label} @ ${clockLabel(s.startMs)}] ${s.text.replace(/\s+/g, ' ').trim()}`));
 }
 
-/** Lines cut into parts of at most `budget` characters each (a line longer than that is a part alone, cut short). */
+/** Lines cut into parts of at most `budget` characters each (a line longer than that is split into pieces; nothing is dropped). */
 export function cutParts(lines: string[], budget: number): string[][] {
-  const parts: string[][] = [];
-  let cur: string[] = [];
+  const pieces = lines.flatMap((l) =>
+    l.length <= budget ? [l] : Array.from({ length: Math.ceil(l.length / budget) }, (_, i) => l.slice(i * budget, (i + 1) * budget)),
+  );
+  return group(pieces, (l) => l.length, budget);
+}
+
+function group<T>(items: T[], size: (t: T) => number, budget: number): T[][] {
+  const parts: T[][] = [];
+  let cur: T[] = [];
   let used = 0;
-  for (const raw of lines) {
-    const line = raw.length > budget ? raw.slice(0, budget) : raw;
-    if (used + line.length + 1 > budget && cur.length) {
+  for (const item of items) {
+    const n = size(item) + 1;
+    if (used + n > budget && cur.length) {
       parts.push(cur);
       cur = [];
       used = 0;
     }
-    cur.push(line);
-    used += line.length + 1;
+    cur.push(item);
+    used += n;
   }
   if (cur.length) parts.push(cur);
   return parts;
 }
 
-/** The messages for `action` over `recordings`, with map-reduce when they exceed `budget` characters. */
-export async function actionPrompt(action: ChatAction, recordings: ActionRecording[], budget: number, hooks: MapReduceHooks): Promise<ActionPrompt> {
-  const sources = recordings.map((r) => ({ recordingId: r.recordingId, label: r.label }));
-  const given = recordings.flatMap((r) => r.sentences.map((s) => ({ recordingId: r.recordingId, startMs: s.startMs })));
-  const lines = actionLines(recordings);
-  const whole = lines.join('\n');
+const key = (p: GivenPassage) => `${p.recordingId}\u0000${Math.floor(p.startMs / 1000)}`;
+
+/** Notes with citations of anything but `allowed` taken out, and the moments they still cite. */
+function keepCited(note: string, input: SummaryInput, allowed: GivenPassage[]): { text: string; cited: GivenPassage[] } {
+  const sources = input.bare ? [{ recordingId: input.sources[0]?.recordingId ?? 'session', label: '' }] : input.sources;
+  const checked = checkCitations(note, sources, allowed);
+  const cited = findCitations(checked.text, sources).map((c) => ({ recordingId: c.recordingId, startMs: c.atMs }));
+  return { text: checked.text.trim(), cited };
+}
+
+/**
+ * Plans `task` over `input` for a model that reads `budget` characters of
+ * lines at once: the lines whole when they fit, else the notes of map-reduce.
+ */
+export async function planSummary(input: SummaryInput, task: string, budget: number, hooks: MapReduceHooks): Promise<SummaryPlan> {
+  if (budget < MIN_PART_CHARS)
+    throw new AppError(
+      'unavailable',
+      'This model reads too little at once to summarise. Choose a model with a larger context in Settings → Models, or add a cloud key in Settings.',
+    );
+  const lines = labelled(input, budget);
+  const given = lines.map((l) => l.at);
+  const whole = lines.map((l) => l.text).join('\n');
   if (whole.length <= budget) {
     return {
       messages: [
-        { role: 'system', content: `${instructions(sources)}\n\nTranscripts:\n${whole}` },
-        { role: 'user', content: `${action.task}` },
+        { role: 'system', content: `${instructions(input)}\n\nLines:\n${whole}` },
+        { role: 'user', content: task },
       ],
       given,
       parts: 1,
     };
   }
-  const parts = cutParts(lines, budget);
-  const notes: string[] = [];
-  for (let i = 0; i < parts.length; i++) {
+  const parts = group(lines, (l) => l.text.length, budget);
+  let total = parts.length;
+  let done = 0;
+  const ask = async (system: string, user: string): Promise<string> => {
     if (hooks.signal.aborted) throw new AppError('canceled', 'Stopped.');
-    hooks.progress(i, parts.length);
-    const note = await hooks.complete(
+    hooks.progress(done, total);
+    const answer = await hooks.complete(
       [
-        {
-          role: 'system',
-          content:
-            `${instructions(sources)} This is part ${i + 1} of ${parts.length} of the transcripts. ` +
-            `Take brief notes, as a Markdown list, of what in this part matters for this task: ${action.task}\n\nTranscript part ${i + 1}:\n${(parts[i] as string[]).join('\n')}`,
-        },
-        { role: 'user', content: `Notes on part ${i + 1}, each with its citation:` },
+        { role: 'system', content: system },
+        { role: 'user', content: user },
       ],
       hooks.signal,
     );
-    notes.push(`Part ${i + 1}:\n${note.trim()}`);
+    done++;
+    return answer;
+  };
+  let notes: { text: string; cited: GivenPassage[] }[] = [];
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i] as Line[];
+    const raw = await ask(
+      `${instructions(input)} This is part ${i + 1} of ${parts.length}. Take brief notes, as a Markdown list, of what in this part matters for this task: ${task}\n\nPart ${i + 1}:\n${part.map((l) => l.text).join('\n')}`,
+      `Notes on part ${i + 1}, each with its citation:`,
+    );
+    notes.push(
+      keepCited(
+        raw,
+        input,
+        part.map((l) => l.at),
+      ),
+    );
   }
-  hooks.progress(parts.length, parts.length);
-  // The notes must fit too: each part's notes get an equal share.
-  const share = Math.max(200, Math.floor(budget / notes.length));
-  const joined = notes.map((n) => (n.length > share ? n.slice(0, share) : n)).join('\n\n');
+  // Notes that do not fit at once are merged in groups, level by level; each merge cites only what its notes cite.
+  for (let level = 0; notes.reduce((a, n) => a + n.text.length + 2, 0) > budget; level++) {
+    if (level >= MAX_LEVELS)
+      throw new AppError('unavailable', 'The notes on this recording would not shrink to fit the model. Choose a model with a larger context, then try again.');
+    const groups = group(
+      notes.flatMap((n) => splitNote(n, budget)),
+      (n) => n.text.length + 1,
+      budget,
+    );
+    total += groups.length;
+    const merged: typeof notes = [];
+    for (const g of groups) {
+      const raw = await ask(
+        `${instructions(input)} Below are notes on consecutive parts of the lines, with the citations of the lines they come from. Merge them into shorter notes for this task, keeping those citations: ${task}\n\nNotes:\n${g.map((n) => n.text).join('\n')}`,
+        'Merged notes, each with its citation:',
+      );
+      merged.push(
+        keepCited(
+          raw,
+          input,
+          g.flatMap((n) => n.cited),
+        ),
+      );
+    }
+    notes = merged;
+  }
+  hooks.progress(done, total);
+  const cited = new Map<string, GivenPassage>();
+  for (const n of notes) for (const c of n.cited) cited.set(key(c), c);
   return {
     messages: [
       {
         role: 'system',
-        content: `${instructions(sources)} The transcripts were too long to read at once: below are notes on each of their ${parts.length} parts, in order, with the citations of the lines they come from. Keep those citations.\n\nNotes:\n${joined}`,
+        content: `${instructions(input)} The lines were too long to read at once: below are notes on each of their ${parts.length} parts, in order, with the citations of the lines they come from. Cite only those citations.\n\nNotes:\n${notes.map((n, i) => `Part ${i + 1}:\n${n.text}`).join('\n\n')}`,
       },
-      { role: 'user', content: action.task },
+      { role: 'user', content: task },
     ],
-    given,
+    given: [...cited.values()],
     parts: parts.length,
+  };
+}
+
+/** A note longer than `budget` split at line ends (then hard), each piece keeping the citations it holds. */
+function splitNote(n: { text: string; cited: GivenPassage[] }, budget: number): { text: string; cited: GivenPassage[] }[] {
+  if (n.text.length <= budget - 1) return [n];
+  return cutParts(n.text.split('\n'), budget - 1).map((p) => ({ text: p.join('\n'), cited: n.cited }));
+}
+
+/** The chat's action over `recordings`, with map-reduce when they exceed `budget` characters. */
+export async function actionPrompt(action: ChatAction, recordings: ActionRecording[], budget: number, hooks: MapReduceHooks): Promise<SummaryPlan> {
+  return planSummary(recordingsInput(recordings), action.task, budget, hooks);
+}
+
+export function recordingsInput(recordings: ActionRecording[]): SummaryInput {
+  return {
+    sources: recordings.map((r) => ({ recordingId: r.recordingId, label: r.label })),
+    lines: recordings.flatMap((r) => r.sentences.map((s) => ({ recordingId: r.recordingId, startMs: s.startMs, text: s.text }))),
   };
 }

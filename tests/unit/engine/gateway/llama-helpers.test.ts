@@ -54,7 +54,7 @@ describe('local model helpers', () => {
     ]);
     expect(lines).toEqual(['[Standup @ 00:00] Hello there.', '[Standup @ 01:05] Ship it.']);
     const parts = cutParts(['aaaa', 'bbbb', 'cccc', 'dddddddddddd'], 10);
-    expect(parts).toEqual([['aaaa', 'bbbb'], ['cccc'], ['dddddddddd']]);
+    expect(parts).toEqual([['aaaa', 'bbbb'], ['cccc'], ['dddddddddd'], ['dd']]);
     for (const p of parts) expect(p.join('\n').length).toBeLessThanOrEqual(10);
   });
 });
