@@ -224,7 +224,7 @@ test.describe('live captions: rewind and replay', () => {
     const saved = page.getByTestId('session-summaries');
     await expect(saved.getByRole('heading', { name: 'Summaries from the session' })).toBeVisible();
     await expect(saved.getByTestId('session-summary')).toHaveCount(1);
-    await expect(saved.getByTestId('session-summary-model')).toContainText('By tiny-translator.');
+    await expect(saved.getByTestId('session-summary-model')).toContainText('By Tiny test model (tiny-translator).');
     await expect(saved.getByTestId('session-summary-text')).toContainText('Bonjour');
     const toggle = page.getByTestId('show-translation');
     await expect(toggle).toHaveAttribute('aria-pressed', 'false');
@@ -258,7 +258,7 @@ test.describe('live captions: rewind and replay', () => {
     await expect(summary).toHaveCount(1);
     await expect(summary).toHaveAttribute('data-status', 'done');
     await expect(summary.getByRole('heading')).toHaveText(/^Summary of \d\d:\d\d–\d\d:\d\d of the session$/);
-    await expect(summary.getByTestId('session-summary-model')).toContainText('By verbatim-extractive, extractive');
+    await expect(summary.getByTestId('session-summary-model')).toContainText('By Verbatim extractive (offline), extractive');
     // The session was not translated: no toggle for it.
     await expect(page.getByTestId('show-translation')).toHaveCount(0);
     await expectNoAxeViolationsInBothThemes(page, 'saved session with its summary', 'captions-saved-session-summary');

@@ -181,13 +181,13 @@ test.describe('models', () => {
     }
   });
 
-  test('an archive changed upstream: the row says so, and "Download again" gets the new one', async ({ page }) => {
+  test('a mirror holding a file no published list names: the row says so, offers the publisher and no "Download again"', async ({ page }) => {
     const work = mkdtempSync(join(tmpdir(), 'verbatim-e2e-models-changed-'));
     const archive = tinyArchive(work, MODEL);
     const server = mirror([archive]);
     server.release();
     const base = await server.start();
-    // Verbatim verified an earlier release of this archive; upstream's list now names a third file (what arrives is neither).
+    // Verbatim verified an earlier release of this archive; the mirror's list now names a third file, and the mirror's archive is neither.
     server.list(archive.name, 'c'.repeat(64));
     const dataDir = join(work, 'data');
     mkdirSync(join(dataDir, 'models'), { recursive: true });
@@ -201,14 +201,18 @@ test.describe('models', () => {
       await openModels(page, host.url);
       const row = page.getByRole('table', { name: 'All models' }).getByTestId(`model-${MODEL}`);
       await row.getByRole('button', { name: /^Download/ }).click();
-      await expect(row.getByTestId('download-error')).toContainText('new version', { timeout: 60_000 });
-      const again = row.getByRole('button', { name: /^Download again/ });
-      await expect(again).toBeVisible();
+      const error = row.getByTestId('download-error');
+      await expect(error).toContainText(`${archive.name} on your mirror matches no published version of this model`, { timeout: 60_000 });
+      await expect(error).not.toContainText('new version');
+      // Fetching the mirror's file again cannot help: the row offers the publisher's address instead.
+      await expect(row.getByRole('button', { name: /^Download again|^Try again/ })).toHaveCount(0);
+      await expect(row.getByRole('button', { name: /^Download from github\.com/ })).toBeVisible();
       await row.scrollIntoViewIfNeeded();
-      await snap(page, 'models-upstream-changed-light');
-      // Upstream's list settles on the new archive; one click fetches it afresh.
+      await snap(page, 'models-mirror-mismatch-light');
+      // The mirror gets the right file (its list now names it); the message is dismissed and the row's Download takes it.
       server.list(archive.name, createHash('sha256').update(archive.body).digest('hex'));
-      await again.click();
+      await row.getByRole('button', { name: /^Dismiss/ }).click();
+      await row.getByRole('button', { name: /^Download/ }).click();
       await expect(row.getByText('Installed', { exact: true })).toBeVisible({ timeout: 60_000 });
     } finally {
       await stopHost(host.child);

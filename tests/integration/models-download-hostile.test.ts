@@ -31,7 +31,7 @@ import { Router } from '../../src/main/ipc/router';
 import { JsonSettingsBackend } from '../../src/main/platform/host';
 import { parseChecksumList } from '../../src/main/services/models/checksums';
 import { ModelManager, type ModelManagerOptions } from '../../src/main/services/models/manager';
-import { PickedFiles } from '../../src/main/services/picked-files';
+import { PickedFiles } from '../../src/main/services/files/picked';
 import { SettingsService } from '../../src/main/services/settings';
 import type { CatalogEntry } from '../../src/shared/models/catalog';
 import { MODEL_MANIFEST_FILE } from '../../src/shared/models/catalog';
@@ -256,7 +256,24 @@ describe('checksums follow upstream', () => {
     expect((await m.settled('model-a'))?.state).toBe('installed');
   });
 
-  it('bytes matching neither the old nor the newly published archive say it changed upstream; a fresh download then installs', async () => {
+  it('a resumed download whose bytes span both releases says it changed upstream; a fresh download then installs', async () => {
+    const m = manager([entry('model-a', mirror.url('ok', 'model-a.tar.bz2'), { checksums: listUrl() })]);
+    await m.download('model-a');
+    expect((await m.settled('model-a'))?.state).toBe('installed');
+    // The first half of the old release was on disk when upstream re-released: the rest comes from the new one.
+    writeFileSync(join(dir, '.partial', 'model-a.tar.bz2.part'), archive.subarray(0, Math.floor(archiveB.length / 2)));
+    mirror.put('model-a.tar.bz2', archiveB);
+    mirror.put('checksum.txt', list([['model-a.tar.bz2', archiveB]]));
+    await m.download('model-a');
+    const changed = await m.settled('model-a');
+    expect(changed?.error).toMatchObject({ kind: 'upstream_changed', message: expect.stringMatching(/new version .* Download it again from the start/) });
+    expect(mirror.requests.at(-2)?.range).toMatch(/^bytes=\d+-$/);
+    expect(partials()).toEqual([]);
+    await m.download('model-a');
+    expect((await m.settled('model-a'))?.state).toBe('installed');
+  });
+
+  it('a whole file that matches neither the known nor the listed version is refused, with no "new version" to fetch again', async () => {
     const m = manager([entry('model-a', mirror.url('ok', 'model-a.tar.bz2'), { checksums: listUrl() })]);
     await m.download('model-a');
     expect((await m.settled('model-a'))?.state).toBe('installed');
@@ -265,12 +282,43 @@ describe('checksums follow upstream', () => {
     mirror.put('model-a.tar.bz2', mixed);
     mirror.put('checksum.txt', list([['model-a.tar.bz2', archiveB]]));
     await m.download('model-a');
-    const changed = await m.settled('model-a');
-    expect(changed?.error).toMatchObject({ kind: 'upstream_changed', message: expect.stringMatching(/new version .* Download it again/) });
+    const done = await m.settled('model-a');
+    expect(done?.error).toMatchObject({ kind: 'checksum', message: expect.stringMatching(/does not match the SHA-256 its publisher lists/) });
+    expect(done?.error?.message).not.toMatch(/new version/);
     expect(partials()).toEqual([]);
-    mirror.put('model-a.tar.bz2', archiveB);
-    await m.download('model-a');
-    expect((await m.settled('model-a'))?.state).toBe('installed');
+  });
+
+  it('a mirror holding a file no list names says so, offers the publisher instead of the same file again, and the publisher’s installs', async () => {
+    // The publisher: its own server, with the new release and its list.
+    const publisher = await new HostileMirror().start();
+    try {
+      publisher.put('model-a.tar.bz2', archiveB);
+      publisher.put('checksum.txt', list([['model-a.tar.bz2', archiveB]]));
+      const m = manager([entry('model-a', publisher.url('ok', 'model-a.tar.bz2'), { checksums: publisher.url('ok', 'checksum.txt') })], {
+        mirror: () => `${mirror.base}/ok/`,
+      });
+      await m.download('model-a');
+      expect((await m.settled('model-a'))?.state).toBe('installed');
+      // The mirror's copy of the list moves on to a third release, while its archive is neither that one nor the one installed.
+      const stray = Buffer.from(archiveB);
+      stray[100]! ^= 0xff;
+      mirror.put('model-a.tar.bz2', stray);
+      mirror.put('checksum.txt', list([['model-a.tar.bz2', archive]]));
+      for (let attempt = 0; attempt < 2; attempt++) {
+        await m.download('model-a');
+        const done = await m.settled('model-a');
+        expect(done?.error?.kind).toBe('mirror_mismatch');
+        expect(done?.error?.message).toMatch(/model-a\.tar\.bz2 on your mirror matches no published version of this model/);
+        // Nothing says the mirror published anything, nor offers the same file as a new version.
+        expect(done?.error?.message).not.toMatch(/published \(your mirror\)|new version|Download it again/);
+      }
+      const before = publisher.requests.length;
+      await m.download('model-a', true);
+      expect((await m.settled('model-a'))?.state).toBe('installed');
+      expect(publisher.requests.slice(before).map((r) => r.name)).toContain('model-a.tar.bz2');
+    } finally {
+      await publisher.stop();
+    }
   });
 
   it('with a mirror, the list is read from the mirror, and a file the list does not vouch for is refused', async () => {
@@ -283,7 +331,10 @@ describe('checksums follow upstream', () => {
     mirror.put('checksum.txt', list([['model-a.tar.bz2', archiveB]]));
     await m.download('model-a');
     const done = await m.settled('model-a');
-    expect(done?.error).toMatchObject({ kind: 'checksum', message: expect.stringMatching(/SHA-256 its publisher lists.*your mirror/) });
+    expect(done?.error).toMatchObject({
+      kind: 'mirror_mismatch',
+      message: expect.stringMatching(/model-a\.tar\.bz2 on your mirror matches no published version/),
+    });
     expect(mirror.requests.map((r) => `${r.route}/${r.name}`)).toEqual(['ok/model-a.tar.bz2', 'ok/checksum.txt']);
   });
 
@@ -333,6 +384,24 @@ describe('install from a file', () => {
     expect(await m.isInstalled('pyannote-segmentation-3.0')).toBe(false);
   });
 
+  it('an archive is checked against the published list even when the catalog pins no SHA-256, as a download is', async () => {
+    const file = join(root, 'model-a.tar.bz2');
+    writeFileSync(file, archiveB);
+    // Upstream's list names another archive: the bytes a download of this name would refuse are refused here too.
+    const m = manager([entry('model-a', mirror.url('ok', 'model-a.tar.bz2'), { checksums: mirror.url('ok', 'checksum.txt') })]);
+    await m.download('model-a').then(() => m.settled('model-a'));
+    await m.delete('model-a');
+    mirror.put('model-a.tar.bz2', archiveB);
+    await m.download('model-a');
+    expect((await m.settled('model-a'))?.error?.kind).toBe('checksum');
+    await expect(m.installFrom(file)).rejects.toThrow(/model-a\.tar\.bz2 is not the archive its publisher lists/);
+    expect(await m.isInstalled('model-a')).toBe(false);
+    // The archive the list names installs, and is remembered as published.
+    writeFileSync(file, archive);
+    expect(await m.installFrom(file)).toBe('model-a');
+    expect(state().verified?.['model-a']).toMatchObject({ sha256: sha(archive), source: 'published' });
+  });
+
   it('a single-file .onnx model installs from a file', async () => {
     const file = join(root, 'speaker.onnx');
     writeFileSync(file, Buffer.alloc(5000, 3));
@@ -380,5 +449,35 @@ describe('install from a file', () => {
       expect(await router.dispatch('models.installFile', { path, id: 'model-a' }, ctx)).toMatchObject({ ok: false, error: { code: 'forbidden' } });
     expect(existsSync(join(dir, 'model-a'))).toBe(false);
     expect(await router.dispatch('models.installFile', { path: join(folder, 'model-a.tar.bz2') }, ctx)).toMatchObject({ ok: true, output: { id: 'model-a' } });
+  });
+});
+
+describe('a hostile models folder', () => {
+  it('a FIFO or a link to /dev/zero named like a manifest is passed over: the list answers and file calls still run', async () => {
+    const m = manager([entry('model-a', mirror.url('ok', 'model-a.tar.bz2'))]);
+    await m.download('model-a');
+    expect((await m.settled('model-a'))?.state).toBe('installed');
+    for (const [i, kind] of ['fifo', 'fifo', 'fifo', 'fifo', 'fifo', 'zero'].entries()) {
+      const d = join(dir, `hostile-${i}`);
+      mkdirSync(d);
+      const f = join(d, MODEL_MANIFEST_FILE);
+      if (kind === 'fifo') {
+        execFileSync('mkfifo', [f]);
+        fifos.push(f);
+      } else symlinkSync('/dev/zero', f);
+    }
+    // A FIFO where the catalog model's manifest belongs, too: that model reads as not installed.
+    rmSync(join(dir, 'model-a', MODEL_MANIFEST_FILE));
+    execFileSync('mkfifo', [join(dir, 'model-a', MODEL_MANIFEST_FILE)]);
+    fifos.push(join(dir, 'model-a', MODEL_MANIFEST_FILE));
+    // Five lists at once: each would hold a thread of the pool (four by default) on the old reader.
+    const lists = await Promise.all(Array.from({ length: 5 }, () => m.list()));
+    for (const l of lists) {
+      expect(l.others).toEqual([]);
+      expect(l.models.find((r) => r.entry.id === 'model-a')?.installed).toBeNull();
+    }
+    expect(await m.isInstalled('model-a')).toBe(false);
+    writeFileSync(join(root, 'probe'), 'still here');
+    expect(await readFile(join(root, 'probe'), 'utf8')).toBe('still here');
   });
 });

@@ -28,7 +28,7 @@ export function registerModelHandlers(
   /** A model just installed may be one to make the default again (a deleted default, a first-run offer taken). */
   const installed = (id: string) => void pending.installed(models, settings, id).catch(() => undefined);
   router.handle('models.list', () => models.list());
-  router.handle('models.download', ({ id }) => models.download(id));
+  router.handle('models.download', ({ id, direct }) => models.download(id, direct === true));
   router.handle('models.pause', ({ id }) => models.pause(id));
   router.handle('models.resume', ({ id }) => models.resume(id));
   router.handle('models.cancel', ({ id }) => models.cancel(id));

@@ -11,7 +11,8 @@ export const modelChannels = {
   /** Every catalog model with its install and download state, other installed models, the folder and its free space. */
   'models.list': { input: none, output: modelsListSchema },
   /** Start (or resume) a download; a disk too full answers with state 'failed' and the reason. */
-  'models.download': { input: z.object({ id: modelIdSchema }).strict(), output: downloadStatusSchema },
+  /** `direct`: from the publisher's address even when a download mirror is set (the mirror's file matched no published version). */
+  'models.download': { input: z.object({ id: modelIdSchema, direct: z.boolean().optional() }).strict(), output: downloadStatusSchema },
   'models.pause': { input: z.object({ id: modelIdSchema }).strict(), output: downloadStatusSchema.nullable() },
   'models.resume': { input: z.object({ id: modelIdSchema }).strict(), output: downloadStatusSchema },
   /** Stop a download and delete its partial file. */

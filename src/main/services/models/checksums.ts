@@ -74,15 +74,18 @@ export interface Judged {
 
 /**
  * Judge a finished archive. Throws 'checksum' when it matches no trusted
- * value, or 'upstream_changed' when upstream's list now names a new archive
- * that these bytes are not either (the old file's bytes, or a download that
- * spans both releases): download it again from the start.
+ * value; 'upstream_changed' when upstream's list now names a new archive and
+ * a resumed download matches neither (its bytes may span both releases: a
+ * fresh download cures it); 'mirror_mismatch' when a mirror's whole file
+ * matches no published version (downloading it again fetches the same file).
  */
 export async function judge(
   entry: CatalogEntry,
-  got: { sha256: string; bytes: number },
+  /** `resumed`: some bytes came before the last request (a picked file and a download from byte 0 did not). */
+  got: { sha256: string; bytes: number; resumed?: boolean },
   known: Verified | undefined,
   readList: (() => Promise<string | null>) | null,
+  /** 'your mirror' when the bytes came from the user's mirror, else ''. */
   where: string,
 ): Promise<Judged> {
   // A value trusted on first use stands only for a file of that size: a new size is upstream's new release.
@@ -92,21 +95,31 @@ export async function judge(
   if (readList) {
     const listed = await readList();
     if (listed === got.sha256) return { verified: { sha256: got.sha256, bytes: got.bytes, source: 'published' } };
-    if (listed && expected && listed !== expected)
+    if (listed && expected && listed !== expected && got.resumed)
       throw new ModelError(
         'upstream_changed',
-        `A new version of this model was published${where ? ` (${where})` : ''} since Verbatim last checked, and what arrived matches neither version, so it was deleted. Download it again to get the new version.`,
+        'A new version of this model was published while it was downloading, and what arrived matches neither version, so it was deleted. Download it again from the start to get the new version.',
       );
+    if (listed && where) throw mirrorMismatch(entry, where, 'matches no published version of this model');
     if (listed)
       throw new ModelError(
         'checksum',
-        `The downloaded archive does not match the SHA-256 its publisher lists, so it was deleted. The server${where ? ` (${where})` : ''} may hold a different or damaged file; download again, or use another mirror.`,
+        'The downloaded archive does not match the SHA-256 its publisher lists, so it was deleted. The file may have been damaged on the way; try again, or install it from a file.',
       );
   }
+  if (expected && where) throw mirrorMismatch(entry, where, 'is not the version of this model that Verbatim knows');
   if (expected)
     throw new ModelError(
       'checksum',
-      `The downloaded archive does not match its known SHA-256, so it was deleted. The server${where ? ` (${where})` : ''} may hold a different or damaged file; download again, or use another mirror.`,
+      'The downloaded archive does not match its known SHA-256, so it was deleted. The file may have been damaged on the way; try again, or install it from a file.',
     );
   return { verified: { sha256: got.sha256, bytes: got.bytes, source: 'first' } };
+}
+
+/** The mirror's file is none of the versions published: fetching it again gets the same bytes, so the message says what to change instead. */
+function mirrorMismatch(entry: CatalogEntry, where: string, what: string): ModelError {
+  return new ModelError(
+    'mirror_mismatch',
+    `The file ${archiveNameOf(entry)} on ${where} ${what}, so it was deleted. Put the current file from ${new URL(entry.url).host} on the mirror, or download it from the publisher.`,
+  );
 }

@@ -1,11 +1,11 @@
 /** The default local models (files, live captions) kept in Settings: set only to an installed model made for that task, cleared when it is deleted, and given back when it is installed again. */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppError } from '../../../shared/errors';
 import { readManifest } from './install';
 import type { ModelManager } from './manager';
 import type { SettingsService } from '../settings';
 import type { SettingsView } from '../../../shared/settings';
+import { readSmallJsonSync } from './regular-file';
 import { SmallJsonFile } from './small-json';
 
 export async function setDefaultModel(manager: ModelManager, settings: SettingsService, task: 'files' | 'live', id: string): Promise<SettingsView> {
@@ -38,12 +38,9 @@ export class PendingDefaults {
   private pending: Record<string, 'files' | 'live'> = {};
 
   constructor(private readonly dir: string) {
-    try {
-      const raw = JSON.parse(readFileSync(this.path, 'utf8')) as unknown;
-      if (raw && typeof raw === 'object') for (const [id, task] of Object.entries(raw)) if (task === 'files' || task === 'live') this.pending[id] = task;
-    } catch {
-      // None yet, or unreadable: nothing pending.
-    }
+    // None yet, or unreadable (or not a regular file): nothing pending.
+    const raw = readSmallJsonSync(this.path);
+    if (raw && typeof raw === 'object') for (const [id, task] of Object.entries(raw)) if (task === 'files' || task === 'live') this.pending[id] = task;
   }
 
   private jsonFile: SmallJsonFile | null = null;

@@ -46,6 +46,8 @@ export interface DownloadOptions {
 export interface DownloadResult {
   bytes: number;
   sha256: string;
+  /** Some of the bytes came before this request (a resume): the file may span two releases of one name. */
+  resumed: boolean;
 }
 
 /** A 206 that does not continue from the bytes held: the download restarts from nothing once. */
@@ -345,7 +347,7 @@ async function attempt(o: DownloadOptions, had: number, markSlow: () => void): P
       if (body.destroyed && !body.complete) fail(new ModelError('network', 'The server closed the connection before the end of the file.'));
     });
     if (total !== null && bytes !== total) throw new ModelError('network', `The download ended at ${bytes} of ${total} bytes; resuming.`);
-    return { bytes, sha256: digest };
+    return { bytes, sha256: digest, resumed: from > 0 };
   } catch (err) {
     res?.destroy();
     if (err instanceof RangeMismatch) throw err;

@@ -11,6 +11,8 @@ export type ModelErrorKind =
   | 'checksum'
   /** Upstream published a new archive under the same name, and what arrived matches neither version: the UI offers a fresh download (`models.download`). */
   | 'upstream_changed'
+  /** The mirror's file matches no published version: fetching it again cannot help, so the UI offers no retry. */
+  | 'mirror_mismatch'
   | 'size'
   | 'disk'
   | 'unsafe_archive'

@@ -3,6 +3,7 @@
  * to its catalog entry by the entry the user chose or by name, opened as a
  * regular file only (a FIFO or device named like an archive never blocks a
  * thread: it is refused before any blocking open), verified like a download
+ * (the value trusted before, the catalog's, else upstream's published list)
  * and installed.
  */
 import { constants, createWriteStream } from 'node:fs';
@@ -99,14 +100,21 @@ export async function installFromPath(deps: FromFileDeps, path: string, name: st
     }
     const known = deps.verified(entry.id);
     const expected = known?.sha256 ?? entry.sha256 ?? null;
+    // Upstream's published list is read whenever the file is not the value already trusted, as a download's is:
+    // with no pinned or recorded value, the list is the only judge (a file it does not name is refused).
+    const reader = expected !== got.sha256 ? deps.readList(entry) : null;
+    let listed: string | null = null;
+    const readList = reader ? async () => (listed = await reader()) : null;
     let verdict;
     try {
-      verdict = await judge(entry, got, known, expected && expected !== got.sha256 ? deps.readList(entry) : null, '');
+      verdict = await judge(entry, got, known, readList, '');
     } catch (err) {
       if (err instanceof ModelError)
         throw new ModelError(
           'checksum',
-          `${name} does not match the archive Verbatim knows (SHA-256 differs). It may be damaged or a different version; download it again.`,
+          listed
+            ? `${name} is not the archive its publisher lists for this model (its SHA-256 differs), so it was not installed. It may be damaged or a different version; download it again from the publisher.`
+            : `${name} does not match the archive Verbatim knows (SHA-256 differs). It may be damaged or a different version; download it again.`,
         );
       throw err;
     }

@@ -6,10 +6,11 @@
  * the installed list.
  */
 import { randomBytes } from 'node:crypto';
-import { copyFile, mkdir, readdir, readFile, rename, rm, stat, statfs, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, rename, rm, stat, statfs, writeFile } from 'node:fs/promises';
 import { basename, join, resolve, sep } from 'node:path';
 import { MODEL_MANIFEST_FILE, modelManifestSchema, type CatalogEntry, type ModelManifest } from '../../../shared/models/catalog';
 import { ModelError } from './errors';
+import { readSmallFile } from './regular-file';
 import { safeMemberPath, unpackTarBz2 } from './unpack';
 
 /** Prefixes of the manager's own working names in the folder (never a model id: ids start with a letter or digit). */
@@ -44,10 +45,15 @@ export async function freeSpace(dir: string): Promise<number | null> {
   }
 }
 
-/** The installed manifest of `<dir>/<id>`, or null when the folder has none (not installed) or it does not parse. */
+/**
+ * The installed manifest of `<dir>/<id>`, or null when the folder has none (not installed), it does not parse, or
+ * it is no regular file (a FIFO or a link to /dev/zero named like a manifest is refused without blocking a thread).
+ */
 export async function readManifest(dir: string, id: string): Promise<ModelManifest | null> {
   try {
-    const parsed = modelManifestSchema.safeParse(JSON.parse(await readFile(join(dir, id, MODEL_MANIFEST_FILE), 'utf8')));
+    const text = await readSmallFile(join(dir, id, MODEL_MANIFEST_FILE));
+    if (text === null) return null;
+    const parsed = modelManifestSchema.safeParse(JSON.parse(text));
     return parsed.success && parsed.data.id === id ? parsed.data : null;
   } catch {
     return null;

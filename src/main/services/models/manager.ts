@@ -43,6 +43,8 @@ interface Active {
   controller: AbortController;
   /** Why it was aborted: the user's pause or cancel. */
   reason: 'pause' | 'cancel' | null;
+  /** The mirror this run downloads from ('' = the publisher's own address), fixed at its start. */
+  mirror: string;
   /** The status once the download has started (or failed to: no room). */
   started: Promise<DownloadStatus>;
   /** Settles when the download has stopped, whatever happened; never rejects. */
@@ -113,8 +115,7 @@ export class ModelManager {
   }
 
   /** The URL to fetch: the catalog's, or the mirror's `<base>/<archive name>`. */
-  urlOf(entry: CatalogEntry): string {
-    const mirror = this.mirror();
+  urlOf(entry: CatalogEntry, mirror = this.mirror()): string {
     return mirror ? `${mirror.replace(/\/+$/, '')}/${archiveNameOf(entry)}` : entry.url;
   }
 
@@ -170,9 +171,11 @@ export class ModelManager {
    * Start (or resume) downloading a catalog model; answers with its status
    * once started, progress follows as events. The run is registered before
    * anything is awaited, so a second call joins it instead of starting a
-   * second transfer into the same partial file.
+   * second transfer into the same partial file. `direct`: from the
+   * publisher's address even when a mirror is set (the mirror's file matched
+   * no published version).
    */
-  async download(id: string): Promise<DownloadStatus> {
+  async download(id: string, direct = false): Promise<DownloadStatus> {
     const entry = this.entry(id)!;
     const running = this.active.get(id);
     // A second start joins the run: it answers the status as it is once the run has started.
@@ -181,6 +184,7 @@ export class ModelManager {
     const run: Active = {
       controller: new AbortController(),
       reason: null,
+      mirror: direct ? '' : this.mirror(),
       started: new Promise((r) => (started = r)),
       done: Promise.resolve(),
     };
@@ -210,7 +214,7 @@ export class ModelManager {
         return;
       }
       if (run.controller.signal.aborted) throw new ModelError('canceled', 'The download was stopped.');
-      const url = this.urlOf(entry);
+      const url = this.urlOf(entry, run.mirror);
       await this.state.update((s) => void (s.downloads[id] = { state: 'downloading', url }));
       this.set({ ...this.blank(id, entry), bytes: have, state: 'downloading' });
       started(this.statuses.get(id)!);
@@ -252,8 +256,8 @@ export class ModelManager {
         entry,
         got,
         this.state.get().verified[id],
-        this.listReader(entry, run.controller.signal),
-        this.mirror() ? 'your mirror' : '',
+        this.listReader(entry, run.mirror, run.controller.signal),
+        run.mirror ? 'your mirror' : '',
       );
       if (run.controller.signal.aborted) throw new ModelError('canceled', 'The download was stopped.');
       this.set({ ...this.statuses.get(id)!, state: 'unpacking' });
@@ -274,8 +278,8 @@ export class ModelManager {
   }
 
   /** Reads upstream's list afresh (from the mirror when one is set), or null when the entry names none. */
-  private listReader(entry: CatalogEntry, signal?: AbortSignal): (() => Promise<string | null>) | null {
-    const list = listUrlOf(entry, this.mirror());
+  private listReader(entry: CatalogEntry, mirror: string, signal?: AbortSignal): (() => Promise<string | null>) | null {
+    const list = listUrlOf(entry, mirror);
     return list ? () => publishedSha256(this.connection, list, archiveNameOf(entry), signal) : null;
   }
 
@@ -311,7 +315,7 @@ export class ModelManager {
     // The archive changed upstream: forget the old value, so the fresh download is judged by the new list.
     if (e.kind === 'upstream_changed') await this.remember(id, null);
     // An archive that cannot be right is removed; a network failure keeps its bytes for the next try.
-    if (['not_archive', 'checksum', 'upstream_changed', 'unsafe_archive', 'incomplete_model', 'size'].includes(e.kind))
+    if (['not_archive', 'checksum', 'upstream_changed', 'mirror_mismatch', 'unsafe_archive', 'incomplete_model', 'size'].includes(e.kind))
       await unlink(part).catch(() => undefined);
     await this.state.update((s) => void delete s.downloads[id]);
     this.opts.log?.(`model ${id}: ${e.kind}: ${e.message}`);
@@ -394,7 +398,7 @@ export class ModelManager {
         free: () => (this.opts.freeSpace ?? freeSpace)(this.dir),
         room: (entry, sourceBytes) => (entry.format === 'tar.bz2' ? unpackedBytesOf(entry) : sourceBytes) + MARGIN_BYTES,
         verified: (m) => this.state.get().verified[m],
-        readList: (entry) => this.listReader(entry),
+        readList: (entry) => this.listReader(entry, this.mirror()),
         remember: (m, v) => this.remember(m, v),
       },
       path,

@@ -11,6 +11,7 @@ import { speedTestSchema, type SpeedTest } from '../../../shared/models/offer';
 import { RestClient } from '../client/rest';
 import type { EngineHandle } from '../local-engine';
 import { readManifest } from './install';
+import { readSmallJsonSync } from './regular-file';
 import { SmallJsonFile } from './small-json';
 
 export const CLIP_NAME = 'model-test-clip.wav';
@@ -59,15 +60,13 @@ export class SpeedTests {
     private readonly dir: string,
     private readonly opts: SpeedTestOptions,
   ) {
-    try {
-      const raw = JSON.parse(readFileSync(this.path, 'utf8')) as Record<string, unknown>;
+    // None measured yet, or unreadable (or not a regular file): measure again.
+    const raw = readSmallJsonSync(this.path);
+    if (raw && typeof raw === 'object')
       for (const [id, r] of Object.entries(raw)) {
         const ok = speedTestSchema.safeParse(r);
         if (ok.success && ok.data.id === id) this.results[id] = ok.data;
       }
-    } catch {
-      // None measured yet, or unreadable: measure again.
-    }
   }
 
   private jsonFile: SmallJsonFile | null = null;

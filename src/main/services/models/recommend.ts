@@ -4,13 +4,13 @@
  * works in), and whether the user dismissed or took the offer, remembered in
  * `<models>/.verbatim-offer.json`.
  */
-import { readFileSync } from 'node:fs';
 import { availableParallelism, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { CatalogEntry } from '../../../shared/models/catalog';
 import type { MachineProfile, ModelOffer } from '../../../shared/models/offer';
 import { freeSpace, installedModels } from './install';
+import { readSmallJsonSync } from './regular-file';
 import { SmallJsonFile } from './small-json';
 
 const GIB = 1024 ** 3;
@@ -103,12 +103,8 @@ export class OfferState {
   private state: z.infer<typeof fileSchema>;
 
   constructor(private readonly dir: string) {
-    let raw: unknown = {};
-    try {
-      raw = JSON.parse(readFileSync(this.path, 'utf8'));
-    } catch {
-      // None yet, or unreadable: nothing was dismissed.
-    }
+    // None yet, or unreadable (or not a regular file): nothing was dismissed.
+    const raw = readSmallJsonSync(this.path) ?? {};
     this.state = fileSchema.catch({ dismissed: false, accepted: null }).parse(raw);
   }
 

@@ -6,10 +6,10 @@
  * publishes none). Written to a temporary name and renamed; a write that
  * fails (a full disk) is logged, never thrown at the download it serves.
  */
-import { readFileSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { readSmallJsonSync } from './regular-file';
 
 const sha256Schema = z.string().regex(/^[0-9a-f]{64}$/);
 
@@ -32,13 +32,8 @@ export class StateFile {
     private readonly dir: string,
     private readonly log: (m: string) => void = () => undefined,
   ) {
-    let raw: unknown = {};
-    try {
-      raw = JSON.parse(readFileSync(this.path, 'utf8'));
-    } catch {
-      // none yet, or unreadable: start empty
-    }
-    const parsed = stateSchema.safeParse(raw);
+    // None yet, or unreadable (or not a regular file): start empty.
+    const parsed = stateSchema.safeParse(readSmallJsonSync(this.path) ?? {});
     this.state = parsed.success ? parsed.data : { downloads: {}, verified: {} };
   }
 

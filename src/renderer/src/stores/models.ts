@@ -1,9 +1,9 @@
 /** Local models: the catalog with install state, live download progress, the first-run offer, speeds measured here, and the actions of the Models screen. */
-import { create } from 'zustand';
+import { create, type StateCreator } from 'zustand';
 import type { VerbatimApi } from '../../../shared/ipc';
 import type { ModelOffer, SpeedTest } from '../../../shared/models/offer';
 import type { DownloadStatus, ModelsList } from '../../../shared/models/view';
-import { api, errorMessage, uploadFile } from '../bridge';
+import { api as bridgeApi, errorMessage, uploadFile } from '../bridge';
 import { whenConnected } from './app';
 
 /** Where a speed test stands for one model. */
@@ -29,7 +29,8 @@ export interface ModelsState {
   tests: Record<string, TestState>;
   load(): Promise<void>;
   loadOffer(): Promise<void>;
-  download(id: string): Promise<void>;
+  /** `direct`: from the publisher's address, past a download mirror whose file matched no published version. */
+  download(id: string, direct?: boolean): Promise<void>;
   pause(id: string): Promise<void>;
   resume(id: string): Promise<void>;
   cancel(id: string): Promise<void>;
@@ -47,101 +48,113 @@ const sizeText = (n: number) => (n >= 1e9 ? `${(n / 1e9).toFixed(1)} GB` : n >= 
 /** The system's language, for choosing a model when the language setting says nothing more than its default. */
 const locale = () => (typeof navigator === 'undefined' ? undefined : navigator.language);
 
-export const useModels = create<ModelsState>((set, get) => {
-  /** Run an action; its error goes to `error`, and the list is fetched again after. */
-  const act = async (fn: () => Promise<unknown>, reload = true): Promise<boolean> => {
-    try {
-      set({ error: null });
-      await fn();
-      return true;
-    } catch (err) {
-      set({ error: errorMessage(err) });
-      return false;
-    } finally {
-      if (reload) await get().load();
-    }
-  };
-  const track = (s: DownloadStatus | null) => s && set((st) => ({ progress: { ...st.progress, [s.id]: s } }));
-  return {
-    list: null,
-    progress: {},
-    error: null,
-    notice: null,
-    installing: null,
-    installResult: null,
-    offer: null,
-    speeds: {},
-    tests: {},
-    async load() {
+/** The store's state and actions over `api` (apart from create: a test builds one against a fake api). */
+export const modelsState =
+  (api: VerbatimApi): StateCreator<ModelsState> =>
+  (set, get) => {
+    /** Run an action; its error goes to `error`, and the list is fetched again after. */
+    const act = async (fn: () => Promise<unknown>, reload = true): Promise<boolean> => {
       try {
-        const [list, speeds] = await Promise.all([api.invoke('models.list'), api.invoke('models.speeds')]);
-        set({ list, speeds });
+        set({ error: null });
+        await fn();
+        return true;
       } catch (err) {
         set({ error: errorMessage(err) });
-      }
-    },
-    async loadOffer() {
-      try {
-        set({ offer: await api.invoke('models.offer', { locale: locale() }) });
-      } catch {
-        // No offer is no loss: the Models screen lists every model.
-      }
-    },
-    download: (id) => act(async () => track(await api.invoke('models.download', { id })), false).then(() => undefined),
-    pause: (id) => act(async () => track(await api.invoke('models.pause', { id })), false).then(() => undefined),
-    resume: (id) => act(async () => track(await api.invoke('models.resume', { id })), false).then(() => undefined),
-    cancel: (id) => act(async () => track(await api.invoke('models.cancel', { id }))).then(() => undefined),
-    remove: (id, name) =>
-      act(async () => {
-        const { freedBytes } = await api.invoke('models.delete', { id });
-        set({ notice: `Deleted ${name}: ${sizeText(freedBytes)} freed.` });
-      }).then(() => undefined),
-    setDefault: (task, id) => act(() => api.invoke('models.setDefault', { task, id })),
-    async installFile(file, id) {
-      // `for`: the model whose row asked (its details show the result), or null for the screen's own button.
-      const at = id ?? null;
-      set({ installing: { name: file.name, percent: 0, for: at }, installResult: null });
-      try {
-        const source = await uploadFile(file, (p) =>
-          set({ installing: { name: file.name, percent: p.total > 0 ? (100 * p.bytes) / p.total : null, for: at } }),
-        );
-        set({ installing: { name: file.name, percent: null, for: at } });
-        const chosen = id ? { id } : {};
-        const got = await api.invoke(
-          'models.installFile',
-          source.kind === 'path' ? { path: source.path, ...chosen } : { uploadId: source.uploadId, name: file.name, ...chosen },
-        );
-        const name = get().list?.models.find((r) => r.entry.id === got.id)?.entry.name ?? got.id;
-        set({ installResult: { ok: true, text: `Installed ${name} from ${file.name}.`, for: at } });
-      } catch (err) {
-        set({ installResult: { ok: false, text: errorMessage(err), for: at } });
+        return false;
       } finally {
-        set({ installing: null });
-        await get().load();
+        if (reload) await get().load();
       }
-    },
-    async acceptOffer(id) {
-      await act(async () => track(await api.invoke('models.acceptOffer', { id, locale: locale() })), false);
-      await get().loadOffer();
-    },
-    async dismissOffer() {
-      set((s) => ({ offer: s.offer && { ...s.offer, dismissed: true } }));
-      await api.invoke('models.dismissOffer').catch(() => undefined);
-    },
-    async test(id) {
-      set((s) => ({ tests: { ...s.tests, [id]: { state: 'running' } } }));
-      try {
-        const result = await api.invoke('models.test', { id });
-        set((s) => {
-          const { [id]: _done, ...tests } = s.tests;
-          return { tests, speeds: { ...s.speeds, [id]: result } };
-        });
-      } catch (err) {
-        set((s) => ({ tests: { ...s.tests, [id]: { state: 'failed', message: errorMessage(err) } } }));
-      }
-    },
+    };
+    const track = (s: DownloadStatus | null) => s && set((st) => ({ progress: { ...st.progress, [s.id]: s } }));
+    return {
+      list: null,
+      progress: {},
+      error: null,
+      notice: null,
+      installing: null,
+      installResult: null,
+      offer: null,
+      speeds: {},
+      tests: {},
+      async load() {
+        try {
+          const [list, speeds] = await Promise.all([api.invoke('models.list'), api.invoke('models.speeds')]);
+          set({ list, speeds });
+        } catch (err) {
+          set({ error: errorMessage(err) });
+        }
+      },
+      async loadOffer() {
+        try {
+          set({ offer: await api.invoke('models.offer', { locale: locale() }) });
+        } catch {
+          // No offer is no loss: the Models screen lists every model.
+        }
+      },
+      download: (id, direct) => act(async () => track(await api.invoke('models.download', direct ? { id, direct } : { id })), false).then(() => undefined),
+      pause: (id) => act(async () => track(await api.invoke('models.pause', { id })), false).then(() => undefined),
+      resume: (id) => act(async () => track(await api.invoke('models.resume', { id })), false).then(() => undefined),
+      cancel: (id) => act(async () => track(await api.invoke('models.cancel', { id }))).then(() => undefined),
+      remove: (id, name) =>
+        act(async () => {
+          const { freedBytes } = await api.invoke('models.delete', { id });
+          set((st) => ({ notice: `Deleted ${name}: ${sizeText(freedBytes)} freed.`, ...forgetTest(st, id) }));
+        }).then(() => undefined),
+      setDefault: (task, id) => act(() => api.invoke('models.setDefault', { task, id })),
+      async installFile(file, id) {
+        // `for`: the model whose row asked (its details show the result), or null for the screen's own button.
+        const at = id ?? null;
+        set({ installing: { name: file.name, percent: 0, for: at }, installResult: null });
+        try {
+          const source = await uploadFile(file, (p) =>
+            set({ installing: { name: file.name, percent: p.total > 0 ? (100 * p.bytes) / p.total : null, for: at } }),
+          );
+          set({ installing: { name: file.name, percent: null, for: at } });
+          const chosen = id ? { id } : {};
+          const got = await api.invoke(
+            'models.installFile',
+            source.kind === 'path' ? { path: source.path, ...chosen } : { uploadId: source.uploadId, name: file.name, ...chosen },
+          );
+          const name = get().list?.models.find((r) => r.entry.id === got.id)?.entry.name ?? got.id;
+          set((st) => ({ installResult: { ok: true, text: `Installed ${name} from ${file.name}.`, for: at }, ...forgetTest(st, got.id) }));
+        } catch (err) {
+          set({ installResult: { ok: false, text: errorMessage(err), for: at } });
+        } finally {
+          set({ installing: null });
+          await get().load();
+        }
+      },
+      async acceptOffer(id) {
+        await act(async () => track(await api.invoke('models.acceptOffer', { id, locale: locale() })), false);
+        await get().loadOffer();
+      },
+      async dismissOffer() {
+        set((s) => ({ offer: s.offer && { ...s.offer, dismissed: true } }));
+        await api.invoke('models.dismissOffer').catch(() => undefined);
+      },
+      async test(id) {
+        set((s) => ({ tests: { ...s.tests, [id]: { state: 'running' } } }));
+        try {
+          const result = await api.invoke('models.test', { id });
+          set((s) => {
+            const { [id]: _done, ...tests } = s.tests;
+            return { tests, speeds: { ...s.speeds, [id]: result } };
+          });
+        } catch (err) {
+          set((s) => ({ tests: { ...s.tests, [id]: { state: 'failed', message: errorMessage(err) } } }));
+        }
+      },
+    };
   };
-});
+
+export const useModels = create<ModelsState>()(modelsState(bridgeApi));
+
+/** A test's outcome is of the copy it ran on: a model deleted or installed afresh drops it (a failure would otherwise stay beside the new copy). */
+export function forgetTest(st: Pick<ModelsState, 'tests'>, id: string): Pick<ModelsState, 'tests'> {
+  if (!(id in st.tests)) return { tests: st.tests };
+  const { [id]: _old, ...tests } = st.tests;
+  return { tests };
+}
 
 /**
  * Whether the first-run offer is for now: it names a model, no speech model is
@@ -157,7 +170,7 @@ export function offerShown(offer: ModelOffer | null, region: string, keyPresent:
 export function connectModels(bridge: VerbatimApi): () => void {
   const offs = [
     bridge.on('models.progress', (s) => {
-      useModels.setState((st) => ({ progress: { ...st.progress, [s.id]: s } }));
+      useModels.setState((st) => ({ progress: { ...st.progress, [s.id]: s }, ...(s.state === 'installed' ? forgetTest(st, s.id) : {}) }));
       if (s.state === 'installed' || s.state === 'failed' || s.state === 'canceled') void useModels.getState().load();
       if (s.state === 'installed') void useModels.getState().loadOffer();
     }),

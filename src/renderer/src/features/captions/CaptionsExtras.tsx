@@ -6,13 +6,15 @@
 import { useState } from 'react';
 import { CAPTION_LANGUAGES, languageName, type MissedSummary, type TranslationStatus } from '../../../../shared/captions-extras';
 import { Button } from '../../components/Button';
+import { chatModelName, type NamedModel } from '../../lib/modelName';
 import { useCaptions } from '../../stores/captions';
+import { useChat } from '../../stores/chat';
 import { useSettings } from '../../stores/settings';
 import './captions-rewind.css';
 
 /** Where the text of each line goes, in the user's words. */
-function whereText(t: TranslationStatus): string {
-  const by = t.model ? `${t.model}` : 'the language model';
+function whereText(t: TranslationStatus, listed: readonly NamedModel[]): string {
+  const by = t.model ? chatModelName(t.model, listed) : 'the language model';
   if (t.region === 'local') return `Translated on this computer by ${by}: the captions' text is not sent anywhere.`;
   const where = t.region === 'us' ? 'the US cloud' : t.region === 'eu' ? 'the EU cloud' : 'the service set in Settings';
   return `Translated by ${by} in ${where}: the text of each line is sent there.`;
@@ -30,6 +32,7 @@ function Translation() {
     void setTranslation(code || null);
   };
   const current = status && status.language === (value || null) ? status : null;
+  const listed = useChat((s) => s.models);
   return (
     <div className="field" data-testid="caption-translation-controls">
       <label htmlFor="cap-translate">Translate captions into</label>
@@ -45,7 +48,7 @@ function Translation() {
         {value && (!current || current.state === 'off') && (
           <p className="field__help">Each finished line gets its {languageName(value)} translation under it once captions start.</p>
         )}
-        {current?.state === 'on' && current.model && <p className="field__help">{whereText(current)}</p>}
+        {current?.state === 'on' && current.model && <p className="field__help">{whereText(current, listed)}</p>}
         {current?.state === 'unavailable' && <p className="banner banner--warn">{current.message}</p>}
         {current?.state === 'on' && current.message && <p className="banner banner--warn">{current.message}</p>}
       </div>
@@ -94,6 +97,7 @@ function parseSince(text: string): number | null {
 function Missed() {
   const phase = useCaptions((s) => s.phase);
   const missed = useCaptions((s) => s.missed);
+  const listed = useChat((s) => s.models);
   const error = useCaptions((s) => s.missedError);
   const ask = useCaptions((s) => s.askMissed);
   const stop = useCaptions((s) => s.stopMissed);
@@ -162,7 +166,7 @@ function Missed() {
         <div aria-live="polite" aria-busy={writing} data-testid="missed-summary" data-status={missed.status}>
           <p className="muted">
             {writing ? 'Writing… ' : ''}
-            {missed.model ? `From ${missed.model}` : ''}
+            {missed.model ? `From ${chatModelName(missed.model, listed)}` : ''}
             {missed.extractive ? ', which quotes the captions instead of writing a summary.' : missed.model ? '.' : ''}
             {missed.status === 'stopped' ? ' Stopped.' : ''}
           </p>

@@ -6,6 +6,7 @@
 import { CHAT_ACTIONS } from '../../../../shared/chat/actions';
 import type { ChatDetail } from '../../../../shared/chat/schema';
 import { Button } from '../../components/Button';
+import { chatModelName } from '../../lib/modelName';
 import { useChat } from '../../stores/chat';
 
 export function ChatActions({ chat, busy }: { chat: ChatDetail; busy: boolean }) {
@@ -23,11 +24,12 @@ export function ChatActions({ chat, busy }: { chat: ChatDetail; busy: boolean })
 }
 
 export function AnsweredBy({ model }: { model: string | null }) {
-  const name = useChat((s) => s.models.find((m) => m.id === model)?.name);
+  const listed = useChat((s) => s.models);
   if (!model) return null;
+  const name = chatModelName(model, listed);
   return (
     <p className="message__model" data-testid="answered-by">
-      Answered by {name ?? model}
+      Answered by {name}
     </p>
   );
 }

@@ -9,6 +9,7 @@ import { clockLabel } from '../../../../shared/chat/citations';
 import { Button } from '../../components/Button';
 import { Dialog } from '../../components/Dialog';
 import { errorMessage } from '../../bridge';
+import { chatModelName } from '../../lib/modelName';
 import { useApp } from '../../stores/app';
 import { useChat } from '../../stores/chat';
 
@@ -21,6 +22,7 @@ const labels: Record<InsightKind, string> = {
 };
 
 function Result({ insight, recordingId }: { insight: Insight; recordingId: string }) {
+  const listed = useChat((s) => s.models);
   const r = insight.result;
   const openTranscript = useApp((s) => s.openTranscript);
   const title = r.kind === 'translation' ? `Translation into ${r.language}` : labels[r.kind];
@@ -119,7 +121,7 @@ function Result({ insight, recordingId }: { insight: Insight; recordingId: strin
         </>
       )}
       <p className="insight__meta">
-        {insight.model ? `${insight.model} · ` : ''}
+        {insight.model ? `${chatModelName(insight.model, listed)} · ` : ''}
         {new Date(insight.createdAt).toLocaleString()}
       </p>
     </section>

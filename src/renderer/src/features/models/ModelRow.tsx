@@ -110,18 +110,32 @@ function Action({ row, defaults }: { row: Row; defaults: Defaults }) {
   }
   if (d?.state === 'failed') {
     const changed = d.error?.kind === 'upstream_changed';
+    // The mirror's file matches no published version: fetching it again gets the same file, so only the publisher's address can help.
+    const mirrorWrong = d.error?.kind === 'mirror_mismatch';
     return (
       <div className="mtable__action">
         <span className="field__error" role="alert" data-testid="download-error">
           {d.error?.message ?? 'The download failed.'}
         </span>
         <span className="mtable__buttons">
-          <Button size="sm" variant="primary" onClick={() => void (changed ? download(entry.id) : resume(entry.id))}>
-            {changed ? 'Download again' : 'Try again'} {name}
-          </Button>
+          {mirrorWrong ? (
+            <Button size="sm" variant="primary" onClick={() => void download(entry.id, true)}>
+              Download from {hostOf(entry.url)} {name}
+            </Button>
+          ) : (
+            <Button size="sm" variant="primary" onClick={() => void (changed ? download(entry.id) : resume(entry.id))}>
+              {changed ? 'Download again' : 'Try again'} {name}
+            </Button>
+          )}
           {d.bytes > 0 && (
             <Button size="sm" variant="ghost" onClick={() => void cancel(entry.id)}>
               Cancel <span className="sr-only">download of {entry.name}</span>
+            </Button>
+          )}
+          {mirrorWrong && (
+            // Once the mirror holds the right file (or is cleared), the row's own Download goes through it again.
+            <Button size="sm" variant="ghost" onClick={() => void cancel(entry.id)}>
+              Dismiss <span className="sr-only">the message about {entry.name}</span>
             </Button>
           )}
         </span>
@@ -179,7 +193,7 @@ function Details({ row, defaults, id, onClose }: { row: Row; defaults: Defaults;
           {entry.rtf && (
             <>
               {' '}
-              Published: {entry.rtf.value}× real time ({entry.rtf.set}, by{' '}
+              Published: {rtfText(entry.rtf.value)} ({entry.rtf.set}, by{' '}
               <a href={entry.rtf.source} target="_blank" rel="noreferrer">
                 {hostOf(entry.rtf.source)}
               </a>

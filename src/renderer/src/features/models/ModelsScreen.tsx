@@ -13,6 +13,7 @@ import { DefaultPickers } from './DefaultPickers';
 import { ModelRow } from './ModelRow';
 import { OtherWays } from './OtherWays';
 import { FirstRunOffer } from './FirstRunOffer';
+import { rtfText } from './modelText';
 
 type Filter = 'all' | 'files' | 'live' | 'speakers' | 'chat';
 const FILTERS: { id: Filter; label: string; tasks: Row['entry']['task'][] }[] = [
@@ -34,7 +35,7 @@ function InUse() {
       <h2 id="models-inuse-title">In use</h2>
       <p className="field__help" data-testid="models-in-use">
         Files are transcribed with {nameOf(defaults.files)}; live captions use {nameOf(defaults.live)}.
-        {speed ? ` Measured on this computer: ${speed.rtf.toFixed(2)}× real time.` : ''} A change applies to the next file or session, with no restart.
+        {speed ? ` Measured on this computer: ${rtfText(speed.rtf)}.` : ''} A change applies to the next file or session, with no restart.
       </p>
       <DefaultPickers />
     </section>

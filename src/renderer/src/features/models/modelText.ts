@@ -51,9 +51,13 @@ export function hostOf(url: string): string {
   }
 }
 
-/** 0.083 → "0.08× real time"; what a user reads beside "measured here". */
+/** A real-time factor (seconds of work per second of audio) as a reader takes it: 0.11 → "9× faster than real time", 2.5 → "2.5× slower than real time". */
 export function rtfText(rtf: number): string {
-  return `${rtf < 0.1 ? rtf.toFixed(3) : rtf.toFixed(2)}× real time`;
+  const times = (x: number, whole: number) => (x >= whole ? String(Math.round(x)) : String(Number(x.toFixed(1))));
+  if (!(rtf > 0)) return 'faster than real time';
+  if (rtf <= 1 / 1.05) return `${times(1 / rtf, 2)}× faster than real time`;
+  if (rtf >= 1.05) return `${times(rtf, 10)}× slower than real time`;
+  return 'about as fast as real time';
 }
 
 /** "1 min of audio in about 5 s", from a speed measured here. */

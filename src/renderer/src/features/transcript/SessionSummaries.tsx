@@ -3,9 +3,12 @@
  * the stretch each covered, the model that wrote it, how it ended, and its
  * citations as links that play the recording from the cited moment.
  */
-import type { MouseEvent } from 'react';
+import { useEffect, type MouseEvent } from 'react';
 import type { MissedSummary } from '../../../../shared/captions-extras';
 import { citationHref, clockLabel, findCitations } from '../../../../shared/chat/citations';
+import { catalogEntry } from '../../../../shared/models/lookup';
+import { chatModelName, type NamedModel } from '../../lib/modelName';
+import { useChat } from '../../stores/chat';
 import { useLoadSessionExtras, useSessionExtras } from '../../stores/sessionExtras';
 import { useTranscript } from '../../stores/transcript';
 import './session-extras.css';
@@ -26,12 +29,14 @@ function citedParts(summary: MissedSummary): (string | { label: string; ms: numb
   return parts.filter((p) => p !== '');
 }
 
-function byline(s: MissedSummary): string {
+function byline(s: MissedSummary, listed: readonly NamedModel[]): string {
   if (!s.model) return 'No language model could write it.';
-  return s.extractive ? `By ${s.model}, extractive: it quotes the captions instead of writing a summary.` : `By ${s.model}.`;
+  const name = chatModelName(s.model, listed);
+  return s.extractive ? `By ${name}, extractive: it quotes the captions instead of writing a summary.` : `By ${name}.`;
 }
 
 function Summary({ summary, recordingId }: { summary: MissedSummary; recordingId: string }) {
+  const listed = useChat((s) => s.models);
   const from = clockLabel(summary.fromMs);
   const to = clockLabel(summary.toMs);
   // As a chat citation opens its moment and plays it; the transcript is already open, so focus stays on the link.
@@ -47,7 +52,7 @@ function Summary({ summary, recordingId }: { summary: MissedSummary; recordingId
         <span className="visually-hidden"> of the session</span>
       </h4>
       <p className="session-summary__by muted" data-testid="session-summary-model">
-        {byline(summary)}
+        {byline(summary, listed)}
         {summary.status === 'stopped' && ' Stopped before it was finished.'}
         {summary.status === 'streaming' && ' It was not finished when the session ended.'}
       </p>
@@ -86,6 +91,13 @@ function Summary({ summary, recordingId }: { summary: MissedSummary; recordingId
 export function SessionSummaries({ recordingId }: { recordingId: string }) {
   useLoadSessionExtras(recordingId);
   const summaries = useSessionExtras((s) => (s.recordingId === recordingId ? s.summaries : null));
+  const listed = useChat((s) => s.models);
+  const loadModels = useChat((s) => s.loadModels);
+  // A model outside the catalog (installed by hand, or the built-in extractive one) is named by the service's list.
+  const unnamed = summaries?.some((s) => s.model && !catalogEntry(s.model) && !listed.some((m) => m.id === s.model)) ?? false;
+  useEffect(() => {
+    if (unnamed) void loadModels();
+  }, [unnamed, loadModels]);
   if (!summaries || summaries.length === 0) return null;
   return (
     <section className="session-summaries" aria-labelledby="session-summaries-title" data-testid="session-summaries">
