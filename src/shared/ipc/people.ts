@@ -25,7 +25,8 @@ export const voiceSchema = z.object({
 });
 export type Voice = z.infer<typeof voiceSchema>;
 
-export const matchSchema = z.object({ speaker: z.string(), voiceId: z.string(), name: z.string(), similarity: z.number() });
+/** `named`: the user named this speaker here (no recognition, whatever the similarity); else it was recognised at `similarity`. */
+export const matchSchema = z.object({ speaker: z.string(), voiceId: z.string(), name: z.string(), similarity: z.number(), named: z.boolean() });
 export type VoiceMatch = z.infer<typeof matchSchema>;
 
 export const peopleChannels = {

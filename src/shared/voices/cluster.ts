@@ -121,34 +121,122 @@ export type Grouping = { speakers: number } | { threshold: number };
 /**
  * Agglomerative clustering (average linkage on cosine similarity): merges the most similar two groups until
  * `speakers` remain, or, by threshold, while the most similar two are at least that similar. Returns each
- * item's group, numbered by first appearance.
+ * item's group, numbered by first appearance. O(n²) time after the n² similarities (nearest-neighbour chain
+ * with Lance–Williams updates; see groupSteps).
  */
 export function groupVoices(items: readonly Vector[], g: Grouping): number[] {
-  const units = items.map(unit);
-  const sim = units.map((a) => units.map((b) => cosine(a, b)));
-  let groups = units.map((_, i) => [i]);
-  const linkage = (a: number[], b: number[]): number => {
-    let s = 0;
-    for (const i of a) for (const j of b) s += (sim[i] as number[])[j] as number;
-    return s / (a.length * b.length);
-  };
-  while (groups.length > 1) {
-    if ('speakers' in g && groups.length <= Math.max(1, g.speakers)) break;
-    let best = -Infinity;
-    let pair: [number, number] = [0, 1];
-    for (let i = 0; i < groups.length; i++)
-      for (let j = i + 1; j < groups.length; j++) {
-        const l = linkage(groups[i] as number[], groups[j] as number[]);
-        if (l > best) {
-          best = l;
-          pair = [i, j];
-        }
-      }
-    if ('threshold' in g && best < g.threshold) break;
-    const [i, j] = pair;
-    groups = [...groups.filter((_, k) => k !== i && k !== j), [...(groups[i] as number[]), ...(groups[j] as number[])]];
+  const steps = groupSteps(items, g);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
   }
-  return renumber(items.length, groups);
+}
+
+/**
+ * groupVoices as steps: the generator yields after each bounded slice of work (a row of similarities, a link
+ * of the chain; at most a few milliseconds for thousands of items) and returns the grouping, so a caller on an
+ * event loop can run it in slices. The same merges as merging the most similar pair again and again (average
+ * linkage is reducible: the nearest-neighbour chain builds the same tree, and its merge similarities never
+ * rise, so the first k merges of the greedy order are the k most similar merges of the tree).
+ */
+export function* groupSteps(items: readonly Vector[], g: Grouping): Generator<void, number[]> {
+  const n = items.length;
+  const keep = 'speakers' in g ? Math.max(1, g.speakers) : 1;
+  if (n <= 1 || n <= keep)
+    return renumber(
+      n,
+      items.map((_, i) => [i]),
+    );
+  // Unit vectors (float32, as unit() gives) and each one's squared length, so that sim(i, j) is cosine()'s very
+  // value: the same sums in the same order, with the lengths summed once instead of once per pair.
+  const units = items.map((v) => Float64Array.from(unit(v)));
+  const norm = Float64Array.from(units, (u) => u.reduce((s, x) => s + x * x, 0));
+  // The upper triangle of the similarity matrix, row by row: sim(i, j), i < j, at row(i) + j.
+  const row = (i: number): number => i * n - (i * (i + 1)) / 2 - i - 1;
+  const at = (i: number, j: number): number => (i < j ? row(i) + j : row(j) + i);
+  const sim = new Float64Array((n * (n - 1)) / 2);
+  for (let i = 0; i < n; i++) {
+    const a = units[i] as Float64Array;
+    const na = norm[i] as number;
+    const base = row(i);
+    for (let j = i + 1; j < n; j++) {
+      const b = units[j] as Float64Array;
+      const dim = Math.min(a.length, b.length);
+      let dot = 0;
+      for (let k = 0; k < dim; k++) dot += (a[k] as number) * (b[k] as number);
+      const nb = norm[j] as number;
+      sim[base + j] = a.length !== b.length ? cosine(a, b) : na && nb ? dot / Math.sqrt(na * nb) : 0;
+    }
+    yield;
+  }
+  const size = new Float64Array(n).fill(1);
+  const active = new Uint8Array(n).fill(1);
+  const merges: { a: number; b: number; s: number }[] = [];
+  const chain: number[] = [];
+  let left = n;
+  while (left > 1) {
+    if (chain.length === 0) chain.push(active.indexOf(1));
+    const x = chain[chain.length - 1] as number;
+    const prev = chain.length >= 2 ? (chain[chain.length - 2] as number) : -1;
+    // x's most similar active group; the one before x on the chain wins a tie, so the chain always ends.
+    let y = prev;
+    let best = prev >= 0 ? (sim[at(x, prev)] as number) : -Infinity;
+    // Column x above the diagonal (k < x), then row x (k > x).
+    for (let k = 0, i = x - 1; k < x; i += n - k - 2, k++) {
+      if (!active[k] || k === prev) continue;
+      const s = sim[i] as number;
+      if (s > best) {
+        best = s;
+        y = k;
+      }
+    }
+    for (let k = x + 1, i = row(x) + x + 1; k < n; k++, i++) {
+      if (!active[k] || k === prev) continue;
+      const s = sim[i] as number;
+      if (s > best) {
+        best = s;
+        y = k;
+      }
+    }
+    // Only similarities that are not numbers (a print of NaNs) leave none: x then joins any other group.
+    if (y < 0) y = active.findIndex((on, k) => on === 1 && k !== x);
+    if (y !== prev) {
+      chain.push(y);
+      yield;
+      continue;
+    }
+    chain.length -= 2;
+    // x and y are each other's nearest: merge y into x (Lance–Williams for average linkage).
+    merges.push({ a: x, b: y, s: best });
+    const sx = size[x] as number;
+    const sy = size[y] as number;
+    for (let k = 0; k < n; k++) {
+      if (!active[k] || k === x || k === y) continue;
+      sim[at(x, k)] = (sx * (sim[at(x, k)] as number) + sy * (sim[at(y, k)] as number)) / (sx + sy);
+    }
+    size[x] = sx + sy;
+    active[y] = 0;
+    left--;
+    yield;
+  }
+  // The greedy order: most similar merge first (stable, so equal similarities keep the tree's order).
+  merges.sort((p, q) => q.s - p.s);
+  const take = 'speakers' in g ? n - keep : merges.findIndex((m) => !(m.s >= g.threshold));
+  const parent = Int32Array.from({ length: n }, (_, i) => i);
+  const root = (i: number): number => {
+    let r = i;
+    while (parent[r] !== r) r = parent[r] = parent[parent[r] as number] as number;
+    return r;
+  };
+  for (const m of merges.slice(0, take < 0 ? merges.length : take)) parent[root(m.b)] = root(m.a);
+  const groups = new Map<number, number[]>();
+  for (let i = 0; i < n; i++) {
+    const r = root(i);
+    const grp = groups.get(r);
+    if (grp) grp.push(i);
+    else groups.set(r, [i]);
+  }
+  return renumber(n, [...groups.values()]);
 }
 
 function renumber(n: number, groups: number[][]): number[] {

@@ -127,13 +127,29 @@ export class PeopleStore {
     this.ctx.changed([recordingId], 'updated');
   }
 
-  /** The voices recognised in a transcript, with the match's similarity. */
-  matches(transcriptId: string): { speaker: string; voiceId: string; name: string; similarity: number }[] {
+  /**
+   * The voices recognised or named in a transcript, with the match's similarity; `named`: the user named that
+   * speaker here (the voice holds prints of it from this recording), so it is no recognition, whatever the similarity.
+   */
+  matches(transcriptId: string): { speaker: string; voiceId: string; name: string; similarity: number; named: boolean }[] {
+    const rows = this.db
+      .prepare(
+        `SELECT m.speaker, m.voice_id AS voiceId, v.name, m.similarity,
+           EXISTS (SELECT 1 FROM voice_prints p JOIN transcripts t ON t.recording_id = p.recording_id
+                   WHERE t.id = m.transcript_id AND p.voice_id = m.voice_id AND p.speaker = m.speaker) AS named
+         FROM voice_matches m JOIN voices v ON v.id = m.voice_id WHERE m.transcript_id = ? ORDER BY m.speaker`,
+      )
+      .all(transcriptId) as { speaker: string; voiceId: string; name: string; similarity: number; named: number }[];
+    return rows.map((r) => ({ ...r, named: r.named === 1 }));
+  }
+
+  /** The voices named in a recording (they hold prints of it), with the speaker letter each was named as. */
+  namedIn(recordingId: string): { voiceId: string; name: string; speaker: string }[] {
     return this.db
       .prepare(
-        `SELECT m.speaker, m.voice_id AS voiceId, v.name, m.similarity FROM voice_matches m JOIN voices v ON v.id = m.voice_id WHERE m.transcript_id = ? ORDER BY m.speaker`,
+        `SELECT DISTINCT p.voice_id AS voiceId, v.name, p.speaker FROM voice_prints p JOIN voices v ON v.id = p.voice_id WHERE p.recording_id = ? ORDER BY p.speaker`,
       )
-      .all(transcriptId) as { speaker: string; voiceId: string; name: string; similarity: number }[];
+      .all(recordingId) as { voiceId: string; name: string; speaker: string }[];
   }
 
   /** Renames a voice, and the speakers named after it. */

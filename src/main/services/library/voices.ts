@@ -27,6 +27,15 @@ export interface SpeakerNote {
   asked: string;
 }
 
+/** A name a new speaker letter keeps through a re-cluster (voices/carry.ts): the letter it had `before`, and its remembered voice. */
+export interface CarriedName {
+  letter: string;
+  before: string;
+  name: string;
+  voiceId: string | null;
+  similarity: number | null;
+}
+
 export class VoiceStore {
   /** Remembered voices (People). */
   readonly people: PeopleStore;
@@ -76,9 +85,10 @@ export class VoiceStore {
   /**
    * Writes new speaker labels into a transcript (words, sentences and paragraphs split at the new changes of
    * speaker, the search index) with the note of how they were grouped. Names given to the old labels are let
-   * go: the letters now stand for other groups.
+   * go (the letters now stand for other groups) except those `carried` to a new letter: the name, its match to
+   * a remembered voice, and the voiceprints that voice took from this recording follow the new letter.
    */
-  relabel(recordingId: string, transcriptId: string, words: Word[], note: SpeakerNote): void {
+  relabel(recordingId: string, transcriptId: string, words: Word[], note: SpeakerNote, carried: readonly CarriedName[] = []): void {
     const sentences = sentencesFromWords(words);
     const paragraphs = paragraphsFromSentences(words, sentences);
     const speakers = [...new Set(words.map((w) => w.speaker).filter((s): s is string => s !== null))];
@@ -90,9 +100,15 @@ export class VoiceStore {
           .run(JSON.stringify(sentences.map(stripSpan)), JSON.stringify(paragraphs.map(stripSpan)), transcriptId);
         indexSentences(this.db, transcriptId, sentences);
         this.db.prepare(`DELETE FROM speakers WHERE transcript_id = ?`).run(transcriptId);
-        const ins = this.db.prepare(`INSERT INTO speakers (transcript_id, speaker) VALUES (?, ?)`);
-        for (const s of speakers) ins.run(transcriptId, s);
+        const ins = this.db.prepare(`INSERT INTO speakers (transcript_id, speaker, name) VALUES (?, ?, ?)`);
+        const nameOf = new Map(carried.map((c) => [c.letter, c]));
+        for (const s of speakers) ins.run(transcriptId, s, nameOf.get(s)?.name ?? null);
         this.db.prepare(`DELETE FROM voice_matches WHERE transcript_id = ?`).run(transcriptId);
+        this.carry(
+          recordingId,
+          transcriptId,
+          carried.filter((c) => speakers.includes(c.letter)),
+        );
         this.db
           .prepare(
             `INSERT INTO speaker_notes (transcript_id, speakers, merged, asked) VALUES (?, ?, ?, ?)
@@ -103,5 +119,26 @@ export class VoiceStore {
       })
       .immediate();
     this.ctx.changed([recordingId], 'updated');
+  }
+
+  /** relabel's part for the names that follow their voices: matches again, and the prints' speaker letters (read first, so that swapped letters do not collide). */
+  private carry(recordingId: string, transcriptId: string, carried: readonly CarriedName[]): void {
+    const match = this.db.prepare(`INSERT OR REPLACE INTO voice_matches (transcript_id, speaker, voice_id, similarity) VALUES (?, ?, ?, ?)`);
+    const prints = this.db.prepare(`SELECT rowid AS r, voice_id AS v, speaker FROM voice_prints WHERE recording_id = ?`).all(recordingId) as {
+      r: number;
+      v: string;
+      speaker: string;
+    }[];
+    const moveTo = new Map<string, string>();
+    for (const c of carried) {
+      if (!c.voiceId) continue;
+      match.run(transcriptId, c.letter, c.voiceId, c.similarity ?? 1);
+      moveTo.set(`${c.voiceId}\u0000${c.before}`, c.letter);
+    }
+    const move = this.db.prepare(`UPDATE voice_prints SET speaker = ? WHERE rowid = ?`);
+    for (const p of prints) {
+      const to = moveTo.get(`${p.v}\u0000${p.speaker}`);
+      if (to !== undefined && to !== p.speaker) move.run(to, p.r);
+    }
   }
 }

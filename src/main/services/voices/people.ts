@@ -19,6 +19,8 @@ export interface VoiceMatch {
   voiceId: string;
   name: string;
   similarity: number;
+  /** Named by the user in this recording, not recognised. */
+  named: boolean;
 }
 
 export class PeopleService {

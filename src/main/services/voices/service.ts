@@ -6,15 +6,17 @@
  * speakers) into their nearest neighbour and the transcript says how many.
  */
 import { AppError } from '../../../shared/errors';
-import { groupVoices, mergePhantoms, SAME_VOICE, speakerLetter } from '../../../shared/voices/cluster';
+import type { Word } from '../../../shared/library';
+import { groupSteps, mergePhantoms, SAME_VOICE, speakerLetter } from '../../../shared/voices/cluster';
 import { VoiceprintsResponseSchema } from '../../../shared/voices/wire';
 import { httpError, send } from '../client/http';
 import { RestClient } from '../client/rest';
 import type { Library } from '../library/library';
-import type { SpeakerNote, StoredTurn } from '../library/voices';
+import type { CarriedName, SpeakerNote, StoredTurn } from '../library/voices';
 import type { VoiceStore } from '../library/voices';
 import type { EngineManager } from '../local-engine';
-import { voiceTurns, wordsWithGroups } from './turns';
+import { carryNames, type NamedSpeaker } from './carry';
+import { usableTurns, voiceTurns, wordsWithGroups } from './turns';
 
 /** Groups with less speech than this are phantoms in Auto. */
 export const PHANTOM_MS = 1500;
@@ -36,7 +38,8 @@ export class VoicesService {
   /** The turn voiceprints of a recording's current transcript: the kept ones, or taken now by the local engine and kept. */
   async turns(recordingId: string): Promise<{ transcriptId: string; turns: StoredTurn[] }> {
     const t = this.library.transcripts.get(recordingId);
-    const kept = this.store.turns(t.transcriptId);
+    // Kept rows are checked against the words (a restored backup's may point past them); none usable: taken again.
+    const kept = usableTurns(this.store.turns(t.transcriptId), t.words.length);
     if (kept.length > 0) return { transcriptId: t.transcriptId, turns: kept };
     if (!t.words.some((w) => w.speaker !== null)) throw new AppError('bad_request', 'This transcript has no speakers yet: use Add speakers first.');
     const turns = voiceTurns(t.words);
@@ -89,14 +92,27 @@ export class VoicesService {
     return note;
   }
 
-  /** Groups the kept turn voiceprints again as `speakers` (1–10), or by similarity when null (Auto), and relabels the transcript. */
-  async recluster(recordingId: string, speakers: number | null): Promise<SpeakerNote> {
+  /** Groups the kept turn voiceprints again as `speakers` (1–10), or by similarity when null (Auto), and relabels the transcript. One re-cluster of a recording at a time. */
+  recluster(recordingId: string, speakers: number | null): Promise<SpeakerNote> {
+    const prev = this.running.get(recordingId) ?? Promise.resolve();
+    const next = prev.catch(() => undefined).then(() => this.reclusterNow(recordingId, speakers));
+    this.running.set(recordingId, next);
+    void next.catch(() => undefined).then(() => this.running.get(recordingId) === next && this.running.delete(recordingId));
+    return next;
+  }
+
+  private readonly running = new Map<string, Promise<SpeakerNote>>();
+
+  private async reclusterNow(recordingId: string, speakers: number | null): Promise<SpeakerNote> {
     const { transcriptId, turns } = await this.turns(recordingId);
     const withPrint = turns.map((t, i) => ({ t, i })).filter((x) => x.t.vector !== null);
     if (withPrint.length === 0) throw new AppError('bad_request', 'No turn of this recording is long enough to tell its voice.');
-    let groups = groupVoices(
-      withPrint.map((x) => x.t.vector as Float32Array),
-      speakers ? { speakers } : { threshold: SAME_VOICE },
+    // In slices on main's event loop (a two-hour meeting has ~2,000 turns: about 2 million similarities).
+    let groups = await sliced(
+      groupSteps(
+        withPrint.map((x) => x.t.vector as Float32Array),
+        speakers ? { speakers } : { threshold: SAME_VOICE },
+      ),
     );
     let merged = 0;
     if (speakers === null) {
@@ -108,14 +124,16 @@ export class VoicesService {
       groups = r.groups;
       merged = r.merged;
     }
-    // Turns too short for a print take the group of the nearest turn that has one.
+    // Turns too short for a print take the group of the nearest turn that has one (the earlier on a tie).
+    const groupAt = new Array<number>(turns.length);
+    withPrint.forEach((x, k) => (groupAt[x.i] = groups[k] as number));
+    let before = -1;
+    let p = 0;
     const groupOf = turns.map((t, i) => {
-      let best = 0;
-      withPrint.forEach((x, k) => {
-        const b = withPrint[best] as { t: StoredTurn };
-        if (Math.abs(x.i - i) < Math.abs(turns.indexOf(b.t) - i)) best = k;
-      });
-      return t.vector ? (groups[withPrint.findIndex((x) => x.i === i)] as number) : (groups[best] as number);
+      while (p < withPrint.length && (withPrint[p] as { i: number }).i <= i) before = (withPrint[p++] as { i: number }).i;
+      if (t.vector) return groupAt[i] as number;
+      const after = p < withPrint.length ? (withPrint[p] as { i: number }).i : -1;
+      return groupAt[before >= 0 && (after < 0 || i - before <= after - i) ? before : after] as number;
     });
     // Letters by first appearance in the transcript.
     const order = new Map<number, number>();
@@ -123,9 +141,58 @@ export class VoicesService {
       if (!order.has(g)) order.set(g, order.size);
       return speakerLetter(order.get(g) as number);
     });
-    const words = wordsWithGroups(this.library.transcripts.words(transcriptId), turns, letters);
+    const old = this.library.transcripts.words(transcriptId);
+    const words = wordsWithGroups(old, turns, letters);
+    const carried = this.carried(recordingId, transcriptId, turns, letters, old);
     const note: SpeakerNote = { speakers: order.size, merged, asked: speakers === null ? 'auto' : String(speakers) };
-    this.store.relabel(recordingId, transcriptId, words, note);
+    this.store.relabel(recordingId, transcriptId, words, note, carried);
     return note;
+  }
+
+  /** The names the new letters keep (carry.ts): each named speaker's to the new group of its voice. */
+  private carried(recordingId: string, transcriptId: string, turns: readonly StoredTurn[], letters: readonly string[], old: readonly Word[]): CarriedName[] {
+    const people = this.store.people;
+    const names = this.library.transcripts.get(recordingId).speakers.filter((s) => s.name);
+    // Voices named here that an earlier re-cluster left without a letter (two names, one group) come back too.
+    const namedHere = people.namedIn(recordingId);
+    if (names.length === 0 && namedHere.length === 0) return [];
+    const matches = new Map(people.matches(transcriptId).map((m) => [m.speaker, m]));
+    const known = new Map(people.known(turns.find((t) => t.vector)?.model ?? '').map((k) => [k.id, k.vector]));
+    const named: NamedSpeaker[] = names.map((s) => {
+      const m = matches.get(s.id);
+      const vector = m ? known.get(m.voiceId) : undefined;
+      return { speaker: s.id, name: s.name as string, voice: m && vector ? { id: m.voiceId, vector, similarity: m.similarity } : null };
+    });
+    for (const h of namedHere) {
+      const vector = known.get(h.voiceId);
+      if (vector && !named.some((n) => n.voice?.id === h.voiceId))
+        named.push({ speaker: h.speaker, name: h.name, voice: { id: h.voiceId, vector, similarity: 1 } });
+    }
+    const carry = carryNames(
+      turns.map((t, i) => ({ before: old[t.firstWord]?.speaker ?? null, after: letters[i] as string, ms: t.end - t.start, vector: t.vector })),
+      named,
+    );
+    return [...carry].map(([letter, c]) => ({
+      letter,
+      before: c.speaker,
+      name: c.name,
+      voiceId: c.voice?.id ?? matches.get(c.speaker)?.voiceId ?? null,
+      // Named here stays named (1 and prints of this recording); a recognised voice takes its new similarity.
+      similarity:
+        c.voice && !matches.get(c.speaker)?.named && c.similarity !== null ? Math.round(c.similarity * 1000) / 1000 : (matches.get(c.speaker)?.similarity ?? 1),
+    }));
+  }
+}
+
+/** Runs a computation's steps (a generator) in slices of at most `sliceMs` on the event loop, yielding to it between slices; answers its value. */
+export async function sliced<T>(steps: Generator<void, T>, sliceMs = 20): Promise<T> {
+  for (;;) {
+    const until = performance.now() + sliceMs;
+    for (;;) {
+      const r = steps.next();
+      if (r.done) return r.value;
+      if (performance.now() >= until) break;
+    }
+    await new Promise<void>((resolve) => setImmediate(resolve));
   }
 }

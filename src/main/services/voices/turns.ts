@@ -39,3 +39,28 @@ export function wordsWithGroups(words: readonly Word[], turns: readonly VoiceTur
   });
   return out;
 }
+
+/**
+ * Kept turns as they may be used against a transcript of `wordCount` words: a row from a restored backup can
+ * point past the words, run backwards, overlap the turn before it or hold a print that is not numbers. Such a
+ * turn is dropped (or its last word cut to the transcript's last), and a print that cannot be compared (values
+ * that are not finite, all zeros, another length than the others) is kept as none. Answers the turns in order.
+ */
+export function usableTurns<T extends VoiceTurn & { vector: Float32Array | null }>(turns: readonly T[], wordCount: number): T[] {
+  const out: T[] = [];
+  let dim = -1;
+  let after = -1;
+  for (const t of turns) {
+    if (!Number.isInteger(t.firstWord) || !Number.isInteger(t.lastWord) || t.firstWord <= after || t.firstWord >= wordCount || t.lastWord < t.firstWord)
+      continue;
+    const start = Number.isFinite(t.start) ? t.start : 0;
+    const end = Number.isFinite(t.end) && t.end >= start ? t.end : start;
+    let vector = t.vector;
+    if (vector && (vector.length === 0 || (dim >= 0 && vector.length !== dim) || !vector.every(Number.isFinite) || vector.every((x) => x === 0))) vector = null;
+    if (vector) dim = vector.length;
+    const lastWord = Math.min(t.lastWord, wordCount - 1);
+    out.push({ ...t, lastWord, start, end, vector });
+    after = lastWord;
+  }
+  return out;
+}

@@ -14,7 +14,8 @@ const COUNTS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
 function noteText(note: SpeakerNote | null, matches: VoiceMatch[]): string {
   const parts: string[] = [];
   if (note && note.merged > 0) parts.push(`${note.merged} short ${note.merged === 1 ? 'speaker was' : 'speakers were'} merged into the nearest voice.`);
-  const recognised = matches.filter((m) => m.similarity < 1);
+  // A speaker named here is no recognition; a recognised voice may match fully (100%).
+  const recognised = matches.filter((m) => !m.named);
   if (recognised.length > 0) parts.push(`Recognised: ${recognised.map((m) => `${m.name} (${Math.round(m.similarity * 100)}% match)`).join(', ')}.`);
   return parts.join(' ');
 }
