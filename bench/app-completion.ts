@@ -38,7 +38,7 @@ async function run(webhooks: boolean): Promise<number[]> {
   const rest = new RestClient(h.url, h.key);
   const lat: number[] = [];
   for (let i = 0; i < n; i++) {
-    const { jobs } = await call(core.router, 'jobs.addFiles', { paths: [audio] });
+    const { jobs } = await call(core.router, 'jobs.addFiles', { files: [{ kind: 'path', path: audio }] });
     const job = await waitFinal(core.jobs, jobs[0]!.id, 120_000);
     if (job.status !== 'completed') throw new Error(`job ${job.status}: ${job.error?.message}`);
     const row = { completed_at: core.library.recordings.item(job.recordingId).completedAt ?? '' };

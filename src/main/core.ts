@@ -27,7 +27,9 @@ import { InsightService } from './services/chat/insights';
 import { ServiceClients } from './services/clients';
 import { EngineManager } from './services/local-engine';
 import { JobService, type JobServiceOptions } from './services/jobs';
-import { PickedFiles } from './services/picked-files';
+import { PickedFiles } from './services/files/picked';
+import { UserFiles } from './services/files/refs';
+import { StagedUploads } from './services/files/staged';
 import { KeyService, KeyVault } from './services/keys';
 import { Library } from './services/library/library';
 import { ModelManager } from './services/models/manager';
@@ -64,6 +66,8 @@ export interface Core {
   captions: CaptionsService;
   /** Files the user picked in this session (Electron's preload reports them); only these play from where they are. */
   picked: PickedFiles;
+  /** The owner of every file the user hands in: picked paths, staged uploads, the one check before a read. */
+  files: UserFiles;
   /** Local models: downloads, installs, deletes in `<data>/models` (the engine reads the same folder). */
   models: ModelManager;
   /** The vocabulary (keyterms of every job and live session) and Fix everywhere. */
@@ -86,6 +90,8 @@ export interface CoreOptions {
   log?: (message: string) => void;
   /** Accept a path over IPC (jobs.addFiles) only when it was picked this session: host mode's server sets it (any tab with the token could name any file). */
   onlyPickedPaths?: boolean;
+  /** Host mode's --folder list: registered before anything reads a file or watches a folder (a watch folder inside one is watched at start). */
+  hostFolders?: string[];
   /** Watch folders' timings and test hooks (tests shorten the wait for a file to hold still). */
   watch?: Pick<WatchDeps, 'stableMs' | 'pollMs' | 'observed' | 'skipped'>;
 }
@@ -108,6 +114,9 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
   const webhooks = new WebhookReceiver();
   const remote = new LibraryRemote(library, vault, engine, settings);
   const follower = new WebhookFollower(library, (ref) => remote.clientFor(ref), { log, ...opts.webhookFollow });
+  const picked = new PickedFiles(opts.onlyPickedPaths ?? false);
+  for (const f of opts.hostFolders ?? []) picked.addFolder(f);
+  const files = new UserFiles(picked, new StagedUploads(join(platform.dataDir, 'uploads'), () => library.jobs.uploadSources()));
   const jobs = new JobService(
     library,
     settings,
@@ -123,9 +132,8 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
       },
       progress: (p) => router.emit('jobs.progress', p),
     },
-    { log, ...opts.jobs },
+    { log, ...opts.jobs, files },
   );
-  const picked = new PickedFiles(opts.onlyPickedPaths ?? false);
   const voices = new VoicesService(library, library.voices, engine);
   const people = new PeopleService(library, voices, settings, log);
   const clients = new ServiceClients(settings, vault, engine, (r) => router.emit('gateway.rateLimit', r));
@@ -156,15 +164,19 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
   registerAppHandlers(router, platform);
   registerSettingsHandlers(router, settings);
   registerKeyHandlers(router, keys);
-  registerJobHandlers(router, jobs, picked);
+  registerJobHandlers(router, jobs);
   const saver = new ExportSaver(library, platform.dialogs);
   // Backups carry remembered voices only when the user ticked the box.
   const backupVoiceprints = () => settings.get().backupVoiceprints === true;
-  registerLibraryHandlers(router, { library, remote, saver, webhooks: follower, backupVoiceprints }, (id, r) => mediaUrl(id, r));
+  registerLibraryHandlers(
+    router,
+    { library, remote, saver, webhooks: follower, backupVoiceprints, backupFolder: (dir, mayCreate) => files.backupFolder(dir, mayCreate) },
+    (id, r) => mediaUrl(id, r),
+  );
   registerReviewHandlers(router, library);
   registerPeopleHandlers(router, library, voices, people);
   registerEngineHandlers(router, engine);
-  registerSubtitleHandlers(router, library, { picked, uploadsDir: jobs.uploadsDir(), log });
+  registerSubtitleHandlers(router, library, { files, log });
   registerCaptionsHandlers(router, captions, library);
   const chat = new ChatService(library, clients, {
     delta: (p) => router.emit('chat.delta', p),
@@ -194,14 +206,15 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
     changed: (id) => router.emit('models.changed', { id }),
     log,
   });
-  registerModelHandlers(router, models, settings, jobs.uploadsDir(), engine);
+  registerModelHandlers(router, models, settings, files.staged.dir, engine);
   const vocabulary = new VocabularyService(library, settings);
   registerVocabularyHandlers(router, vocabulary);
   const watch = new WatchService({
     library,
-    addFile: async (path, options) => (await jobs.addFiles([{ path, picked: true }], options))[0]!,
-    // Host mode: only under --folder (a file inside the folder counts as picked exactly when the folder lies under one).
-    folderAllowed: (dir) => picked.allows(join(dir, 'file')),
+    check: (path) => jobs.checkPath({ path, picked: true }),
+    addChecked: (file, options, within) => jobs.addChecked([file], options, ([job]) => within(job!))[0]!,
+    // Host mode: only under --folder.
+    folderAllowed: (dir) => files.allowsFolder(dir),
     changed: (folderId) => router.emit('watch.changed', { folderId }),
     log,
     ...opts.watch,
@@ -231,6 +244,7 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
     clients,
     captions,
     picked,
+    files,
     models,
     vocabulary,
     watch,

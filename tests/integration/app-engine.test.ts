@@ -68,7 +68,7 @@ function makeCore(opts: { webhooks?: boolean; env?: string } = {}): Core {
 describe.skipIf(!hasFlite)('app core against the real local engine', () => {
   it('takes a spoken file through the whole job into the library, searchable offline', async () => {
     core = makeCore();
-    const { jobs } = await call(core.router, 'jobs.addFiles', { paths: [speech] });
+    const { jobs } = await call(core.router, 'jobs.addFiles', { files: [{ kind: 'path', path: speech }] });
     const done = await waitFinal(core.jobs, jobs[0]!.id, 90_000);
     expect(done, JSON.stringify(done.error)).toMatchObject({ status: 'completed', region: 'local' });
     const t = unpackTranscript(await call(core.router, 'library.get', { id: done.recordingId }));
@@ -85,10 +85,10 @@ describe.skipIf(!hasFlite)('app core against the real local engine', () => {
 
   it('sends the local engine only the speech models it knows: a cloud-only choice still transcribes', async () => {
     core = makeCore();
-    const { jobs } = await call(core.router, 'jobs.addFiles', { paths: [speech], options: { speechModels: ['slam-1'] } });
+    const { jobs } = await call(core.router, 'jobs.addFiles', { files: [{ kind: 'path', path: speech }], options: { speechModels: ['slam-1'] } });
     const done = await waitFinal(core.jobs, jobs[0]!.id, 90_000);
     expect(done.status, JSON.stringify(done.error)).toBe('completed');
-    const both = await call(core.router, 'jobs.addFiles', { paths: [speech], options: { speechModels: ['slam-1', 'universal-2'] } });
+    const both = await call(core.router, 'jobs.addFiles', { files: [{ kind: 'path', path: speech }], options: { speechModels: ['slam-1', 'universal-2'] } });
     const second = await waitFinal(core.jobs, both.jobs[0]!.id, 90_000);
     expect(second.status, JSON.stringify(second.error)).toBe('completed');
     // The engine names the model that really ran: PocketSphinx, whichever cloud name was asked for.
@@ -103,7 +103,7 @@ describe.skipIf(!hasFlite)('app core against the real local engine', () => {
       redactPiiAudio: true,
       redactPiiAudioQuality: 'wav' as const,
     };
-    const { jobs } = await call(core.router, 'jobs.addFiles', { paths: [speech], options });
+    const { jobs } = await call(core.router, 'jobs.addFiles', { files: [{ kind: 'path', path: speech }], options });
     const done = await waitFinal(core.jobs, jobs[0]!.id, 90_000);
     expect(done.status, JSON.stringify({ error: done.error, logs })).toBe('completed');
     const item = (await call(core.router, 'library.get', { id: done.recordingId })).item;
@@ -125,7 +125,7 @@ describe.skipIf(!hasFlite)('app core against the real local engine', () => {
     ]);
     core = makeCore({ env: h.key });
     core.settings.set({ region: 'custom', customRestUrl: proxy.url });
-    const { jobs } = await call(core.router, 'jobs.addFiles', { paths: [speech] });
+    const { jobs } = await call(core.router, 'jobs.addFiles', { files: [{ kind: 'path', path: speech }] });
     const done = await waitFinal(core.jobs, jobs[0]!.id, 90_000);
     expect(done.status, JSON.stringify({ error: done.error, logs, seen: proxy.seen })).toBe('completed');
     expect(proxy.seen.filter((s) => s.status !== 200).length).toBeGreaterThanOrEqual(6);
@@ -158,7 +158,7 @@ describe.skipIf(!hasFlite)('app core against the real local engine', () => {
         webhookAuthHeaderName: 'X-Team-Secret',
         webhookAuthHeaderValue: 'shh',
       });
-      const ok = (await call(core.router, 'jobs.addFiles', { paths: [speech] })).jobs[0]!;
+      const ok = (await call(core.router, 'jobs.addFiles', { files: [{ kind: 'path', path: speech }] })).jobs[0]!;
       expect((await waitFinal(core.jobs, ok.id, 90_000)).status).toBe('completed');
       for (let i = 0; i < 300 && core.library.webhooks.status(ok.recordingId)?.state !== 'delivered'; i++) await new Promise((r) => setTimeout(r, 50));
       const t = await call(core.router, 'library.get', { id: ok.recordingId });
@@ -167,7 +167,7 @@ describe.skipIf(!hasFlite)('app core against the real local engine', () => {
       expect(JSON.parse(hits[0]!.body)).toEqual({ transcript_id: t.item.remoteId, status: 'completed' });
 
       core.settings.set({ webhookUrl: `${hookUrl}/gone` });
-      const refused = (await call(core.router, 'jobs.addFiles', { paths: [speech] })).jobs[0]!;
+      const refused = (await call(core.router, 'jobs.addFiles', { files: [{ kind: 'path', path: speech }] })).jobs[0]!;
       expect((await waitFinal(core.jobs, refused.id, 90_000)).status).toBe('completed');
       for (let i = 0; i < 300 && core.library.webhooks.status(refused.recordingId)?.state !== 'failed'; i++) await new Promise((r) => setTimeout(r, 50));
       expect((await call(core.router, 'library.checkWebhook', { id: refused.recordingId })).webhook).toMatchObject({ state: 'failed', statusCode: 404 });
@@ -179,7 +179,7 @@ describe.skipIf(!hasFlite)('app core against the real local engine', () => {
 
   it('completes the job when the engine is killed mid-job and restarted', async () => {
     core = makeCore({ webhooks: false });
-    const { jobs } = await call(core.router, 'jobs.addFiles', { paths: [longSpeech] });
+    const { jobs } = await call(core.router, 'jobs.addFiles', { files: [{ kind: 'path', path: longSpeech }] });
     const id = jobs[0]!.id;
     await expect.poll(() => core!.jobs.get(id).status, { timeout: 60_000, interval: 20 }).toMatch(/^(submitted|processing)$/);
     const before = core.engine.status();
@@ -195,7 +195,7 @@ describe.skipIf(!hasFlite)('app core against the real local engine', () => {
     await core.engine.ensure();
     const big = join(dir, 'big.wav');
     writeFileSync(big, Buffer.alloc(300 * 1024 * 1024, 9));
-    const { jobs } = await call(core.router, 'jobs.addFiles', { paths: [big] });
+    const { jobs } = await call(core.router, 'jobs.addFiles', { files: [{ kind: 'path', path: big }] });
     const id = jobs[0]!.id;
     await expect.poll(() => events.some((e) => e.event === 'jobs.progress'), { timeout: 30_000, interval: 5 }).toBe(true);
     expect((await call(core.router, 'jobs.cancel', { id })).status).toBe('canceled');

@@ -28,7 +28,7 @@ describe.skipIf(!hasFlite)('gateway client against the local engine', () => {
     const events: { event: string; payload: unknown }[] = [];
     core.router.subscribe((event, payload) => events.push({ event, payload }));
     try {
-      const { jobs } = await call(core.router, 'jobs.addFiles', { paths: [join(dir, 'm.wav')] });
+      const { jobs } = await call(core.router, 'jobs.addFiles', { files: [{ kind: 'path', path: join(dir, 'm.wav') }] });
       const job = await waitFinal(core.jobs, jobs[0]!.id, 90_000);
       expect(job.status, JSON.stringify(job.error)).toBe('completed');
       const gw = await core.clients.gateway();

@@ -70,7 +70,7 @@ describe('jobs against the local engine process', () => {
   it('takes a file through upload, submit and webhook to a completed library item', async () => {
     core = makeCore();
     const file = audioFile();
-    const { jobs } = await call(core.router, 'jobs.addFiles', { paths: [file] });
+    const { jobs } = await call(core.router, 'jobs.addFiles', { files: [{ kind: 'path', path: file }] });
     const job = jobs[0]!;
     expect(job).toMatchObject({ status: 'queued', region: 'local', name: 'talk.wav' });
     const done = await waitFinal(core.jobs, job.id, 30_000);
@@ -109,7 +109,7 @@ describe('jobs against the local engine process', () => {
     header.writeUInt32LE(pcm.length, 40);
     const file = join(dir, 'tone.wav');
     writeFileSync(file, Buffer.concat([header, pcm]));
-    const { jobs } = await call(core.router, 'jobs.addFiles', { paths: [file] });
+    const { jobs } = await call(core.router, 'jobs.addFiles', { files: [{ kind: 'path', path: file }] });
     const done = await waitFinal(core.jobs, jobs[0]!.id, 30_000);
     expect(done.status).toBe('completed');
     // Nothing asked for them (no subtitles.peaks call): the completed job made them.
@@ -127,7 +127,7 @@ describe('jobs against the local engine process', () => {
 
   it('logs and leaves the waveform to the Subtitles view when the audio cannot be read for peaks', async () => {
     core = makeCore();
-    const { jobs } = await call(core.router, 'jobs.addFiles', { paths: [audioFile()] });
+    const { jobs } = await call(core.router, 'jobs.addFiles', { files: [{ kind: 'path', path: audioFile() }] });
     const done = await waitFinal(core.jobs, jobs[0]!.id, 30_000);
     expect(done.status).toBe('completed');
     await expect.poll(() => logs.some((l) => l.includes('waveform peaks not made ahead')), { timeout: 20_000, interval: 50 }).toBe(true);
@@ -139,7 +139,7 @@ describe('jobs against the local engine process', () => {
     process.env.FAKE_PROCESS_MS = '1500';
     try {
       core = makeCore({ webhooks: false });
-      const { jobs } = await call(core.router, 'jobs.addFiles', { paths: [audioFile()] });
+      const { jobs } = await call(core.router, 'jobs.addFiles', { files: [{ kind: 'path', path: audioFile() }] });
       const id = jobs[0]!.id;
       await expect.poll(() => core!.jobs.get(id).status, { timeout: 30_000, interval: 20 }).toMatch(/^(submitted|processing)$/);
       const before = core.engine.status();
@@ -158,7 +158,7 @@ describe('jobs against the local engine process', () => {
     core = makeCore();
     await core.engine.ensure();
     const file = audioFile('big.wav', 400 * 1024 * 1024);
-    const { jobs } = await call(core.router, 'jobs.addFiles', { paths: [file] });
+    const { jobs } = await call(core.router, 'jobs.addFiles', { files: [{ kind: 'path', path: file }] });
     const id = jobs[0]!.id;
     await expect.poll(() => events.some((e) => e.event === 'jobs.progress'), { timeout: 30_000, interval: 5 }).toBe(true);
     const canceled = await call(core.router, 'jobs.cancel', { id });
@@ -181,7 +181,7 @@ describe('jobs against the local engine process', () => {
   it('throttles progress to about 10 events a second', async () => {
     core = makeCore();
     await core.engine.ensure();
-    const { jobs } = await call(core.router, 'jobs.addFiles', { paths: [audioFile('p.wav', 300 * 1024 * 1024)] });
+    const { jobs } = await call(core.router, 'jobs.addFiles', { files: [{ kind: 'path', path: audioFile('p.wav', 300 * 1024 * 1024) }] });
     const t0 = Date.now();
     await waitFinal(core.jobs, jobs[0]!.id, 60_000);
     const progress = events.filter((e) => e.event === 'jobs.progress').map((e) => e.payload as { bytes: number; bytesPerSecond: number });
@@ -219,7 +219,7 @@ describe('jobs against a faulty cloud service', () => {
     ]);
     core = makeCore({ env: KEY });
     core.settings.set({ region: 'custom', customRestUrl: proxy.url });
-    const { jobs } = await call(core.router, 'jobs.addFiles', { paths: [audioFile()] });
+    const { jobs } = await call(core.router, 'jobs.addFiles', { files: [{ kind: 'path', path: audioFile() }] });
     expect(jobs[0]!.region).toBe('custom');
     const done = await waitFinal(core.jobs, jobs[0]!.id, 30_000);
     expect(done.status).toBe('completed');
@@ -273,7 +273,7 @@ describe('jobs against a faulty cloud service', () => {
     core = makeCore({ env: KEY });
     core.settings.set({ region: 'custom', customRestUrl: svc.url });
     svc.failNext = 'Internal server error, the file may be submitted again.';
-    const { jobs } = await call(core.router, 'jobs.addFiles', { paths: [audioFile()] });
+    const { jobs } = await call(core.router, 'jobs.addFiles', { files: [{ kind: 'path', path: audioFile() }] });
     const first = await waitFinal(core.jobs, jobs[0]!.id, 20_000);
     expect(first).toMatchObject({ status: 'error', error: { code: 'server_error_retryable', retryable: true } });
     expect((await call(core.router, 'library.get', { id: first.recordingId })).item.error).toMatchObject({ code: 'server_error_retryable' });
@@ -290,7 +290,7 @@ describe('jobs against a faulty cloud service', () => {
     svc = await startFakeService({ apiKey: KEY, dataDir: join(dir, 'svc') });
     core = makeCore({ env: 'sk-wrong-key-0000' });
     core.settings.set({ region: 'custom', customRestUrl: svc.url });
-    const { jobs } = await call(core.router, 'jobs.addFiles', { paths: [audioFile()] });
+    const { jobs } = await call(core.router, 'jobs.addFiles', { files: [{ kind: 'path', path: audioFile() }] });
     const done = await waitFinal(core.jobs, jobs[0]!.id, 10_000);
     expect(done.error).toMatchObject({ code: 'invalid_key', message: expect.stringContaining('Settings') });
   });
@@ -301,7 +301,7 @@ describe('jobs against a faulty cloud service', () => {
     core.settings.set({ region: 'custom', customRestUrl: svc.url });
     const status = await call(core.router, 'keys.set', { key: KEY });
     expect(status).toMatchObject({ present: true, masked: '…8877', source: 'vault', verifiedAt: expect.any(String), lastError: null });
-    const { jobs } = await call(core.router, 'jobs.addFiles', { paths: [audioFile()] });
+    const { jobs } = await call(core.router, 'jobs.addFiles', { files: [{ kind: 'path', path: audioFile() }] });
     await waitFinal(core.jobs, jobs[0]!.id, 20_000);
     const replies = [
       await call(core.router, 'keys.status', undefined),
@@ -351,7 +351,7 @@ describe('which files the media route may serve (12.5)', () => {
     core.setMediaUrl((id) => (served.push(id), `/media/${id}`));
     await call(core.router, 'settings.set', { keepAudioCopy: false });
     const elsewhere = audioFile('elsewhere.wav');
-    const { jobs } = await call(core.router, 'jobs.addFiles', { paths: [elsewhere] });
+    const { jobs } = await call(core.router, 'jobs.addFiles', { files: [{ kind: 'path', path: elsewhere }] });
     const id = jobs[0]!.recordingId;
     expect(await call(core.router, 'library.mediaUrl', { id })).toEqual({ url: null });
     expect(core.library.audio.path(id)).toBeNull();
@@ -362,7 +362,7 @@ describe('which files the media route may serve (12.5)', () => {
     // The same file picked by the user in this session (Electron's preload reports it) plays from where it is.
     core.picked.add(elsewhere);
     served = [];
-    const picked = await call(core.router, 'jobs.addFiles', { paths: [elsewhere] });
+    const picked = await call(core.router, 'jobs.addFiles', { files: [{ kind: 'path', path: elsewhere }] });
     const pid = picked.jobs[0]!.recordingId;
     expect(await call(core.router, 'library.mediaUrl', { id: pid })).toEqual({ url: `/media/${pid}` });
     expect(core.library.audio.path(pid)).toBe(elsewhere);

@@ -43,7 +43,7 @@ afterAll(async () => {
 });
 
 async function transcribe(path: string): Promise<string> {
-  const { jobs } = await call(core.router, 'jobs.addFiles', { paths: [path], options: { speakerLabels: true } });
+  const { jobs } = await call(core.router, 'jobs.addFiles', { files: [{ kind: 'path', path: path }], options: { speakerLabels: true } });
   const done = await waitFinal(core.jobs, jobs[0]!.id, 120_000);
   expect(done, JSON.stringify(done.error)).toMatchObject({ status: 'completed' });
   return done.recordingId;

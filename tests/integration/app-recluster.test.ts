@@ -47,7 +47,7 @@ async function recognitions(): Promise<number> {
 
 describe('re-cluster speakers without recognition', () => {
   it('3 speakers → 2 and Auto from kept voiceprints, with zero new recognitions', async () => {
-    const { jobs } = await call(core.router, 'jobs.addFiles', { paths: [wav], options: { speakerLabels: true } });
+    const { jobs } = await call(core.router, 'jobs.addFiles', { files: [{ kind: 'path', path: wav }], options: { speakerLabels: true } });
     const first = await waitFinal(core.jobs, jobs[0]!.id, 120_000);
     expect(first, JSON.stringify(first.error)).toMatchObject({ status: 'completed', region: 'local' });
     const id = first.recordingId;

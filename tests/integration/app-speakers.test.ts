@@ -45,7 +45,7 @@ function makeCore(withModels: boolean): Core {
 describe('speakers in the app with the local engine', () => {
   it('adds speakers to a finished transcript without the file, renames them, and names them in the exports', async () => {
     core = makeCore(true);
-    const { jobs } = await call(core.router, 'jobs.addFiles', { paths: [wav] });
+    const { jobs } = await call(core.router, 'jobs.addFiles', { files: [{ kind: 'path', path: wav }] });
     const first = await waitFinal(core.jobs, jobs[0]!.id, 120_000);
     expect(first, JSON.stringify(first.error)).toMatchObject({ status: 'completed', region: 'local' });
     const before = await call(core.router, 'library.get', { id: first.recordingId });
@@ -129,7 +129,7 @@ describe('speakers in the app with the local engine', () => {
 
   it('with no speaker models installed, the job fails saying which models to download', async () => {
     core = makeCore(false);
-    const { jobs } = await call(core.router, 'jobs.addFiles', { paths: [wav] });
+    const { jobs } = await call(core.router, 'jobs.addFiles', { files: [{ kind: 'path', path: wav }] });
     const first = await waitFinal(core.jobs, jobs[0]!.id, 120_000);
     expect(first.status).toBe('completed');
     const job = await call(core.router, 'jobs.addSpeakers', { id: first.recordingId });

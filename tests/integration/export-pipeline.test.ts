@@ -11,7 +11,9 @@ import { ExportSaver } from '../../src/main/services/library/export-files';
 import { Library } from '../../src/main/services/library/library';
 import type { LibraryRemote } from '../../src/main/services/library/remote';
 import type { WebhookFollower } from '../../src/main/services/library/webhook-status';
-import { PickedFiles } from '../../src/main/services/picked-files';
+import { PickedFiles } from '../../src/main/services/files/picked';
+import { UserFiles } from '../../src/main/services/files/refs';
+import { StagedUploads } from '../../src/main/services/files/staged';
 import type { Word } from '../../src/shared/library';
 import { buildCuesWith, builtInProfiles, parseSubtitles } from '../../src/shared/subtitles/index';
 import { addCompleted } from '../support/library';
@@ -31,7 +33,7 @@ beforeEach(() => {
   const dialogs: FileDialogs = { saveFile: async () => nextSave, pickFolder: async () => null, reveal: (p) => void revealed.push(p) };
   const saver = new ExportSaver(lib, dialogs);
   registerLibraryHandlers(router, { library: lib, remote: {} as LibraryRemote, saver, webhooks: {} as WebhookFollower }, () => null);
-  registerSubtitleHandlers(router, lib, { picked: new PickedFiles(), uploadsDir: join(dir, 'uploads'), log: () => undefined });
+  registerSubtitleHandlers(router, lib, { files: new UserFiles(new PickedFiles(), new StagedUploads(join(dir, 'uploads'), () => new Set())), log: () => undefined });
 });
 afterEach(() => {
   lib.close();

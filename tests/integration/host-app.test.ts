@@ -69,10 +69,10 @@ describe('host-mode contract of the app core', () => {
   });
 
   it('rejects invalid input with bad_request before any work', async () => {
-    await expect(call('jobs.addFiles', { paths: [] })).rejects.toMatchObject({ code: 'bad_request' });
+    await expect(call('jobs.addFiles', { files: [] })).rejects.toMatchObject({ code: 'bad_request' });
     await expect(call('jobs.addUrl', { url: 'file:///etc/passwd' })).rejects.toMatchObject({ code: 'bad_request' });
     await expect(call('library.list', { limit: 100000 })).rejects.toMatchObject({ code: 'bad_request' });
-    await expect(call('jobs.addFiles', { paths: [join(dir, 'missing.wav')] })).rejects.toMatchObject({
+    await expect(call('jobs.addFiles', { files: [{ kind: 'path', path: join(dir, 'missing.wav') }] })).rejects.toMatchObject({
       code: 'file_unreadable',
       message: expect.stringContaining('missing.wav'),
     });
@@ -82,14 +82,13 @@ describe('host-mode contract of the app core', () => {
   it('runs a job and serves the library: list, get, rename, tags, corrections, speakers, cues, export, search, delete', async () => {
     const file = join(dir, 'Weekly sync.wav');
     writeFileSync(file, Buffer.alloc(4096, 1));
-    const { jobs } = await call<{ jobs: { id: string; recordingId: string; durationMs: number | null }[] }>('jobs.addFiles', {
-      paths: [file],
+    const { jobs } = await call<{ jobs: { id: string; recordingId: string; durationMs: number | null }[] }>('jobs.addFiles', { files: [{ kind: 'path', path: file }],
       durationsMs: [2480],
     });
     const { id: jobId, recordingId: rid } = jobs[0]!;
     // The length the renderer measured shows in the queue at once, before the service has said anything.
     expect(jobs[0]!.durationMs).toBe(2480);
-    await expect(call('jobs.addFiles', { paths: [file], durationsMs: [-1] })).rejects.toMatchObject({ code: 'bad_request' });
+    await expect(call('jobs.addFiles', { files: [{ kind: 'path', path: file }], durationsMs: [-1] })).rejects.toMatchObject({ code: 'bad_request' });
     await waitFor(() => client.events.some((e) => e.event === 'jobs.changed' && (e.payload.job as { status?: string } | null)?.status === 'completed'));
     expect(client.events.some((e) => e.event === 'library.changed' && (e.payload.ids as string[]).includes(rid))).toBe(true);
     expect(client.events.some((e) => e.event === 'engine.status' && e.payload.state === 'running')).toBe(true);

@@ -103,7 +103,7 @@ async function jobStatus(app: App, id: string): Promise<string> {
 }
 
 describe('host mode: the app killed mid-job resumes on restart', () => {
-  it('resumes an upload that was cut off (browser upload via /upload + jobs.addUpload)', async () => {
+  it('resumes an upload that was cut off (browser upload via /upload + jobs.addFiles)', async () => {
     const size = 160 * 1024 * 1024;
     const file = join(dir, 'long.wav');
     writeFileSync(file, Buffer.alloc(size, 3));
@@ -116,7 +116,10 @@ describe('host mode: the app killed mid-job resumes on restart', () => {
     const { uploadId } = (await up.json()) as { uploadId: string };
     const noToken = await fetch(`http://127.0.0.1:${app.port}/upload`, { method: 'POST', body: 'x' });
     expect(noToken.status).toBe(401);
-    const added = (await app.call('jobs.addUpload', { uploadId, name: 'long.wav' })) as { output: { id: string; recordingId: string } };
+    const addedAll = (await app.call('jobs.addFiles', { files: [{ kind: 'upload', uploadId, name: 'long.wav' }] })) as {
+      output: { jobs: { id: string; recordingId: string }[] };
+    };
+    const added = { output: addedAll.output.jobs[0]! };
     const id = added.output.id;
     await until(() => app.events.some((e) => e.event === 'jobs.progress'));
     await kill(app);
@@ -153,7 +156,7 @@ describe('host mode: the app killed mid-job resumes on restart', () => {
     const file = join(dir, 'short.wav');
     writeFileSync(file, Buffer.alloc(50_000, 5));
     let app = await launch({ FAKE_PROCESS_MS: '3000' });
-    const added = (await app.call('jobs.addFiles', { paths: [file] })) as { output: { jobs: { id: string }[] } };
+    const added = (await app.call('jobs.addFiles', { files: [{ kind: 'path', path: file }] })) as { output: { jobs: { id: string }[] } };
     const id = added.output.jobs[0]!.id;
     await until(() => app.events.some((e) => e.event === 'jobs.changed' && (e.payload.job as { status?: string } | null)?.status === 'submitted'));
     const engineUrl = await until(async () => {

@@ -465,7 +465,7 @@ describe('hostile jobs.addFiles in host mode (item 13)', () => {
       '\u0000',
     ];
     for (const p of paths) {
-      const r = await call('jobs.addFiles', { paths: [p] });
+      const r = await call('jobs.addFiles', { files: [{ kind: 'path', path: p }] });
       expect(r.error?.code, `${p}: ${JSON.stringify(r)}`).toMatch(/forbidden|bad_request/);
     }
     const jobs = (await call('jobs.list')).output as { jobs: unknown[] };

@@ -98,7 +98,7 @@ function place(body: Buffer | ((path: string) => void), name = ARCHIVE): string 
 
 /** Install from a file: it must answer (installed, or a clear error), and leave the model installed only when it said so. */
 async function installFrom(path: string, label: string): Promise<Answer> {
-  const r = await call('models.installFile', { path });
+  const r = await call('models.installFile', { file: { kind: 'path', path } });
   expect(r.error?.code ?? 'ok', `${label}: ${JSON.stringify(r)}`).not.toBe('internal');
   tally(r.error ? `installFile ${r.error.code}` : 'installFile installed');
   const installed = (await row()).installed;
@@ -354,7 +354,7 @@ describe('hostile archives through "Install from a file"', { timeout: 600_000 },
     }
     // Five FIFOs at once (a thread each, once), then an ordinary call that needs the file system still answers.
     const fifos = Array.from({ length: 5 }, () => place((p) => execFileSync('mkfifo', [p])));
-    const answers = await Promise.all(fifos.map((path) => call('models.installFile', { path })));
+    const answers = await Promise.all(fifos.map((path) => call('models.installFile', { file: { kind: 'path', path } })));
     for (const a of answers) expect(a.error, JSON.stringify(a)).toBeDefined();
     expect((await call('models.list')).output).toBeDefined();
     expect(host.alive()).toBe(true);

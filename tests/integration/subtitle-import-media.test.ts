@@ -127,7 +127,7 @@ describe('importing subtitles as a new item beside its video', () => {
     writeFileSync(srt, SRT);
     writeFileSync(join(dir, 'desk', 'Harbour.txt'), 'same name, not media');
     core.picked.add(srt);
-    const r = await callRouter(core.router, 'subtitles.importNew', { name: 'Harbour.en.srt', content: SRT, subtitlePath: srt });
+    const r = await callRouter(core.router, 'subtitles.importNew', { name: 'Harbour.en.srt', file: { kind: 'path', path: srt } });
     expect(r.media).toBe('Harbour.mp4');
     const path = core.library.audio.path(r.id);
     // A copy in the library's folder, not the file on the desktop.
@@ -148,10 +148,11 @@ describe('importing subtitles as a new item beside its video', () => {
     await expect(callRouter(core.router, 'subtitles.importNew', { name: 'x.srt', content: SRT, media: { kind: 'path', path: secret } })).rejects.toMatchObject({
       code: 'forbidden',
     });
-    // A subtitle path that was not picked finds nothing beside it: the item comes alone.
-    const alone = await callRouter(core.router, 'subtitles.importNew', { name: 'secret.srt', content: SRT, subtitlePath: join(dir, 'secret.srt') });
-    expect(alone.media).toBeNull();
-    expect(core.library.recordings.item(alone.id).hasAudio).toBe(false);
-    expect(core.library.recordings.list({}).total).toBe(before + 1);
+    // A subtitle path that was not picked is not read, nor anything beside it.
+    writeFileSync(join(dir, 'secret.srt'), SRT);
+    await expect(
+      callRouter(core.router, 'subtitles.importNew', { name: 'secret.srt', file: { kind: 'path', path: join(dir, 'secret.srt') } }),
+    ).rejects.toMatchObject({ code: 'forbidden', message: expect.stringMatching(/picked or dropped/) });
+    expect(core.library.recordings.list({}).total).toBe(before);
   }, 30_000);
 });

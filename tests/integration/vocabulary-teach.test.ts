@@ -92,7 +92,7 @@ describe('corrections that teach', () => {
       expect(added.vocabulary).toEqual(['Phoebe']);
       expect((await call(core.router, 'settings.get', undefined)).vocabulary).toEqual(['Phoebe']);
 
-      const { jobs } = await call(core.router, 'jobs.addFiles', { paths: [speech] });
+      const { jobs } = await call(core.router, 'jobs.addFiles', { files: [{ kind: 'path', path: speech }] });
       const done = await waitFinal(core.jobs, jobs[0]!.id, 120_000);
       expect(done.status, JSON.stringify(done.error)).toBe('completed');
       // The engine's record of the create request: what it was asked, as GET /v2/transcript/{id} answers it.

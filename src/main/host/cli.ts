@@ -91,10 +91,9 @@ async function loadCore(platform: Platform, folders: string[]): Promise<Core> {
   await turn();
   const { createCore } = await import('../core');
   await turn();
-  const core = createCore(platform, (s) => s.kind === 'host' && s.tokenValid, { onlyPickedPaths: true });
   // Folders the user named when starting host mode count as picked this session: paths inside them may be added by path.
-  for (const f of folders) core.picked.addFolder(resolve(f));
-  return core;
+  // They are known before the core starts anything (a watch folder inside one is watched at once, after a restart too).
+  return createCore(platform, (s) => s.kind === 'host' && s.tokenValid, { onlyPickedPaths: true, hostFolders: folders.map((f) => resolve(f)) });
 }
 
 main().catch((err: unknown) => {

@@ -1,15 +1,14 @@
 /**
  * Host-mode routes for the library's bytes, both behind the launch token:
  * POST /upload stages a dropped file (the browser cannot give a path) for
- * `jobs.addUpload`, or a big subtitle file for `subtitles.importNew` and
+ * `jobs.addFiles`, or a big subtitle file for `subtitles.importNew` and
  * replaceFrom (read once, off the event loop); GET /media/<recordingId> streams a recording's audio copy
  * with Range support so <audio> can seek.
  */
-import { randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream, mkdirSync, statSync } from 'node:fs';
+import { createReadStream, createWriteStream, statSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { extname, join } from 'node:path';
+import { extname } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Core } from '../core';
 
@@ -43,10 +42,7 @@ export async function handleUpload(core: Core, req: IncomingMessage, res: Server
     req.resume();
     return;
   }
-  const dir = core.jobs.uploadsDir();
-  mkdirSync(dir, { recursive: true });
-  const id = randomBytes(12).toString('base64url');
-  const part = join(dir, `${id}.part`);
+  const { id, part, path } = core.files.staged.create();
   let bytes = 0;
   let tooLarge = false;
   req.on('data', (c: Buffer) => {
@@ -58,7 +54,7 @@ export async function handleUpload(core: Core, req: IncomingMessage, res: Server
   });
   try {
     await pipeline(req, createWriteStream(part));
-    await rename(part, join(dir, id));
+    await rename(part, path);
     json(res, 200, { uploadId: id, bytes });
   } catch {
     await rm(part, { force: true });

@@ -13,6 +13,8 @@ export interface LibraryServices {
   webhooks: WebhookFollower;
   /** Whether backups carry remembered voices (the user's setting; absent: never). */
   backupVoiceprints?: () => boolean;
+  /** A backup's folder through the owner of the user's files (host mode: only under --folder, by its real path); absent: as given. */
+  backupFolder?: (dir: string, mayCreate: boolean) => Promise<string>;
 }
 
 export function registerLibraryHandlers(router: Router, services: LibraryServices, mediaUrl: (id: string, redacted: boolean) => string | null): void {
@@ -44,10 +46,14 @@ export function registerLibraryHandlers(router: Router, services: LibraryService
     library.recordings.item(id);
     return { url: library.audio.path(id, redacted ? 'redacted' : 'original') ? mediaUrl(id, redacted) : null };
   });
-  router.handle('library.exportAll', ({ dir }) => library.backup.exportAll(dir, { voiceprints: services.backupVoiceprints?.() === true }));
+  router.handle('library.exportAll', async (input) => {
+    const dir = services.backupFolder ? await services.backupFolder(input.dir, true) : input.dir;
+    return library.backup.exportAll(dir, { voiceprints: services.backupVoiceprints?.() === true });
+  });
   // One backup import at a time; its progress at most 10 times a second; importCancel stops it.
   let importing: AbortController | null = null;
-  router.handle('library.importAll', async ({ dir }) => {
+  router.handle('library.importAll', async (input) => {
+    const dir = services.backupFolder ? await services.backupFolder(input.dir, false) : input.dir;
     if (importing) throw new AppError('conflict', 'A backup is being imported already. Wait for it to finish or cancel it.');
     const abort = new AbortController();
     importing = abort;

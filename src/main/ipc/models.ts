@@ -39,22 +39,21 @@ export function registerModelHandlers(
     await speeds.forget(id);
     return { freedBytes };
   });
-  router.handle('models.installFile', async ({ path, uploadId, name, id }) => {
-    if (uploadId !== undefined) {
-      // A file the host-mode /upload route staged (data/uploads/<id>); the entry the user chose, or else its name, says which model it is.
-      if (!/^[A-Za-z0-9_-]{8,64}$/.test(uploadId)) throw new AppError('bad_request', 'That upload id is not valid.');
-      if (!name) throw new AppError('bad_request', 'Give the file name of the uploaded archive.');
-      const staged = join(uploadsDir, uploadId);
+  router.handle('models.installFile', async ({ file, id }) => {
+    if (file.kind === 'upload') {
+      // A file the host-mode /upload route staged (its id checked by the contract); the entry the user chose, or else its name, says which model it is.
+      if (!file.name) throw new AppError('bad_request', 'Give the file name of the uploaded archive.');
+      const staged = join(uploadsDir, file.uploadId);
       try {
-        const got = await models.installFrom(staged, name, id);
+        const got = await models.installFrom(staged, file.name, id);
         installed(got);
         return { id: got };
       } finally {
         await rm(staged, { force: true });
       }
     }
-    await models.checkPath(path!);
-    const got = await models.installFrom(path!, undefined, id);
+    await models.checkPath(file.path);
+    const got = await models.installFrom(file.path, undefined, id);
     installed(got);
     return { id: got };
   });

@@ -2,43 +2,29 @@
 import { z } from 'zod';
 import { jobSchema, transcriptionOptionsSchema } from '../jobs';
 import { durationHint, idInput, okOutput, type Contracts } from './common';
+import { fileRefSchema } from './files';
 
 export const jobChannels = {
   // ── jobs (durable; see DESIGN.md §5) ────────────────────────────────────
   /**
-   * Transcribe local files by path (Electron: from drag-and-drop via
-   * webUtils.getPathForFile, or an <input type=file>). One job each; each also
-   * creates its library item at once (status queued). `options` override
-   * settings.transcriptionDefaults. Errors: `file_unreadable` naming the file.
+   * Transcribe files, each a FileRef (shared/ipc/files.ts): a path the user picked or dropped (Electron:
+   * webUtils.getPathForFile), or, in host mode (a browser cannot give paths), an upload: first POST the
+   * file's bytes to `/upload?token=<launch token>&name=<encodeURIComponent(file.name)>` on the page's own
+   * origin (body = the raw File; answer 200 `{"uploadId": "…", "bytes": N}`; 401 without the token; 413
+   * above 5 GiB), then name it here with its `name`. One job each; each also creates its library item at
+   * once (status queued). `options` override settings.transcriptionDefaults. Errors, with nothing added:
+   * `file_unreadable` naming the file; `forbidden` in host mode for a path outside --folder, a link out included.
    */
   'jobs.addFiles': {
     input: z
       .object({
-        paths: z.array(z.string().min(1)).min(1).max(500),
-        /** Lengths the renderer measured (same order as `paths`; null where unknown), shown until the service reports its own. */
+        files: z.array(fileRefSchema).min(1).max(500),
+        /** Lengths the renderer measured (same order as `files`; null where unknown), shown until the service reports its own. */
         durationsMs: z.array(durationHint.nullable()).max(500).optional(),
         options: transcriptionOptionsSchema.optional(),
       })
       .strict(),
     output: z.object({ jobs: z.array(jobSchema) }),
-  },
-  /**
-   * Host mode (a browser cannot give paths): first POST the file's bytes to
-   * `/upload?token=<launch token>&name=<encodeURIComponent(file.name)>` on the
-   * page's own origin (body = the raw File, any content type; answer 200
-   * `{"uploadId": "…", "bytes": N}`; 401 without the token; 413 above 5 GiB),
-   * then call this with the uploadId. The staged file becomes the job's source.
-   */
-  'jobs.addUpload': {
-    input: z
-      .object({
-        uploadId: z.string().min(1),
-        name: z.string().min(1).max(500).optional(),
-        durationMs: durationHint.optional(),
-        options: transcriptionOptionsSchema.optional(),
-      })
-      .strict(),
-    output: jobSchema,
   },
   /** Transcribe a public http(s) URL the service can fetch (no upload). */
   'jobs.addUrl': {

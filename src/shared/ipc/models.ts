@@ -5,6 +5,7 @@ import { downloadStatusSchema, modelsListSchema } from '../models/view';
 import { modelIdSchema } from '../models/catalog';
 import { modelOfferSchema, speedTestSchema } from '../models/offer';
 import { none, type Contracts } from './common';
+import { fileRefSchema } from './files';
 
 export const modelChannels = {
   // Local models (Settings → Models; DESIGN.md §6b). Downloads answer at once; `models.progress` events follow.
@@ -20,22 +21,14 @@ export const modelChannels = {
   /** Delete an installed model (a default that named it falls back to the built-in). */
   'models.delete': { input: z.object({ id: modelIdSchema }).strict(), output: z.object({ freedBytes: z.number().int().nonnegative() }) },
   /**
-   * Install from an archive, a .gguf or a folder the user picked: Electron gives
-   * its `path`; host mode first POSTs the file to `/upload` as for jobs.addUpload
-   * and gives `uploadId` with the file's `name`. `id` is the catalog entry the user
+   * Install from an archive, a .gguf or a folder the user picked, as a FileRef
+   * (shared/ipc/files.ts): Electron gives its path; host mode first POSTs the file
+   * to `/upload` as for jobs.addFiles and names the upload with the file's `name`. `id` is the catalog entry the user
    * chose (two entries can share an archive name); without it the name picks the entry.
    * Host mode takes a `path` only when it was picked this session or lies under `--folder`.
    */
   'models.installFile': {
-    input: z
-      .object({
-        path: z.string().min(1).max(4096).optional(),
-        uploadId: z.string().min(1).max(64).optional(),
-        name: z.string().min(1).max(500).optional(),
-        id: modelIdSchema.optional(),
-      })
-      .strict()
-      .refine((v) => (v.path === undefined) !== (v.uploadId === undefined), 'give either path or uploadId'),
+    input: z.object({ file: fileRefSchema, id: modelIdSchema.optional() }).strict(),
     output: z.object({ id: modelIdSchema }),
   },
   /** The default model for files or live captions ('' = the built-in PocketSphinx); it must be installed and made for that task. */

@@ -4,6 +4,7 @@ import { CUE_LIMITS } from '../subtitles/limits';
 import { peaksSchema, rulesProfileSchema } from '../subtitles/schema';
 import { subtitleDocWireSchema } from '../subtitles/wire';
 import { idInput, okOutput, type Contracts } from './common';
+import { fileRefSchema } from './files';
 
 const index = z.number().int().nonnegative().max(CUE_LIMITS.cues);
 const ms = z.number().int().nonnegative().max(CUE_LIMITS.maxMs);
@@ -27,11 +28,7 @@ export const editorViewSchema = z
  * receiving side would parse on its event loop): a file the user picked (desktop, its path) or one POSTed to
  * `/upload` (host mode, the upload id; used once). Main reads and decodes it on the library's worker.
  */
-export const subtitleFileSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('path'), path: z.string().min(1).max(4096) }).strict(),
-  z.object({ kind: z.literal('upload'), uploadId: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/) }).strict(),
-]);
-export type SubtitleFileRef = z.infer<typeof subtitleFileSchema>;
+export const subtitleFileSchema = fileRefSchema;
 /** The most text sent inline (`content`); a bigger file comes as `file`. */
 const inlineText = z
   .string()
@@ -109,7 +106,7 @@ export const subtitleChannels = {
    * An SRT or VTT file as a new library item, as `file` (subtitleFileSchema) or, when small, its text as `content`;
    * `problems` lists cues that could not be read, by line.
    * `media`: its video or audio, a file the user picked (desktop) or one uploaded to `/upload` (host mode); without it, a
-   * desktop `subtitlePath` the user picked lets main take a same-named video or audio file beside it. Either way the
+   * subtitle `file` given by its path lets main take a same-named video or audio file beside it. Either way the
    * media is copied into the library. `media` in the answer: the name of the file attached, or null.
    */
   'subtitles.importNew': {
@@ -118,13 +115,7 @@ export const subtitleChannels = {
         name: fileName,
         content: inlineText.optional(),
         file: subtitleFileSchema.optional(),
-        subtitlePath: z.string().min(1).max(4096).optional(),
-        media: z
-          .discriminatedUnion('kind', [
-            z.object({ kind: z.literal('path'), path: z.string().min(1).max(4096) }).strict(),
-            z.object({ kind: z.literal('upload'), uploadId: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/), name: z.string().trim().min(1).max(300) }).strict(),
-          ])
-          .optional(),
+        media: fileRefSchema.optional(),
       })
       .strict()
       .refine((v) => (v.content === undefined) !== (v.file === undefined), { error: 'Send the subtitles as file or as content, one of the two.' }),

@@ -56,6 +56,60 @@ function unbounded(schema: unknown, path: string, seen = new Set<unknown>()): st
   }
 }
 import { defaultSettings, settingsPatchSchema, settingsSchema } from '../../../src/shared/settings';
+import { fileRefSchema } from '../../../src/shared/ipc/files';
+
+/** A field that names a file by itself (a path, an upload id) instead of through fileRefSchema. */
+const FILE_FIELD = /^(path|paths|uploadId|uploadIds|file|files|[a-z]+(Path|Paths|File|UploadId))$/;
+/** Fields named like a file that are not one the user hands in: a watch folder, an export main saved (to show in its folder), the model for files. */
+const NOT_A_FILE = new Set(['watch.add.path', 'library.revealExport.path', 'settings.set.models.files']);
+
+/** Every field of a channel's input that names a file other than through fileRefSchema, by path. */
+function fileFields(schema: unknown, path: string, seen = new Set<unknown>()): string[] {
+  if (schema === fileRefSchema || seen.has(schema)) return [];
+  seen.add(schema);
+  const d = defOf(schema);
+  const walk = (s: unknown, p: string) => fileFields(s, p, seen);
+  switch (d.type) {
+    case 'object':
+      return Object.entries(d.shape as Record<string, unknown>).flatMap(([k, v]) => {
+        const here = `${path}.${k}`;
+        const inner = walk(v, here);
+        // A field named like a file is fine only when what it holds is a FileRef (or FileRefs).
+        const isRef = refOnly(v);
+        return [...(FILE_FIELD.test(k) && !isRef && !NOT_A_FILE.has(here) ? [here] : []), ...inner];
+      });
+    case 'array':
+      return walk(d.element, `${path}[]`);
+    case 'union':
+      return (d.options as unknown[]).flatMap((s, i) => walk(s, `${path}|${i}`));
+    case 'intersection':
+      return [...walk(d.left, path), ...walk(d.right, path)];
+    case 'optional':
+    case 'nullable':
+    case 'default':
+    case 'prefault':
+    case 'catch':
+    case 'readonly':
+    case 'nonoptional':
+      return walk(d.innerType, path);
+    case 'pipe':
+      return [...walk(d.in, path), ...walk(d.out, path)];
+    case 'lazy':
+      return walk((d.getter as () => unknown)(), path);
+    default:
+      return [];
+  }
+}
+
+/** Whether a schema is fileRefSchema, maybe optional, nullable or in an array. */
+function refOnly(s: unknown): boolean {
+  if (s === fileRefSchema) return true;
+  const d = defOf(s);
+  if (d.type === 'array') return refOnly(d.element);
+  if (['optional', 'nullable', 'default', 'readonly', 'nonoptional'].includes(d.type)) return refOnly(d.innerType);
+  if (d.type === 'pipe') return refOnly(d.in);
+  return false;
+}
 
 describe('IPC contract', () => {
   it('lists every channel with an input and an output schema', () => {
@@ -82,6 +136,18 @@ describe('IPC contract', () => {
       },
     });
     expect(unbounded(probe({ a: arr(), b: arr(200_000), c: arr(5_000) }), 'x')).toEqual(['x.a[] (no max)', 'x.b[] (max 200000)']);
+  });
+
+  it('names every file the user hands in through fileRefSchema (a path or an upload id), in every channel', () => {
+    const found = channelNames.flatMap((name) => fileFields(channels[name].input, name));
+    expect(found).toEqual([]);
+    // The walk sees what it must: a path, an upload id or a path list beside a FileRef, anywhere down a schema.
+    const obj = (shape: Record<string, unknown>) => ({ _zod: { def: { type: 'object', shape } } });
+    const str = { _zod: { def: { type: 'string' } } };
+    const arr = (element: unknown) => ({ _zod: { def: { type: 'array', element } } });
+    expect(
+      fileFields(obj({ a: obj({ path: str, uploadId: str, mediaPath: str }), files: arr(str), ok: arr(fileRefSchema), file: fileRefSchema }), 'x'),
+    ).toEqual(['x.a.path', 'x.a.uploadId', 'x.a.mediaPath', 'x.files']);
   });
 
   it('recognises only contract names', () => {

@@ -58,13 +58,23 @@ export class RestClient {
     return parseWith(schema, res, what);
   }
 
-  /** POST /v2/upload with the file streamed from disk. Never holds the file in memory. */
-  async upload(path: string, opts: { signal?: AbortSignal; onProgress?: (p: UploadProgress) => void } = {}): Promise<string> {
+  /**
+   * POST /v2/upload with the file streamed from disk. Never holds the file in memory. `source`: a path, or a
+   * file main already opened and checked (services/files), read from its descriptor only and left open.
+   */
+  async upload(
+    source: string | { name: string; size: number; handle: FileHandle },
+    opts: { signal?: AbortSignal; onProgress?: (p: UploadProgress) => void } = {},
+  ): Promise<string> {
+    const path = typeof source === 'string' ? source : source.name;
     let total: number;
     try {
-      const st = statSync(path);
-      if (!st.isFile()) throw new Error('not a file');
-      total = st.size;
+      if (typeof source !== 'string') total = source.size;
+      else {
+        const st = statSync(path);
+        if (!st.isFile()) throw new Error('not a file');
+        total = st.size;
+      }
     } catch (e) {
       throw new AppError('file_unreadable', `Verbatim cannot read ${path}: it was moved, deleted, or is not a file.`, { cause: e });
     }
@@ -74,7 +84,7 @@ export class RestClient {
     const writer: BodyWriter = async (req) => {
       let fh: FileHandle;
       try {
-        fh = await open(path, 'r');
+        fh = typeof source === 'string' ? await open(path, 'r') : source.handle;
       } catch (e) {
         throw new AppError('file_unreadable', `Verbatim could not open ${path} to upload it.`, { cause: e });
       }
@@ -99,7 +109,7 @@ export class RestClient {
         }
         await Promise.all(inFlight);
       } finally {
-        await fh.close();
+        if (typeof source === 'string') await fh.close();
       }
     };
     const res = await send({

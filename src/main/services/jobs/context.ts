@@ -8,6 +8,7 @@ import type { JobRow, JobStore, TransitionExtra } from '../library/jobs';
 import type { EngineHandle } from '../local-engine';
 import type { Settings } from '../../../shared/settings';
 import type { WebhookReceiver } from '../webhooks';
+import type { UserFiles } from '../files/refs';
 import { canTransition } from './states';
 
 export interface JobEvents {
@@ -22,6 +23,8 @@ export interface JobServiceOptions {
   retry?: RetryPolicy;
   clock?: Clock;
   log?: (message: string) => void;
+  /** The owner of the user's files (core.ts builds one; absent: the desktop's, uploads in `<data>/uploads`). */
+  files?: UserFiles;
 }
 
 /** The parts of the engine manager jobs use (tests hand a fake). */
@@ -53,6 +56,8 @@ export class JobContext {
   readonly log: (message: string) => void;
 
   constructor(
+    /** Every file a job reads goes through its check, at upload time too. */
+    readonly files: UserFiles,
     readonly library: Library,
     readonly settings: SettingsAccess,
     readonly keys: KeyAccess,

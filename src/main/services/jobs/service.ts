@@ -3,10 +3,10 @@
  * (files, host-mode uploads, URLs), starts the machine for each, cancels,
  * retries, removes, and resumes every unfinished job at start.
  */
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
-import { basename, extname, join } from 'node:path';
+import { extname, join } from 'node:path';
 import { AppError } from '../../../shared/errors';
+import type { FileRef } from '../../../shared/ipc/files';
 import type { Job, ServiceRegion, TranscriptionOptions } from '../../../shared/jobs';
 import { asAppError, realClock } from '../client/http';
 import { remoteEndpoints } from '../endpoints';
@@ -15,6 +15,9 @@ import type { JobSourceKind } from '../library/jobs';
 import { JobContext, type EngineAccess, type JobEvents, type JobServiceOptions, type KeyAccess, type SettingsAccess, type WebhookAccess } from './context';
 import { isRetryable, runJob, type UploadSlots } from './machine';
 import { isFinalJobStatus } from './states';
+import { PickedFiles } from '../files/picked';
+import { UserFiles, type OpenedFile } from '../files/refs';
+import { StagedUploads } from '../files/staged';
 
 class Semaphore implements UploadSlots {
   private active = 0;
@@ -54,11 +57,25 @@ export interface FileSource {
   durationMs?: number | null;
 }
 
+/** A file checked for a job (services/files), its job still to be made. */
+export interface CheckedFile {
+  kind: 'file' | 'upload';
+  /** The real path (links resolved), or the staged upload. */
+  path: string;
+  name: string;
+  size: number;
+  durationMs: number | null;
+  /** Played from where it is (a desktop pick). */
+  originalPath: string | null;
+}
+
 export class JobService {
   private readonly ctx: JobContext;
   private readonly running = new Map<string, { ac: AbortController; reason: 'cancel' | 'dispose' | null; done: Promise<void> }>();
   private readonly slots: Semaphore;
   private disposed = false;
+  /** The one check every file a job reads goes through. */
+  readonly files: UserFiles;
 
   constructor(
     private readonly library: Library,
@@ -69,7 +86,8 @@ export class JobService {
     private readonly events: JobEvents,
     opts: JobServiceOptions = {},
   ) {
-    this.ctx = new JobContext(library, settings, keys, engine, webhooks, events, opts.clock ?? realClock, opts);
+    this.files = opts.files ?? new UserFiles(new PickedFiles(), new StagedUploads(join(library.dataDir, 'uploads'), () => library.jobs.uploadSources()));
+    this.ctx = new JobContext(this.files, library, settings, keys, engine, webhooks, events, opts.clock ?? realClock, opts);
     this.slots = new Semaphore(() => this.settings.get().uploadConcurrency);
   }
 
@@ -81,19 +99,9 @@ export class JobService {
     return rows.length;
   }
 
-  /** Staged browser uploads older than an hour that no job refers to (the tab was closed before jobs.addUpload). */
+  /** Staged browser uploads older than an hour that no job refers to (the tab was closed before a job named them). */
   private sweepUploads(): void {
-    const dir = this.uploadsDir();
-    if (!existsSync(dir)) return;
-    const used = this.library.jobs.uploadSources();
-    for (const name of readdirSync(dir)) {
-      const p = join(dir, name);
-      try {
-        if (!used.has(p) && Date.now() - statSync(p).mtimeMs > 3_600_000) rmSync(p, { force: true });
-      } catch {
-        // raced with another sweep or a finishing job
-      }
-    }
+    this.files.staged.sweep();
   }
 
   /** Which region a new job goes to: with no cloud key, the local engine. */
@@ -104,46 +112,66 @@ export class JobService {
     return region;
   }
 
-  async addFiles(files: FileSource[], options?: TranscriptionOptions): Promise<Job[]> {
-    const sizes: number[] = [];
-    for (const f of files) {
-      try {
-        const st = await stat(f.path);
-        if (!st.isFile()) throw new Error('not a file');
-        sizes.push(st.size);
-      } catch (e) {
-        throw new AppError('file_unreadable', `Verbatim cannot read “${f.path}”: it does not exist or is not a file. Nothing was added.`, { cause: e });
-      }
+  /** Files the user named (paths or uploads), each through the check, then one job each; nothing is added when one is refused. */
+  async add(files: { file: FileRef; durationMs?: number | null }[], options?: TranscriptionOptions): Promise<Job[]> {
+    const checked: CheckedFile[] = [];
+    for (const { file, durationMs } of files) {
+      if (file.kind === 'upload') checked.push(await this.checkUpload(file.uploadId, file.name, durationMs ?? null));
+      else checked.push(await this.checkPath({ path: file.path, picked: this.files.picked.has(file.path), durationMs }));
     }
-    return files.map((f, i) =>
-      this.create({
-        kind: 'file',
-        source: f.path,
-        name: basename(f.path),
-        size: sizes[i] ?? null,
-        durationMs: f.durationMs ?? null,
-        originalPath: f.picked ? f.path : null,
-        options,
-      }),
-    );
+    return this.addChecked(checked, options);
+  }
+
+  async addFiles(files: FileSource[], options?: TranscriptionOptions): Promise<Job[]> {
+    const checked: CheckedFile[] = [];
+    for (const f of files) checked.push(await this.checkPath(f));
+    return this.addChecked(checked, options);
+  }
+
+  /** A path through the one check (real path, inside --folder in host mode, a regular file), read no further here. */
+  async checkPath(f: FileSource): Promise<CheckedFile> {
+    const opened = await this.files.openPath(f.path, { nothing: 'Nothing was added.' });
+    return { kind: 'file', ...(await closed(opened)), durationMs: f.durationMs ?? null, originalPath: f.picked ? opened.path : null };
+  }
+
+  private async checkUpload(uploadId: string, name: string | undefined, durationMs: number | null): Promise<CheckedFile> {
+    const opened = await this.files.openUpload(uploadId, { name: name ?? 'Upload', nothing: 'Nothing was added.' });
+    await opened.close();
+    if (this.files.staged.inUse(opened.path)) throw new AppError('conflict', 'That upload was already added.');
+    return { kind: 'upload', path: opened.path, name: name ?? 'Upload', size: opened.size, durationMs, originalPath: null };
+  }
+
+  /**
+   * The jobs of files already checked, made in one transaction; `within` runs in the same one (a watched
+   * file's "taken" mark), so a crash leaves both or neither. They start once it has committed.
+   */
+  addChecked(files: CheckedFile[], options?: TranscriptionOptions, within?: (jobs: Job[]) => void): Job[] {
+    const jobs = this.library.transaction(() => {
+      const made = files.map((f) =>
+        this.create({ kind: f.kind, source: f.path, name: f.name, size: f.size, durationMs: f.durationMs, originalPath: f.originalPath, options }),
+      );
+      within?.(made);
+      return made;
+    });
+    for (const job of jobs) {
+      this.events.changed(job.id, job);
+      this.start(job.id);
+    }
+    return jobs;
   }
 
   /** A file staged by the host-mode /upload route (data/uploads/<id>). */
   async addUpload(uploadId: string, name: string | undefined, options?: TranscriptionOptions, durationMs?: number): Promise<Job> {
-    if (!/^[A-Za-z0-9_-]{8,64}$/.test(uploadId)) throw new AppError('bad_request', 'That upload id is not valid.');
-    const path = join(this.uploadsDir(), uploadId);
-    let size: number;
-    try {
-      size = (await stat(path)).size;
-    } catch {
-      throw new AppError('not_found', 'That upload is gone (already used, or Verbatim restarted). Drop the file again.');
-    }
-    if (this.library.jobs.uploadSources().has(path)) throw new AppError('conflict', 'That upload was already added.');
-    return this.create({ kind: 'upload', source: path, name: name ?? 'Upload', size, durationMs: durationMs ?? null, originalPath: null, options });
+    return this.addChecked([await this.checkUpload(uploadId, name, durationMs ?? null)], options)[0]!;
   }
 
   addUrl(url: string, name: string | undefined, options?: TranscriptionOptions): Job {
-    return this.create({ kind: 'url', source: url, name: name || url, size: null, durationMs: null, originalPath: null, options });
+    const job = this.library.transaction(() =>
+      this.create({ kind: 'url', source: url, name: name || url, size: null, durationMs: null, originalPath: null, options }),
+    );
+    this.events.changed(job.id, job);
+    this.start(job.id);
+    return job;
   }
 
   /** Transcribe a live session's recording again, as a pre-recorded job: a new transcript of the same item (both are kept). */
@@ -198,10 +226,6 @@ export class JobService {
     return job;
   }
 
-  uploadsDir(): string {
-    return join(this.library.dataDir, 'uploads');
-  }
-
   private create(spec: {
     kind: JobSourceKind;
     source: string;
@@ -211,6 +235,7 @@ export class JobService {
     originalPath: string | null;
     options?: TranscriptionOptions;
   }): Job {
+    // Made inside addChecked's transaction: the caller tells the renderer and starts it once that has committed.
     const region = this.targetRegion();
     const s = this.settings.get();
     const options = { ...s.transcriptionDefaults, ...spec.options };
@@ -236,8 +261,6 @@ export class JobService {
         options,
       },
     });
-    this.events.changed(job.id, job);
-    this.start(job.id);
     return job;
   }
 
@@ -318,6 +341,12 @@ export class JobService {
     }
     await Promise.all(all.map((r) => r.done));
   }
+}
+
+/** The checked file's facts; its descriptor is closed (the job reads it again through the check when it uploads). */
+async function closed(f: OpenedFile): Promise<{ path: string; name: string; size: number }> {
+  await f.close();
+  return { path: f.path, name: f.name, size: f.size };
 }
 
 function stripExt(name: string): string {

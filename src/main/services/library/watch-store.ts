@@ -81,7 +81,7 @@ export class WatchStore {
     return this.db.prepare(`SELECT 1 FROM watch_files WHERE path = ?`).get(path) !== undefined;
   }
 
-  /** Noted before its job is made: a crash in between leaves the file taken once, never twice. */
+  /** Noted in the same transaction as its job (services/watch): a crash leaves both or neither. */
   remember(path: string, folderId: string, size: number, mtimeMs: number): void {
     this.db
       .prepare(`INSERT OR IGNORE INTO watch_files (path, folder_id, size, mtime_ms, taken_at) VALUES (?, ?, ?, ?, ?)`)

@@ -1,14 +1,16 @@
 /**
  * Watch folders: audio and video files that appear in a folder the user chose are transcribed with
  * that folder's settings (model, language, speakers), and their subtitles written next to them.
- * Each file is noted in the library before its job is made, so neither a restart nor a folder added
- * again takes it twice. Host mode watches only inside the folders it was started with.
+ * A file is checked by the owner of the user's files (its real path, inside --folder in host mode), then
+ * noted as taken in the same transaction as its job: a crash leaves both or neither, so a file is
+ * neither lost nor taken twice. Host mode watches only inside the folders it was started with.
  */
 import { realpath, stat } from 'node:fs/promises';
-import { basename, isAbsolute, join } from 'node:path';
+import { basename, isAbsolute } from 'node:path';
 import { AppError } from '../../../shared/errors';
 import type { WatchFolder, WatchOptions } from '../../../shared/ipc/watch';
 import type { Job, TranscriptionOptions } from '../../../shared/jobs';
+import type { CheckedFile } from '../jobs/service';
 import type { Library } from '../library/library';
 import type { WatchFolderRow } from '../library/watch-store';
 import { FolderWatcher } from './folder-watcher';
@@ -16,8 +18,10 @@ import { writeSubtitlesBeside } from './subtitles';
 
 export interface WatchDeps {
   library: Library;
-  /** Makes the job (JobService.addFiles). */
-  addFile(path: string, options: TranscriptionOptions): Promise<Job>;
+  /** The file through the one check (JobService.checkPath: real path, inside --folder in host mode, a regular file). */
+  check(path: string): Promise<CheckedFile>;
+  /** Makes the job, running `within` in the same transaction (JobService.addChecked). */
+  addChecked(file: CheckedFile, options: TranscriptionOptions, within: (job: Job) => void): Job;
   /** Whether files under this folder may be read (host mode: only under --folder). */
   folderAllowed(dir: string): boolean;
   changed(folderId: string | null): void;
@@ -191,21 +195,32 @@ export class WatchService {
       return;
     }
     if (folder.paused) return;
-    // A link inside the folder may point anywhere: host mode reads only what lies under --folder.
-    const real = await realpath(path).catch(() => null);
-    if (!real || !this.deps.folderAllowed(join(real, '..'))) {
-      this.deps.log(`watch: ${path} was not taken: it leads outside the folders Verbatim may read`);
-      this.deps.library.watch.remember(path, folderId, size, mtimeMs);
-      this.deps.library.watch.setError(path, 'outside the allowed folders');
-      return;
-    }
-    this.deps.library.watch.remember(path, folderId, size, mtimeMs);
+    let checked: CheckedFile;
     try {
-      const job = await this.deps.addFile(path, jobOptionsOf(folder.options));
-      this.deps.library.watch.setJob(path, job.id, job.recordingId);
+      // A link inside the folder may point anywhere: the check reads only what lies under --folder in host mode.
+      checked = await this.deps.check(path);
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
-      this.deps.library.watch.setError(path, message);
+      this.deps.library.transaction(() => {
+        this.deps.library.watch.remember(path, folderId, size, mtimeMs);
+        this.deps.library.watch.setError(path, message);
+      });
+      this.deps.log(`watch: ${path} was not taken: ${message}`);
+      this.deps.changed(folderId);
+      return;
+    }
+    if (this.disposed) return;
+    try {
+      this.deps.addChecked(checked, jobOptionsOf(folder.options), (job) => {
+        this.deps.library.watch.remember(path, folderId, size, mtimeMs);
+        this.deps.library.watch.setJob(path, job.id, job.recordingId);
+      });
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e);
+      this.deps.library.transaction(() => {
+        this.deps.library.watch.remember(path, folderId, size, mtimeMs);
+        this.deps.library.watch.setError(path, message);
+      });
       this.deps.log(`watch: ${path} was not taken: ${message}`);
     }
     this.deps.changed(folderId);

@@ -80,17 +80,9 @@ export const intakeState =
         );
         patch(item.id, { state: 'adding' });
         const durationMs = (await probes.get(item.id)) ?? null;
-        if (source.kind === 'path') {
-          const { jobs } = await api.invoke('jobs.addFiles', { paths: [source.path], durationsMs: [durationMs] });
-          for (const j of jobs) useJobs.getState().upsert(j);
-        } else {
-          const name = item.name;
-          useJobs
-            .getState()
-            .upsert(
-              await api.invoke('jobs.addUpload', durationMs === null ? { uploadId: source.uploadId, name } : { uploadId: source.uploadId, name, durationMs }),
-            );
-        }
+        const file = source.kind === 'path' ? source : { ...source, name: item.name };
+        const { jobs } = await api.invoke('jobs.addFiles', { files: [file], durationsMs: [durationMs] });
+        for (const j of jobs) useJobs.getState().upsert(j);
         remove(item.id);
       } catch (err) {
         if (errorCode(err) === 'canceled') remove(item.id);

@@ -111,10 +111,7 @@ export const modelsState =
           );
           set({ installing: { name: file.name, percent: null, for: at } });
           const chosen = id ? { id } : {};
-          const got = await api.invoke(
-            'models.installFile',
-            source.kind === 'path' ? { path: source.path, ...chosen } : { uploadId: source.uploadId, name: file.name, ...chosen },
-          );
+          const got = await api.invoke('models.installFile', { file: source.kind === 'path' ? source : { ...source, name: file.name }, ...chosen });
           const name = get().list?.models.find((r) => r.entry.id === got.id)?.entry.name ?? got.id;
           set((st) => ({ installResult: { ok: true, text: `Installed ${name} from ${file.name}.`, for: at }, ...forgetTest(st, got.id) }));
         } catch (err) {

@@ -44,8 +44,8 @@ export async function importAsItem(
   }
   return api.invoke('subtitles.importNew', {
     name: sub.name,
-    ...(await subtitleSource(sub, signal)),
-    ...(subtitlePath ? { subtitlePath } : {}),
+    // A picked file goes by its path, so main can also find the video beside it.
+    ...(subtitlePath ? { file: { kind: 'path' as const, path: subtitlePath } } : await subtitleSource(sub, signal)),
     ...(source ? { media: source } : {}),
   });
 }

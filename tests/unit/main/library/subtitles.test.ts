@@ -10,7 +10,9 @@ import { registerSubtitleHandlers } from '../../../../src/main/ipc/subtitles';
 import type { FileDialogs } from '../../../../src/main/platform/types';
 import { Library } from '../../../../src/main/services/library/library';
 import { ExportSaver } from '../../../../src/main/services/library/export-files';
-import { PickedFiles } from '../../../../src/main/services/picked-files';
+import { PickedFiles } from '../../../../src/main/services/files/picked';
+import { UserFiles } from '../../../../src/main/services/files/refs';
+import { StagedUploads } from '../../../../src/main/services/files/staged';
 import { importSubtitlesAsItem } from '../../../../src/main/services/library/subtitle-import';
 import { buildCuesWith, builtInProfiles, commands, parseSubtitles, type Cue, type EditorState } from '../../../../src/shared/subtitles/index';
 
@@ -194,8 +196,7 @@ describe('subtitle store', () => {
   it('answers bad IPC input with bad_request and a missing item with not_found', async () => {
     const router = new Router(() => true);
     registerSubtitleHandlers(router, lib, {
-      picked: new PickedFiles(),
-      uploadsDir: join(dir, 'uploads'),
+      files: new UserFiles(new PickedFiles(), new StagedUploads(join(dir, 'uploads'), () => new Set())),
       log: () => undefined,
     });
     const ctx = { sender: { kind: 'host' as const, tokenValid: true } };

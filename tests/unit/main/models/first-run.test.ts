@@ -56,7 +56,7 @@ describe('the first-run offer over IPC', () => {
     expect(offer.id).toMatch(/^(parakeet-tdt-0\.6b-v2|moonshine-base-en|moonshine-tiny-en)$/);
     expect(offer.profile.cores).toBeGreaterThan(0);
     expect(offer.hasSpeechModel).toBe(false);
-    await call('models.installFile', { path: modelFolder('zipformer-small-en') });
+    await call('models.installFile', { file: { kind: 'path', path: modelFolder('zipformer-small-en') } });
     expect(await call('models.offer', {})).toMatchObject({ hasSpeechModel: true });
   });
 
@@ -75,28 +75,28 @@ describe('the first-run offer over IPC', () => {
     expect(await call('models.offer', {})).toMatchObject({ accepted: 'zipformer-small-en' });
     await manager.dispose();
     start();
-    await call('models.installFile', { path: modelFolder('zipformer-small-en') });
+    await call('models.installFile', { file: { kind: 'path', path: modelFolder('zipformer-small-en') } });
     await expect.poll(() => settings.get().models.files).toBe('zipformer-small-en');
   });
 });
 
 describe('the default model, deleted and installed again', () => {
   it('comes back as the default after it is installed again', async () => {
-    await call('models.installFile', { path: modelFolder('zipformer-small-en') });
+    await call('models.installFile', { file: { kind: 'path', path: modelFolder('zipformer-small-en') } });
     await call('models.setDefault', { task: 'files', id: 'zipformer-small-en' });
     await call('models.delete', { id: 'zipformer-small-en' });
     expect(settings.get().models.files).toBe('');
-    await call('models.installFile', { path: modelFolder('zipformer-small-en') });
+    await call('models.installFile', { file: { kind: 'path', path: modelFolder('zipformer-small-en') } });
     await expect.poll(() => settings.get().models.files).toBe('zipformer-small-en');
   });
 
   it('does not take the place of a default chosen meanwhile', async () => {
-    await call('models.installFile', { path: modelFolder('zipformer-small-en') });
+    await call('models.installFile', { file: { kind: 'path', path: modelFolder('zipformer-small-en') } });
     await call('models.setDefault', { task: 'files', id: 'zipformer-small-en' });
     await call('models.delete', { id: 'zipformer-small-en' });
-    await call('models.installFile', { path: modelFolder('moonshine-tiny-en') });
+    await call('models.installFile', { file: { kind: 'path', path: modelFolder('moonshine-tiny-en') } });
     await call('models.setDefault', { task: 'files', id: 'moonshine-tiny-en' });
-    await call('models.installFile', { path: modelFolder('zipformer-small-en') });
+    await call('models.installFile', { file: { kind: 'path', path: modelFolder('zipformer-small-en') } });
     // The restore runs behind the answer: wait for the file it rewrites, then read the setting.
     await expect.poll(() => JSON.parse(readFileSync(join(dir, 'models', '.verbatim-defaults.json'), 'utf8'))).toEqual({});
     expect(settings.get().models.files).toBe('moonshine-tiny-en');

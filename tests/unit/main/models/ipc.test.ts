@@ -70,11 +70,11 @@ describe('models.* handlers', () => {
     expect(await router.dispatch('models.download', { id: '../etc' }, ctx)).toMatchObject({ ok: false, error: { code: 'bad_request' } });
     expect(await router.dispatch('models.download', { id: 'no-such-model' }, ctx)).toMatchObject({ ok: false, error: { code: 'not_found' } });
     expect(await router.dispatch('models.installFile', {}, ctx)).toMatchObject({ ok: false, error: { code: 'bad_request' } });
-    expect(await router.dispatch('models.installFile', { uploadId: '../../x', name: 'a.tar.bz2' }, ctx)).toMatchObject({
+    expect(await router.dispatch('models.installFile', { file: { kind: 'upload', uploadId: '../../x', name: 'a.tar.bz2' } }, ctx)).toMatchObject({
       ok: false,
       error: { code: 'bad_request' },
     });
-    expect(await router.dispatch('models.installFile', { path: join(dir, 'nothing-here.tar.bz2') }, ctx)).toMatchObject({
+    expect(await router.dispatch('models.installFile', { file: { kind: 'path', path: join(dir, 'nothing-here.tar.bz2') } }, ctx)).toMatchObject({
       ok: false,
       error: { code: 'file_unreadable' },
     });

@@ -1,27 +1,29 @@
 /**
- * A subtitle file named by reference (services/subtitle-file.ts): only an
+ * A subtitle file named by reference (services/files/subtitle-file.ts): only an
  * upload this host staged (not a link, not one a job uses, not too big) or a
- * path the user picked is read; the worker's reading (subtitle-import.ts
+ * path the user picked is read, and the worker reads a staged copy; the worker's reading (subtitle-import.ts
  * subtitleText) decodes it as the renderer does and uses an upload once; and
  * the library's worker replaces cues from such a file.
  */
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Library } from '../../../src/main/services/library/library';
-import { importSubtitlesAsItem } from '../../../src/main/services/library/subtitle-import';
-import { subtitleText } from '../../../src/main/services/library/subtitle-text';
-import { PickedFiles } from '../../../src/main/services/picked-files';
-import { SUBTITLE_FILE_BYTES, subtitleFileText } from '../../../src/main/services/subtitle-file';
-import { readSubtitleFile } from '../../../src/shared/subtitles/read';
-import { srtOf } from '../../support/srt';
+import { Library } from '../../../../src/main/services/library/library';
+import { importSubtitlesAsItem } from '../../../../src/main/services/library/subtitle-import';
+import { subtitleText } from '../../../../src/main/services/library/subtitle-text';
+import { PickedFiles } from '../../../../src/main/services/files/picked';
+import { UserFiles } from '../../../../src/main/services/files/refs';
+import { StagedUploads } from '../../../../src/main/services/files/staged';
+import { SUBTITLE_FILE_BYTES, subtitleFileText } from '../../../../src/main/services/files/subtitle-file';
+import { readSubtitleFile } from '../../../../src/shared/subtitles/read';
+import { srtOf } from '../../../support/srt';
 
 let dir: string;
 let uploads: string;
 let picked: PickedFiles;
 const inUse = new Set<string>();
-const deps = () => ({ picked, uploadsDir: uploads, uploadInUse: (p: string) => inUse.has(p) });
+const deps = () => new UserFiles(picked, new StagedUploads(uploads, () => inUse));
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'verbatim-subtitle-file-'));
   uploads = join(dir, 'uploads');
@@ -31,9 +33,9 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-const refusal = (f: () => unknown) => {
+const refusal = async (f: () => unknown) => {
   try {
-    f();
+    await f();
   } catch (e) {
     return { code: (e as { code?: string }).code, message: (e as Error).message };
   }
@@ -41,16 +43,23 @@ const refusal = (f: () => unknown) => {
 };
 
 describe('subtitleFileText', () => {
-  it('takes an upload of this host once, and a picked path as it is', () => {
+  it('takes an upload of this host once, and a picked path as a staged copy read from the opened file', async () => {
     writeFileSync(join(uploads, 'abcdefgh1234'), srtOf(2));
-    expect(subtitleFileText({ kind: 'upload', uploadId: 'abcdefgh1234' }, 'a.srt', deps())).toEqual({ path: join(uploads, 'abcdefgh1234'), remove: true });
+    expect(await subtitleFileText({ kind: 'upload', uploadId: 'abcdefgh1234' }, 'a.srt', deps())).toEqual({
+      path: join(uploads, 'abcdefgh1234'),
+      remove: true,
+    });
     const mine = join(dir, 'mine.srt');
     writeFileSync(mine, srtOf(2));
     picked.add(mine);
-    expect(subtitleFileText({ kind: 'path', path: mine }, 'mine.srt', deps())).toEqual({ path: mine, remove: false });
+    const copy = await subtitleFileText({ kind: 'path', path: mine }, 'mine.srt', deps());
+    expect(copy).toMatchObject({ remove: true });
+    const copied = (copy as { path: string }).path;
+    expect(copied.startsWith(uploads)).toBe(true);
+    expect(readFileSync(copied, 'utf8')).toBe(srtOf(2));
   });
 
-  it('refuses what the host did not stage or the user did not pick, with a sentence saying what to do', () => {
+  it('refuses what the host did not stage or the user did not pick, with a sentence saying what to do', async () => {
     const secret = join(dir, 'secret.srt');
     writeFileSync(secret, srtOf(1));
     symlinkSync(secret, join(uploads, 'linkedupload1'));
@@ -61,7 +70,7 @@ describe('subtitleFileText', () => {
     truncateSync(join(uploads, 'hugeupload12'), SUBTITLE_FILE_BYTES + 1);
     const cases: [unknown, string, RegExp][] = [
       [{ kind: 'upload', uploadId: 'never-issued' }, 'not_found', /gone .*Choose the file again/],
-      [{ kind: 'upload', uploadId: '../secret.srt' }, 'bad_request', /not one Verbatim made/],
+      [{ kind: 'upload', uploadId: '../secret.srt' }, 'bad_request', /not one Verbatim issued/],
       [{ kind: 'upload', uploadId: 'linkedupload1' }, 'forbidden', /not a file Verbatim staged/],
       [{ kind: 'upload', uploadId: 'afolder12345' }, 'forbidden', /not a file Verbatim staged/],
       [{ kind: 'upload', uploadId: 'transcribing1' }, 'conflict', /being transcribed/],
@@ -70,7 +79,7 @@ describe('subtitleFileText', () => {
       [{ kind: 'path', path: '/etc/passwd' }, 'forbidden', /picked or dropped/],
     ];
     for (const [ref, code, message] of cases) {
-      const r = refusal(() => subtitleFileText(ref as never, 'x.srt', deps()));
+      const r = await refusal(() => subtitleFileText(ref as never, 'x.srt', deps()));
       expect(r?.code, JSON.stringify(ref)).toBe(code);
       expect(r?.message, JSON.stringify(ref)).toMatch(message);
     }
@@ -78,12 +87,12 @@ describe('subtitleFileText', () => {
     expect(existsSync(join(uploads, 'hugeupload12'))).toBe(false);
     expect(existsSync(secret)).toBe(true);
     picked.add(join(dir, 'gone.srt'));
-    expect(refusal(() => subtitleFileText({ kind: 'path', path: join(dir, 'gone.srt') }, 'gone.srt', deps()))?.code).toBe('file_unreadable');
+    expect((await refusal(() => subtitleFileText({ kind: 'path', path: join(dir, 'gone.srt') }, 'gone.srt', deps())))?.code).toBe('file_unreadable');
   });
 });
 
 describe('subtitleText (the worker reading the file)', () => {
-  it('decodes the bytes as the renderer reads them, and removes a staged upload once read, even when it does not parse', () => {
+  it('decodes the bytes as the renderer reads them, and removes a staged upload once read, even when it does not parse', async () => {
     const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('1\n00:00:01,000 --> 00:00:02,000\nÉté\n', 'utf16le')]);
     const staged = join(uploads, 'utf16upload1');
     writeFileSync(staged, utf16);
@@ -94,7 +103,7 @@ describe('subtitleText (the worker reading the file)', () => {
     writeFileSync(kept, 'not subtitles');
     expect(subtitleText({ path: kept, remove: false })).toBe('not subtitles');
     expect(existsSync(kept)).toBe(true);
-    expect(refusal(() => subtitleText({ path: join(dir, 'none.srt'), remove: false }))?.code).toBe('file_unreadable');
+    expect((await refusal(() => subtitleText({ path: join(dir, 'none.srt'), remove: false })))?.code).toBe('file_unreadable');
   });
 
   it('replaces cues on the library worker from a file, as from the same text inline', async () => {

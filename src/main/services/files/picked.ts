@@ -1,9 +1,12 @@
 /**
  * Files the user picked in this session (Electron: dropped or chosen; the
- * preload reports each path it resolves from a File). A path that merely
- * arrives over IPC is not a pick: only picked files may be played from where
- * they are (DESIGN.md §6); everything else is played from the library's copy.
+ * preload reports each path it resolves from a File), and host mode's
+ * `--folder` list. A path that merely arrives over IPC is not a pick: only
+ * picked files may be played from where they are; everything else is played
+ * from the library's copy. Paths here are compared as given; refs.ts checks a
+ * file's real path (links resolved) against them before anything reads it.
  */
+import { realpathSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
 
 export class PickedFiles {
@@ -14,7 +17,7 @@ export class PickedFiles {
    * `onlyPicked` (host mode, where any browser tab with the token speaks for
    * the user): a path named over IPC is accepted only when it was picked, or
    * lies inside a folder picked, this session (the same rule as /media);
-   * uploads go through jobs.addUpload instead.
+   * a browser's files come as uploads instead.
    */
   constructor(readonly onlyPicked = false) {}
 
@@ -22,9 +25,16 @@ export class PickedFiles {
     if (typeof path === 'string' && path.length > 0 && path.length < 4096) this.paths.add(resolve(path));
   }
 
-  /** A folder the user picked: every file inside it counts as picked. */
+  /** A folder the user picked (or host mode's --folder): every file inside it counts as picked, by its name and by its real path. */
   addFolder(dir: string): void {
-    if (typeof dir === 'string' && dir.length > 0 && dir.length < 4096) this.folders.add(resolve(dir));
+    if (typeof dir !== 'string' || dir.length === 0 || dir.length >= 4096) return;
+    this.folders.add(resolve(dir));
+    try {
+      // The folder itself may be a link (/tmp on macOS): files are checked by their real path, so the folder is kept by its own too.
+      this.folders.add(realpathSync(dir));
+    } catch {
+      // Not there (yet): its name is all there is to compare.
+    }
   }
 
   has(path: string): boolean {

@@ -1,0 +1,164 @@
+/**
+ * Host mode's promise: a browser holding the token reaches only files inside --folder. A link inside
+ * the folder to a file outside is refused by every channel that takes a file (five ways in), with a
+ * 4xx-style code and a sentence; a file swapped for such a link after its job was added is refused
+ * when the job uploads it, not read from outside; backups are read and written only under --folder.
+ * The real core and library, the fake service as the local engine.
+ */
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createCore, type Core } from '../../src/main/core';
+import { createHostPlatform, ForkEngineLauncher } from '../../src/main/platform/host';
+import { Library } from '../../src/main/services/library/library';
+import { waitFinal } from '../support/jobs';
+import { call } from '../support/router';
+import { srtOf } from '../support/srt';
+
+const fakeEngine = resolve('tests/unit/main/support/fake-engine-cli.ts');
+let dir: string;
+let inside: string;
+let outside: string;
+let core: Core | undefined;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'verbatim-confine-'));
+  inside = join(dir, 'folder');
+  outside = join(dir, 'private');
+  mkdirSync(inside);
+  mkdirSync(outside);
+});
+afterEach(async () => {
+  await core?.dispose();
+  core = undefined;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function hostCore(): Core {
+  const platform = createHostPlatform({ dataDir: join(dir, 'data'), version: 't', keyFile: join(dir, 'k', 'key') });
+  platform.engine = new ForkEngineLauncher(fakeEngine);
+  const prev = process.env.ASSEMBLYAI_API_KEY;
+  delete process.env.ASSEMBLYAI_API_KEY;
+  const c = createCore(platform, () => true, {
+    log: () => undefined,
+    jobs: { pollStartMs: 100, pollCapMs: 500 },
+    onlyPickedPaths: true,
+    hostFolders: [inside],
+  });
+  if (prev !== undefined) process.env.ASSEMBLYAI_API_KEY = prev;
+  return c;
+}
+
+const refusal = async (p: Promise<unknown>) => {
+  try {
+    await p;
+  } catch (e) {
+    return { code: (e as { code?: string }).code, message: (e as Error).message };
+  }
+  return null;
+};
+
+describe('host mode: links inside --folder that lead outside', () => {
+  it('are refused by each of the five ways a file comes in, and nothing is added', async () => {
+    writeFileSync(join(outside, 'secret.wav'), Buffer.alloc(40_000, 7));
+    writeFileSync(join(outside, 'secret.srt'), srtOf(2));
+    writeFileSync(join(outside, 'secret.mp4'), Buffer.alloc(40_000, 9));
+    symlinkSync(join(outside, 'secret.wav'), join(inside, 'talk.wav'));
+    symlinkSync(join(outside, 'secret.srt'), join(inside, 'talk.srt'));
+    symlinkSync(join(outside, 'secret.mp4'), join(inside, 'clip.mp4'));
+    // A real subtitle file inside, whose same-named video beside it is a link out.
+    writeFileSync(join(inside, 'Movie.srt'), srtOf(2));
+    symlinkSync(join(outside, 'secret.mp4'), join(inside, 'Movie.mp4'));
+    core = hostCore();
+    const r = core.router;
+    const item = await call(r, 'subtitles.importNew', { name: 'mine.srt', content: srtOf(1) });
+    const doc = await call(r, 'subtitles.open', { id: item.id });
+    const before = core.library.recordings.list({}).total;
+    const view = { selection: [] as [number, number][], caret: null, playheadMs: 0 };
+    const cases: [string, Promise<unknown>][] = [
+      ['jobs.addFiles', call(r, 'jobs.addFiles', { files: [{ kind: 'path', path: join(inside, 'talk.wav') }] })],
+      ['importNew file', call(r, 'subtitles.importNew', { name: 'talk.srt', file: { kind: 'path', path: join(inside, 'talk.srt') } })],
+      [
+        'replaceFrom',
+        call(r, 'subtitles.run', {
+          id: item.id,
+          version: doc.version,
+          command: 'replaceFrom',
+          args: { name: 'talk.srt', file: { kind: 'path', path: join(inside, 'talk.srt') } },
+          view,
+        }),
+      ],
+      ['importNew media', call(r, 'subtitles.importNew', { name: 'a.srt', content: srtOf(1), media: { kind: 'path', path: join(inside, 'clip.mp4') } })],
+      ['the video beside', call(r, 'subtitles.importNew', { name: 'Movie.srt', file: { kind: 'path', path: join(inside, 'Movie.srt') } })],
+    ];
+    for (const [label, p] of cases) {
+      const got = await refusal(p);
+      expect(got?.code, label).toBe('forbidden');
+      expect(got?.message, label).toMatch(/link to a file outside the folders .*--folder/);
+    }
+    expect(core.library.recordings.list({}).total).toBe(before);
+    expect(core.jobs.list()).toEqual([]);
+    expect((await call(r, 'subtitles.open', { id: item.id })).version).toBe(doc.version);
+    // The same files themselves, copied inside, are taken.
+    writeFileSync(join(inside, 'real.wav'), Buffer.alloc(40_000, 7));
+    const { jobs } = await call(r, 'jobs.addFiles', { files: [{ kind: 'path', path: join(inside, 'real.wav') }] });
+    expect((await waitFinal(core.jobs, jobs[0]!.id)).status).toBe('completed');
+  }, 120_000);
+
+  it('a file swapped for a link after its job was added is refused when the job uploads it', async () => {
+    const file = join(inside, 'meeting.wav');
+    writeFileSync(file, Buffer.alloc(40_000, 3));
+    // The job as a restart finds it: added while the file was the user's own, not uploaded yet.
+    const lib = new Library(join(dir, 'data'));
+    const options = {};
+    const job = lib.jobs.create({
+      kind: 'file',
+      source: file,
+      name: 'meeting.wav',
+      size: 40_000,
+      region: 'local',
+      baseUrl: 'local',
+      options,
+      recording: {
+        title: 'meeting',
+        source: 'meeting.wav',
+        sourceKind: 'file',
+        sizeBytes: 40_000,
+        durationMs: null,
+        originalPath: null,
+        region: 'local',
+        baseUrl: null,
+        options,
+      },
+    });
+    lib.close();
+    writeFileSync(join(outside, 'secret.wav'), Buffer.alloc(40_000, 8));
+    rmSync(file);
+    symlinkSync(join(outside, 'secret.wav'), file);
+    core = hostCore();
+    const done = await waitFinal(core.jobs, job.id);
+    expect(done.status).toBe('error');
+    expect(done.error).toMatchObject({ code: 'forbidden', message: expect.stringMatching(/link to a file outside/) });
+  }, 120_000);
+});
+
+describe('host mode: backups only under --folder', () => {
+  it('refuses a folder outside, through .., through a link, or relative to the working folder', async () => {
+    symlinkSync(outside, join(inside, 'out'));
+    mkdirSync(join(inside, 'backups'));
+    core = hostCore();
+    const r = core.router;
+    for (const folder of [outside, join(inside, '..', 'private'), join(inside, 'out'), 'private', '.']) {
+      for (const [label, p] of [
+        ['exportAll', call(r, 'library.exportAll', { dir: folder })],
+        ['importAll', call(r, 'library.importAll', { dir: folder })],
+      ] as const) {
+        const got = await refusal(p);
+        expect(got?.code, `${label} ${folder}`).toMatch(/forbidden|bad_request/);
+      }
+    }
+    const made = await refusal(call(r, 'library.exportAll', { dir: join(inside, 'backups', 'monday') }));
+    expect(made).toBeNull();
+  }, 120_000);
+});
