@@ -65,12 +65,12 @@ console.log(`library: ${count} transcripts × ${wordsEach} words, ${lib.search.s
 console.log('wrong form          transcripts   p50 ms   p95 ms   p95 / goal');
 let nameP95 = 0;
 for (const form of ['Phebe', 'moderator', 'the']) {
-  vocabulary.find(form, 200); // warm the page cache once
+  await vocabulary.find(form, 200); // warm the page cache once
   const times: number[] = [];
   let total = '';
   for (let r = 0; r < 15; r++) {
     const t0 = performance.now();
-    const r = vocabulary.find(form, 200);
+    const r = await vocabulary.find(form, 200);
     // "400+": a word so common the search stopped after twice the 200 it shows.
     total = `${r.total}${r.complete ? '' : '+'}`;
     times.push(performance.now() - t0);
@@ -83,16 +83,16 @@ for (const form of ['Phebe', 'moderator', 'the']) {
   );
 }
 
-const found = vocabulary.find('Phebe', 500);
+const found = await vocabulary.find('Phebe', 500);
 let t0 = performance.now();
-const applied = vocabulary.apply(
+const applied = await vocabulary.apply(
   'Phebe',
   'Phoebe',
   found.matches.map((m) => m.recordingId),
 );
 const applyMs = performance.now() - t0;
 t0 = performance.now();
-const undone = vocabulary.undo(applied.batchId);
+const undone = await vocabulary.undo(applied.batchId);
 const undoMs = performance.now() - t0;
 console.log(
   `fix: ${applied.words} words in ${applied.recordings} transcripts in ${applyMs.toFixed(0)} ms; undo of ${undone.words} words in ${undoMs.toFixed(0)} ms`,

@@ -55,6 +55,10 @@ export const events = {
   'library.changed': libraryChangedSchema,
   /** A backup import's progress: `done` of `total` units (library.json is read twice), ≤ 10/s. */
   'library.importProgress': z.object({ done: z.number().nonnegative(), total: z.number().nonnegative() }),
+  /** Making a backup: `done` of `total` rows and audio files written, ≤ 10/s. */
+  'library.exportProgress': z.object({ done: z.number().nonnegative(), total: z.number().nonnegative() }),
+  /** Fix everywhere (or its Undo) running: `done` of `total` recordings changed, ≤ 10/s. */
+  'vocabulary.fixProgress': z.object({ done: z.number().nonnegative(), total: z.number().nonnegative() }),
   'engine.status': engineStatusSchema,
   /** Cloud key status changed (set, removed, verified). */
   'keys.changed': keyStatusSchema,

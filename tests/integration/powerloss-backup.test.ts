@@ -43,7 +43,7 @@ async function makeFixtures(): Promise<{ before: string[] }> {
     own.push(recordingId);
   }
   dst.chats.create({ scope: 'recordings', recordingIds: [own[0]!], title: 'my chat', model: null });
-  dst.backup.exportAll(join(dir, 'own-backup'));
+  await dst.backup.exportAll(join(dir, 'own-backup'));
   dst.close();
   // The source has the user's first item too (same id): a backup of a shared library.
   await src.backup.importAll(join(dir, 'own-backup'));
@@ -55,7 +55,7 @@ async function makeFixtures(): Promise<{ before: string[] }> {
   }
   src.chats.create({ scope: 'recordings', recordingIds: fresh.slice(0, 2), title: 'backup chat', model: null });
   src.subtitles.saveProfile({ ...builtInProfiles[0]!, id: 'from-backup', name: 'From the backup' });
-  src.backup.exportAll(backupDir);
+  await src.backup.exportAll(backupDir);
   src.close();
   return { before: own };
 }

@@ -46,9 +46,20 @@ export function registerLibraryHandlers(router: Router, services: LibraryService
     library.recordings.item(id);
     return { url: library.audio.path(id, redacted ? 'redacted' : 'original') ? mediaUrl(id, redacted) : null };
   });
+  // One backup at a time; its progress (written by the writer at most 10 times a second) as events.
+  let exporting = false;
   router.handle('library.exportAll', async (input) => {
     const dir = services.backupFolder ? await services.backupFolder(input.dir, true) : input.dir;
-    return library.backup.exportAll(dir, { voiceprints: services.backupVoiceprints?.() === true });
+    if (exporting) throw new AppError('conflict', 'A backup is being made already. Wait for it to finish.');
+    exporting = true;
+    try {
+      return await library.backup.exportAll(dir, {
+        voiceprints: services.backupVoiceprints?.() === true,
+        progress: (p) => router.emit('library.exportProgress', p),
+      });
+    } finally {
+      exporting = false;
+    }
   });
   // One backup import at a time; its progress at most 10 times a second; importCancel stops it.
   let importing: AbortController | null = null;

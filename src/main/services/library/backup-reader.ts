@@ -30,6 +30,10 @@ export interface ReadStats {
   /** Rows left out, with why (first 20 reasons kept). */
   skipped: number;
   reasons: string[];
+  /** Row objects of each table (skipped ones included), filled as the file is read. */
+  counts?: Map<string, number>;
+  /** The document's "version" (a number at its top level), once read. */
+  version?: number;
 }
 
 function skip(stats: ReadStats, why: string): void {
@@ -72,6 +76,9 @@ export async function* backupRows(fh: FileHandle, size: number, stats: ReadStats
   let rowLen = 0;
   let rowStart = 0;
   const counts = new Map<string, number>();
+  stats.counts = counts;
+  /** Digits of the top-level "version" as they are read. */
+  let versionText = '';
   let seenStart = false;
   let done = false;
   let sawTables = false;
@@ -108,8 +115,11 @@ export async function* backupRows(fh: FileHandle, size: number, stats: ReadStats
       }
       if (ch === 44 /* , */ || ch === 125 /* } */ || ch === 93 /* ] */) {
         if (depth === 1 && keys[1] === 'format' && lastStr !== null) format = lastStr;
+        if (depth === 1 && keys[1] === 'version' && versionText) stats.version = Number(versionText);
+        versionText = '';
         lastStr = null;
       }
+      if (depth === 1 && keys[1] === 'version' && ch >= 48 && ch <= 57 && versionText.length < 10) versionText += text[i];
       if (ch === 123 /* { */ || ch === 91 /* [ */) {
         if (depth === 0) {
           done = true;
@@ -187,4 +197,10 @@ export async function* backupRows(fh: FileHandle, size: number, stats: ReadStats
   }
   if (!seenStart || format !== 'verbatim-library' || !sawTables)
     throw new AppError('file_unreadable', 'This folder is not a Verbatim library backup (library.json is not one).');
+  // The file ended inside the document: a backup cut short, read as far as it goes, is not the backup.
+  if (!done)
+    throw new AppError(
+      'file_unreadable',
+      'This backup is incomplete: library.json ends before its last table closes. Nothing was restored. It was probably cut short while it was being made or copied: make the backup again, or choose a complete copy of it.',
+    );
 }

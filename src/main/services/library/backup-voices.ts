@@ -18,6 +18,17 @@ const MAX_VECTOR_BYTES = 4 * 4096;
 const str = (v: unknown, max: number): v is string => typeof v === 'string' && v.length > 0 && v.length <= max;
 const int = (v: unknown, min = 0): v is number => Number.isInteger(v) && (v as number) >= min;
 
+/**
+ * A name People would take: trimmed, 1–80 characters, no control characters.
+ * TODO(voices): use the one voice-name rule from src/shared/voices/ (Unicode case folding, the engine's check) once it is there.
+ */
+function isVoiceName(v: unknown): v is string {
+  return typeof v === 'string' && str(v.trim(), 80) && !/\p{Cc}/u.test(v);
+}
+
+/** A voiceprint row a restore takes: its speaker, time and a whole vector. */
+const isPrint = (r: Record<string, unknown>): boolean => str(r.speaker, 40) && int(r.ms) && isVector(r.vector);
+
 /** A `{base64}` blob as exportAll writes it that holds whole float32s, none of them NaN or infinite. */
 function isVector(v: unknown): boolean {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
@@ -37,7 +48,10 @@ function isVector(v: unknown): boolean {
  */
 export class VoiceRestore {
   private readonly found = new Map<string, { name: string; model: string }>();
+  /** Voices with a voiceprint the restore takes (a voice is added only with one: never empty). */
   private readonly used = new Set<string>();
+  /** Voices only matched in the new transcripts: they join one this library has, or stay out. */
+  private readonly matched = new Set<string>();
   /** Backup voice id → the id its rows take here (its own, or the same-named voice's). */
   private readonly target = new Map<string, string>();
   /** Voices whose row is inserted (not joined to one this library has), with the name and model pass 1 read. */
@@ -49,24 +63,35 @@ export class VoiceRestore {
   /** Pass 1: a row of a voice table; `freshRecording` and `freshTranscript` say whether the restore adds it. */
   learn(table: string, row: Record<string, unknown>, freshRecording: (id: string) => boolean, freshTranscript: (id: string) => boolean): void {
     if (table === 'voices') {
-      if (this.found.size < MAX_VOICES && str(row.id, 200) && typeof row.name === 'string' && str(row.name.trim(), 80) && str(row.model, 200))
+      if (this.found.size < MAX_VOICES && str(row.id, 200) && isVoiceName(row.name) && str(row.model, 200))
         this.found.set(row.id, { name: row.name.trim(), model: row.model });
     } else if (table === 'voice_prints' && typeof row.voice_id === 'string' && typeof row.recording_id === 'string') {
-      if (this.found.has(row.voice_id) && freshRecording(row.recording_id)) this.used.add(row.voice_id);
+      // Checked here as pass 2 checks it: a voice whose every print is refused is not added, empty, to People.
+      if (this.found.has(row.voice_id) && freshRecording(row.recording_id) && isPrint(row)) this.used.add(row.voice_id);
     } else if (table === 'voice_matches' && typeof row.voice_id === 'string' && typeof row.transcript_id === 'string') {
-      if (this.found.has(row.voice_id) && freshTranscript(row.transcript_id)) this.used.add(row.voice_id);
+      if (this.found.has(row.voice_id) && freshTranscript(row.transcript_id)) this.matched.add(row.voice_id);
     }
   }
 
   /** After pass 1: what each used voice becomes here. */
   settle(): void {
     const byId = this.db.prepare(`SELECT id, model FROM voices WHERE id = ?`);
-    const byName = this.db.prepare(`SELECT id, model FROM voices WHERE name = ? COLLATE NOCASE`);
+    // Names compared with Unicode case folding ("Ökan" is "ökan"), not SQLite's NOCASE (ASCII only).
+    const byName = new Map<string, { id: string; model: string }>();
+    for (const v of this.db.prepare(`SELECT id, name, model FROM voices`).all() as { id: string; name: string; model: string }[])
+      byName.set(v.name.toLocaleLowerCase(), v);
     /** Names this restore inserts, lower-cased, with the backup id that takes them. */
     const taken = new Map<string, string>();
+    for (const id of this.matched) {
+      if (this.used.has(id)) continue;
+      // Only matched: joins this library's voice of the same id and model, else its matches stay out.
+      const here = byId.get(id) as { id: string; model: string } | undefined;
+      if (here && here.model === this.found.get(id)!.model) this.target.set(id, here.id);
+    }
     for (const id of this.used) {
       const v = this.found.get(id)!;
-      const here = (byId.get(id) ?? byName.get(v.name)) as { id: string; model: string } | undefined;
+      const here = ((byId.get(id) as { id: string; model: string } | undefined) ?? byName.get(v.name.toLocaleLowerCase())) as
+        { id: string; model: string } | undefined;
       const sibling = taken.get(v.name.toLocaleLowerCase());
       if (here && here.model === v.model) this.target.set(id, here.id);
       else if (here) this.notes.push(`${v.name}'s voice was not restored: this library remembers a voice of that name from another speaker model.`);
@@ -82,7 +107,11 @@ export class VoiceRestore {
   }
 
   /** Pass 2's rule for each voice table; rows of a voice joined to another one are pointed at it. */
-  rules(freshRecording: (id: string) => boolean, freshTranscript: (id: string) => boolean): Record<VoiceTable, (row: Record<string, unknown>) => boolean> {
+  rules(
+    freshRecording: (id: string) => boolean,
+    freshTranscript: (id: string) => boolean,
+    wordsOf: (transcriptId: string) => number | undefined,
+  ): Record<VoiceTable, (row: Record<string, unknown>) => boolean> {
     const voiceOf = (row: Record<string, unknown>): boolean => {
       const to = typeof row.voice_id === 'string' ? this.target.get(row.voice_id) : undefined;
       if (to === undefined) return false;
@@ -98,8 +127,7 @@ export class VoiceRestore {
         r.model = v.model;
         return true;
       },
-      voice_prints: (r) =>
-        typeof r.recording_id === 'string' && freshRecording(r.recording_id) && str(r.speaker, 40) && int(r.ms) && isVector(r.vector) && voiceOf(r),
+      voice_prints: (r) => typeof r.recording_id === 'string' && freshRecording(r.recording_id) && isPrint(r) && voiceOf(r),
       voice_matches: (r) =>
         typeof r.transcript_id === 'string' &&
         freshTranscript(r.transcript_id) &&
@@ -115,6 +143,8 @@ export class VoiceRestore {
         int(r.first_word) &&
         int(r.last_word) &&
         (r.first_word as number) <= (r.last_word as number) &&
+        // A turn lies within its transcript's words (re-cluster reads them by these indices).
+        (r.last_word as number) < (wordsOf(r.transcript_id) ?? 0) &&
         int(r.start_ms) &&
         int(r.end_ms) &&
         str(r.model, 200) &&

@@ -1,11 +1,8 @@
-/** Backing the library up into a folder (library.json + audio/) and restoring one, confined to the library's own columns and file names. */
-import { copyFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+/** Backing the library up into a folder (library.json + audio/ + manifest.json) and restoring one, confined to the library's own columns and file names. */
+import { existsSync, readdirSync } from 'node:fs';
 import { lstat, realpath, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { z } from 'zod';
-import { builtInProfiles } from '../../../shared/subtitles/index';
 import { AppError } from '../../../shared/errors';
-import { editorCueSchema, rulesProfileSchema, spliceSchema } from '../../../shared/subtitles/schema';
 import type { Statement } from 'better-sqlite3';
 import type { Database, LibraryContext } from './db';
 import { isLibraryAudioName } from './audio';
@@ -14,9 +11,27 @@ import { expandSpans, type StoredSpan } from './text';
 import { copyOpened, openRegular, realFolder } from './backup-files';
 import { backupRows, type BackupRow, type ReadStats } from './backup-reader';
 import { clearJournal, journalWriter } from './backup-journal';
-import { VOICE_TABLES, VoiceRestore, type VoiceTable } from './backup-voices';
-import { CUE_LIMITS } from '../../../shared/subtitles/limits';
-import { missedCitationSchema } from '../../../shared/captions-extras';
+import { VoiceRestore } from './backup-voices';
+import { ALL_TABLES, BACKUP_TABLES, BATCH, id, journalKinds, keepRules, sqlValue, wordsCount, type BackupTable, type SqlValue } from './backup-rules';
+import { checkAudio, checkCounts, checkFile, incomplete, MANIFEST_FILE, readManifest, type BackupManifest } from './backup-manifest';
+import { writeBackup, type WriteProgress } from './backup-writer';
+
+/** Main-thread work between two turns of the event loop (the rule is 100 ms; this leaves room). */
+const SLICE_MS = 30;
+/** Characters of row text inserted per transaction at most (500 transcripts of two hours would be one ~200 ms turn). */
+const BATCH_CHARS = 2 * 1024 ** 2;
+const yieldTurn = () => new Promise<void>((r) => setImmediate(r));
+
+/** Characters a row's string fields hold (its base64 blobs included): what inserting it costs, roughly. */
+function weight(row: Record<string, unknown>): number {
+  let n = 0;
+  for (const k in row) {
+    const v = row[k];
+    if (typeof v === 'string') n += v.length;
+    else if (v && typeof v === 'object' && typeof (v as { base64?: unknown }).base64 === 'string') n += (v as { base64: string }).base64.length;
+  }
+  return n;
+}
 
 export class BackupStore {
   constructor(
@@ -25,44 +40,25 @@ export class BackupStore {
   ) {}
 
   /**
-   * Back up everything into an empty folder: library.json (all rows) + audio/. Remembered voices (the voice
-   * tables and each transcript's turn voiceprints) go in only with `voiceprints`: they identify people.
+   * Back up everything into an empty folder: library.json (all rows) + audio/, each written whole (a temporary
+   * name, synced, renamed), and manifest.json last (backup-writer.ts). Remembered voices (the voice tables and
+   * each transcript's turn voiceprints) go in only with `voiceprints`: they identify people.
    */
-  exportAll(dir: string, opts: { voiceprints?: boolean } = {}): { dir: string; items: number; audioFiles: number } {
+  async exportAll(
+    dir: string,
+    opts: { voiceprints?: boolean; progress?: (p: WriteProgress) => void } = {},
+  ): Promise<{ dir: string; items: number; audioFiles: number }> {
     try {
       if (existsSync(dir) && readdirSync(dir).length > 0)
         throw new AppError('conflict', `The folder ${dir} is not empty. Choose an empty or new folder for the backup.`);
-      return this.writeAll(dir, opts.voiceprints === true);
+      const out = await writeBackup(this.db, this.ctx.audioDir, dir, opts.voiceprints === true ? ALL_TABLES : BACKUP_TABLES, opts.progress);
+      return { dir, ...out };
     } catch (err) {
       // A folder that cannot be made or written (no permission, a file in the way, a full disk) is the user's to change.
       const code = (err as NodeJS.ErrnoException).code;
       if (err instanceof AppError || typeof code !== 'string') throw err;
       throw new AppError('bad_request', `The backup could not be written into ${dir} (${code}). Choose a folder you can write to, with room for the backup.`);
     }
-  }
-
-  private writeAll(dir: string, voiceprints: boolean): { dir: string; items: number; audioFiles: number } {
-    mkdirSync(join(dir, 'audio'), { recursive: true });
-    const dump: Record<string, unknown[]> = {};
-    for (const t of voiceprints ? ALL_TABLES : BACKUP_TABLES) {
-      dump[t] = (this.db.prepare(`SELECT * FROM ${t}`).all() as Record<string, unknown>[]).map((row) =>
-        Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Buffer.isBuffer(v) ? { base64: v.toString('base64') } : v])),
-      );
-    }
-    let audioFiles = 0;
-    for (const r of dump.recordings as { id: string; audio_file: string | null; redacted_audio_file: string | null }[]) {
-      for (const [f, kind] of [
-        [r.audio_file, 'original'],
-        [r.redacted_audio_file, 'redacted'],
-      ] as const) {
-        if (isLibraryAudioName(f, r.id, kind) && existsSync(join(this.ctx.audioDir, f))) {
-          copyFileSync(join(this.ctx.audioDir, f), join(dir, 'audio', f));
-          audioFiles++;
-        }
-      }
-    }
-    writeFileSync(join(dir, 'library.json'), JSON.stringify({ format: 'verbatim-library', version: 1, exportedAt: new Date().toISOString(), tables: dump }));
-    return { dir, items: dump.recordings?.length ?? 0, audioFiles };
   }
 
   /**
@@ -109,7 +105,14 @@ export class BackupStore {
     const voicesAdded: string[] = [];
     const voices = new VoiceRestore(this.db);
     const noteImported = journalWriter(this.db);
+    let manifest: BackupManifest | null = null;
     try {
+      // Before anything is read for its rows: every file as the backup wrote it (a backup made before manifests has none).
+      manifest = await readManifest(root);
+      if (manifest) {
+        await checkFile('library.json', fh, size, manifest.files['library.json'], opts.signal);
+        await checkAudio(root, manifest, opts.signal);
+      }
       // Pass 1: which recordings are new, their transcripts, and which chats are over one of them.
       const existing = new Set<string>();
       const fresh = new Set<string>();
@@ -117,6 +120,9 @@ export class BackupStore {
       const transcriptOf = new Map<string, string>();
       const chatOver = new Map<string, boolean>();
       const has = this.db.prepare(`SELECT 1 FROM recordings WHERE id = ?`);
+      /** Each transcript's word count, from a words row that unpacks as the library stores it; and those whose row does not. */
+      const wordsOf = new Map<string, number>();
+      const damaged = new Set<string>();
       let recordings = 0;
       let rows = 0;
       for await (const { table, row } of backupRows(fh, size, stats, opts.signal)) {
@@ -125,7 +131,11 @@ export class BackupStore {
           recordings++;
           if (typeof row.id === 'string' && row.id.length <= 200 && !existing.has(row.id)) (has.get(row.id) ? existing : fresh).add(row.id);
         } else if (table === 'transcripts' && typeof row.id === 'string' && row.id.length <= 200) transcriptOf.set(row.id, id(row.recording_id));
-        else if (table === 'chat_recordings') {
+        else if (table === 'words') {
+          const n = wordsCount(row);
+          if (n === null) damaged.add(id(row.transcript_id));
+          else wordsOf.set(id(row.transcript_id), n);
+        } else if (table === 'chat_recordings') {
           const chat = id(row.chat_id);
           chatOver.set(chat, (chatOver.get(chat) ?? false) || fresh.has(id(row.recording_id)));
         } else
@@ -136,15 +146,29 @@ export class BackupStore {
             (t) => fresh.has(transcriptOf.get(t) ?? ''),
           );
       }
+      // library.json closed (the reader checks): its rows now against the counts the manifest gives.
+      if (manifest) checkCounts(manifest, stats.counts ?? new Map());
+      else if ((stats.version ?? 1) >= 2) throw incomplete(`its ${MANIFEST_FILE}, written when a backup is whole, is missing`);
+      // A recording with a transcript whose words are damaged (or inflate past what they claim) stays out whole.
+      let refused = 0;
+      for (const t of damaged) {
+        const r = transcriptOf.get(t);
+        if (r !== undefined && fresh.delete(r)) refused++;
+      }
+      if (refused)
+        notes.push(
+          `${refused} recording${refused === 1 ? ' was' : 's were'} not restored: ${refused === 1 ? 'its' : 'their'} words are damaged in the backup.`,
+        );
       for (const [t, r] of transcriptOf) if (fresh.has(r)) transcriptIds.add(t);
       transcriptOf.clear();
       voices.settle();
       notes.push(...voices.notes);
       const keep = {
-        ...keepRules(fresh, transcriptIds, chatOver, chatIds),
+        ...keepRules(fresh, transcriptIds, chatOver, chatIds, wordsOf),
         ...voices.rules(
           (r) => fresh.has(r),
           (t) => transcriptIds.has(t),
+          (t) => wordsOf.get(t),
         ),
       };
       const columnsOf = new Map<string, Set<string>>();
@@ -167,6 +191,7 @@ export class BackupStore {
         return st;
       };
       let batch: BackupRow[] = [];
+      let batchChars = 0;
       const flush = async () => {
         const copies: [string, string][] = [];
         this.db
@@ -213,8 +238,12 @@ export class BackupStore {
           })
           .immediate();
         batch = [];
+        batchChars = 0;
         for (const [name, id] of copies) {
-          const why = await this.copyAudio(join(audioDir as string, name), root, name, opts.signal);
+          const why =
+            manifest && !manifest.files[`audio/${name}`]
+              ? `not listed in the backup's ${MANIFEST_FILE}`
+              : await this.copyAudio(join(audioDir as string, name), root, name, opts.signal);
           if (why === null) copied.push(name);
           else {
             notes.push(`audio/${name} was not imported: it is ${why}.`);
@@ -223,15 +252,16 @@ export class BackupStore {
           }
         }
         report(1);
-        await new Promise((r) => setImmediate(r));
+        await yieldTurn();
       };
       for await (const item of backupRows(fh, size, second, opts.signal)) {
         batch.push(item);
-        if (batch.length >= BATCH) await flush();
+        batchChars += weight(item.row);
+        if (batch.length >= BATCH || batchChars >= BATCH_CHARS) await flush();
       }
       await flush();
       // Search rows, a few transcripts at a time.
-      let n = 0;
+      let slice = performance.now();
       for (const t of transcriptIds) {
         if (opts.signal?.aborted) throw new AppError('canceled', 'The import was canceled. Nothing was imported.');
         const row = this.db.prepare(`SELECT sentences FROM transcripts WHERE id = ?`).get(t) as { sentences: string } | undefined;
@@ -241,7 +271,10 @@ export class BackupStore {
         } catch {
           // Damaged spans: the transcript is kept, without search rows.
         }
-        if (++n % 20 === 0) await new Promise((r) => setImmediate(r));
+        if (performance.now() - slice >= SLICE_MS) {
+          await yieldTurn();
+          slice = performance.now();
+        }
       }
       // The import is whole: from here a restart keeps it.
       this.db.transaction(() => clearJournal(this.db)).immediate();
@@ -261,7 +294,7 @@ export class BackupStore {
             for (const rid of imported.slice(i, i + BATCH)) del.run(rid);
           })
           .immediate();
-        await new Promise((r) => setImmediate(r));
+        await yieldTurn();
       }
       this.db
         .transaction(() => {
@@ -290,108 +323,4 @@ export class BackupStore {
       await src.fh.close();
     }
   }
-}
-
-/** A row's id column as a string ('' for anything else: String() of a deeply nested array would overflow the stack). */
-const id = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
-
-/** Rows inserted per transaction, between turns of the event loop. */
-const BATCH = 500;
-
-type BackupTable = (typeof BACKUP_TABLES)[number] | VoiceTable;
-
-/** The tables whose added rows the import journal notes (rows of the others hang off them and cascade). */
-const journalKinds: Partial<Record<string, 'chat' | 'recording' | 'profile' | 'voice'>> = {
-  chats: 'chat',
-  recordings: 'recording',
-  subtitle_profiles: 'profile',
-  voices: 'voice',
-};
-
-/** Which rows of each table come in: those hanging off a new recording or transcript, with JSON columns as the library writes them. */
-function keepRules(
-  fresh: Set<string>,
-  transcriptIds: Set<string>,
-  chatOver: Map<string, boolean>,
-  chatIds: Set<string>,
-): Record<Exclude<BackupTable, VoiceTable>, (row: Record<string, unknown>) => boolean> {
-  return {
-    recordings: (r) => fresh.has(id(r.id)),
-    transcripts: (r) => fresh.has(id(r.recording_id)) && transcriptIds.has(id(r.id)),
-    words: (r) => transcriptIds.has(id(r.transcript_id)),
-    tags: (r) => fresh.has(id(r.recording_id)),
-    speakers: (r) => transcriptIds.has(id(r.transcript_id)),
-    cues: (r) => transcriptIds.has(id(r.transcript_id)) && isJson(r.data, z.array(editorCueSchema).max(CUE_LIMITS.cues)),
-    // A chat over chosen recordings comes in only with one of them: a chat over nothing could not answer.
-    chats: (r) => (r.scope === 'library' ? r.recording_id === null : chatOver.get(id(r.id)) === true),
-    word_corrections: (r) => transcriptIds.has(id(r.transcript_id)),
-    live_sessions: (r) => fresh.has(id(r.recording_id)) && transcriptIds.has(id(r.live_transcript_id)),
-    subtitle_docs: (r) => transcriptIds.has(id(r.transcript_id)) && isJson(r.header, stringList) && isJson(r.trailer, stringList),
-    subtitle_history: (r) => transcriptIds.has(id(r.transcript_id)) && isJson(r.splice, spliceSchema),
-    // Profiles belong to no recording: one this library has (same id) or a built-in one is left as it is.
-    subtitle_profiles: (r) => isJson(r.data, rulesProfileSchema) && !builtInProfiles.some((b) => b.id === r.id) && rulesProfileId(r.data) === r.id,
-    waveform_peaks: (r) => fresh.has(id(r.recording_id)) && Number.isInteger(r.rate) && (r.rate as number) > 0 && (r.rate as number) <= 1000,
-    chat_recordings: (r) => chatIds.has(id(r.chat_id)) && fresh.has(id(r.recording_id)),
-    messages: (r) => chatIds.has(id(r.chat_id)),
-    insights: (r) => transcriptIds.has(id(r.transcript_id)),
-    review_accepted: (r) => transcriptIds.has(id(r.transcript_id)) && Number.isInteger(r.word_index) && (r.word_index as number) >= 0,
-    speaker_notes: (r) => transcriptIds.has(id(r.transcript_id)),
-    live_translations: (r) => fresh.has(id(r.recording_id)),
-    live_summaries: (r) => fresh.has(id(r.recording_id)) && isJson(r.citations, z.array(missedCitationSchema)),
-  };
-}
-
-type SqlValue = string | number | bigint | Buffer | null;
-
-/** Parents before children: a row's references exist when it is inserted. */
-const BACKUP_TABLES = [
-  'recordings',
-  'transcripts',
-  'words',
-  'word_corrections',
-  'tags',
-  'speakers',
-  'cues',
-  'live_sessions',
-  'subtitle_docs',
-  'subtitle_history',
-  'subtitle_profiles',
-  'waveform_peaks',
-  'chats',
-  'chat_recordings',
-  'messages',
-  'insights',
-  'review_accepted',
-  'speaker_notes',
-  'live_translations',
-  'live_summaries',
-  // Voiceprints (VOICE_TABLES) are left out unless the user asks for them: they identify people, and stay on this machine.
-] as const;
-
-/** Every table a backup may hold: with the voice tables last, after the recordings and transcripts they hang off. */
-const ALL_TABLES = [...BACKUP_TABLES, ...VOICE_TABLES] as const;
-
-const stringList = z.array(z.string());
-
-/** Whether a JSON text column holds what the library reads from it (a damaged one would break the view that opens it). */
-function isJson(v: unknown, schema: z.ZodType): boolean {
-  if (typeof v !== 'string') return false;
-  try {
-    return schema.safeParse(JSON.parse(v)).success;
-  } catch {
-    return false;
-  }
-}
-
-function rulesProfileId(data: unknown): unknown {
-  return (JSON.parse(String(data)) as { id?: unknown }).id;
-}
-
-/** A JSON value as SQLite takes it (Buffers travel as {base64}); undefined for anything else. */
-function sqlValue(v: unknown): SqlValue | undefined {
-  if (v === null || typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v))) return v;
-  if (typeof v === 'boolean') return v ? 1 : 0;
-  if (typeof v === 'object' && !Array.isArray(v) && typeof (v as { base64?: unknown }).base64 === 'string')
-    return Buffer.from((v as { base64: string }).base64, 'base64');
-  return undefined;
 }

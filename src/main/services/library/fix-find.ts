@@ -32,34 +32,66 @@ function marked(text: string, key: string): string {
     .join(' ');
 }
 
-export function findWordForm(db: Database, form: string, limit: number): { matches: FixMatch[]; total: number; complete: boolean } {
+/** Sentences read per query; between pages the event loop turns once this turn's work passes SLICE_MS. */
+const PAGE = 500;
+const SLICE_MS = 30;
+
+export async function findWordForm(db: Database, form: string, limit: number): Promise<{ matches: FixMatch[]; total: number; complete: boolean }> {
   const key = spellingKey(form);
   const phrase = phraseOf(form);
   if (!key || !phrase) return { matches: [], total: 0, complete: true };
-  const rows = db
-    .prepare(
-      `SELECT s.transcript_id AS tid, s.text AS text FROM sentences_fts f JOIN sentences s ON s.id = f.rowid
-       WHERE sentences_fts MATCH ? ORDER BY f.rowid DESC`,
-    )
-    .iterate(phrase) as IterableIterator<{ tid: string; text: string }>;
+  // Read in pages newest first (an iterator held across turns would keep the connection busy for everyone else).
+  const page = db.prepare(
+    `SELECT s.transcript_id AS tid, s.text AS text, f.rowid AS rid FROM sentences_fts f JOIN sentences s ON s.id = f.rowid
+     WHERE sentences_fts MATCH ? AND f.rowid < ? ORDER BY f.rowid DESC LIMIT ${PAGE}`,
+  );
   const byTranscript = new Map<string, { count: number; first: string }>();
   let complete = true;
-  for (const r of rows) {
-    // A transcript's sentences are rows in a run: stop between transcripts, so each one read is counted whole.
-    if (byTranscript.size >= limit * READ_AHEAD && !byTranscript.has(r.tid)) {
-      complete = false;
-      break;
+  let slice = performance.now();
+  let below = Number.MAX_SAFE_INTEGER;
+  let stopped = false;
+  for (;;) {
+    const rows = page.all(phrase, below) as { tid: string; text: string; rid: number }[];
+    for (const r of rows) {
+      below = r.rid;
+      // A transcript's sentences are rows in a run: stop between transcripts, so each one read is counted whole.
+      if (byTranscript.size >= limit * READ_AHEAD && !byTranscript.has(r.tid)) {
+        complete = false;
+        stopped = true;
+        break;
+      }
+      countIn(byTranscript, r, key);
     }
-    let n = 0;
-    for (const w of r.text.split(' ')) if (spellingKey(w) === key) n++;
-    if (n === 0) continue;
-    const seen = byTranscript.get(r.tid);
-    if (seen) {
-      seen.count += n;
-      // Rows come newest first; the earliest sentence of a transcript reads best as its example.
-      seen.first = r.text;
-    } else byTranscript.set(r.tid, { count: n, first: r.text });
+    if (stopped || rows.length < PAGE) break;
+    if (performance.now() - slice >= SLICE_MS) {
+      await new Promise((r) => setImmediate(r));
+      slice = performance.now();
+    }
   }
+  return shownMatches(db, byTranscript, limit, complete, key);
+}
+
+/** One sentence's matching words counted for its transcript. */
+function countIn(byTranscript: Map<string, { count: number; first: string }>, r: { tid: string; text: string }, key: string): void {
+  let n = 0;
+  for (const w of r.text.split(' ')) if (spellingKey(w) === key) n++;
+  if (n === 0) return;
+  const seen = byTranscript.get(r.tid);
+  if (seen) {
+    seen.count += n;
+    // Rows come newest first; the earliest sentence of a transcript reads best as its example.
+    seen.first = r.text;
+  } else byTranscript.set(r.tid, { count: n, first: r.text });
+}
+
+/** The transcripts found that are their recording's shown one, newest first, at most `limit`. */
+function shownMatches(
+  db: Database,
+  byTranscript: Map<string, { count: number; first: string }>,
+  limit: number,
+  complete: boolean,
+  key: string,
+): { matches: FixMatch[]; total: number; complete: boolean } {
   if (byTranscript.size === 0) return { matches: [], total: 0, complete };
   const ids = [...byTranscript.keys()];
   const shown = db.prepare(

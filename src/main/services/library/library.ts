@@ -22,6 +22,7 @@ import { RetrievalStore } from './retrieval';
 import { SearchIndex } from './search';
 import { SessionStore } from './sessions';
 import { LibraryOffload } from './library-offload';
+import { FixStore } from './fix-store';
 import { SubtitleStore } from './subtitles';
 import { TranscriptStore } from './transcripts';
 import { WebhookLog } from './webhook-log';
@@ -62,6 +63,8 @@ export class Library {
   readonly voices: VoiceStore;
   /** Watch folders and the files taken from them. */
   readonly watch: WatchStore;
+  /** Fix everywhere's writes and their Undo, in slices, journaled. */
+  readonly fixes: FixStore;
   /** Heavy work (200,000-cue subtitle imports and commits) on the library's worker thread. */
   readonly offload: LibraryOffload = new LibraryOffload(this);
   private readonly db: Database;
@@ -99,6 +102,9 @@ export class Library {
     // A backup import a crash cut short is undone before anything reads the library. Only the app's own
     // connection does this: the worker's (handed `db`) opens while an import may be running.
     if (!db) rollBackInterruptedImport(this.db, this.audioDir);
+    this.fixes = new FixStore(this.db, { transcript: (r) => this.transcripts.get(r), correctWords: (r, e) => this.edits.correctWords(r, e) });
+    // Likewise a Fix everywhere (or its Undo) cut short: the library goes back to before it.
+    if (!db) this.fixes.recover();
   }
 
   /** The database file (for a second connection on the library's worker thread). */

@@ -7,6 +7,7 @@ import { migration16Voices } from './migration-16-voices';
 import { migration17Watch } from './migration-17-watch';
 import { migration18 } from './migration-18-review';
 import { migration19Captions } from './migration-19-captions';
+import { migration20Fixes } from './migration-20-fixes';
 
 export interface Migration {
   version: number;
@@ -370,6 +371,7 @@ export const migrations: Migration[] = [
   migration17Watch,
   migration18,
   migration19Captions,
+  migration20Fixes,
 ];
 
 export const latestVersion = migrations[migrations.length - 1]?.version ?? 0;

@@ -120,7 +120,7 @@ export class SearchIndex {
   }
 
   /** Fix everywhere: the recordings whose shown transcript holds `form` as a word (fix-find.ts). */
-  findWordForm(form: string, limit = 200): { matches: FixMatch[]; total: number; complete: boolean } {
+  findWordForm(form: string, limit = 200): Promise<{ matches: FixMatch[]; total: number; complete: boolean }> {
     return findWordForm(this.db, form, limit);
   }
 

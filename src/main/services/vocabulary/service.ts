@@ -2,23 +2,14 @@
  * The vocabulary (a list in Settings, sent as keyterms with every job and live session) and Fix
  * everywhere: one correction applied across the library, kept as a batch that one undo brings back.
  */
-import { randomUUID } from 'node:crypto';
 import { AppError } from '../../../shared/errors';
 import type { Settings, SettingsPatch } from '../../../shared/settings';
 import { addTerm, cleanTerm, mergeKeyterms, spellingKey, termProblem, VOCABULARY_MAX_TERMS } from '../../../shared/vocabulary';
 import type { Library } from '../library/library';
+import type { FixProgress } from '../library/fix-store';
 
 /** The streaming service's keyterm limit (API.md §8.1). */
 const LIVE_KEYTERMS_MAX = 100;
-
-interface FixedWord {
-  index: number;
-  before: string;
-  after: string;
-}
-interface FixBatch {
-  recordings: { recordingId: string; transcriptId: string; words: FixedWord[] }[];
-}
 
 /** How many Fix everywhere batches can still be undone (the newest). */
 const KEPT_BATCHES = 20;
@@ -37,7 +28,8 @@ export function liveKeyterms(own: string[] | undefined, vocabulary: readonly str
 }
 
 export class VocabularyService {
-  private readonly batches = new Map<string, FixBatch>();
+  /** Batches that can still be undone, oldest first. */
+  private batches: string[] = [];
 
   constructor(
     private readonly library: Library,
@@ -65,60 +57,31 @@ export class VocabularyService {
     return this.library.search.findWordForm(from, limit);
   }
 
-  /** Writes `to` over every word reading as `from` in these recordings' shown transcripts, in one transaction. */
-  apply(from: string, to: string, recordingIds: string[]): { batchId: string; recordings: number; words: number } {
+  /**
+   * Writes `to` over every word reading as `from` in these recordings' shown transcripts: a few at a time
+   * between turns of the event loop, journaled, so it stays one action that one Undo brings back (fix-store.ts).
+   */
+  async apply(
+    from: string,
+    to: string,
+    recordingIds: string[],
+    progress?: (p: FixProgress) => void,
+  ): Promise<{ batchId: string; recordings: number; words: number }> {
     const key = spellingKey(from);
     const replacement = to.trim();
     if (!key) throw new AppError('bad_request', 'The word to replace has no letters or digits.');
     if (!replacement) throw new AppError('bad_request', 'The correction is empty.');
     if (spellingKey(replacement) === key) throw new AppError('bad_request', 'The correction reads the same as the word it replaces.');
-    const batch: FixBatch = { recordings: [] };
-    let words = 0;
-    this.library.transaction(() => {
-      for (const recordingId of new Set(recordingIds)) {
-        const t = this.library.transcripts.get(recordingId);
-        const fixed: FixedWord[] = [];
-        t.words.forEach((w, index) => {
-          if (spellingKey(w.text) === key) fixed.push({ index, before: w.text, after: replaceWordForm(w.text, replacement) });
-        });
-        if (fixed.length === 0) continue;
-        this.library.edits.correctWords(
-          recordingId,
-          fixed.map((f) => ({ index: f.index, text: f.after })),
-        );
-        batch.recordings.push({ recordingId, transcriptId: t.transcriptId, words: fixed });
-        words += fixed.length;
-      }
-    });
-    const batchId = randomUUID();
-    this.batches.set(batchId, batch);
-    for (const id of [...this.batches.keys()].slice(0, Math.max(0, this.batches.size - KEPT_BATCHES))) this.batches.delete(id);
-    return { batchId, recordings: batch.recordings.length, words };
+    const out = await this.library.fixes.apply(recordingIds, (w) => (spellingKey(w) === key ? replaceWordForm(w, replacement) : null), progress);
+    this.batches.push(out.batchId);
+    while (this.batches.length > KEPT_BATCHES) this.library.fixes.forget(this.batches.shift()!);
+    return out;
   }
 
   /** Each word the batch changed goes back, unless it was edited since (then the later edit stands). */
-  undo(batchId: string): { recordings: number; words: number } {
-    const batch = this.batches.get(batchId);
-    if (!batch) throw new AppError('not_found', 'That change can no longer be undone (Verbatim was restarted since, or it was undone already).');
-    let recordings = 0;
-    let words = 0;
-    this.library.transaction(() => {
-      for (const r of batch.recordings) {
-        let t;
-        try {
-          t = this.library.transcripts.get(r.recordingId);
-        } catch {
-          continue; // deleted since
-        }
-        if (t.transcriptId !== r.transcriptId) continue;
-        const back = r.words.filter((f) => t.words[f.index]?.text === f.after).map((f) => ({ index: f.index, text: f.before }));
-        if (back.length === 0) continue;
-        this.library.edits.correctWords(r.recordingId, back);
-        recordings++;
-        words += back.length;
-      }
-    });
-    this.batches.delete(batchId);
-    return { recordings, words };
+  async undo(batchId: string, progress?: (p: FixProgress) => void): Promise<{ recordings: number; words: number }> {
+    const out = await this.library.fixes.undo(batchId, progress);
+    this.batches = this.batches.filter((b) => b !== batchId);
+    return out;
   }
 }

@@ -12,6 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Library } from '../../../../src/main/services/library/library';
 import { builtInProfiles, commands } from '../../../../src/shared/subtitles/index';
 import { addCompleted, commitCueEdit } from '../../../support/library';
+import { resealBackup } from '../../../support/backup';
 
 let dir: string;
 beforeEach(() => {
@@ -119,7 +120,7 @@ describe('backup round trip', () => {
     src.chats.addMessage(chat.id, { role: 'user', content: 'What about the forecast?' });
     src.chats.addMessage(chat.id, { role: 'assistant', content: 'It is reviewed this quarter.' });
     src.insights.save(transcriptId, '', null, { kind: 'summary', bullets: ['The quarterly review covers the forecast.'] });
-    src.backup.exportAll(join(dir, 'backup'));
+    await src.backup.exportAll(join(dir, 'backup'));
     src.close();
 
     const lib = new Library(join(dir, 'restored'));
@@ -247,7 +248,7 @@ describe('backup of review, speakers and live extras', () => {
     };
     src.liveExtras.saveSummary(summary);
     // Remembered voices are left out unless the user includes them.
-    src.backup.exportAll(join(dir, 'backup'), { voiceprints: false });
+    await src.backup.exportAll(join(dir, 'backup'), { voiceprints: false });
     src.close();
 
     // The file holds no voice table and no print's bytes.
@@ -295,7 +296,7 @@ describe('backup of remembered voices, when the user includes them', () => {
 
   it('carries the voice tables and the voiceprints, and a restore brings the voices back with their recordings', async () => {
     const src = voiced(join(dir, 'src'));
-    src.lib.backup.exportAll(join(dir, 'backup'), { voiceprints: true });
+    await src.lib.backup.exportAll(join(dir, 'backup'), { voiceprints: true });
     src.lib.close();
 
     const file = readFileSync(join(dir, 'backup', 'library.json'), 'utf8');
@@ -328,7 +329,7 @@ describe('backup of remembered voices, when the user includes them', () => {
 
   it('a restore a crash cut short loses the voices it added at the next start, with their voiceprints', async () => {
     const src = voiced(join(dir, 'src'));
-    src.lib.backup.exportAll(join(dir, 'backup'), { voiceprints: true });
+    await src.lib.backup.exportAll(join(dir, 'backup'), { voiceprints: true });
     src.lib.close();
     const lib = new Library(join(dir, 'restored'));
     await lib.backup.importAll(join(dir, 'backup'));
@@ -350,19 +351,19 @@ describe('backup of remembered voices, when the user includes them', () => {
     again.close();
   });
 
-  it('says in words when the folder cannot be written (a file in the way), instead of failing inside', () => {
+  it('says in words when the folder cannot be written (a file in the way), instead of failing inside', async () => {
     const src = voiced(join(dir, 'src'));
     writeFileSync(join(dir, 'a-file'), 'x');
-    expect(() => src.lib.backup.exportAll(join(dir, 'a-file', 'backup'), { voiceprints: true })).toThrow(
+    await expect(src.lib.backup.exportAll(join(dir, 'a-file', 'backup'), { voiceprints: true })).rejects.toThrow(
       expect.objectContaining({ code: 'bad_request', message: expect.stringMatching(/could not be written into .*a-file.*Choose a folder you can write to/) }),
     );
-    expect(() => src.lib.backup.exportAll(join(dir, 'a-file'))).toThrow(expect.objectContaining({ code: 'bad_request' }));
+    await expect(src.lib.backup.exportAll(join(dir, 'a-file'))).rejects.toThrow(expect.objectContaining({ code: 'bad_request' }));
     src.lib.close();
   });
 
   it('restores only voice rows of the recordings it adds, with whole vectors and numbers in range', async () => {
     const src = voiced(join(dir, 'src'));
-    src.lib.backup.exportAll(join(dir, 'backup'), { voiceprints: true });
+    await src.lib.backup.exportAll(join(dir, 'backup'), { voiceprints: true });
     src.lib.close();
     const path = join(dir, 'backup', 'library.json');
     const json = JSON.parse(readFileSync(path, 'utf8')) as { tables: Record<string, Record<string, unknown>[]> };
@@ -380,6 +381,7 @@ describe('backup of remembered voices, when the user includes them', () => {
     t.voice_matches!.push({ ...t.voice_matches![0]!, speaker: 'C', similarity: 5 }, { ...t.voice_matches![0]!, transcript_id: 'elsewhere', speaker: 'D' });
     t.turn_voices!.push({ ...t.turn_voices![0]!, idx: 2, first_word: 9, last_word: 3 });
     writeFileSync(path, JSON.stringify(json));
+    resealBackup(join(dir, 'backup'));
 
     const lib = new Library(join(dir, 'restored'));
     expect(await lib.backup.importAll(join(dir, 'backup'))).toMatchObject({ imported: 1, skipped: 0 });
@@ -392,9 +394,41 @@ describe('backup of remembered voices, when the user includes them', () => {
     lib.close();
   });
 
+  it("refuses a turn whose last word lies past its transcript's words (re-cluster reads words by these numbers)", async () => {
+    const src = voiced(join(dir, 'src'));
+    await src.lib.backup.exportAll(join(dir, 'backup'), { voiceprints: true });
+    src.lib.close();
+    const path = join(dir, 'backup', 'library.json');
+    const json = JSON.parse(readFileSync(path, 'utf8')) as { tables: Record<string, Record<string, unknown>[]> };
+    // The transcript has 10 words (0–9): the second turn now ends at word 10.
+    json.tables.turn_voices![1]!.last_word = 10;
+    writeFileSync(path, JSON.stringify(json));
+    resealBackup(join(dir, 'backup'));
+    const lib = new Library(join(dir, 'restored'));
+    expect(await lib.backup.importAll(join(dir, 'backup'))).toMatchObject({ imported: 1 });
+    expect(lib.voices.turns(src.transcriptId).map((t) => [t.firstWord, t.lastWord])).toEqual([[0, 5]]);
+    lib.close();
+  });
+
+  it('adds no voice to People when every one of its voiceprints is refused', async () => {
+    const src = voiced(join(dir, 'src'));
+    await src.lib.backup.exportAll(join(dir, 'backup'), { voiceprints: true });
+    src.lib.close();
+    const path = join(dir, 'backup', 'library.json');
+    const json = JSON.parse(readFileSync(path, 'utf8')) as { tables: Record<string, Record<string, unknown>[]> };
+    for (const p of json.tables.voice_prints!) p.vector = { base64: Buffer.from([1, 2, 3]).toString('base64') };
+    writeFileSync(path, JSON.stringify(json));
+    resealBackup(join(dir, 'backup'));
+    const lib = new Library(join(dir, 'restored'));
+    expect(await lib.backup.importAll(join(dir, 'backup'))).toMatchObject({ imported: 1 });
+    expect(lib.voices.people.list()).toEqual([]);
+    expect(lib.voices.people.matches(src.transcriptId)).toEqual([]);
+    lib.close();
+  });
+
   it('joins a restored voice to the one this library remembers by that name, and says why one of another model stays out', async () => {
     const src = voiced(join(dir, 'src'));
-    src.lib.backup.exportAll(join(dir, 'backup'), { voiceprints: true });
+    await src.lib.backup.exportAll(join(dir, 'backup'), { voiceprints: true });
     src.lib.close();
     const lib = new Library(join(dir, 'restored'));
     const words = 'Hello there'.split(' ').map((t, i) => ({ text: t, start: i * 400, end: i * 400 + 300, confidence: 0.9, speaker: 'A' }));

@@ -264,9 +264,9 @@ describe('library', () => {
     const id = addCompleted(a, 'Backup me', 'precious words here.', ['keep']);
     writeFileSync(join(dir, 'src.wav'), Buffer.alloc(1000, 1));
     a.audio.attach(id, join(dir, 'src.wav'));
-    const out = a.backup.exportAll(join(dir, 'backup'));
+    const out = await a.backup.exportAll(join(dir, 'backup'));
     expect(out).toMatchObject({ items: 1, audioFiles: 1 });
-    expect(() => a.backup.exportAll(join(dir, 'backup'))).toThrow(/not empty/);
+    await expect(a.backup.exportAll(join(dir, 'backup'))).rejects.toThrow(/not empty/);
     const b = new Library(join(dir, 'b'));
     expect(await b.backup.importAll(join(dir, 'backup'))).toMatchObject({ imported: 1, skipped: 0 });
     expect(await b.backup.importAll(join(dir, 'backup'))).toMatchObject({ imported: 0, skipped: 1 });
