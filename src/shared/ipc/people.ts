@@ -1,6 +1,7 @@
 /** Speakers and remembered voices (People): re-clustering from kept voiceprints, naming and recognising voices, and the People view's rename, merge, split and forget. */
 import { z } from 'zod';
 import { searchHitSchema } from '../library';
+import { voiceNameSchema } from '../voices/names';
 import type { Contracts } from './common';
 
 export const speakerNoteSchema = z.object({
@@ -13,7 +14,8 @@ export const speakerNoteSchema = z.object({
 });
 export type SpeakerNote = z.infer<typeof speakerNoteSchema>;
 
-const voiceName = z.string().trim().min(1).max(80);
+/** One rule for a voice's name everywhere (shared/voices/names.ts). */
+const voiceName = voiceNameSchema;
 
 export const voiceSchema = z.object({
   id: z.string(),

@@ -4,6 +4,7 @@
  * keeps them to re-cluster a recording's speakers and to remember voices; they never leave the machine.
  */
 import { z } from 'zod';
+import { voiceNameKey, voiceNameSchema } from './names';
 
 export const MAX_VOICEPRINT_SEGMENTS = 5000;
 
@@ -43,12 +44,8 @@ export const KnownVoicesRequestSchema = z
     voices: z
       .array(
         z.strictObject({
-          name: z
-            .string()
-            .trim()
-            .min(1)
-            .max(100)
-            .refine((s) => !/[\p{Cc}]/u.test(s), 'a name has no control characters'),
+          /** The app's own rule for a voice's name (names.ts). */
+          name: voiceNameSchema,
           /** The catalog id of the embedding model that took the print: a live session compares only its own model's prints. */
           model: z.string().min(1).max(200),
           vector: z.array(z.number()).min(1).max(MAX_VOICEPRINT_DIM),
@@ -65,8 +62,10 @@ export const KnownVoicesRequestSchema = z
       if (v.vector.length !== dim)
         ctx.addIssue({ code: 'custom', path: ['voices', i, 'vector'], message: `has ${v.vector.length} values where the other ${v.model} prints have ${dim}` });
       else if (v.vector.every((x) => x === 0)) ctx.addIssue({ code: 'custom', path: ['voices', i, 'vector'], message: 'is all zeros' });
-      const key = v.name.toLocaleLowerCase();
-      if (names.has(key)) ctx.addIssue({ code: 'custom', path: ['voices', i, 'name'], message: `${v.name} is given twice` });
+      // Unicode case folding, as People compares names: "Ökan" and "ökan" are one voice.
+      const key = voiceNameKey(v.name);
+      if (names.has(key))
+        ctx.addIssue({ code: 'custom', path: ['voices', i, 'name'], message: `${v.name} is given twice (names differing only in case are one voice)` });
       names.add(key);
     });
   });

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../../../shared/errors';
 import { centroid } from '../../../shared/voices/cluster';
+import { checkVoiceName, voiceNameKey } from '../../../shared/voices/names';
 import { touch, type Database, type LibraryContext } from './db';
 import { fromBlob, toBlob } from './vectors';
 
@@ -41,6 +42,15 @@ export class PeopleStore {
     return v;
   }
 
+  /** The voice called `name` under Unicode case folding (SQLite's NOCASE folds ASCII only), but `except`; the name checked first. */
+  private byName(name: string, except?: string): { id: string; model: string } | undefined {
+    const why = checkVoiceName(name);
+    if (why) throw new AppError('bad_request', why);
+    const key = voiceNameKey(name);
+    const all = this.db.prepare(`SELECT id, name, model FROM voices`).all() as { id: string; name: string; model: string }[];
+    return all.find((v) => v.id !== except && voiceNameKey(v.name) === key);
+  }
+
   list(): VoiceSummary[] {
     const voices = this.db
       .prepare(
@@ -72,7 +82,7 @@ export class PeopleStore {
     const now = new Date().toISOString();
     return this.db
       .transaction(() => {
-        const found = this.db.prepare(`SELECT id, model FROM voices WHERE name = ? COLLATE NOCASE`).get(name) as { id: string; model: string } | undefined;
+        const found = this.byName(name);
         if (found && found.model !== model)
           throw new AppError('conflict', `${name}'s voice was remembered with another speaker model; forget it in People to remember it again.`);
         const id = found?.id ?? randomUUID();
@@ -155,7 +165,7 @@ export class PeopleStore {
   /** Renames a voice, and the speakers named after it. */
   rename(id: string, name: string): void {
     const v = this.exists(id);
-    const clash = this.db.prepare(`SELECT id FROM voices WHERE name = ? COLLATE NOCASE AND id <> ?`).get(name, id);
+    const clash = this.byName(name, id);
     if (clash) throw new AppError('conflict', `There is already a voice called ${name}: merge the two instead.`);
     this.db
       .transaction(() => {
@@ -197,7 +207,7 @@ export class PeopleStore {
     if (n === 0) throw new AppError('bad_request', `${v.name}'s voice has nothing from that recording to split off.`);
     const total = (this.db.prepare(`SELECT count(*) AS n FROM voice_prints WHERE voice_id = ?`).get(id) as { n: number }).n;
     if (n === total) throw new AppError('bad_request', `Everything ${v.name}'s voice holds comes from that recording: rename it instead.`);
-    const clash = this.db.prepare(`SELECT id FROM voices WHERE name = ? COLLATE NOCASE`).get(name);
+    const clash = this.byName(name);
     if (clash) throw new AppError('conflict', `There is already a voice called ${name}.`);
     const fresh = randomUUID();
     const now = new Date().toISOString();

@@ -5,6 +5,8 @@
  * sends one to a service.
  */
 import { cosine, centroid } from '../../../shared/voices/cluster';
+import { checkVoiceName, voiceNameKey } from '../../../shared/voices/names';
+import { MAX_VOICEPRINT_DIM } from '../../../shared/voices/wire';
 import type { SearchHit } from '../../../shared/library';
 import type { Library } from '../library/library';
 import type { VoiceSummary } from '../library/people';
@@ -21,6 +23,13 @@ export interface VoiceMatch {
   similarity: number;
   /** Named by the user in this recording, not recognised. */
   named: boolean;
+}
+
+/** Why a centroid print cannot go to the engine (not numbers, all zeros, too long), or null. */
+function printProblem(v: Float32Array): string | null {
+  if (v.length === 0 || v.length > MAX_VOICEPRINT_DIM) return `its print has ${v.length} values`;
+  if (!v.every(Number.isFinite)) return 'its print holds values that are not numbers';
+  return v.every((x) => x === 0) ? 'its print is all zeros' : null;
 }
 
 export class PeopleService {
@@ -118,7 +127,23 @@ export class PeopleService {
 
   /** Every remembered voice as the local engine names it in live captions (its centroid print), and the match threshold. */
   forLiveCaptions(): { threshold: number; voices: { name: string; model: string; vector: Float32Array }[] } {
-    const voices = this.people.models().flatMap((model) => this.people.known(model).map((k) => ({ name: k.name, model, vector: k.vector })));
+    const all = this.people.models().flatMap((model) => this.people.known(model).map((k) => ({ name: k.name, model, vector: k.vector })));
+    // Only voices the engine takes go: one bad name (from an older library or a restored backup), a second
+    // "Ökan" beside "ökan" or a print that is not numbers would otherwise make it refuse every voice.
+    const keys = new Set<string>();
+    const dims = new Map<string, number>();
+    const voices = all.filter((v) => {
+      const dim = dims.get(v.model) ?? v.vector.length;
+      const why =
+        checkVoiceName(v.name) ??
+        (keys.has(voiceNameKey(v.name)) ? 'another voice has the same name' : null) ??
+        printProblem(v.vector) ??
+        (v.vector.length !== dim ? `its print has ${v.vector.length} values where the others of its model have ${dim}` : null);
+      if (!why) dims.set(v.model, dim);
+      if (why) this.log(`voices: ${JSON.stringify(v.name)} is not named in live captions: ${why}`);
+      else keys.add(voiceNameKey(v.name));
+      return why === null;
+    });
     return { threshold: this.settings.get().voiceMatch ?? DEFAULT_VOICE_MATCH, voices };
   }
 
