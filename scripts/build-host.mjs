@@ -72,7 +72,7 @@ function dropVendorMaps(dir) {
 }
 
 export async function ensureHost({ force = false } = {}) {
-  const outputs = ['cli.mjs', 'cli-main.mjs', 'engine.mjs', 'native-child.mjs', 'llama-child.mjs', 'library-worker.mjs', 'engine-guard.mjs'].map((f) =>
+  const outputs = ['cli.mjs', 'cli-main.mjs', 'verbatim-main.mjs', 'engine.mjs', 'native-child.mjs', 'llama-child.mjs', 'library-worker.mjs', 'engine-guard.mjs'].map((f) =>
     join(out, f),
   );
   const built = outputs.every((f) => existsSync(f)) ? Math.min(...outputs.map((f) => statSync(f).mtimeMs)) : 0;
@@ -98,7 +98,8 @@ export async function ensureHost({ force = false } = {}) {
   await build({
     ...common,
     // out/host/cli.mjs is src/main/host/entry.mjs: the compile cache first, then this bundle.
-    entryPoints: { 'cli-main': join(root, 'src/main/host/cli.ts') },
+    // verbatim-main.mjs: the `verbatim` command line (src/main/cli; started by scripts/verbatim.mjs), sharing the chunks.
+    entryPoints: { 'cli-main': join(root, 'src/main/host/cli.ts'), 'verbatim-main': join(root, 'src/main/cli/index.ts') },
     splitting: true,
     chunkNames: 'chunks/[name]-[hash]',
   });

@@ -1,0 +1,114 @@
+/**
+ * Progress on stderr: in a terminal, one line per file redrawn in place (a bar while the file is
+ * sent, then the stage and the time it has taken); piped, a plain line each time a file's stage changes.
+ */
+import { basename } from 'node:path';
+
+export type Stage = 'waiting' | 'queued' | 'downloading' | 'uploading' | 'submitted' | 'processing' | 'writing' | 'done' | 'failed';
+
+interface Row {
+  name: string;
+  stage: Stage;
+  bytes: number;
+  total: number | null;
+  since: number;
+  note: string;
+}
+
+const WORDS: Record<Stage, string> = {
+  waiting: 'waiting',
+  queued: 'queued',
+  downloading: 'downloading',
+  uploading: 'sending',
+  submitted: 'sent',
+  processing: 'transcribing',
+  writing: 'writing files',
+  done: 'done',
+  failed: 'failed',
+};
+
+export class Progress {
+  private readonly rows = new Map<string, Row>();
+  private drawn = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private readonly started = Date.now();
+
+  constructor(
+    private readonly out: NodeJS.WriteStream = process.stderr,
+    private readonly tty = Boolean(process.stderr.isTTY) && process.env.TERM !== 'dumb',
+  ) {
+    if (this.tty) {
+      this.timer = setInterval(() => this.draw(), 250);
+      this.timer.unref();
+    }
+  }
+
+  add(key: string, path: string): void {
+    this.rows.set(key, { name: basename(path), stage: 'waiting', bytes: 0, total: null, since: Date.now(), note: '' });
+  }
+
+  set(key: string, stage: Stage, note = ''): void {
+    const r = this.rows.get(key);
+    if (!r || (r.stage === stage && r.note === note)) return;
+    r.stage = stage;
+    r.note = note;
+    r.since = Date.now();
+    if (this.tty) this.draw();
+    else this.out.write(`${r.name}: ${WORDS[stage]}${note.startsWith(':') ? note : note ? ` ${note}` : ''}\n`);
+  }
+
+  bytes(key: string, bytes: number, total: number | null): void {
+    const r = this.rows.get(key);
+    if (!r) return;
+    r.bytes = bytes;
+    r.total = total;
+  }
+
+  /** A line of its own, above the bars. */
+  line(text: string): void {
+    if (!this.tty) {
+      this.out.write(`${text}\n`);
+      return;
+    }
+    this.clear();
+    this.out.write(`${text}\n`);
+    this.draw();
+  }
+
+  private clear(): void {
+    if (this.drawn) this.out.write(`\x1b[${this.drawn}A\x1b[J`);
+    this.drawn = 0;
+  }
+
+  private draw(): void {
+    this.clear();
+    const width = Math.max(20, Math.min(40, (this.out.columns ?? 80) - 50));
+    const lines = [...this.rows.values()].map((r) => {
+      const frac =
+        (r.stage === 'uploading' || r.stage === 'downloading') && r.total
+          ? Math.min(1, r.bytes / r.total)
+          : ['submitted', 'processing', 'writing', 'done'].includes(r.stage)
+            ? 1
+            : 0;
+      const filled = Math.round(frac * width);
+      const bar = `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}]`;
+      const secs = Math.round((Date.now() - (r.stage === 'done' || r.stage === 'failed' ? r.since : r.since)) / 1000);
+      const name = r.name.length > 28 ? `${r.name.slice(0, 27)}…` : r.name.padEnd(28);
+      const tail = r.stage === 'done' || r.stage === 'failed' ? (r.note ? ` ${r.note}` : '') : ` ${secs}s`;
+      return `${name} ${bar} ${WORDS[r.stage]}${tail}`.slice(0, (this.out.columns ?? 120) - 1);
+    });
+    this.out.write(lines.map((l) => `${l}\n`).join(''));
+    this.drawn = lines.length;
+  }
+
+  /** Draws the last state and stops redrawing. */
+  end(): void {
+    if (this.timer) clearInterval(this.timer);
+    if (this.tty) this.draw();
+    this.drawn = 0;
+  }
+
+  elapsedMs(): number {
+    return Date.now() - this.started;
+  }
+}
