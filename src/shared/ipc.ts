@@ -29,6 +29,7 @@ import { peopleChannels } from './ipc/people';
 import { vocabularyChannels } from './ipc/vocabulary';
 import { watchChannels } from './ipc/watch';
 
+import { templateChannels } from './ipc/templates';
 export { appInfoSchema, keyStatusSchema, type AppInfo, type KeyStatus } from './ipc/app';
 
 export const channels = {
@@ -44,6 +45,8 @@ export const channels = {
   ...vocabularyChannels,
   ...watchChannels,
 } as const satisfies Contracts;
+  ...templateChannels,
+  ...storageChannels,
 
 export const events = {
   'settings.changed': settingsViewSchema,

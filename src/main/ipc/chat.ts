@@ -18,6 +18,8 @@ export function registerChatHandlers(router: Router, chat: ChatService, insights
   router.handle('chat.stop', ({ id }) => ({ stopped: chat.stop(id) }));
   router.handle('chat.export', ({ id }) => chat.exportMarkdown(id));
   router.handle('insights.list', ({ id }) => ({ insights: insights.list(id) }));
-  router.handle('insights.run', ({ id, kind, model, language, formatting }) => insights.run({ recordingId: id, kind, model, language, formatting }));
+  router.handle('insights.run', ({ id, kind, model, language, formatting, templateId }) =>
+    insights.run({ recordingId: id, kind, model, language, formatting, templateId }),
+  );
   router.handle('insights.stop', ({ id }) => ({ stopped: insights.stop(id) }));
 }

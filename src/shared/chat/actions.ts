@@ -40,3 +40,13 @@ export function chatActionFor(question: string): ChatAction | null {
   const q = question.trim();
   return CHAT_ACTIONS.find((a) => a.question === q) ?? null;
 }
+
+/** The question that asks for a summary written to a template (the chat's template action). */
+export function templateQuestion(templateName: string): string {
+  return `Summarise this recording with the “${templateName}” template.`;
+}
+
+/** The template name a question asks for (see templateQuestion), or null. */
+export function templateNameOf(question: string): string | null {
+  return /^Summarise this recording with the “(.{1,80})” template\.$/.exec(question.trim())?.[1] ?? null;
+}

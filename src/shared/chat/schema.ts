@@ -96,7 +96,13 @@ export const customFormattingSchema = z
   .refine((f) => f.date !== undefined || f.phone_number !== undefined || f.email !== undefined, 'Choose at least one of date, phone number or email.');
 
 export const insightResultSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('summary'), bullets: z.array(z.string()) }),
+  z.object({
+    kind: z.literal('summary'),
+    bullets: z.array(z.string()),
+    /** A summary written to a template: its name, and the bullets under each of its sections (`bullets` holds them all). */
+    template: z.string().optional(),
+    sections: z.array(z.object({ title: z.string(), bullets: z.array(z.string()) })).optional(),
+  }),
   z.object({ kind: z.literal('action_items'), items: z.array(z.object({ owner: z.string().nullable(), task: z.string(), due: z.string().nullable() })) }),
   z.object({ kind: z.literal('decisions'), decisions: z.array(z.string()) }),
   z.object({

@@ -75,6 +75,8 @@ export const chatChannels = {
         model: z.string().min(1).max(200).optional(),
         language: z.string().trim().min(2).max(40).optional(),
         formatting: customFormattingSchema.optional(),
+        /** A summary written to this template's sections. */
+        templateId: z.string().min(1).max(80).optional(),
       })
       .strict(),
     output: insightSchema,

@@ -15,6 +15,7 @@ import type { Library } from '../library/library';
 import { MAX_PROMPT_CHARS } from './prompt';
 import { partBudget, planSummary, tooSmallFor } from './summarise';
 import { translateParagraphs } from './translate-parts';
+import { templateTask, type Template } from '../../../shared/templates';
 
 export interface InsightEvents {
   /** `done` of `total` parts of a run have been read. */
@@ -28,6 +29,8 @@ export interface InsightRequest {
   /** Target language for translation (a name or code, e.g. "French" or "fr"). */
   language?: string;
   formatting?: { date?: string; phone_number?: string; email?: string };
+  /** A summary written to this template's sections. */
+  templateId?: string;
 }
 
 const str = { type: 'string' };
@@ -185,7 +188,8 @@ export class InsightService {
     }
     const small = tooSmallFor(model, 1500);
     if (small) throw new AppError('unavailable', small);
-    const spec = SCHEMAS[req.kind];
+    const template = req.kind === 'summary' && req.templateId ? this.library.templates.get(req.templateId) : null;
+    const spec = template ? templateSpec(template) : SCHEMAS[req.kind];
     const sources = labelSources([{ id: rec.id, title: rec.title }]);
     const lines = this.library.retrieval.sentences(rec.transcriptId).map((s) => ({ recordingId: rec.id, startMs: s.startMs, text: s.text }));
     const plan = await planSummary({ sources, lines }, spec.ask, Math.min(partBudget(model.contextLength, 1500), MAX_PROMPT_CHARS), {
@@ -207,7 +211,8 @@ export class InsightService {
       signal,
     );
     const value = parseJson(res.choices[0]?.message.content ?? '') as Record<string, unknown>;
-    return this.library.insights.save(rec.transcriptId, '', model.id, resultOf(req.kind, value, sources, plan.given));
+    const result = template ? templateResult(template, value, sources, plan.given) : resultOf(req.kind, value, sources, plan.given);
+    return this.library.insights.save(rec.transcriptId, '', model.id, result);
   }
 }
 
@@ -230,4 +235,34 @@ function resultOf(
       .filter((i) => i && typeof i.task === 'string' && i.task.trim())
       .map((i) => ({ owner: orNull(i.owner), task: cite(String(i.task)), due: orNull(i.due) })),
   };
+}
+
+/** A template's ask: its sections in order, each a list of cited bullets. */
+function templateSpec(t: Template): { schema: Record<string, unknown>; ask: string } {
+  const section = {
+    type: 'object',
+    properties: { title: str, bullets: { type: 'array', items: str } },
+    required: ['title', 'bullets'],
+    additionalProperties: false,
+  };
+  return {
+    schema: {
+      type: 'object',
+      properties: { sections: { type: 'array', items: section, minItems: t.sections.length, maxItems: t.sections.length } },
+      required: ['sections'],
+      additionalProperties: false,
+    },
+    ask: templateTask(t),
+  };
+}
+
+/** The answer under the template's own section titles (in its order), every citation checked. */
+function templateResult(t: Template, value: Record<string, unknown>, sources: CitationSource[], given: GivenPassage[]): InsightResult {
+  const got = Array.isArray(value.sections) ? (value.sections as Record<string, unknown>[]) : [];
+  const sections = t.sections.map((s, i) => {
+    const v = got[i];
+    const bullets = v && Array.isArray(v.bullets) ? v.bullets.filter((b): b is string => typeof b === 'string' && b.trim() !== '') : [];
+    return { title: s.title, bullets: bullets.map((b) => checkCitations(b, sources, given).text.trim()).filter(Boolean) };
+  });
+  return { kind: 'summary', template: t.name, sections, bullets: sections.flatMap((s) => s.bullets) };
 }

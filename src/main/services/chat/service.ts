@@ -4,7 +4,8 @@
  * streamed answer, citations), Stop, and waiting out a rate limit before
  * retrying by itself. Every change is saved and announced as an event.
  */
-import { chatActionFor, type ChatAction } from '../../../shared/chat/actions';
+import { chatActionFor, templateNameOf, type ChatAction } from '../../../shared/chat/actions';
+import { templateTask } from '../../../shared/templates';
 import { checkCitations, labelSources, type CitationSource, type GivenPassage } from '../../../shared/chat/citations';
 import {
   EXTRACTIVE_MODEL,
@@ -201,7 +202,7 @@ export class ChatService {
         chat = { ...chat, model };
       }
       const info = models.find((m) => m.id === model) as ChatModel;
-      const action = chatActionFor(question);
+      const action = chatActionFor(question) ?? this.templateAction(question);
       const prompt =
         action && chat.scope === 'recordings' ? await this.actionPrompt(chat, action, info, signal) : await this.prompt(chat, history, question, info);
       sources = prompt.sources;
@@ -249,6 +250,13 @@ export class ChatService {
       }
       finish('error', err instanceof Error ? err.message : String(err));
     }
+  }
+
+  /** A summary written to one of the library's templates, asked by its question (templateQuestion). */
+  private templateAction(question: string): ChatAction | null {
+    const name = templateNameOf(question);
+    const t = name ? this.library.templates.list().find((x) => x.name === name) : undefined;
+    return t ? { id: 'summary', label: t.name, question, task: templateTask(t) } : null;
   }
 
   /** A one-click action (summary, action items, follow-up) over the chat's whole recordings, map-reduced when they do not fit. */

@@ -25,6 +25,7 @@ import { LibraryOffload } from './library-offload';
 import { FixStore } from './fix-store';
 import { SubtitleStore } from './subtitles';
 import { TranscriptStore } from './transcripts';
+import { TemplateStore } from './templates';
 import { WebhookLog } from './webhook-log';
 import { WatchStore } from './watch-store';
 import { VoiceStore } from './voices';
@@ -58,6 +59,8 @@ export class Library {
   readonly retrieval: RetrievalStore;
   readonly insights: InsightStore;
   /** Words accepted in review of doubtful words. */
+  /** The user's summary templates (built-in ones ship with the app). */
+  readonly templates: TemplateStore;
   readonly review: ReviewStore;
   /** Turn voiceprints, speaker notes and remembered voices. */
   readonly voices: VoiceStore;
@@ -98,6 +101,7 @@ export class Library {
     this.insights = new InsightStore(this.db, ctx);
     this.watch = new WatchStore(this.db, ctx);
     this.review = new ReviewStore(this.db);
+    this.templates = new TemplateStore(this.db);
     this.voices = new VoiceStore(this.db, ctx);
     // A backup import a crash cut short is undone before anything reads the library. Only the app's own
     // connection does this: the worker's (handed `db`) opens while an import may be running.

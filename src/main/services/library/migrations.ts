@@ -8,6 +8,7 @@ import { migration17Watch } from './migration-17-watch';
 import { migration18 } from './migration-18-review';
 import { migration19Captions } from './migration-19-captions';
 import { migration20Fixes } from './migration-20-fixes';
+import { migration21Templates } from './migration-21-templates';
 
 export interface Migration {
   version: number;
@@ -372,6 +373,7 @@ export const migrations: Migration[] = [
   migration18,
   migration19Captions,
   migration20Fixes,
+  migration21Templates,
 ];
 
 export const latestVersion = migrations[migrations.length - 1]?.version ?? 0;

@@ -66,6 +66,10 @@ export interface ChatStoreState {
   insightsOf(recordingId: string): Promise<Insight[]>;
   /** Runs one speech-understanding action and answers the saved result. */
   runInsight(input: Input<'insights.run'>): Promise<Insight>;
+  /** Stops the action running on a recording. */
+  stopInsight(recordingId: string): Promise<void>;
+  /** Parts read by the action running on each recording (`done` of `total`). */
+  insightProgress: Record<string, { done: number; total: number }>;
 }
 
 function replaceMessage(messages: ChatMessage[], m: ChatMessage): ChatMessage[] {
@@ -120,7 +124,20 @@ export const chatState =
         return true;
       },
       insightsOf: async (recordingId) => (await api.invoke('insights.list', { id: recordingId })).insights,
-      runInsight: (input) => api.invoke('insights.run', input),
+      runInsight: async (input) => {
+        try {
+          return await api.invoke('insights.run', input);
+        } finally {
+          set((s) => {
+            const { [input.id]: _gone, ...rest } = s.insightProgress;
+            return { insightProgress: rest };
+          });
+        }
+      },
+      async stopInsight(recordingId) {
+        await api.invoke('insights.stop', { id: recordingId });
+      },
+      insightProgress: {},
       async ask(text) {
         const q = text.trim();
         if (!q) return false;
@@ -280,6 +297,7 @@ export function connectChat(api: VerbatimApi, store: StoreApi<ChatStoreState> = 
     }),
     api.on('chat.state', (s) => store.setState((st) => ({ states: { ...st.states, [s.chatId]: s } }))),
     api.on('chat.changed', () => refreshListSoon()),
+    api.on('insights.progress', (p) => store.setState((st) => ({ insightProgress: { ...st.insightProgress, [p.recordingId]: { done: p.done, total: p.total } } }))),
     api.on('gateway.rateLimit', (r) => store.setState({ rateLimit: r })),
     // The region decides the models: a switch in Settings lists others.
     api.on('settings.changed', () => void store.getState().loadModels(true)),

@@ -1,11 +1,14 @@
 /** Chat over recordings: the saved chats beside the open one, or the message box ready for a new question. */
 import { useEffect } from 'react';
+import { Button } from '../../components/Button';
 import { Icon } from '../../components/Icon';
 import { useChat } from '../../stores/chat';
+import { useTemplates } from '../../stores/templates';
 import { ChatList } from './ChatList';
 import { Composer, Suggestions } from './Composer';
 import { Conversation } from './Conversation';
 import { ModelPicker } from './ModelPicker';
+import { TemplatesPanel } from './TemplatesPanel';
 
 /** No chat open: the box is focused and asks the whole library unless another scope is chosen beside it. */
 function NewChat() {
@@ -25,6 +28,9 @@ function NewChat() {
         </div>
         <div className="chat__tools">
           <ModelPicker chat={null} />
+          <Button size="sm" variant="ghost" onClick={() => useTemplates.getState().show(true)}>
+            Summary templates
+          </Button>
         </div>
       </header>
       <div className="chat__scroll">
@@ -48,6 +54,7 @@ export function ChatScreen() {
   const error = useChat((s) => s.error);
   const loadModels = useChat((s) => s.loadModels);
   const loadList = useChat((s) => s.loadList);
+  const templates = useTemplates((s) => s.showing);
 
   useEffect(() => {
     void loadModels();
@@ -63,7 +70,9 @@ export function ChatScreen() {
             {error}
           </p>
         )}
-        {current ? (
+        {templates ? (
+          <TemplatesPanel />
+        ) : current ? (
           <Conversation key={current.id} chat={current} />
         ) : loading ? (
           <div className="chat" aria-busy="true" aria-label="Opening the chat" />

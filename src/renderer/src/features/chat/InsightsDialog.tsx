@@ -12,6 +12,7 @@ import { errorMessage } from '../../bridge';
 import { chatModelName } from '../../lib/modelName';
 import { useApp } from '../../stores/app';
 import { useChat } from '../../stores/chat';
+import { useTemplates } from '../../stores/templates';
 
 const labels: Record<InsightKind, string> = {
   summary: 'Summary',
@@ -29,7 +30,27 @@ function Result({ insight, recordingId }: { insight: Insight; recordingId: strin
   return (
     <section className="insight" data-testid={`insight-${r.kind}`} aria-label={title}>
       <h3>{title}</h3>
+      {r.kind === 'summary' && r.sections ? (
+        <>
+          {r.template && <p className="muted">Written to the “{r.template}” template.</p>}
+          {r.sections.map((s, i) => (
+            <div key={i}>
+              <h4>{s.title}</h4>
+              {s.bullets.length ? (
+                <ul>
+                  {s.bullets.map((b, j) => (
+                    <li key={j}>{b}</li>
+                  ))}
+                </ul>
+              ) : (
+                <p className="muted">Nothing on this in the recording.</p>
+              )}
+            </div>
+          ))}
+        </>
+      ) : null}
       {r.kind === 'summary' &&
+        !r.sections &&
         (r.bullets.length ? (
           <ul>
             {r.bullets.map((b, i) => (
@@ -136,12 +157,16 @@ export function InsightsDialog({ open, onClose, recordingId, title }: { open: bo
   const [running, setRunning] = useState<InsightKind | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [language, setLanguage] = useState('French');
+  const templates = useTemplates((s) => s.templates);
+  const [templateId, setTemplateId] = useState('');
+  const progress = useChat((s) => s.insightProgress[recordingId]);
   const [formats, setFormats] = useState({ date: 'mm/dd/yyyy', phone_number: '(xxx)xxx-xxxx', email: 'username@domain.com' });
   const model = models.find((m) => m.id === defaultModel) ?? null;
 
   useEffect(() => {
     if (!open) return;
     void loadModels();
+    void useTemplates.getState().load();
     useChat
       .getState()
       .insightsOf(recordingId)
@@ -160,7 +185,9 @@ export function InsightsDialog({ open, onClose, recordingId, title }: { open: bo
           ? { id: recordingId, kind, language: language.trim() }
           : kind === 'custom_formatting'
             ? { id: recordingId, kind, formatting: Object.fromEntries(Object.entries(formats).filter(([, v]) => v.trim())) }
-            : { id: recordingId, kind };
+            : kind === 'summary' && templateId
+              ? { id: recordingId, kind, templateId }
+              : { id: recordingId, kind };
       const saved = await useChat.getState().runInsight(input);
       setInsights((list) => [saved, ...list.filter((i) => !(i.kind === saved.kind && i.variant === saved.variant))]);
     } catch (err) {
@@ -199,7 +226,22 @@ export function InsightsDialog({ open, onClose, recordingId, title }: { open: bo
       <div className="insights insights-dialog">
         <p className="muted">{model ? `Runs with ${model.name}. Results are saved with the transcript.` : 'Looking for the service’s models…'}</p>
         <div className="insights__actions">
-          {action('summary')}
+          {action(
+            'summary',
+            templates.length > 0 && (
+              <label className="field">
+                <span className="field__label">Template</span>
+                <select value={templateId} onChange={(e) => setTemplateId(e.target.value)} data-testid="insight-template">
+                  <option value="">Plain summary</option>
+                  {templates.map((t) => (
+                    <option key={t.id} value={t.id}>
+                      {t.name}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            ),
+          )}
           {action('action_items')}
           {action('decisions')}
         </div>
@@ -235,6 +277,18 @@ export function InsightsDialog({ open, onClose, recordingId, title }: { open: bo
           <p className="banner banner--error" role="alert">
             {error}
           </p>
+        )}
+        {running && (
+          <div className="insights__running">
+            <p className="muted" data-testid="insight-progress">
+              {progress && progress.total > 1
+                ? `Reading the recording in ${progress.total} parts: ${progress.done} of ${progress.total} done…`
+                : `Running ${labels[running]}…`}
+            </p>
+            <Button size="sm" variant="ghost" onClick={() => void useChat.getState().stopInsight(recordingId)}>
+              Stop
+            </Button>
+          </div>
         )}
         <div role="status" className="visually-hidden">
           {running ? `Running ${labels[running]}…` : ''}
