@@ -31,7 +31,7 @@ import { PickedFiles } from './services/files/picked';
 import { UserFiles } from './services/files/refs';
 import { StagedUploads } from './services/files/staged';
 import { KeyService, KeyVault } from './services/keys';
-import { Library } from './services/library/library';
+import { Library, openDatabase } from './services/library/library';
 import { ModelManager } from './services/models/manager';
 import { CATALOG } from '../shared/models';
 import { ExportSaver } from './services/library/export-files';
@@ -47,9 +47,6 @@ import { SettingsService } from './services/settings';
 import { WebhookReceiver } from './services/webhooks';
 import { registerVocabularyHandlers } from './ipc/vocabulary';
 import { registerWatchHandlers } from './ipc/watch';
-import { registerTemplateHandlers } from './ipc/templates';
-import { registerStorageHandlers } from './ipc/storage';
-import { StorageService } from './services/storage/service';
 import { liveKeyterms, VocabularyService } from './services/vocabulary/service';
 import { WatchService, type WatchDeps } from './services/watch/service';
 import type { JobChanged } from '../shared/jobs';
@@ -97,6 +94,12 @@ export interface CoreOptions {
   hostFolders?: string[];
   /** Watch folders' timings and test hooks (tests shorten the wait for a file to hold still). */
   watch?: Pick<WatchDeps, 'stableMs' | 'pollMs' | 'observed' | 'skipped'>;
+  /**
+   * Beside the app on its data folder (the command line): the library opens without undoing an
+   * interrupted backup import (it may be the app's, still running), and nothing the app owns is
+   * taken over: no jobs resumed, no model downloads swept or resumed, no watch folders.
+   */
+  guest?: boolean;
 }
 
 export function createCore(platform: Platform, isTrustedSender: (s: Sender) => boolean, opts: CoreOptions = {}): Core {
@@ -110,7 +113,7 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
       'This system offers no encrypted storage (no keyring), so Verbatim cannot keep the webhook secret.',
     ),
   );
-  const library = new Library(platform.dataDir);
+  const library = opts.guest ? new Library(platform.dataDir, openDatabase(join(platform.dataDir, 'library.sqlite'))) : new Library(platform.dataDir);
   const vault = new KeyVault(platform.secrets, platform.dataDir);
   const keys = new KeyService(vault, settings);
   const engine = new EngineManager(platform.engine, platform.dataDir, { log });
@@ -195,7 +198,6 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
     library,
     captionModels({ models: () => chat.models(), gateway: () => clients.gateway() }),
     {
-  registerTemplateHandlers(router, library);
       translation: (t) => router.emit('captions.translation', t),
       translationStatus: (s) => router.emit('captions.translationStatus', s),
       missed: (s) => router.emit('captions.missed', s),
@@ -228,9 +230,9 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
     const job = event === 'jobs.changed' ? (payload as JobChanged).job : null;
     if (job?.status === 'completed') void watch.jobCompleted(job);
   });
-  void models.start().catch((e: unknown) => log(`models: ${e instanceof Error ? e.message : String(e)}`));
+  if (!opts.guest) void models.start().catch((e: unknown) => log(`models: ${e instanceof Error ? e.message : String(e)}`));
 
-  if (opts.resume !== false) {
+  if (opts.resume !== false && !opts.guest) {
     jobs.resume();
     follower.resume();
     watch.start();
