@@ -47,6 +47,9 @@ import { SettingsService } from './services/settings';
 import { WebhookReceiver } from './services/webhooks';
 import { registerVocabularyHandlers } from './ipc/vocabulary';
 import { registerWatchHandlers } from './ipc/watch';
+import { registerTemplateHandlers } from './ipc/templates';
+import { registerStorageHandlers } from './ipc/storage';
+import { StorageService } from './services/storage/service';
 import { liveKeyterms, VocabularyService } from './services/vocabulary/service';
 import { WatchService, type WatchDeps } from './services/watch/service';
 import type { JobChanged } from '../shared/jobs';
@@ -198,6 +201,7 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
     library,
     captionModels({ models: () => chat.models(), gateway: () => clients.gateway() }),
     {
+  registerTemplateHandlers(router, library);
       translation: (t) => router.emit('captions.translation', t),
       translationStatus: (s) => router.emit('captions.translationStatus', s),
       missed: (s) => router.emit('captions.missed', s),
