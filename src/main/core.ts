@@ -47,7 +47,6 @@ import { SettingsService } from './services/settings';
 import { WebhookReceiver } from './services/webhooks';
 import { registerVocabularyHandlers } from './ipc/vocabulary';
 import { registerWatchHandlers } from './ipc/watch';
-import { registerTemplateHandlers } from './ipc/templates';
 import { registerStorageHandlers } from './ipc/storage';
 import { StorageService } from './services/storage/service';
 import { liveKeyterms, VocabularyService } from './services/vocabulary/service';
@@ -201,7 +200,6 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
     library,
     captionModels({ models: () => chat.models(), gateway: () => clients.gateway() }),
     {
-  registerTemplateHandlers(router, library);
       translation: (t) => router.emit('captions.translation', t),
       translationStatus: (s) => router.emit('captions.translationStatus', s),
       missed: (s) => router.emit('captions.missed', s),
@@ -230,6 +228,8 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
     ...opts.watch,
   });
   registerWatchHandlers(router, watch, platform.dialogs);
+  const storage = new StorageService({ library, settings, removed: (run) => router.emit('storage.retention', run), log });
+  registerStorageHandlers(router, storage);
   router.subscribe((event, payload) => {
     const job = event === 'jobs.changed' ? (payload as JobChanged).job : null;
     if (job?.status === 'completed') void watch.jobCompleted(job);
@@ -240,6 +240,7 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
     jobs.resume();
     follower.resume();
     watch.start();
+    storage.start();
   }
 
   return {
@@ -262,6 +263,7 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
       mediaUrl = fn;
     },
     async dispose() {
+      storage.stop();
       await watch.dispose();
       await captions.dispose();
       await models.dispose();

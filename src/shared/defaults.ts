@@ -25,6 +25,8 @@ export const DEFAULT_SETTINGS = {
   webhookUrl: '',
   webhookAuthHeaderName: '',
   keepAudioCopy: true,
+  /** How long recorded audio is kept (Settings → Storage): for ever, `days` days, or until its transcript is done. */
+  audioRetention: { mode: 'forever' as 'forever' | 'days' | 'transcribed', days: 30 },
   uploadConcurrency: 3,
   /** Local models (Settings → Models): the default for files and for live captions ('' = the built-in PocketSphinx), and a download mirror ('' = upstream). */
   models: { files: '', live: '', mirror: '' },

@@ -24,6 +24,7 @@ import { jobChannels } from './ipc/jobs';
 import { libraryChannels } from './ipc/library';
 import { modelChannels } from './ipc/models';
 import { subtitleChannels } from './ipc/subtitles';
+import { storageChannels, retentionRunSchema } from './ipc/storage';
 import { reviewChannels } from './ipc/review';
 import { peopleChannels } from './ipc/people';
 import { vocabularyChannels } from './ipc/vocabulary';
@@ -44,6 +45,7 @@ export const channels = {
   ...peopleChannels,
   ...vocabularyChannels,
   ...watchChannels,
+  ...storageChannels,
 } as const satisfies Contracts;
   ...templateChannels,
   ...storageChannels,
@@ -95,6 +97,8 @@ export const events = {
   'insights.progress': z.object({ recordingId: z.string(), kind: insightKindSchema, done: z.number().int().nonnegative(), total: z.number().int().positive() }),
   /** Watch folders: a folder was added, changed, paused, removed, or took a file (`folderId`; null = all): refetch them. */
   'watch.changed': z.object({ folderId: z.string().nullable() }),
+  /** The audio retention rule removed recorded audio (Undo until the next start: storage.undoRetention). */
+  'storage.retention': retentionRunSchema,
 } as const satisfies Record<string, z.ZodType>;
 
 /**

@@ -39,6 +39,8 @@ const fields = {
   webhookAuthHeaderName: z.string().max(100),
   /** Keep a copy of each recording's audio in the library (playable offline). */
   keepAudioCopy: z.boolean(),
+  /** How long the library keeps recorded audio; text, edits and summaries always stay (replaced whole when given). */
+  audioRetention: z.object({ mode: z.enum(['forever', 'days', 'transcribed']), days: z.number().int().min(1).max(3650) }),
   /** How many uploads run at once. */
   uploadConcurrency: z.number().int().min(1).max(8),
   /** Live captions: inputs, processing, turn detection, overlay look (replaced whole when given). */
@@ -69,6 +71,7 @@ export const settingsSchema = z.object({
   webhookUrl: fields.webhookUrl.default(DEFAULT_SETTINGS.webhookUrl),
   webhookAuthHeaderName: fields.webhookAuthHeaderName.default(DEFAULT_SETTINGS.webhookAuthHeaderName),
   keepAudioCopy: fields.keepAudioCopy.default(DEFAULT_SETTINGS.keepAudioCopy),
+  audioRetention: fields.audioRetention.default(() => ({ ...DEFAULT_SETTINGS.audioRetention })),
   uploadConcurrency: fields.uploadConcurrency.default(DEFAULT_SETTINGS.uploadConcurrency),
   captions: fields.captions.default(() => structuredClone(DEFAULT_SETTINGS.captions)),
   models: fields.models.default(() => ({ ...DEFAULT_SETTINGS.models })),

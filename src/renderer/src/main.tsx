@@ -17,6 +17,7 @@ import { connectModels } from './stores/models';
 import { connectSettings } from './stores/settings';
 import { connectTranscript } from './stores/transcript';
 import { connectWatch } from './stores/watch';
+import { connectStorage } from './stores/storage';
 import './styles.css';
 
 applyCachedTheme();
@@ -29,6 +30,7 @@ connectJobs(api);
 connectLibrary(api);
 connectTranscript(api);
 connectWatch(api);
+connectStorage(api);
 connectCaptions(api);
 connectChat(api);
 connectApp();

@@ -18,6 +18,7 @@ import { ReviewStore } from './review';
 import { JobStore } from './jobs';
 import { LiveExtrasStore } from './live-extras';
 import { RecordingStore } from './recordings';
+import { RetentionStore } from './retention';
 import { RetrievalStore } from './retrieval';
 import { SearchIndex } from './search';
 import { SessionStore } from './sessions';
@@ -42,6 +43,8 @@ export class Library {
   readonly recordings: RecordingStore;
   readonly transcripts: TranscriptStore;
   readonly audio: AudioStore;
+  /** Audio the retention rule lets go: moved to a trash that Undo empties back, deleted at the next start. */
+  readonly retention: RetentionStore;
   readonly jobs: JobStore;
   readonly search: SearchIndex;
   readonly exports: ExportStore;
@@ -87,6 +90,7 @@ export class Library {
     this.recordings = new RecordingStore(this.db, ctx);
     this.transcripts = new TranscriptStore(this.db, ctx);
     this.audio = new AudioStore(this.db, ctx);
+    this.retention = new RetentionStore(this.db, ctx);
     this.jobs = new JobStore(this.db, ctx);
     this.search = new SearchIndex(this.db, ctx);
     this.exports = new ExportStore(this.db, ctx, (recordingId, known) => this.subtitles.cues(recordingId, known));

@@ -11,6 +11,7 @@ import { useSettings } from '../../stores/settings';
 import { BackupSection } from './BackupSection';
 import { DefaultsSection } from './DefaultsSection';
 import { KeySection } from './KeySection';
+import { StorageSection } from './StorageSection';
 import { VocabularySection } from './VocabularySection';
 import { WatchFoldersSection } from './WatchFoldersSection';
 
@@ -339,6 +340,7 @@ export function SettingsScreen({ models }: { models?: ReactNode }) {
       {models}
       <WebhookSection />
       <LibrarySection />
+      <StorageSection />
       <WatchFoldersSection hostMode={info?.mode === 'host'} />
       <BackupSection hostMode={info?.mode === 'host'} />
       <section className="card" aria-labelledby="theme-title">
