@@ -45,10 +45,8 @@ export const channels = {
   ...peopleChannels,
   ...vocabularyChannels,
   ...watchChannels,
-  ...storageChannels,
 } as const satisfies Contracts;
   ...templateChannels,
-  ...storageChannels,
 
 export const events = {
   'settings.changed': settingsViewSchema,
