@@ -9,8 +9,11 @@ export default defineConfig({
     // One file per core (Vitest's default leaves one core free): most integration files spend their time waiting on
     // child processes (the engine, native workers, ffmpeg), and their bounds count CPU time, not wall time.
     maxWorkers: availableParallelism(),
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
-    reporters: ['default'],
+    // Guards against a hang, never a measure: an SDK transcription through the engine took over 30 s (the old
+    // limit) beside other work on a 2-core machine. A test that needs longer says so itself.
+    testTimeout: 300_000,
+    hookTimeout: 300_000,
+    // scripts/vitest-times.mjs records each file's time for npm test's table (only when npm test asks).
+    reporters: ['default', './scripts/vitest-times.mjs'],
   },
 });

@@ -51,8 +51,6 @@ test.describe('restore a backup', () => {
   test.afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   test('imports from the keyboard, says what came in and what was left out; axe light and dark', async ({ page, host }) => {
-    // Two axe passes and a reload: past the default minute on a loaded machine.
-    test.setTimeout(180_000);
     const folder = backup(join(dir, 'small'), 3, true);
     await page.goto(host.url);
     await page.getByRole('button', { name: 'Settings', exact: true }).click();
@@ -79,7 +77,6 @@ test.describe('restore a backup', () => {
   });
 
   test('makes a backup from the keyboard, with remembered voices only when the box is ticked; axe light and dark', async ({ page, host }) => {
-    test.setTimeout(180_000);
     const lib = new Library(host.dataDir);
     const words = 'the budget is fine'.split(' ').map((t, i) => ({ text: t, start: i * 400, end: i * 400 + 300, confidence: 0.9, speaker: 'A' }));
     const { recordingId } = addCompleted(lib, 'Weekly', words, { region: 'us', sizeBytes: 1000 });

@@ -68,7 +68,6 @@ function rememberDana(dataDir: string): void {
 
 test.describe('speakers in live captions', () => {
   test('labels the system audio’s voices by name and letter in the panel, the overlay and the saved session', async ({ page, host }) => {
-    test.setTimeout(240_000);
     installModel(join(host.dataDir, 'models'), 'tiny-embedding', 'embedding', tinyEmbedding({ hz: MARKS }));
     rememberDana(host.dataDir);
     await page.addInitScript(fakeMonitorInput);

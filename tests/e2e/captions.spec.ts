@@ -46,7 +46,6 @@ async function rawAudioSettings(page: Page): Promise<void> {
 
 test.describe('live captions', () => {
   test('captions the fake microphone in the panel and the pop-out, saves the session, and it plays', async ({ page, host }) => {
-    test.setTimeout(240_000);
     await openCaptions(page, host.url);
     await rawAudioSettings(page);
     await snap(page, 'captions-idle-light');

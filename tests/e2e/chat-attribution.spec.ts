@@ -37,7 +37,6 @@ function seed(dataDir: string): void {
 }
 
 test('an answer the app wrote itself names no model; one the model wrote names it', async ({ page, host }) => {
-  test.setTimeout(120_000);
   seed(host.dataDir);
   await host.restart();
   await page.goto(host.url);

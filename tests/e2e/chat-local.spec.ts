@@ -36,8 +36,6 @@ function seedTranscript(dataDir: string, title: string, sentences: [number, stri
 }
 
 test.describe('chat with a local model', () => {
-  test.setTimeout(240_000);
-
   test('Summary streams the local model’s answer into the chat, Stop stops it, and the answer names its model', async ({ page, host }) => {
     // Loops its sentence until max_tokens; 512 wide and 4 layers, so its 1,500 tokens take seconds, not milliseconds.
     installTinyGguf(join(host.dataDir, 'models'), 'tiny-llama-chat', { loop: true, width: 512, layers: 4, ffnWidth: 2048 });

@@ -67,8 +67,6 @@ function seedTranscripts(dataDir: string, items: { title: string; sentences: [nu
 }
 
 test.describe('chat over recordings', () => {
-  test.setTimeout(240_000);
-
   test('opens ready to type: a question typed with no other click asks the whole library and cites its moment', async ({ page, host }) => {
     seedTranscripts(host.dataDir, [
       {

@@ -25,8 +25,6 @@ async function openApp(page: Page, url: string): Promise<void> {
 }
 
 test.describe('library: the main job', () => {
-  test.setTimeout(180_000);
-
   test('a dropped WAV goes through the queue into a transcript that plays and is found by search', async ({ page, host }) => {
     const wav = fliteWav(workDir(), 'hello-world.wav', SPOKEN);
     await openApp(page, host.url);

@@ -54,8 +54,6 @@ function fit(select: Locator): Promise<{ text: string; need: number; have: numbe
 }
 
 test.describe('models', () => {
-  test.setTimeout(240_000);
-
   test('download from a mirror with progress, pause and resume, make it the default, then a dropped file is transcribed by it', async ({ page, host }) => {
     const work = mkdtempSync(join(tmpdir(), 'verbatim-e2e-models-'));
     const server = mirror([tinyArchive(work, MODEL)]);

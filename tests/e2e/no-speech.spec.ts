@@ -12,7 +12,6 @@ import { dropFileFrom, dropFiles } from './drop';
 import { expect, test } from './host';
 
 test('a tone comes back as a recording in which no speech was found', async ({ page, host }) => {
-  test.setTimeout(180_000);
   const wav = join(mkdtempSync(join(tmpdir(), 'verbatim-e2e-tone-')), 'tone.wav');
   execFileSync('sox', ['-n', '-r', '16000', '-c', '1', '-b', '16', wav, 'synth', '4', 'sine', '440']);
   await page.goto(host.url);

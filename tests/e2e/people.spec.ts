@@ -40,7 +40,6 @@ function seed(dataDir: string): void {
 
 test.describe('People', () => {
   test('lists remembered voices and their recordings; rename, merge, forget; the match level', async ({ page, host }) => {
-    test.setTimeout(120_000);
     seed(host.dataDir);
     await page.goto(host.url);
     await page.getByRole('button', { name: 'People' }).click();
@@ -105,7 +104,6 @@ test.describe('People', () => {
   });
 
   test('the library search narrowed to one person finds only what that person said', async ({ page, host }) => {
-    test.setTimeout(120_000);
     seed(host.dataDir);
     await page.goto(host.url);
     const box = page.getByRole('searchbox', { name: 'Search every transcript' });
@@ -138,7 +136,6 @@ test.describe('People', () => {
   });
 
   test('the transcript says which voices were recognised, and re-clusters its speakers without transcribing again', async ({ page, host }) => {
-    test.setTimeout(120_000);
     seed(host.dataDir);
     await page.goto(host.url);
     await page.getByRole('button', { name: 'Open Tuesday stand-up' }).click();

@@ -82,8 +82,6 @@ async function expectAt(page: Page, i: number): Promise<void> {
 
 test.describe('review of doubtful words', () => {
   test('walks the doubtful words: corrects one, accepts one, keeps the count across a reload', async ({ page, host }) => {
-    // Six played windows, a reload and two axe passes: a minute on a quiet machine, more on a shared one.
-    test.setTimeout(180_000);
     const wav = fliteWav(mkdtempSync(join(tmpdir(), 'verbatim-review-')), 'review.wav', text);
     seed(host.dataDir, wav);
     await page.goto(host.url);

@@ -136,7 +136,6 @@ test.describe('settings', () => {
   });
 
   test("a transcript's details tell what the team's webhook server answered", async ({ page, host }) => {
-    test.setTimeout(120_000);
     const calls: { path: string; secret: string | undefined }[] = [];
     const hooks = createHttpServer((req, res) => {
       calls.push({ path: req.url ?? '', secret: req.headers['x-team-secret'] as string | undefined });

@@ -13,8 +13,6 @@ import { expect, test } from './host';
 import { snap } from './snap';
 
 test.describe('speakers on the local engine', () => {
-  test.setTimeout(240_000);
-
   test('a two-voice file gets two renamable speakers without choosing it again, and the SRT names them', async ({ page, host }) => {
     installTinySpeakerModels(join(host.dataDir, 'models'), { segmentation: { hz: MARKS }, embedding: { hz: MARKS } });
     const dir = mkdtempSync(join(tmpdir(), 'verbatim-e2e-speakers-'));

@@ -375,8 +375,6 @@ test.describe('subtitle dialogs', () => {
     page,
     host,
   }) => {
-    // Six axe passes (three dialogs, two themes): about a minute alone, more beside another spec file.
-    test.setTimeout(180_000);
     seedLibrary(host.dataDir, { count: 1, wordsPer: 60, titlePrefix: 'Dialogs' });
     await page.goto(host.url);
     await page.getByRole('button', { name: 'Open Dialogs 00001' }).click();

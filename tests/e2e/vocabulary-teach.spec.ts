@@ -55,8 +55,6 @@ const bodyText = (page: Page) => page.getByTestId('transcript-body').locator('.p
 
 test.describe('corrections that teach', () => {
   test('a spelling correction is learned into the vocabulary and fixed everywhere, with one undo', async ({ page, host }) => {
-    // Four axe passes over a loaded machine.
-    test.setTimeout(240_000);
     seed(host.dataDir);
     await page.goto(host.url);
     await open(page, 'Interview');

@@ -42,7 +42,7 @@ beforeAll(async () => {
   core = createCore(createHostPlatform({ dataDir, version: 't', keyFile: join(dir, 'k') }), () => true, { log: () => undefined, resume: false });
   core.router.subscribe((event, payload) => events.push({ event, payload }));
   engine = await core.engine.ensure();
-}, 60_000);
+});
 
 afterAll(async () => {
   await core?.dispose();
@@ -127,7 +127,7 @@ describe.skipIf(!tools)('translated captions through the local GGUF model', () =
         .map((t) => [t.key, t.text]),
     );
     for (const s of saved) expect(s).toMatchObject({ original: finalText.get(s.key), text: fixedSentence(TRANSLATED), language: 'fr' });
-  }, 180_000);
+  });
 });
 
 describe('"What did I miss?" cites turns within the asked stretch only', () => {
@@ -156,7 +156,7 @@ describe('"What did I miss?" cites turns within the asked stretch only', () => {
     expect(done.content).not.toMatch(/budget|slides/i);
     expect(done.content).not.toContain('growing');
     expect(updates.at(-1)).toEqual(done);
-  }, 60_000);
+  });
 
   it('with a model that writes: a citation outside the stretch is taken out, the one inside kept', async () => {
     installTinyGguf(join(dir, 'data', 'models'), 'tiny-citing', { words: CITING });
@@ -186,7 +186,7 @@ describe('"What did I miss?" cites turns within the asked stretch only', () => {
     expect(done.content).not.toContain('[00:01]');
     // It streamed: the text grew before the end.
     expect(updates.some((u) => u.status === 'streaming' && u.content.length > 0)).toBe(true);
-  }, 120_000);
+  });
 
   it('a stretch with nothing captioned says so without asking a model', async () => {
     const done = await writeMissed(

@@ -65,5 +65,5 @@ describe.skipIf(!hasSpeechTools())('a live model slower than real time', () => {
     const stopped = await svc.stop(run.run);
     expect(stopped.run).toBe(run.run);
     expect(statuses.at(-1)).toMatchObject({ state: 'stopped', warning: { code: 'slower_than_real_time' } });
-  }, 120_000);
+  });
 });

@@ -98,7 +98,7 @@ describe.skipIf(!tools)('live captions against the local engine', () => {
       resume: false,
     });
     engine = await core.engine.ensure();
-  }, 60_000);
+  });
   afterAll(async () => {
     await core?.dispose();
     rmSync(dir, { recursive: true, force: true });
@@ -160,7 +160,7 @@ describe.skipIf(!tools)('live captions against the local engine', () => {
     } finally {
       await p.close();
     }
-  }, 120_000);
+  });
 
   it('labels the microphone You and the system audio Others, merged in time order', async () => {
     const turns: LiveTurn[] = [];
@@ -186,7 +186,7 @@ describe.skipIf(!tools)('live captions against the local engine', () => {
     const starts = saved.sentences.map((s) => s.start);
     expect(starts).toEqual([...starts].sort((a, b) => a - b));
     expect(saved.speakers.map((s) => s.id).sort()).toEqual(['Others', 'You']);
-  }, 120_000);
+  });
 
   it('Improve accuracy transcribes the recording as a job and keeps both versions, the improved one shown by default', async () => {
     const turns: LiveTurn[] = [];
@@ -218,5 +218,5 @@ describe.skipIf(!tools)('live captions against the local engine', () => {
     expect(live.item.status).toBe('completed');
     // The recording was not copied over itself.
     expect(statSync(core.library.audio.path(run.recordingId)!).size).toBe(file.length);
-  }, 150_000);
+  });
 });

@@ -81,7 +81,7 @@ beforeAll(async () => {
   // About 40,000 characters: far more than a 4,096-token context holds.
   const sentences: [number, string][] = Array.from({ length: 600 }, (_, i) => [i * 4000, `Item ${i} of the long review was discussed at length today.`]);
   long = addCompleted(core.library, 'Long review', wordsOf(sentences)).recordingId;
-}, 60_000);
+});
 
 afterAll(async () => {
   await core?.dispose();
@@ -93,7 +93,7 @@ describe('chat with a local model', () => {
     const { models, defaultModel } = await call(core.router, 'chat.models', { fresh: true });
     expect(defaultModel).toBe('tiny-citing');
     expect(models.find((m) => m.id === 'tiny-citing')).toMatchObject({ generative: true, contextLength: 4096 });
-  }, 90_000);
+  });
 
   it('keeps the citation of a passage the model was given and drops the one it invented', async () => {
     const chat = await call(core.router, 'chat.create', { scope: 'recordings', recordingIds: [launch] });
@@ -103,7 +103,7 @@ describe('chat with a local model', () => {
     expect(done.model).toBe('tiny-citing');
     expect(done.content).toBe('Shipping is Friday [Launch meeting @ 00:05] and slides go out.');
     expect(done.citations).toEqual([expect.objectContaining({ recordingId: launch, atMs: 5000 })]);
-  }, 90_000);
+  });
 
   it('summarises a recording too long for the context part by part, with progress', async () => {
     const chat = await call(core.router, 'chat.create', { scope: 'recordings', recordingIds: [long] });
@@ -121,5 +121,5 @@ describe('chat with a local model', () => {
     // The model's sentence, with its invented citations taken out (this recording has no 00:05 line).
     expect(done.content).toBe('Shipping is Friday and slides go out.');
     expect(done.citations).toEqual([]);
-  }, 120_000);
+  });
 });

@@ -81,7 +81,7 @@ beforeAll(async () => {
     [0, 'Welcome to the review.'],
     [65_000, 'Revenue grew eleven percent this quarter.'],
   ]);
-}, 60_000);
+});
 
 afterAll(async () => {
   await core?.dispose();
@@ -95,7 +95,7 @@ describe('chat over recordings', () => {
     expect(models.find((m) => m.id === 'verbatim-extractive')?.generative).toBe(false);
     expect(models.find((m) => m.id === 'test-llm')).toMatchObject({ generative: true, contextLength: 32000 });
     expect(defaultModel).toBe('test-llm');
-  }, 60_000);
+  });
 
   it('answers with the extractive model by quoting the sentence and citing its moment', async () => {
     const chat = await call(core.router, 'chat.create', { scope: 'recordings', recordingIds: [standup], model: 'verbatim-extractive' });
@@ -105,7 +105,7 @@ describe('chat over recordings', () => {
     expect(done.content).toContain('Dana will send the revised budget on Friday.');
     expect(done.citations).toContainEqual(expect.objectContaining({ recordingId: standup, atMs: 9000 }));
     expect(done.sources).toEqual([expect.objectContaining({ recordingId: standup, title: 'Monday standup' })]);
-  }, 60_000);
+  });
 
   it('streams an upstream answer over the whole library, citing the right recording', async () => {
     const chat = await call(core.router, 'chat.create', { scope: 'library' });
@@ -126,7 +126,7 @@ describe('chat over recordings', () => {
     const md = await call(core.router, 'chat.export', { id: chat.id });
     expect(md.content).toContain('## How much did revenue grow this quarter?');
     expect(md.content).toContain('Quarterly review @ 01:05');
-  }, 60_000);
+  });
 
   it('credits no model when the app answers in its own words (no transcript holds the question’s words)', async () => {
     const chat = await call(core.router, 'chat.create', { scope: 'library', model: 'test-llm' });
@@ -136,7 +136,7 @@ describe('chat over recordings', () => {
     expect(done.content).toMatch(/^No transcript in the library contains/);
     expect(done.model).toBeNull();
     expect((await call(core.router, 'chat.get', { id: chat.id })).messages.at(-1)?.model).toBeNull();
-  }, 60_000);
+  });
 
   it('runs action items and summary as JSON-schema answers and saves them with the transcript', async () => {
     const items = await call(core.router, 'insights.run', { id: standup, kind: 'action_items', model: 'test-llm' });
@@ -153,7 +153,7 @@ describe('chat over recordings', () => {
     expect(insights.map((i) => i.kind)).toEqual(['action_items', 'translation']);
     const req = upstream.requests.find((r) => (r.response_format as { json_schema?: { name?: string } } | undefined)?.json_schema?.name === 'action_items');
     expect(req).toBeDefined();
-  }, 60_000);
+  });
 
   it('says what translation needs when only the extractive model is chosen', async () => {
     await expect(

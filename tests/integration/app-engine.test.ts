@@ -81,7 +81,7 @@ describe.skipIf(!hasFlite)('app core against the real local engine', () => {
     expect(hits.hits.map((h) => h.recordingId)).toContain(done.recordingId);
     const srt = await call(core.router, 'library.export', { id: done.recordingId, format: 'srt' });
     expect(srt.content).toMatch(/^1\n00:00:0\d,\d{3} --> /);
-  }, 180_000);
+  });
 
   it('sends the local engine only the speech models it knows: a cloud-only choice still transcribes', async () => {
     core = makeCore();
@@ -93,7 +93,7 @@ describe.skipIf(!hasFlite)('app core against the real local engine', () => {
     expect(second.status, JSON.stringify(second.error)).toBe('completed');
     // The engine names the model that really ran: PocketSphinx, whichever cloud name was asked for.
     expect((await call(core.router, 'library.get', { id: second.recordingId })).item.model).toBe('pocketsphinx');
-  }, 120_000);
+  });
 
   it('downloads the redacted audio into the library when asked', async () => {
     core = makeCore();
@@ -112,7 +112,7 @@ describe.skipIf(!hasFlite)('app core against the real local engine', () => {
     expect(readFileSync(path).subarray(0, 4).toString()).toBe('RIFF');
     // No transport registered a media route in this in-process core (host mode and Electron do).
     expect((await call(core.router, 'library.mediaUrl', { id: done.recordingId, redacted: true })).url).toBeNull();
-  }, 120_000);
+  });
 
   it('retries 429 and 5xx injected in front of the engine and ends with one transcript', async () => {
     // One core owns the engine; the core under test reaches it as region "custom" through the proxy.
@@ -132,7 +132,7 @@ describe.skipIf(!hasFlite)('app core against the real local engine', () => {
     const list = await new RestClient(proxy.url, h.key).list({ limit: 50 });
     expect(list.transcripts).toHaveLength(1);
     await owner.dispose();
-  }, 120_000);
+  });
 
   it("tells what the team's webhook server answered: delivered on a 200, refused on a 404", async () => {
     const hits: { path: string; secret: string | undefined; body: string }[] = [];
@@ -175,7 +175,7 @@ describe.skipIf(!hasFlite)('app core against the real local engine', () => {
     } finally {
       hookServer.close();
     }
-  }, 120_000);
+  });
 
   it('completes the job when the engine is killed mid-job and restarted', async () => {
     core = makeCore({ webhooks: false });
@@ -188,7 +188,7 @@ describe.skipIf(!hasFlite)('app core against the real local engine', () => {
     expect(done.status, JSON.stringify(done.error)).toBe('completed');
     expect(core.engine.status().restarts).toBe(1);
     expect(core.engine.status().url).toBe(before.url);
-  }, 150_000);
+  });
 
   it('cancel during upload leaves nothing behind in the engine or the library folder', async () => {
     core = makeCore();
@@ -204,7 +204,7 @@ describe.skipIf(!hasFlite)('app core against the real local engine', () => {
     // The engine and the library drop the partial bytes once the aborted upload has ended.
     const big1MiB = () => walk(join(dir, 'data')).filter((f) => existsSync(f) && statSync(f).size > 1024 * 1024);
     await expect.poll(big1MiB, { timeout: 20_000 }).toEqual([]);
-  }, 120_000);
+  });
 });
 
 function walk(d: string): string[] {

@@ -51,5 +51,5 @@ describe.skipIf(!hasFlite)('gateway client against the local engine', () => {
     } finally {
       await core.dispose();
     }
-  }, 120_000);
+  });
 });

@@ -79,7 +79,7 @@ describe('re-cluster speakers without recognition', () => {
     expect(await recognitions()).toBe(before);
     // Sentences and paragraphs never span two speakers after relabelling.
     for (const p of tAuto.paragraphs) expect(new Set(tAuto.words.slice(p.firstWord, p.lastWord + 1).map((w) => w.speaker)).size).toBe(1);
-  }, 240_000);
+  });
 
   it('Auto folds a phantom speaker (under 1.5 s of speech) into its nearest voice and says so', async () => {
     const lib = core.library;

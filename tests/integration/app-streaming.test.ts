@@ -68,5 +68,5 @@ describe.skipIf(!tools)('streaming client against the local engine', () => {
     } finally {
       await core.dispose();
     }
-  }, 60_000);
+  });
 });

@@ -86,7 +86,7 @@ describe.skipIf(!ready)('noise suppression before recognition', () => {
     expect(readFileSync(path).equals(before)).toBe(true);
   });
 
-  it('sentences in 10 dB room noise are recognized with fewer errors once denoised', { timeout: 120_000 }, async () => {
+  it('sentences in 10 dB room noise are recognized with fewer errors once denoised', async () => {
     const rec = new SphinxRecognizer({ poolSize: 1 });
     if (!rec.available) return;
     const said = [

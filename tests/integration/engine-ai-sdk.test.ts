@@ -32,7 +32,7 @@ const provider = (key = KEY) =>
   });
 
 // The provider polls every 3 s, as it does against the cloud: a transcription takes a few polls.
-describe('@ai-sdk/assemblyai against the engine', { timeout: 120_000 }, () => {
+describe('@ai-sdk/assemblyai against the engine', () => {
   it('transcribes: text, word segments, language, duration', async () => {
     const r = await provider().transcription('universal-2').doGenerate({ audio, mediaType: 'audio/wav' });
     expect(wordErrorRate(CLIPS.phone, r.text)).toBeLessThanOrEqual(0.3);

@@ -25,7 +25,7 @@ let engine: Child;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'engine-footprint-'));
   if (ready) engine = await launchEngine(join(dir, 'data'), KEY, ['--idle-seconds', '2']);
-}, 60_000);
+});
 
 afterAll(async () => {
   await engine?.stop();

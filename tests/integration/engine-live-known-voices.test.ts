@@ -60,7 +60,7 @@ beforeAll(async () => {
     body: JSON.stringify({ upload_url: uploadUrl, segments: [{ start: first.start, end: first.end }] }),
   });
   danaPrint = ((await vp.json()) as { embeddings: number[][] }).embeddings[0] as number[];
-}, 60_000);
+});
 
 afterAll(async () => {
   if (savedCAs.length) tls.setDefaultCACertificates(savedCAs);
@@ -86,7 +86,7 @@ describe('remembered voices in live speaker labels', () => {
     }
     const labels = done.map(labelOf).filter((l) => l !== 'UNKNOWN');
     expect(labels.filter((l, i) => l !== labels[i - 1])).toEqual(['Dana', 'A', 'Dana']);
-  }, 60_000);
+  });
 
   it('answers 400 or 413 to hostile bodies, keeps what it held, and stays up', async () => {
     const ok = { threshold: 0.75, voices: [{ name: 'Dana', model: 'tiny-embedding', vector: danaPrint }] };

@@ -137,7 +137,7 @@ async function waitFinal(id: string): Promise<Record<string, unknown>> {
 }
 
 // Real speech decoded and streamed at real time on a loaded machine: generous per-test time.
-describe.skipIf(missing.length > 0)("the engine's answers against AssemblyAI's published specification", { timeout: 120_000 }, () => {
+describe.skipIf(missing.length > 0)("the engine's answers against AssemblyAI's published specification", () => {
   beforeAll(async () => {
     spec = await loadSpec(EXCEPTIONS);
     sandbox = engineSandbox('engine-spec-');

@@ -72,5 +72,5 @@ describe('engine over TLS', () => {
     const formatted = turns.find((t) => t.end_of_turn && t.turn_is_formatted);
     expect(formatted?.transcript).toMatch(/^[A-Z].*(report|finance).*\.$/);
     expect(turns.some((t) => !t.end_of_turn)).toBe(true);
-  }, 30_000);
+  });
 });

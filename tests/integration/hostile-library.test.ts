@@ -129,7 +129,7 @@ beforeAll(async () => {
   await call('library.importAll', { dir: backup(manifest({ recordings: [recording(999_999)] })) });
   figures.rssBefore = await settledRssMiB(host.proc.pid as number, 10_000);
   await resetLoop(host.proc, probe);
-}, 120_000);
+});
 
 /** Per test: the host's RSS and its longest event-loop stall while the test ran (then a fresh measurement), printed. */
 const phases: { test: string; rssMiB: number; loopMaxMs: number; worstGapCpuMs: number }[] = [];
@@ -419,7 +419,7 @@ describe('hostile subtitles (items 5–7)', { timeout: 300_000 }, () => {
   });
 });
 
-describe('subtitle files by reference', { timeout: 120_000 }, () => {
+describe('subtitle files by reference', () => {
   it('reads only uploads this host staged, each once, and never a path the browser did not pick; big text inline is refused', async () => {
     const one = (await call('subtitles.importNew', { name: 'ref.srt', content: srtOf(2) })).output!.id as string;
     const doc = (await call('subtitles.open', { id: one })).output as { version: number };
@@ -473,7 +473,7 @@ describe('hostile jobs.addFiles in host mode (item 13)', () => {
   });
 });
 
-describe('the host at the end', { timeout: 120_000 }, () => {
+describe('the host at the end', () => {
   it('is alive, its memory back within 150 MiB of the start; its event loop figures printed', async () => {
     const info = await call('app.info');
     expect(info.output).toMatchObject({ mode: 'host' });

@@ -179,7 +179,7 @@ beforeAll(async () => {
   await expectGoodModelWorks();
   figures.rssBefore = await settledRssMiB(engine.proc.pid as number, 10_000);
   await resetLoop(engine.proc, probe);
-}, 120_000);
+});
 
 afterAll(async () => {
   await engine?.stop();

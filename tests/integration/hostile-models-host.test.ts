@@ -227,7 +227,7 @@ beforeAll(async () => {
   await call('models.list');
   figures.rssBefore = await settledRssMiB(host.proc.pid as number, 10_000);
   await resetLoop(host.proc, probe);
-}, 120_000);
+});
 
 const phases: { test: string; rssMiB: number; loopMaxMs: number; worstGapCpuMs: number }[] = [];
 afterEach(async (ctx) => {
@@ -438,7 +438,7 @@ describe('concurrent calls', { timeout: 600_000 }, () => {
   });
 });
 
-describe('the host at the end', { timeout: 120_000 }, () => {
+describe('the host at the end', () => {
   it('is alive, answered every input clearly, and gave its memory back', async () => {
     expect((await call('app.info')).output).toMatchObject({ mode: 'host' });
     expect(host.alive()).toBe(true);

@@ -50,7 +50,7 @@ beforeAll(async () => {
   figures.inputs = 0;
   figures.rssBefore = await settledRssMiB(engine.proc.pid as number, 10_000);
   await resetLoop(engine.proc, probe);
-}, 120_000);
+});
 
 afterAll(async () => {
   await engine?.stop();
@@ -147,7 +147,7 @@ describe('hostile /v3/ws (items 14 and 15)', { timeout: 300_000 }, () => {
   });
 });
 
-describe('live-caption recording chunks over the host bridge (item 12)', { timeout: 120_000 }, () => {
+describe('live-caption recording chunks over the host bridge (item 12)', () => {
   it('refuses chunks beyond what the format can hold for the time recorded', async () => {
     mkdirSync(join(dir, 'host'), { recursive: true });
     const host = await launchHost(join(dir, 'host'));
@@ -192,7 +192,7 @@ describe('live-caption recording chunks over the host bridge (item 12)', { timeo
   });
 });
 
-describe('the engine at the end', { timeout: 120_000 }, () => {
+describe('the engine at the end', () => {
   it('answers, its memory back within 150 MiB of the start; its event loop figures printed', async () => {
     const health = await fetch(`http://127.0.0.1:${engine.port}/health`);
     expect(health.status).toBe(200);

@@ -92,7 +92,7 @@ let fixtures: { before: string[] };
 beforeAll(async () => {
   mkdirSync(join(dir, 'data'), { recursive: true });
   fixtures = await makeFixtures();
-}, 120_000);
+});
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('power lost during a backup import', () => {

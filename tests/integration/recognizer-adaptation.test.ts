@@ -125,7 +125,7 @@ describe.skipIf(!ready)('speaker adaptation of a recording', () => {
     const before = wordErrorRate(ref, plain.text);
     const after = wordErrorRate(ref, adapted.text);
     expect(after, `one pass: ${plain.text}\nadapted: ${adapted.text}`).toBeLessThanOrEqual(before * 0.75);
-  }, 120_000);
+  });
 
   it('keeps decoders that carried a transform apart: plain requests get a decoder with the model as loaded', () => {
     // One plain decoder (first pass) and one adapted (second pass) are pooled; a transform cannot be undone exactly.
@@ -152,14 +152,14 @@ describe.skipIf(!ready)('speaker adaptation of a recording', () => {
     // The same transform under two names: the same words every time, and the process still standing.
     expect(new Set(heard).size).toBe(1);
     expect(heard[0]?.split(' ').length).toBeGreaterThan(3);
-  }, 120_000);
+  });
 
   it('decodes a wideband recording once (adaptation makes clean wideband speech worse)', async () => {
     const warnings: string[] = [];
     const r = await transcribe(kal, adapter, warnings, false);
     expect(r.adapted).toBe(false);
     expect(warnings).toEqual([]);
-  }, 60_000);
+  });
 
   it('decodes a short recording once', async () => {
     const short = await recording('short', 'kal', SENTENCES.slice(0, 2));
@@ -168,7 +168,7 @@ describe.skipIf(!ready)('speaker adaptation of a recording', () => {
     expect(r.adapted).toBe(false);
     expect(warnings).toEqual([]);
     expect(r.text.split(' ').length).toBeGreaterThan(8);
-  }, 60_000);
+  });
 
   it('keeps the first pass and warns when the adaptation tools fail', async () => {
     const tools = join(dir, 'broken-sphinxtrain');
@@ -185,7 +185,7 @@ describe.skipIf(!ready)('speaker adaptation of a recording', () => {
     expect(warnings).toEqual([expect.stringMatching(/speaker adaptation failed, decoding in one pass \(bw failed: FATAL: broken on purpose\)/)]);
     // The first pass stands: as good as a one-pass decode (a pooled decoder's words can vary slightly with what it decoded before).
     expect(wordErrorRate(SENTENCES.join(' '), r.text)).toBeLessThanOrEqual(wordErrorRate(SENTENCES.join(' '), plain.text) + 0.05);
-  }, 120_000);
+  });
 });
 
 describe.skipIf(!ready)('speaker adaptation in the engine', () => {
@@ -229,5 +229,5 @@ describe.skipIf(!ready)('speaker adaptation in the engine', () => {
     } finally {
       await sandbox.cleanup();
     }
-  }, 240_000);
+  });
 });

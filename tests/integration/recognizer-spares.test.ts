@@ -56,7 +56,7 @@ describe.skipIf(!ready)('live streams opened on first use', () => {
     } finally {
       rec.dispose();
     }
-  }, 120_000);
+  });
 
   it('a spare still being made when its only stream closes is freed as it lands', async () => {
     const rec = live();
@@ -70,5 +70,5 @@ describe.skipIf(!ready)('live streams opened on first use', () => {
     } finally {
       rec.dispose();
     }
-  }, 120_000);
+  });
 });

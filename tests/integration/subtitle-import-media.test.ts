@@ -71,7 +71,7 @@ beforeAll(async () => {
   client = await openBridge(host.port, token);
   mkdirSync(join(dir, 'desk'));
   video(join(dir, 'desk', 'Harbour.mp4'));
-}, 60_000);
+});
 
 afterAll(async () => {
   client?.close();
@@ -154,5 +154,5 @@ describe('importing subtitles as a new item beside its video', () => {
       callRouter(core.router, 'subtitles.importNew', { name: 'secret.srt', file: { kind: 'path', path: join(dir, 'secret.srt') } }),
     ).rejects.toMatchObject({ code: 'forbidden', message: expect.stringMatching(/picked or dropped/) });
     expect(core.library.recordings.list({}).total).toBe(before);
-  }, 30_000);
+  });
 });

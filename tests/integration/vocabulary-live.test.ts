@@ -44,5 +44,5 @@ describe('vocabulary in live captions', () => {
     // And the engine took them: the session went live (a bad keyterms_prompt closes it with 3006).
     await expect.poll(() => states).toContain('live');
     await call(core.router, 'captions.stop', { run: run.run });
-  }, 60_000);
+  });
 });

@@ -333,5 +333,5 @@ describe('full-text search', () => {
     console.log(`10,000 transcripts: list page ${listMs.toFixed(1)} ms; FTS ${times.map((t) => t.toFixed(1)).join(', ')} ms`);
     lib.close();
     // Building 10,000 transcripts is setup, not the figure under test: slow on a shared CPU.
-  }, 180_000);
+  });
 });

@@ -75,7 +75,7 @@ beforeAll(() => {
       });
     }
   });
-}, 120_000);
+});
 
 afterAll(() => {
   lib.close();

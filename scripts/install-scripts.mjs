@@ -1,0 +1,30 @@
+// Fails when a dependency has install scripts that package.json's allowScripts does not cover
+// (`npm install-scripts ls`): npm 12 skips such scripts silently on install, so a new dependency's
+// script has to be reviewed and recorded (npm install-scripts approve|deny NAME) before it lands.
+// Part of `npm test` (scripts/test.mjs). Plain Node ESM with no dependencies.
+import { spawnSync } from 'node:child_process';
+
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const r = spawnSync(npm, ['install-scripts', 'ls', '--json'], { encoding: 'utf8' });
+let pending;
+try {
+  pending = JSON.parse(r.stdout).allowScripts;
+} catch {
+  pending = undefined;
+}
+if (r.status !== 0 || !Array.isArray(pending)) {
+  // npm before 11.19 has no install-scripts command: nothing to check against.
+  const version = spawnSync(npm, ['--version'], { encoding: 'utf8' }).stdout.trim();
+  console.log(`install scripts: not checked (npm ${version} has no \`npm install-scripts ls\`; npm 11.19 or later does).`);
+  process.exit(0);
+}
+if (pending.length === 0) {
+  console.log('install scripts: every dependency with an install script is covered by allowScripts in package.json.');
+  process.exit(0);
+}
+console.error('install scripts: these dependencies have install scripts that allowScripts in package.json does not cover:');
+for (const p of pending) console.error(`  ${p.name} (${(p.changes ?? []).map((c) => c.key).join(', ')})`);
+console.error(
+  "Read each one's script in node_modules, then record the decision: `npm install-scripts approve NAME` (needed) or `npm install-scripts deny NAME` (not needed; prove the app works without it). npm 12 skips unreviewed scripts.",
+);
+process.exit(1);

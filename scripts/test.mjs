@@ -1,0 +1,128 @@
+// `npm test`: every phase runs, even after one fails, so a Vitest failure does not hide Playwright's
+// answer; then a phase table (each phase's time), the ten slowest files of each runner, and each
+// runner's own closing summary again, and the exit code is nonzero when any phase failed.
+// Phases: system packages, install scripts (allowScripts), checks (typecheck, lint, format), unit
+// (Vitest), realtime (the real-time Vitest files, one at a time), the e2e builds, e2e (Playwright).
+// `node scripts/test.mjs unit e2e` runs only the phases named. Plain Node ESM with no dependencies.
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const timesDir = join(root, 'out', 'test-times');
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+/** name, command, arguments, the runner whose file times and summary it gives (if any). */
+const PHASES = [
+  { name: 'system-deps', cmd: 'node', args: ['scripts/system-deps.mjs', 'test'] },
+  { name: 'install-scripts', cmd: 'node', args: ['scripts/install-scripts.mjs'] },
+  { name: 'checks', cmd: npm, args: ['run', '-s', 'checks'] },
+  { name: 'unit', cmd: npm, args: ['run', '-s', 'test:vitest'], runner: 'vitest' },
+  { name: 'realtime', cmd: npm, args: ['run', '-s', 'test:realtime'], runner: 'vitest' },
+  { name: 'e2e-builds', cmd: npm, args: ['run', '-s', 'build:e2e'] },
+  { name: 'e2e', cmd: npm, args: ['exec', '--', 'playwright', 'test'], runner: 'playwright', needs: 'e2e-builds' },
+];
+
+const only = process.argv.slice(2);
+const unknown = only.filter((n) => !PHASES.some((p) => p.name === n));
+if (unknown.length) {
+  console.error(`Unknown phase ${unknown.join(', ')}: the phases are ${PHASES.map((p) => p.name).join(', ')}.`);
+  process.exit(2);
+}
+const phases = PHASES.filter((p) => only.length === 0 || only.includes(p.name));
+
+// eslint-disable-next-line no-control-regex
+const plain = (s) => s.replace(/\x1b\[[0-9;]*m/g, '');
+
+/** The runner's own closing summary, found in the last lines it printed. */
+function summaryOf(runner, tail) {
+  const lines = tail.map(plain);
+  if (runner === 'vitest') return lines.filter((l) => /^\s*(Test Files|Tests|Errors|Duration)\s/.test(l));
+  const start = lines.findIndex((l) => /^\s+\d+ (passed|failed|flaky|skipped|interrupted|did not run)\b/.test(l));
+  return start < 0 ? [] : lines.slice(start).filter((l) => l.trim() !== '');
+}
+
+/** Runs one phase with its output passed through as it comes; keeps the last lines for the summary. */
+function run(phase) {
+  const started = Date.now();
+  const timesFile = phase.runner ? join(timesDir, `${phase.name}.json`) : undefined;
+  if (timesFile) rmSync(timesFile, { force: true });
+  process.stdout.write(`\n===== npm test: ${phase.name} (${[phase.cmd, ...phase.args].join(' ')})\n`);
+  return new Promise((resolve) => {
+    const tail = [];
+    let partial = '';
+    const keep = (b) => {
+      const text = partial + b.toString();
+      const lines = text.split('\n');
+      partial = lines.pop() ?? '';
+      tail.push(...lines);
+      if (tail.length > 400) tail.splice(0, tail.length - 400);
+    };
+    const env = { ...process.env, ...(timesFile ? { VERBATIM_TEST_TIMES: timesFile } : {}) };
+    if (process.stdout.isTTY && env.FORCE_COLOR === undefined) env.FORCE_COLOR = '1';
+    const child = spawn(phase.cmd, phase.args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.on('data', (b) => {
+      process.stdout.write(b);
+      keep(b);
+    });
+    child.stderr.on('data', (b) => {
+      process.stderr.write(b);
+      keep(b);
+    });
+    const done = (code) => {
+      if (partial) tail.push(partial);
+      resolve({ ...phase, code, seconds: (Date.now() - started) / 1000, timesFile, summary: phase.runner ? summaryOf(phase.runner, tail) : [] });
+    };
+    child.on('error', (e) => {
+      process.stderr.write(`${e.message}\n`);
+      done(1);
+    });
+    child.on('close', (code, signal) => done(code ?? (signal ? 1 : 0)));
+  });
+}
+
+const started = Date.now();
+const results = [];
+for (const phase of phases) {
+  const dep = phase.needs && results.find((r) => r.name === phase.needs);
+  if (dep && dep.code !== 0) {
+    results.push({ ...phase, code: 1, seconds: 0, skipped: `not run: ${phase.needs} failed`, summary: [] });
+    continue;
+  }
+  results.push(await run(phase));
+}
+const total = (Date.now() - started) / 1000;
+
+const fmt = (s) => (s >= 60 ? `${Math.floor(s / 60)} min ${(s % 60).toFixed(0).padStart(2)} s` : `${s.toFixed(1)} s`);
+const out = [];
+out.push('', '===== npm test: phases');
+for (const r of results)
+  out.push(
+    `  ${r.name.padEnd(16)} ${(r.skipped ? 'skipped' : r.code === 0 ? 'ok' : 'FAILED').padEnd(8)} ${fmt(r.seconds).padStart(12)}${r.skipped ? `  (${r.skipped})` : ''}`,
+  );
+out.push(`  ${'total'.padEnd(16)} ${''.padEnd(8)} ${fmt(total).padStart(12)}`);
+
+for (const runner of ['vitest', 'playwright']) {
+  const files = results
+    .filter((r) => r.runner === runner && r.timesFile && existsSync(r.timesFile))
+    .flatMap((r) => JSON.parse(readFileSync(r.timesFile, 'utf8')).files.map((f) => ({ ...f, phase: r.name })));
+  if (files.length === 0) continue;
+  files.sort((a, b) => b.ms - a.ms);
+  out.push('', `===== npm test: the ten slowest ${runner === 'vitest' ? 'Vitest' : 'Playwright'} files (of ${files.length})`);
+  for (const f of files.slice(0, 10))
+    out.push(`  ${fmt(f.ms / 1000).padStart(12)}  ${f.file}${f.state === 'failed' ? '  (failed)' : ''}${runner === 'vitest' ? `  [${f.phase}]` : ''}`);
+}
+
+const summaries = results.filter((r) => r.runner);
+if (summaries.length) {
+  out.push('', '===== npm test: the runners’ summaries');
+  for (const r of summaries) {
+    out.push(`  ${r.name}:${r.skipped ? ` ${r.skipped}` : r.summary.length ? '' : ` exit code ${r.code}, no summary printed`}`);
+    for (const l of r.summary) out.push(`  ${l}`);
+  }
+}
+const failed = results.filter((r) => r.code !== 0);
+out.push('', failed.length ? `npm test FAILED: ${failed.map((r) => r.name).join(', ')} (${fmt(total)})` : `npm test passed (${fmt(total)})`);
+console.log(out.join('\n'));
+process.exit(failed.length ? 1 : 0);
