@@ -45,8 +45,10 @@ export const channels = {
   ...peopleChannels,
   ...vocabularyChannels,
   ...watchChannels,
+  ...storageChannels,
 } as const satisfies Contracts;
   ...templateChannels,
+  ...storageChannels,
 
 export const events = {
   'settings.changed': settingsViewSchema,
