@@ -29,8 +29,8 @@ import { reviewChannels } from './ipc/review';
 import { peopleChannels } from './ipc/people';
 import { vocabularyChannels } from './ipc/vocabulary';
 import { watchChannels } from './ipc/watch';
-
 import { templateChannels } from './ipc/templates';
+
 export { appInfoSchema, keyStatusSchema, type AppInfo, type KeyStatus } from './ipc/app';
 
 export const channels = {
@@ -45,10 +45,9 @@ export const channels = {
   ...peopleChannels,
   ...vocabularyChannels,
   ...watchChannels,
-  ...storageChannels,
-} as const satisfies Contracts;
   ...templateChannels,
   ...storageChannels,
+} as const satisfies Contracts;
 
 export const events = {
   'settings.changed': settingsViewSchema,
@@ -87,14 +86,14 @@ export const events = {
   'chat.message': z.object({ chatId: z.string(), message: chatMessageSchema }),
   /** What a chat is doing: thinking, streaming, waiting out a rate limit (until retryAt), idle. */
   'chat.state': chatStateSchema,
+  /** A transcript action (summary, translation…) read `done` of `total` parts of its recording. */
+  'insights.progress': z.object({ recordingId: z.string(), kind: insightKindSchema, done: z.number().int().nonnegative(), total: z.number().int().positive() }),
   /** A chat was created, changed (renamed, new message, model) or deleted: refetch the list. */
   'chat.changed': z.object({ id: z.string(), reason: z.enum(['created', 'updated', 'deleted']) }),
   /** A download's bytes, speed, ETA and state (a few times a second while it runs, and on every change of state). */
   'models.progress': downloadStatusSchema,
   /** A model was installed or deleted. */
   'models.changed': z.object({ id: z.string() }),
-  /** A transcript action (summary, translation…) read `done` of `total` parts of its recording. */
-  'insights.progress': z.object({ recordingId: z.string(), kind: insightKindSchema, done: z.number().int().nonnegative(), total: z.number().int().positive() }),
   /** Watch folders: a folder was added, changed, paused, removed, or took a file (`folderId`; null = all): refetch them. */
   'watch.changed': z.object({ folderId: z.string().nullable() }),
   /** The audio retention rule removed recorded audio (Undo until the next start: storage.undoRetention). */
