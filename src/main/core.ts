@@ -47,6 +47,7 @@ import { SettingsService } from './services/settings';
 import { WebhookReceiver } from './services/webhooks';
 import { registerVocabularyHandlers } from './ipc/vocabulary';
 import { registerWatchHandlers } from './ipc/watch';
+import { registerTemplateHandlers } from './ipc/templates';
 import { registerStorageHandlers } from './ipc/storage';
 import { StorageService } from './services/storage/service';
 import { liveKeyterms, VocabularyService } from './services/vocabulary/service';
@@ -194,6 +195,7 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
   });
   const insights = new InsightService(library, clients, () => chat.models(), { progress: (p) => router.emit('insights.progress', p) });
   registerChatHandlers(router, chat, insights);
+  registerTemplateHandlers(router, library);
   // Translation and "What did I miss?" beside live captions, through the chat's model of the current region.
   const captionExtras = new CaptionExtras(
     captions,
@@ -268,6 +270,7 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
       await captions.dispose();
       await models.dispose();
       chat.dispose();
+      insights.dispose();
       follower.dispose();
       await jobs.dispose();
       await webhooks.close();
@@ -277,4 +280,3 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
     },
   };
 }
-      insights.dispose();
