@@ -6,6 +6,18 @@
 import { z } from 'zod';
 import { DEFAULT_SETTINGS } from './defaults';
 import type { LiveSource } from './audio-frame';
+import { findServiceModel, offeredServiceModels } from './api/service-models';
+
+/** A streaming model the service offers (by id or alias); a retired or unknown one is refused with the list. */
+export const cloudStreamingModelSchema = z
+  .string()
+  .max(60)
+  .refine((id) => (findServiceModel('streaming', id)?.status ?? 'retired') !== 'retired', {
+    error: (i) =>
+      `${String(i.input).slice(0, 60)} is not a live model the service offers; use one of ${offeredServiceModels('streaming')
+        .map((m) => m.id)
+        .join(', ')}.`,
+  });
 
 /** The microphone ("You") or what the computer plays ("Others"). */
 export const liveSourceSchema = z.enum(['mic', 'system'] satisfies [LiveSource, LiveSource]);
@@ -30,6 +42,8 @@ export const captionsStartInputSchema = z
     keyterms: z.array(z.string().trim().min(1).max(50)).max(100).default([]),
     /** Tell the speakers of the system audio apart (Speaker A, B, …); the microphone stays You. */
     speakerLabels: z.boolean().default(false),
+    /** The cloud's streaming model (`speech_model`); absent: the service's default. The local engine runs the live model of Settings → Models. */
+    speechModel: cloudStreamingModelSchema.optional(),
     /** A label for the microphone and system inputs, kept with the session. */
     deviceLabels: z.partialRecord(liveSourceSchema, z.string().max(200)).optional(),
     /** The recording's container, e.g. "audio/webm;codecs=opus". */
@@ -80,6 +94,8 @@ export const liveTurnSchema = z.object({
   speaker: z.string().max(100).nullable().optional(),
   /** The remembered voice's name when the local engine recognised the speaker (then `speaker` is that name too). */
   speakerName: z.string().max(100).nullish(),
+  /** The service relabelled this turn's speaker after it was shown (a SpeakerRevision): the captions mark the line quietly. */
+  revised: z.boolean().optional(),
 });
 export type LiveTurn = z.infer<typeof liveTurnSchema>;
 
@@ -130,6 +146,8 @@ export const captionsSettingsSchema = z.object({
   translateTo: z.string().max(20).optional(),
   /** Tell the speakers of the system audio apart (absent: off). */
   speakerLabels: z.boolean().optional(),
+  /** The cloud's streaming model (absent: the service's default, STREAMING_DEFAULT_MODEL). */
+  speechModel: z.string().max(60).optional(),
   overlay: z
     .object({
       fontSize: z.number().int().min(16).max(72).default(captionDefaults.overlay.fontSize),

@@ -4,6 +4,8 @@
  * settings' defaults, the PII policies with their labels. The schemas in
  * settings.ts and jobs.ts are built from these.
  */
+import { CLOUD_DEFAULT_SPEECH_MODELS } from './api/service-models';
+
 export const SERVICE_REGIONS = ['us', 'eu', 'local', 'custom'] as const;
 export type ServiceRegionName = (typeof SERVICE_REGIONS)[number];
 
@@ -11,8 +13,8 @@ export const REGION_LABELS: Readonly<Record<ServiceRegionName, string>> = { us: 
 
 export const THEMES = ['system', 'light', 'dark'] as const;
 
-/** The speech models a new job asks for, in priority order. */
-export const DEFAULT_SPEECH_MODELS: readonly string[] = ['universal-3-pro', 'universal-2'];
+/** The speech models a new job asks for, in priority order: AssemblyAI's recommendation for a client that sets speech_models (api/service-models.ts). */
+export const DEFAULT_SPEECH_MODELS: readonly string[] = CLOUD_DEFAULT_SPEECH_MODELS;
 
 /** What Settings hold before the user changes anything (settings.ts parses `{}` to exactly this). */
 export const DEFAULT_SETTINGS = {

@@ -241,7 +241,7 @@ describe('jobs against a faulty cloud service', () => {
     expect(done).toMatchObject({ status: 'completed', region: 'custom', bytesSent: 0 });
     expect(svc.transcripts()[0]!.params).toMatchObject({
       audio_url: 'https://example.org/talk.mp3',
-      speech_models: ['universal-3-pro', 'universal-2'],
+      speech_models: ['assemblyai-stt-3-7', 'universal-2'],
       language_code: 'en_us',
     });
     const item = (await call(core.router, 'library.get', { id: job.recordingId })).item;

@@ -3,6 +3,7 @@
  * demand) with its per-launch key, or a cloud/custom service with the vault's
  * key. Live captions and chat get their clients here.
  */
+import { STREAMING_DEFAULT_MODEL } from '../../shared/api/service-models';
 import { AppError } from '../../shared/errors';
 import type { RateLimit } from '../../shared/jobs';
 import { GatewayClient } from './client/gateway';
@@ -47,8 +48,10 @@ export class ServiceClients {
 
   async streaming(opts: Omit<StreamingOptions, 'baseUrl' | 'key'>, handlers: StreamingHandlers): Promise<StreamingClient> {
     const t = await this.target();
-    // On the local engine, live captions run on the default live model when one is set (Settings → Models).
-    const live = t.region === 'local' ? this.settings.get().models.live : '';
-    return new StreamingClient({ ...opts, ...(live ? { speechModel: live } : {}), baseUrl: t.endpoints.streaming, key: t.key }, handlers);
+    // On the local engine, live captions run on the default live model when one is set (Settings → Models);
+    // elsewhere on the model the user chose, else the service's default, named so the session says which ran.
+    const live = t.region === 'local' ? this.settings.get().models.live : (opts.speechModel ?? STREAMING_DEFAULT_MODEL);
+    const { speechModel: _chosen, ...rest } = opts;
+    return new StreamingClient({ ...rest, ...(live ? { speechModel: live } : {}), baseUrl: t.endpoints.streaming, key: t.key }, handlers);
   }
 }

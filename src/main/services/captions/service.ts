@@ -274,6 +274,8 @@ export class CaptionsService {
           sampleRate: LIVE_SAMPLE_RATE,
           formatTurns: input.formatTurns,
           keytermsPrompt: input.keyterms.length ? input.keyterms : undefined,
+          // The cloud's model (the client sends the service's default when none is chosen); the local engine runs its own.
+          speechModel: input.speechModel,
           // Only the system audio's speakers are told apart: the microphone is the user.
           speakerLabels: input.speakerLabels && source === 'system' ? true : undefined,
         },
@@ -296,6 +298,14 @@ export class CaptionsService {
             if (lt.final) this.saveTurn(run, lt);
             this.deps.events.turn(lt);
             this.observer?.turn(lt);
+          },
+          speakerRevision: ({ session, revisions }) => {
+            // Before Termination too: stop() waits for it, so the saved session has the revised speakers.
+            if (this.run !== run) return;
+            for (const lt of run.book.revise(source, session, revisions)) {
+              if (lt.final) this.saveTurn(run, lt);
+              this.deps.events.turn(lt);
+            }
           },
           warning: ({ code, message }) => {
             this.deps.log?.(`captions: ${source} warning ${code}: ${message}`);

@@ -7,7 +7,7 @@ import type { LiveSource } from '../../../shared/audio-frame';
 import type { Span, Word } from '../../../shared/library';
 import type { LiveTurn, LiveWord } from '../../../shared/captions';
 import { liveSpeakerId } from '../../../shared/voices/live';
-import type { Turn } from '../client/streaming';
+import type { SpeakerRevision, Turn } from '../client/streaming';
 
 export class TurnBook {
   private readonly turns = new Map<string, LiveTurn>();
@@ -53,6 +53,27 @@ export class TurnBook {
     if (speaker && this.names.has(speaker)) turn.speakerName = speaker;
     this.turns.set(key, turn);
     return turn;
+  }
+
+  /**
+   * A SpeakerRevision from the session `session` of `source`: each named turn takes its new label and is marked
+   * revised. Answers the turns that changed, as the renderer should now show them.
+   */
+  revise(source: LiveSource, session: number, revisions: readonly SpeakerRevision[]): LiveTurn[] {
+    if (source !== 'system') return [];
+    const changed: LiveTurn[] = [];
+    for (const r of revisions) {
+      const key = `${source}:${session}:${r.turn_order}`;
+      const prev = this.turns.get(key);
+      const speaker = r.speaker_label === 'UNKNOWN' ? null : r.speaker_label;
+      if (!prev || !speaker || prev.speaker === speaker) continue;
+      const turn: LiveTurn = { ...prev, speaker, revised: true };
+      if (this.names.has(speaker)) turn.speakerName = speaker;
+      else delete turn.speakerName;
+      this.turns.set(key, turn);
+      changed.push(turn);
+    }
+    return changed;
   }
 
   /** Every turn so far, in time order. */

@@ -1,7 +1,8 @@
 /**
  * The Streaming v3 client (API.md §8) used by live captions: connects with the
  * key in the header (or a temporary token), cuts audio into 50 ms frames,
- * surfaces Turn events with times continuous across sessions and Warnings, reconnects a
+ * surfaces Turn events with times continuous across sessions, Warnings and
+ * SpeakerRevisions (earlier turns relabelled), reconnects a
  * dropped socket with a new session (audio during the gap is dropped and
  * reported, nothing else is lost), and terminates cleanly.
  */
@@ -36,9 +37,18 @@ export interface StreamingOptions {
   maxReconnects?: number;
 }
 
+/** One earlier turn of a session whose speaker the service changed on re-clustering (the SDK's SpeakerRevisionItem). */
+export interface SpeakerRevision {
+  turn_order: number;
+  /** The new label ("A", "B", …); from the words' `speaker` when the item names none. */
+  speaker_label: string;
+}
+
 export interface StreamingHandlers {
   begin?(info: { id: string; expiresAt: number; session: number }): void;
   turn?(turn: Turn): void;
+  /** Earlier turns of `session` relabelled (only the turns whose label changed). */
+  speakerRevision?(info: { session: number; revisions: SpeakerRevision[] }): void;
   /** A notice that does not end the session (e.g. `slower_than_real_time` from the local engine); the text is the server's, cut to 500 characters. */
   warning?(info: { code: string; message: string; session: number }): void;
   reconnecting?(info: { attempt: number; reason: string }): void;
@@ -139,6 +149,12 @@ export class StreamingClient {
           session,
           ...(typeof msg.speaker_label === 'string' ? { speaker_label: msg.speaker_label.slice(0, 100) } : {}),
         });
+      } else if (msg.type === 'SpeakerRevision') {
+        const revisions = msg.revisions.flatMap((r) => {
+          const label = (r.speaker_label ?? r.words?.find((w) => typeof w.speaker === 'string')?.speaker ?? '').slice(0, 100);
+          return label ? [{ turn_order: r.turn_order, speaker_label: label }] : [];
+        });
+        if (revisions.length) this.on.speakerRevision?.({ session, revisions });
       } else if (msg.type === 'Warning') {
         const text = (msg.warning ?? msg.message ?? '').trim().slice(0, 500);
         const code = msg.warning_code === WARNING_SLOWER_THAN_REAL_TIME ? 'slower_than_real_time' : String(msg.warning_code ?? 'unknown').slice(0, 60);

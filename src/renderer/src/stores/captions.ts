@@ -1,5 +1,6 @@
 /** Live captions: the run, its turns as they grow, each source's state and level, and the capture itself. */
 import { create, type StateCreator, type StoreApi } from 'zustand';
+import { offeredServiceModels } from '../../../shared/api/service-models';
 import type { LiveSource } from '../../../shared/audio-frame';
 import type { CaptionsRun, CaptionsStopped, LiveStatus, LiveTurn } from '../../../shared/captions';
 import type { MissedSummary, TranslationStatus } from '../../../shared/captions-extras';
@@ -196,6 +197,8 @@ export const captionsState =
           formatTurns: c.formatTurns,
           keyterms: c.keyterms,
           speakerLabels: c.speakerLabels ?? false,
+          // A choice the service has since retired is not sent: the session runs on the service's default.
+          ...(c.speechModel && offeredServiceModels('streaming').some((m) => m.id === c.speechModel) ? { speechModel: c.speechModel } : {}),
           deviceLabels: labels,
           recordingMime: mime,
         });

@@ -73,7 +73,18 @@ export function CaptionsOverlay({ draggable = false }: { draggable?: boolean }) 
         ) : (
           recent.map((t) => (
             <p key={t.key} className={t.final ? undefined : 'cap-overlay__growing'} data-testid="overlay-line">
-              {liveWho(t, labelled) && <span className="cap-overlay__who">{liveWho(t, labelled)}: </span>}
+              {liveWho(t, labelled) && (
+                <span className="cap-overlay__who">
+                  {liveWho(t, labelled)}
+                  {t.revised && (
+                    <span className="cap-overlay__revised" data-testid="overlay-revised" title="The speaker of this line was corrected after it was shown.">
+                      {' '}
+                      (corrected)
+                    </span>
+                  )}
+                  :{' '}
+                </span>
+              )}
               {t.text}
               {t.final && translations[t.key] !== undefined && (
                 <span className="cap-overlay__translation" data-testid="overlay-translation">

@@ -38,6 +38,12 @@ const Line = memo(function Line({
           <time>{clock}</time>
         )}
         {liveWho(turn, labelled) && <span className={`cap-src cap-src--${turn.source}`}>{liveWho(turn, labelled)}</span>}
+        {/* The service told apart the speakers again after the line was shown: a quiet mark, no interruption. */}
+        {turn.revised && (
+          <span className="cap-line__revised" data-testid="caption-revised" title="The speaker of this line was corrected after it was shown.">
+            corrected
+          </span>
+        )}
       </span>
       <span className="cap-line__body">
         <span className="cap-line__text">

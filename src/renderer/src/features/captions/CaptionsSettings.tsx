@@ -1,10 +1,15 @@
 /** Caption settings: audio processing, turn detection, key terms, and the overlay's look. */
 import { useState } from 'react';
 import type { SettingsView } from '../../../../shared/settings';
+import { STREAMING_DEFAULT_MODEL } from '../../../../shared/api/service-models';
 import { Switch } from '../../components/Switch';
+import { serviceModelChoices } from '../../lib/serviceModels';
 import { useSettings } from '../../stores/settings';
 
 type Captions = SettingsView['captions'];
+
+/** The cloud's live models, from the one list of the service's models; the service's default comes preselected. */
+const streamingChoices = serviceModelChoices('streaming');
 
 const eotChoices: Array<{ value: Captions['endOfTurn']; label: string }> = [
   { value: 'quick', label: 'Quick: a short pause ends a turn' },
@@ -14,6 +19,8 @@ const eotChoices: Array<{ value: Captions['endOfTurn']; label: string }> = [
 
 export function CaptionsSettings() {
   const c = useSettings((s) => s.settings.captions);
+  const region = useSettings((s) => s.settings.region);
+  const model = streamingChoices.find((m) => m.id === c.speechModel) ?? streamingChoices.find((m) => m.id === STREAMING_DEFAULT_MODEL);
   const update = useSettings((s) => s.update);
   const [terms, setTerms] = useState<string | null>(null);
   const set = (patch: Partial<Captions>) => void update({ captions: { ...c, ...patch } });
@@ -32,6 +39,28 @@ export function CaptionsSettings() {
         <Switch label="Tell apart who speaks in the system audio" checked={c.speakerLabels ?? false} onChange={(v) => set({ speakerLabels: v })} />
       </div>
       <div className="grid2">
+        {region !== 'local' && (
+          <div className="field">
+            <label htmlFor="cap-model">Live model</label>
+            <select
+              id="cap-model"
+              value={model?.id ?? STREAMING_DEFAULT_MODEL}
+              onChange={(e) => set({ speechModel: e.target.value })}
+              aria-describedby="cap-model-help"
+              data-testid="captions-model"
+            >
+              {streamingChoices.map((m) => (
+                <option key={m.id} value={m.id}>
+                  {m.label}
+                  {m.id === STREAMING_DEFAULT_MODEL ? ' (the service’s default)' : ''}
+                </option>
+              ))}
+            </select>
+            <p id="cap-model-help" className="field__help">
+              {model?.help} Applies to the next session.
+            </p>
+          </div>
+        )}
         <div className="field">
           <label htmlFor="cap-eot">End of turn</label>
           <select id="cap-eot" value={c.endOfTurn} onChange={(e) => set({ endOfTurn: e.target.value as Captions['endOfTurn'] })}>

@@ -2,15 +2,13 @@
 import type { TranscriptionOptions } from '../../../../shared/jobs';
 import { DEFAULT_SPEECH_MODELS } from '../../../../shared/defaults';
 import { languageLabels, piiPolicyLabels, type PiiPolicy } from '../../components/labels';
+import { serviceModelChoices } from '../../lib/serviceModels';
 import { Switch } from '../../components/Switch';
 import { useModels } from '../../stores/models';
 import { useSettings } from '../../stores/settings';
 
-const models: Array<{ id: string; label: string; help: string }> = [
-  { id: 'universal-3-pro', label: 'Universal-3 Pro', help: 'Most accurate (cloud).' },
-  { id: 'universal-2', label: 'Universal-2', help: 'Fast, many languages (cloud).' },
-  { id: 'slam-1', label: 'Slam-1', help: 'Promptable, English (cloud).' },
-];
+/** The service's pre-recorded models (one list for every picker); a retired one is not offered. */
+const models = serviceModelChoices('prerecorded');
 
 const piiPolicies = Object.keys(piiPolicyLabels) as PiiPolicy[];
 

@@ -5,6 +5,7 @@ import { Badge } from '../../components/Badge';
 import { Button } from '../../components/Button';
 import { languageLabels } from '../../components/labels';
 import { Switch } from '../../components/Switch';
+import { serviceModelChoices } from '../../lib/serviceModels';
 import { useModels } from '../../stores/models';
 import { useWatch } from '../../stores/watch';
 import './watch.css';
@@ -15,10 +16,8 @@ const subtitleLabels: Record<WatchOptions['subtitles'], string> = {
   vtt: 'WebVTT (.vtt)',
   both: 'SRT and WebVTT',
 };
-const cloudModels = [
-  { id: 'universal-3-pro', label: 'Universal-3 Pro (cloud)' },
-  { id: 'universal-2', label: 'Universal-2 (cloud)' },
-];
+/** The service's pre-recorded models, from the one list Settings and live captions read too. */
+const cloudModels = serviceModelChoices('prerecorded').map((m) => ({ id: m.id, label: `${m.label} (cloud)` }));
 
 const blank: WatchOptions = { speechModel: null, languageCode: null, speakerLabels: false, speakersExpected: null, subtitles: 'srt' };
 

@@ -13,6 +13,7 @@ import { useLibrary } from '../../stores/library';
 import { useTranscript } from '../../stores/transcript';
 import { approximateTimes } from '../../lib/wordTimes';
 import { confidenceSource, confidenceSourceText } from '../../lib/confidenceSource';
+import { usedModelText } from '../../lib/serviceModels';
 import { SessionSummaries } from './SessionSummaries';
 
 /** The recording's tags, each with a way to take it off (the Tag dialog only adds). */
@@ -112,8 +113,8 @@ export function DetailsPanel({ transcript }: { transcript: Transcript }) {
         <dd>{regionLabels[item.region]}</dd>
         <dt>Model</dt>
         {/* What the service says it used; the requested list is a wish, not a fact. */}
-        <dd>
-          {item.model ?? '—'}
+        <dd data-testid="details-model">
+          {item.model ? usedModelText(item.model) : '—'}
           {approximate && (
             <span className="details__note" data-testid="details-approximate-times">
               Word times are approximate: {approximate.model} gives no word timings.
