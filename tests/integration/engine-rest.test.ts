@@ -264,7 +264,8 @@ describe('engine REST error shapes (plain fetch)', () => {
     const cases: [Record<string, unknown>, RegExp][] = [
       [{}, /audio_url is required/],
       [{ audio_url: 5 }, /audio_url must be a string/],
-      [{ audio_url: 'http://x/a.wav', speech_models: ['nano'] }, /speech_models.*nano/],
+      // nano is a retired AssemblyAI id (routed, never refused: engine-service-models.test.ts); an id nobody knows is refused.
+      [{ audio_url: 'http://x/a.wav', speech_models: ['nano-9'] }, /speech_models.*nano-9/],
       [{ audio_url: 'http://x/a.wav', speech_models: 'universal-2' }, /speech_models must be an array/],
       [{ audio_url: 'http://x/a.wav', punctuate: 'yes' }, /punctuate must be a boolean/],
       [{ audio_url: 'http://x/a.wav', speaker_labels: true }, /speaker_labels needs speaker diarization models .*pyannote segmentation 3\.0/],

@@ -6,21 +6,38 @@
  * own codes. (Chat: the gateway's `model` picks an installed GGUF model or the built-in extractive one.)
  */
 import { SPEECH_MODELS } from '../../shared/api/transcript';
+import { resolveServiceModel, serviceModelNames } from '../../shared/api/service-models';
 import { BUILTIN_SPEECH_MODEL, type ModelManifest } from '../../shared/models/catalog';
+import { bestLocalModel } from './best';
 import { unknownWhisperLanguage, whisperLanguage } from './whisper-languages';
 
-const CLOUD = new Set<string>([...SPEECH_MODELS, 'best', 'nano', 'slam-1', 'universal']);
+/** AssemblyAI's pre-recorded ids and aliases (src/shared/api/service-models.ts): each runs the best installed model. */
+const CLOUD = new Set<string>([...SPEECH_MODELS, ...serviceModelNames('prerecorded')]);
+
+/** Whether `name` is one of AssemblyAI's pre-recorded model ids (an alias or a retired id included). */
+export function isCloudModel(name: string): boolean {
+  return CLOUD.has(name) || resolveServiceModel('prerecorded', name) !== null;
+}
 
 const ENGLISH = new Set(['en', 'en_us', 'en_uk', 'en_au']);
 
-/** Whether `name` runs PocketSphinx (the built-in model, or a cloud model name the local engine serves with it). */
+/** Whether `name` is not an installed model's id: the built-in PocketSphinx, or a cloud id (which runs the best installed model). */
 export function runsPocketsphinx(name: string): boolean {
-  return name === BUILTIN_SPEECH_MODEL || CLOUD.has(name);
+  return name === BUILTIN_SPEECH_MODEL || isCloudModel(name);
 }
 
 /** Looks up an installed speech model (the recognizers' registry, which also releases one deleted since it was used). */
 export interface SpeechModels {
   find(id: string): Promise<ModelManifest | null>;
+  /** Every installed speech model (a cloud id runs the best of them). */
+  list(): Promise<ModelManifest[]>;
+}
+
+/** The model a job whose first `speech_models` entry is a cloud id runs in `language` (null: PocketSphinx). */
+export async function cloudModelChoice(models: SpeechModels, speechModels: readonly string[] | null, language: string | null): Promise<ModelManifest | null> {
+  const first = speechModels?.[0];
+  if (first === undefined || !isCloudModel(first)) return null;
+  return bestLocalModel(await models.list(), 'files', language);
 }
 
 /**
@@ -39,9 +56,9 @@ export async function namedLocalModels(models: SpeechModels, body: unknown): Pro
   return out;
 }
 
-/** The error for a model that is neither built in nor installed. */
+/** The error for a model that is neither built in, nor installed, nor one of AssemblyAI's. */
 export function notInstalled(field: string, name: string): string {
-  return `${field}: the model ${JSON.stringify(name.slice(0, 100))} is not installed on this engine; download it in Settings → Models, or use ${BUILTIN_SPEECH_MODEL} (built in) or ${SPEECH_MODELS.join(', ')}.`;
+  return `${field}: the model ${JSON.stringify(name.slice(0, 100))} is not installed on this engine, nor an AssemblyAI model; download it in Settings → Models, or use ${BUILTIN_SPEECH_MODEL} (built in) or an AssemblyAI model such as ${serviceModelNames('prerecorded').slice(0, 4).join(', ')}.`;
 }
 
 /**
@@ -53,8 +70,7 @@ export function resolveSpeechModels(
   installed: ReadonlyMap<string, ModelManifest>,
 ): { forSchema: unknown; chosen: ModelManifest | null; names: string[] | null } {
   if (!Array.isArray(names) || !names.every((n) => typeof n === 'string')) return { forSchema: names, chosen: null, names: null };
-  for (const n of names as string[])
-    if (!runsPocketsphinx(n) && !installed.has(n) && /^[a-z0-9][a-z0-9.-]*$/.test(n)) throw new Error(notInstalled('speech_models', n));
+  for (const n of names as string[]) if (!runsPocketsphinx(n) && !installed.has(n)) throw new Error(notInstalled('speech_models', n));
   for (const n of names as string[]) {
     const m = installed.get(n);
     if (m && m.family === 'streaming-transducer')
@@ -62,7 +78,8 @@ export function resolveSpeechModels(
   }
   const first = (names as string[])[0];
   const chosen = first !== undefined ? (installed.get(first) ?? null) : null;
-  const forSchema = (names as string[]).map((n) => (installed.has(n) || n === BUILTIN_SPEECH_MODEL ? SPEECH_MODELS[0] : n));
+  // Every name checked here (local, built in, AssemblyAI's) stands as one the wire schema knows.
+  const forSchema = (names as string[]).map(() => SPEECH_MODELS[0]);
   return { forSchema, chosen, names: [...(names as string[])] };
 }
 

@@ -103,7 +103,7 @@ export function buildRecognizers(o: RecognizerOptions): EngineRecognizers {
       return live.openStream({ keyterms: p.keyterms, ...(liveVad ? { onFirstUse: true } : {}) });
     },
     unavailableFor,
-    speechModels: { find: (id) => local.find(id) },
+    speechModels: { find: (id) => local.find(id), list: () => local.list() },
     get available() {
       return batch.available;
     },

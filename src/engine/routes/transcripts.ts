@@ -19,7 +19,8 @@ import { MAX_SPEAKERS } from '../recognizer/speakers';
 import { DEFAULT_SPEECH_MODELS } from '../../shared/defaults';
 import type { ModelManifest } from '../../shared/models/catalog';
 import { ModelFileError } from '../models/folder';
-import { namedLocalModels, requestLanguage, resolveSpeechModels } from '../models/choose';
+import { isCloudModel, namedLocalModels, requestLanguage, resolveSpeechModels } from '../models/choose';
+import { bestLocalModel } from '../models/best';
 import type { EngineContext } from '../context';
 import { uploadIdOf } from '../audio/source';
 import type { TranscriptParams, TranscriptRow, TranscriptStatus } from '../store';
@@ -35,6 +36,21 @@ function bad(msg: string): HttpError {
   return new HttpError(400, msg);
 }
 
+/** keyterms_prompt on a job: AssemblyAI's pre-recorded cap of 1,000 terms, each a word or short phrase (as live sessions, bounded in length). */
+export const REST_KEYTERMS_MAX = 1000;
+export const REST_KEYTERM_MAX_CHARS = 100;
+
+function checkKeyterms(terms: readonly string[] | null | undefined): void {
+  if (!terms) return;
+  if (terms.length > REST_KEYTERMS_MAX)
+    throw bad(`keyterms_prompt has ${terms.length} terms; at most ${REST_KEYTERMS_MAX} are allowed. Send the most important ones.`);
+  const long = terms.findIndex((t) => t.length > REST_KEYTERM_MAX_CHARS);
+  if (long >= 0)
+    throw bad(
+      `keyterms_prompt[${long}] has ${terms[long]?.length} characters; a keyterm is a word or short phrase of at most ${REST_KEYTERM_MAX_CHARS} characters.`,
+    );
+}
+
 /** Whether a documented parameter asks for something (null, false and [] ask for nothing). */
 function asksFor(v: unknown): boolean {
   return v !== undefined && v !== null && v !== false && !(Array.isArray(v) && v.length === 0);
@@ -46,7 +62,7 @@ function asksFor(v: unknown): boolean {
  */
 export function validateCreate(
   body: unknown,
-  ctx: { baseUrl: string; allowFileUrls: boolean; installed?: ReadonlyMap<string, ModelManifest> },
+  ctx: { baseUrl: string; allowFileUrls: boolean; installed?: ReadonlyMap<string, ModelManifest>; available?: readonly ModelManifest[] },
 ): { params: TranscriptParams; webhookAuthValue: string | null } {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw bad('The request body must be a JSON object.');
   // speech_models may name installed local models and pocketsphinx beside the cloud's names.
@@ -59,6 +75,7 @@ export function validateCreate(
   const parsed = TranscriptRequestSchema.safeParse(local.names ? { ...body, speech_models: local.forSchema } : body);
   if (!parsed.success) throw bad(firstIssue(parsed.error));
   const b = parsed.data;
+  checkKeyterms(b.keyterms_prompt);
   for (const k of OPTIONAL_FEATURE_PARAMS) {
     if (!asksFor(b[k]) || k.startsWith('speaker')) continue;
     throw bad(`${k} is not supported by the local engine; remove it or use a cloud region.`);
@@ -74,10 +91,14 @@ export function validateCreate(
     throw bad('audio_url: file:// URLs are disabled on this engine; start it with --allow-file-urls, or upload the file with POST /v2/upload.');
   if (!['http:', 'https:', 'file:'].includes(u.protocol))
     throw bad(`audio_url must be an http(s) URL (or file:// when allowed); got ${u.protocol.slice(0, 20)}`);
+  // An AssemblyAI id first runs the best installed model for the language (PocketSphinx when none fits).
+  const first = local.names?.[0];
+  const asked = b.language_detection ? 'auto' : (b.language_code ?? null);
+  const chosen = local.chosen ?? (first !== undefined && isCloudModel(first) ? bestLocalModel(ctx.available ?? [], 'files', asked) : null);
   // A multilingual local model (Whisper) takes the languages it knows, and detects the language when asked.
   let language: string;
   try {
-    language = requestLanguage(local.chosen, b.language_code, b.language_detection);
+    language = requestLanguage(chosen, b.language_code, b.language_detection);
   } catch (err) {
     throw bad(err instanceof Error ? err.message : String(err));
   }
@@ -148,14 +169,16 @@ export function registerTranscripts(ctx: EngineContext, router: Router): void {
       throw new HttpError(503, 'The engine is shutting down and takes no new jobs; submit again once it is back.', { 'retry-after': '5' });
     const body = await readJson(req);
     let installed: Awaited<ReturnType<typeof namedLocalModels>>;
+    let available: ModelManifest[];
     try {
       installed = await namedLocalModels(ctx.recognizers.speechModels, body);
+      available = await ctx.recognizers.speechModels.list();
     } catch (err) {
       // A named model whose manifest is broken: its fault, named, never the engine's.
       if (err instanceof ModelFileError) throw bad(`speech_models: ${err.message}`);
       throw err;
     }
-    const { params, webhookAuthValue } = validateCreate(body, { baseUrl: ctx.baseUrl(), allowFileUrls: ctx.opts.allowFileUrls, installed });
+    const { params, webhookAuthValue } = validateCreate(body, { baseUrl: ctx.baseUrl(), allowFileUrls: ctx.opts.allowFileUrls, installed, available });
     if (params.speaker_labels) {
       const models = await ctx.speakers.models();
       if ('missing' in models) throw bad(models.missing);

@@ -111,31 +111,61 @@ export function onlineConfig(c: CheckedModel, o: DecodeOptions = {}): Record<str
   };
 }
 
+/** What spell() needs of a vocabulary, worked out once per set: its case and its longest piece. */
+const vocabFacts = new WeakMap<ReadonlySet<string>, { upper: boolean; lower: boolean; longest: number }>();
+function factsOf(vocab: ReadonlySet<string>): { upper: boolean; lower: boolean; longest: number } {
+  let f = vocabFacts.get(vocab);
+  if (!f) {
+    let upper = false;
+    let lower = false;
+    let longest = 0;
+    for (const t of vocab) {
+      if (!upper && /[A-Z]/.test(t)) upper = true;
+      if (!lower && /[a-z]/.test(t)) lower = true;
+      longest = Math.max(longest, t.length);
+    }
+    f = { upper, lower, longest };
+    vocabFacts.set(vocab, f);
+  }
+  return f;
+}
+
 /** The word as the vocabulary writes its letters: upper case for an upper-case vocabulary (LibriSpeech zipformers), lower for a lower-case one, else as typed (Parakeet). */
 function inVocabCase(word: string, vocab: ReadonlySet<string>): string {
-  const letters = [...vocab].join('');
-  const upper = /[A-Z]/.test(letters);
-  const lower = /[a-z]/.test(letters);
+  const { upper, lower } = factsOf(vocab);
   return upper && !lower ? word.toUpperCase() : lower && !upper ? word.toLowerCase() : word;
 }
+
+/** A longer "word" is no word a model can be steered to (the longest English ones have ~45 letters); it is skipped. */
+export const MAX_HOTWORD_CHARS = 100;
 
 /**
  * A word spelled in the vocabulary's tokens (▁ marks a word start) with the fewest pieces, or null when it
  * cannot be: sherpa-onnx splits a hotword with a bpe.vocab whose pieces all score alike (fewest pieces
- * wins), and a word it cannot split becomes <unk>, which drops the stream's every hotword.
+ * wins), and a word it cannot split becomes <unk>, which drops the stream's every hotword. Only pieces as
+ * long as the vocabulary's longest are tried, so the work is linear in the word (it was every split, O(L²)).
  */
 export function spell(word: string, vocab: ReadonlySet<string>): string[] | null {
+  if (word.length > MAX_HOTWORD_CHARS) return null;
   const w = `▁${inVocabCase(word, vocab)}`;
-  const best: (string[] | null)[] = Array.from({ length: w.length + 1 }, () => null);
-  best[0] = [];
+  const { longest } = factsOf(vocab);
+  // count[i]: fewest pieces spelling w[0, i); from[i]: where its last piece starts.
+  const count = new Array<number>(w.length + 1).fill(Infinity);
+  const from = new Array<number>(w.length + 1).fill(-1);
+  count[0] = 0;
   for (let i = 1; i <= w.length; i++) {
-    for (let j = 0; j < i; j++) {
-      const prev = best[j];
-      const piece = w.slice(j, i);
-      if (prev && vocab.has(piece) && (!best[i] || prev.length + 1 < (best[i] as string[]).length)) best[i] = [...prev, piece];
+    for (let j = Math.max(0, i - longest); j < i; j++) {
+      const c = (count[j] as number) + 1;
+      if (c < (count[i] as number) && vocab.has(w.slice(j, i))) {
+        count[i] = c;
+        from[i] = j;
+      }
     }
   }
-  return best[w.length] ?? null;
+  if (count[w.length] === Infinity) return null;
+  const pieces: string[] = [];
+  for (let i = w.length; i > 0; i = from[i] as number) pieces.unshift(w.slice(from[i] as number, i));
+  return pieces;
 }
 
 /**
@@ -145,26 +175,41 @@ export function spell(word: string, vocab: ReadonlySet<string>): string[] | null
  */
 export function hotwordsFor(keyterms: string[], tokens: readonly string[]): { hotwords: string; added: string[]; skipped: string[] } {
   const vocab = new Set(tokens);
-  const phrases: string[] = [];
-  const added: string[] = [];
-  const skipped: string[] = [];
-  for (const term of keyterms) {
-    const words: string[] = [];
-    let ok = true;
-    for (const word of term.split(/\s+/).filter(Boolean)) {
-      // '/' separates phrases and ':' starts a score in sherpa-onnx's hotwords, so only letters, digits and apostrophes pass.
-      const clean = word.replace(/[^\p{L}\p{N}']/gu, '');
-      if (clean && spell(clean, vocab)) {
-        words.push(inVocabCase(clean, vocab));
-        added.push(word);
-      } else {
-        ok = false;
-        skipped.push(word);
-      }
+  const out = { phrases: [] as string[], added: [] as string[], skipped: [] as string[] };
+  for (const term of keyterms) termHotwords(term, vocab, out);
+  return { hotwords: out.phrases.join('/'), added: out.added, skipped: out.skipped };
+}
+
+function termHotwords(term: string, vocab: ReadonlySet<string>, out: { phrases: string[]; added: string[]; skipped: string[] }): void {
+  const words: string[] = [];
+  let ok = true;
+  for (const word of term.split(/\s+/).filter(Boolean)) {
+    // '/' separates phrases and ':' starts a score in sherpa-onnx's hotwords, so only letters, digits and apostrophes pass.
+    const clean = word.replace(/[^\p{L}\p{N}']/gu, '');
+    if (clean && spell(clean, vocab)) {
+      words.push(inVocabCase(clean, vocab));
+      out.added.push(word);
+    } else {
+      ok = false;
+      out.skipped.push(word.length > MAX_HOTWORD_CHARS ? `${word.slice(0, 40)}…` : word);
     }
-    if (ok && words.length) phrases.push(words.join(' '));
   }
-  return { hotwords: phrases.join('/'), added, skipped };
+  if (ok && words.length) out.phrases.push(words.join(' '));
+}
+
+/** hotwordsFor in slices of a few milliseconds, the event loop turning between them (many or long keyterms take a while). */
+export async function hotwordsForInSlices(keyterms: string[], tokens: readonly string[]): Promise<{ hotwords: string; added: string[]; skipped: string[] }> {
+  const vocab = new Set(tokens);
+  const out = { phrases: [] as string[], added: [] as string[], skipped: [] as string[] };
+  let sliceStart = performance.now();
+  for (const term of keyterms) {
+    termHotwords(term, vocab, out);
+    if (performance.now() - sliceStart > 8) {
+      await new Promise<void>((r) => setImmediate(r));
+      sliceStart = performance.now();
+    }
+  }
+  return { hotwords: out.phrases.join('/'), added: out.added, skipped: out.skipped };
 }
 
 /** bpe.vocab as upstream's hotword example builds it from tokens.txt: each symbol, a tab, the same score. */

@@ -3,7 +3,7 @@
  * model (checked and loaded in the native worker before the job decodes), or null for PocketSphinx.
  * Every failure of the model is a LocalModelError whose message the job's error can carry as it is.
  */
-import { jobModelName } from '../../models/choose';
+import { cloudModelChoice, jobModelName } from '../../models/choose';
 import { unknownWhisperLanguage, whisperLanguage } from '../../models/whisper-languages';
 import { LocalModelError, type SherpaRecognizer } from './recognizer';
 import { ModelNotInstalledError, type ModelRegistry } from './registry';
@@ -26,7 +26,8 @@ async function jobWhisperLanguage(registry: ModelRegistry, name: string, languag
 }
 
 export async function openJobModel(registry: ModelRegistry, speechModels: readonly string[] | null, languageCode: string): Promise<SherpaRecognizer | null> {
-  const name = jobModelName(speechModels);
+  // A job that names an AssemblyAI model runs the best installed model for its language (none fits: PocketSphinx).
+  const name = jobModelName(speechModels) ?? (await cloudModelChoice(registry, speechModels, languageCode))?.id;
   if (!name) return null;
   try {
     const manifest = await registry.find(name);

@@ -9,7 +9,7 @@ import type { ModelManifest } from '../../../shared/models/catalog';
 import type { NativeChild } from '../../native/child-host';
 import type { KeytermReport, PartialResult, RecognizedWord, Recognizer, RecognizerStream } from '../types';
 import type { SherpaResult } from './child-asr';
-import { bpeVocabFile, hotwordsFor, isTransducer, offlineConfig, onlineConfig, type DecodeOptions } from './config';
+import { bpeVocabFile, hotwordsForInSlices, isTransducer, offlineConfig, onlineConfig, type DecodeOptions } from './config';
 import type { CheckedModel } from './validate';
 import { spreadWords, wordsFromTokens } from './words';
 
@@ -84,7 +84,7 @@ export class SherpaRecognizer implements Recognizer {
     if (!keyterms?.length || !isTransducer(this.model.manifest)) return { hotwords: '' };
     // Keyed by the files too: a model replaced under the same name has other tokens.
     const terms = `${c.signature}\n${keyterms.join('\n')}`;
-    if (this.lastTerms?.terms !== terms) this.lastTerms = { terms, hotwords: hotwordsFor(keyterms, c.tokens).hotwords };
+    if (this.lastTerms?.terms !== terms) this.lastTerms = { terms, hotwords: (await hotwordsForInSlices(keyterms, c.tokens)).hotwords };
     const hotwords = this.lastTerms.hotwords;
     return hotwords ? { hotwords, bpeVocab: await bpeVocabFile(c.tokens) } : { hotwords };
   }
@@ -136,7 +136,7 @@ export class SherpaRecognizer implements Recognizer {
     if (!isTransducer(this.model.manifest))
       return { added: [], known: [], skipped: keyterms.flatMap((t) => t.split(/\s+/).filter(Boolean)), by: 'unsupported' };
     const c = await this.model.current();
-    const { added, skipped } = hotwordsFor(keyterms, c.tokens);
+    const { added, skipped } = await hotwordsForInSlices(keyterms, c.tokens);
     return { added, known: [], skipped, by: 'hotwords' };
   }
 
