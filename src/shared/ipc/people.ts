@@ -27,6 +27,9 @@ export const voiceSchema = z.object({
 });
 export type Voice = z.infer<typeof voiceSchema>;
 
+/** The similarity of a voice recognised during live captions: the local engine names the speaker at or above the match level and says no more. */
+export const RECOGNISED_LIVE = -1;
+
 /** `named`: the user named this speaker here (no recognition, whatever the similarity); else it was recognised at `similarity`. */
 export const matchSchema = z.object({ speaker: z.string(), voiceId: z.string(), name: z.string(), similarity: z.number(), named: z.boolean() });
 export type VoiceMatch = z.infer<typeof matchSchema>;

@@ -13,3 +13,8 @@ export function liveSpeakerId(turn: { source: LiveSource; speaker?: string | nul
   if (turn.source === 'system' && turn.speaker) return turn.speaker;
   return bothSources ? sourceLabels[turn.source] : null;
 }
+
+/** How sure a recognition was, in words: "91% match", or "in live captions" where the local engine named the voice as it spoke (RECOGNISED_LIVE, below 0). */
+export function matchText(similarity: number): string {
+  return similarity < 0 ? 'in live captions' : `${Math.round(similarity * 100)}% match`;
+}

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../../../shared/errors';
 import { centroid } from '../../../shared/voices/cluster';
+import { RECOGNISED_LIVE } from '../../../shared/ipc/people';
 import { checkVoiceName, voiceNameKey } from '../../../shared/voices/names';
 import { touch, type Database, type LibraryContext } from './db';
 import { fromBlob, toBlob } from './vectors';
@@ -160,6 +161,38 @@ export class PeopleStore {
         `SELECT DISTINCT p.voice_id AS voiceId, v.name, p.speaker FROM voice_prints p JOIN voices v ON v.id = p.voice_id WHERE p.recording_id = ? ORDER BY p.speaker`,
       )
       .all(recordingId) as { voiceId: string; name: string; speaker: string }[];
+  }
+
+  /**
+   * Links a live session to the remembered voices the local engine named in it: a speaker whose label is a
+   * voice's name (the engine labels a recognised voice with the name itself) is matched to that voice, at
+   * RECOGNISED_LIVE, so People lists the session under the person and "Said by" finds what they said.
+   * Answers whether anything was linked.
+   */
+  linkLiveNames(recordingId: string): boolean {
+    const rows = this.db
+      .prepare(
+        `SELECT s.transcript_id AS t, s.speaker FROM speakers s JOIN transcripts t ON t.id = s.transcript_id
+         WHERE t.recording_id = ? AND s.name IS NOT NULL AND s.speaker = s.name
+           AND NOT EXISTS (SELECT 1 FROM voice_matches m WHERE m.transcript_id = s.transcript_id AND m.speaker = s.speaker)`,
+      )
+      .all(recordingId) as { t: string; speaker: string }[];
+    if (rows.length === 0) return false;
+    const voices = new Map(
+      (this.db.prepare(`SELECT id, name FROM voices ORDER BY created_at`).all() as { id: string; name: string }[]).map((v) => [voiceNameKey(v.name), v.id]),
+    );
+    const ins = this.db.prepare(`INSERT OR IGNORE INTO voice_matches (transcript_id, speaker, voice_id, similarity) VALUES (?, ?, ?, ?)`);
+    let linked = 0;
+    this.db
+      .transaction(() => {
+        for (const r of rows) {
+          const voice = voices.get(voiceNameKey(r.speaker));
+          if (voice) linked += ins.run(r.t, r.speaker, voice, RECOGNISED_LIVE).changes;
+        }
+      })
+      .immediate();
+    if (linked > 0) this.ctx.changed([recordingId], 'updated');
+    return linked > 0;
   }
 
   /** Renames a voice, and the speakers named after it. */

@@ -38,7 +38,19 @@ export class PeopleService {
     private readonly voices: VoicesService,
     private readonly settings: SettingsService,
     private readonly log: (m: string) => void = () => undefined,
-  ) {}
+  ) {
+    // A live session saved with speakers the engine named is linked to those people (People, "Said by").
+    library.onChange((c) => {
+      if (c.reason === 'deleted') return;
+      for (const id of c.ids) {
+        try {
+          if (library.sessions.session(id)) this.people.linkLiveNames(id);
+        } catch (err) {
+          this.log(`voices: linking the people named in live session ${id} failed: ${err instanceof Error ? err.message : String(err)}`);
+        }
+      }
+    });
+  }
 
   private get people() {
     return this.library.voices.people;

@@ -6,6 +6,7 @@
 import { useEffect, useId, useState } from 'react';
 import type { Voice } from '../../../../shared/ipc/people';
 import type { SearchHit } from '../../../../shared/library';
+import { matchText } from '../../../../shared/voices/live';
 import { Button } from '../../components/Button';
 import { useApp } from '../../stores/app';
 import { usePeople } from '../../stores/people';
@@ -143,7 +144,7 @@ function VoiceCard({ voice, others }: { voice: Voice; others: Voice[] }) {
               <button type="button" className="linkish" onClick={() => openTranscript(r.id)} aria-label={`Open ${r.title}`}>
                 {r.title}
               </button>{' '}
-              <span className="muted">{r.similarity === null ? 'named there' : `recognised, ${Math.round(r.similarity * 100)}% match`}</span>
+              <span className="muted">{r.similarity === null ? 'named there' : `recognised, ${matchText(r.similarity)}`}</span>
             </li>
           ))}
         </ul>

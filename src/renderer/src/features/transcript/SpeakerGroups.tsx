@@ -5,6 +5,7 @@
  */
 import { useEffect, useId, useState } from 'react';
 import type { SpeakerNote, VoiceMatch } from '../../../../shared/ipc/people';
+import { matchText } from '../../../../shared/voices/live';
 import { Button } from '../../components/Button';
 import { usePeople } from '../../stores/people';
 import './speaker-groups.css';
@@ -16,7 +17,7 @@ function noteText(note: SpeakerNote | null, matches: VoiceMatch[]): string {
   if (note && note.merged > 0) parts.push(`${note.merged} short ${note.merged === 1 ? 'speaker was' : 'speakers were'} merged into the nearest voice.`);
   // A speaker named here is no recognition; a recognised voice may match fully (100%).
   const recognised = matches.filter((m) => !m.named);
-  if (recognised.length > 0) parts.push(`Recognised: ${recognised.map((m) => `${m.name} (${Math.round(m.similarity * 100)}% match)`).join(', ')}.`);
+  if (recognised.length > 0) parts.push(`Recognised: ${recognised.map((m) => `${m.name} (${matchText(m.similarity)})`).join(', ')}.`);
   return parts.join(' ');
 }
 
@@ -43,10 +44,12 @@ export function SpeakerGroups({ recordingId, transcriptId }: { recordingId: stri
   const run = async () => {
     setBusy(true);
     const n = await usePeople.getState().recluster(recordingId, count === 'auto' ? null : Number(count));
+    // Names follow their voices through a re-cluster: the recognitions now are read again.
+    const now = n ? await usePeople.getState().speakersOf(recordingId) : null;
     setBusy(false);
-    if (!n) return;
+    if (!n || !now) return;
     setNote(n);
-    setMatches([]);
+    setMatches(now.matches);
   };
   const text = noteText(note, matches);
   return (

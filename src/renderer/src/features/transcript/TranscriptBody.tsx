@@ -62,9 +62,11 @@ interface ParagraphProps {
   onEditDone(byKey: boolean, index: number): void;
   /** A saved live session's translated lines of this paragraph, when the user shows them. */
   translation?: SavedTranslation[];
+  /** The paragraph before is the same speaker's: the speaker's name is not said again. */
+  continues?: boolean;
 }
 
-const Paragraph = memo(function Paragraph({ block, transcript, editing, onEditDone, translation }: ParagraphProps) {
+const Paragraph = memo(function Paragraph({ block, transcript, editing, onEditDone, translation, continues }: ParagraphProps) {
   const active = useTranscript((s) => (s.active >= block.first && s.active <= block.last ? s.active : -1));
   const find = useTranscript((s) => s.find);
   const corrected = useTranscript((s) => s.corrected);
@@ -132,7 +134,7 @@ const Paragraph = memo(function Paragraph({ block, transcript, editing, onEditDo
         </button>
       </div>
       <div className="para__body">
-        {block.speaker && <SpeakerLabel id={block.speaker} name={speaker?.name ?? null} />}
+        {block.speaker && !continues && <SpeakerLabel id={block.speaker} name={speaker?.name ?? null} />}
         <p className="para__text">{words}</p>
         {translation?.map((t) => (
           <p key={t.key} className="para__translation" lang={t.language} data-testid="transcript-translation">
@@ -346,6 +348,7 @@ export function TranscriptBody({ transcript, blocks }: { transcript: Transcript;
                 editing={editing !== null && editing >= block.first && editing <= block.last ? editing : null}
                 onEditDone={onEditDone}
                 translation={translated?.get(v.index)}
+                continues={block.speaker !== null && blocks[v.index - 1]?.speaker === block.speaker}
               />
             </div>
           );

@@ -1,0 +1,76 @@
+/**
+ * A live session is linked to the people the local engine named in it: saved as the captions service saves
+ * it (words labelled with the name, the speaker named after itself), it is listed under Dana in People
+ * ("recognised in live captions") and "Said by Dana" finds what she said, not what the unknown voice said.
+ * Real library (SQLite); the engine's naming itself is covered by the captions e2e.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Library } from '../../../../src/main/services/library/library';
+import type { EngineManager } from '../../../../src/main/services/local-engine';
+import { SettingsService } from '../../../../src/main/services/settings';
+import { PeopleService } from '../../../../src/main/services/voices/people';
+import { VoicesService } from '../../../../src/main/services/voices/service';
+import { RECOGNISED_LIVE } from '../../../../src/shared/ipc/people';
+import type { Word } from '../../../../src/shared/library';
+import { addCompleted } from '../../../support/library';
+
+let dir: string;
+let lib: Library;
+let people: PeopleService;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'verbatim-live-people-'));
+  lib = new Library(join(dir, 'lib'));
+  const settings = new SettingsService({ read: () => null, write: () => undefined });
+  const engine = { ensure: () => Promise.reject(new Error('no engine here')) } as unknown as EngineManager;
+  people = new PeopleService(lib, new VoicesService(lib, lib.voices, engine), settings);
+});
+afterEach(() => {
+  lib.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('live sessions and the people named in them', () => {
+  it('a session where the engine named Dana is under Dana in People, and "Said by Dana" finds it', () => {
+    const earlier = addCompleted(lib, 'Earlier meeting', [{ text: 'Morning.', start: 0, end: 1200, confidence: 0.9, speaker: 'A' }]);
+    const dana = lib.voices.people.remember(earlier.recordingId, 'Dana', 'tiny-embedding', [{ vector: Float32Array.from([1, 0]), ms: 1200 }], 'A');
+
+    // As the captions service saves a session: Dana's words carry her name as their speaker, the other voice a letter.
+    const s = lib.sessions.create({
+      title: 'Live session',
+      sources: ['system'],
+      recordOnly: false,
+      recordingMime: 'audio/wav',
+      region: 'local',
+      baseUrl: null,
+      options: {},
+    });
+    const say = (text: string, speaker: string, at: number): Word[] =>
+      text.split(' ').map((t, i) => ({ text: t, start: at + i * 400, end: at + i * 400 + 350, confidence: 0.9, speaker }));
+    const words = [...say('Let us start with the budget.', 'Dana', 0), ...say('Lunch is at noon.', 'A', 4000)];
+    lib.transcripts.complete(s.transcriptId, {
+      remoteId: null,
+      text: words.map((w) => w.text).join(' '),
+      words,
+      sentences: null,
+      paragraphs: null,
+      confidence: 0.9,
+      language: 'en',
+      model: 'live',
+      durationMs: 6000,
+    });
+    lib.edits.renameSpeaker(s.recordingId, 'Dana', 'Dana');
+
+    const voice = people.list().find((v) => v.id === dana);
+    expect(voice?.recordings).toContainEqual({ id: s.recordingId, title: 'Live session', similarity: RECOGNISED_LIVE });
+    expect(people.matches(s.recordingId)).toEqual([{ speaker: 'Dana', voiceId: dana, name: 'Dana', similarity: RECOGNISED_LIVE, named: false }]);
+    expect([...new Set(people.search('budget', dana).map((h) => h.recordingId))]).toEqual([s.recordingId]);
+    expect(people.search('lunch', dana)).toEqual([]);
+    // A speaker named after itself that is no remembered voice links nothing.
+    lib.edits.renameSpeaker(s.recordingId, 'A', 'A');
+    expect(people.matches(s.recordingId)).toHaveLength(1);
+  });
+});
