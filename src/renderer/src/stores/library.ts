@@ -46,6 +46,8 @@ export interface LibraryState {
   checkWebhook(id: string): Promise<void>;
   /** A backup import's progress while one runs (library.importProgress), null before its first report and after it ends. */
   importProgress: Payload<'library.importProgress'> | null;
+  /** Making a backup: its progress while it runs (library.exportProgress), null before its first report and after it ends. */
+  exportProgress: Payload<'library.exportProgress'> | null;
   /** Backs the library up into a new or empty folder (remembered voices only when the backupVoiceprints setting is on). */
   makeBackup(dir: string): Promise<Output<'library.exportAll'>>;
   /** Imports a backup folder; rejects with `canceled` when cancelImport stopped it. */
@@ -173,7 +175,15 @@ export const libraryState =
         await api.invoke('library.checkWebhook', { id });
       },
       importProgress: null,
-      makeBackup: (dir) => api.invoke('library.exportAll', { dir }),
+      exportProgress: null,
+      async makeBackup(dir) {
+        set({ exportProgress: null });
+        try {
+          return await api.invoke('library.exportAll', { dir });
+        } finally {
+          set({ exportProgress: null });
+        }
+      },
       async importBackup(dir) {
         set({ importProgress: null });
         try {
@@ -205,6 +215,7 @@ export function connectLibrary(api: VerbatimApi, store: StoreApi<LibraryState> =
       }, 120);
     }),
     api.on('library.importProgress', (p) => store.setState({ importProgress: p })),
+    api.on('library.exportProgress', (p) => store.setState({ exportProgress: p })),
     whenConnected(() => {
       void store.getState().reset();
       void store.getState().loadTags();

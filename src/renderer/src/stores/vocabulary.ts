@@ -31,6 +31,8 @@ export interface FixState {
   complete: boolean;
   error: string | null;
   applying: boolean;
+  /** While the fix is written: how many of the chosen transcripts are done (vocabulary.fixProgress). */
+  progress: { done: number; total: number } | null;
 }
 
 interface VocabularyState {
@@ -75,7 +77,7 @@ export const vocabularyState =
     async openFix() {
       const offer = get().offer;
       if (!offer) return;
-      set({ fix: { from: offer.from, to: offer.to, loading: true, matches: [], total: 0, complete: true, error: null, applying: false } });
+      set({ fix: { from: offer.from, to: offer.to, loading: true, matches: [], total: 0, complete: true, error: null, applying: false, progress: null } });
       try {
         const r = await api.invoke('vocabulary.fixFind', { from: offer.from });
         if (get().fix?.from === offer.from) set({ fix: { ...get().fix!, loading: false, matches: r.matches, total: r.total, complete: r.complete } });
@@ -89,9 +91,14 @@ export const vocabularyState =
     async applyFix(recordingIds) {
       const fix = get().fix;
       if (!fix || recordingIds.length === 0) return;
-      set({ fix: { ...fix, applying: true } });
+      set({ fix: { ...fix, applying: true, progress: null } });
+      // Hundreds of long transcripts take a few seconds: the dialog shows how far it is.
+      const off = api.on('vocabulary.fixProgress', (p) => {
+        const now = get().fix;
+        if (now?.applying) set({ fix: { ...now, progress: p } });
+      });
       try {
-        const r = await api.invoke('vocabulary.fixApply', { from: fix.from, to: fix.to, recordingIds });
+        const r = await api.invoke('vocabulary.fixApply', { from: fix.from, to: fix.to, recordingIds }).finally(off);
         set({ fix: null, offer: null });
         const what = `Changed “${fix.from}” to “${fix.to}” ${r.words === 1 ? 'once' : `${r.words} times`} in ${r.recordings} ${r.recordings === 1 ? 'transcript' : 'transcripts'}.`;
         // Longer than a plain toast: the user may open a transcript to look before deciding to undo.
@@ -101,17 +108,19 @@ export const vocabularyState =
             tone: 'ok',
             action: {
               label: 'Undo',
-              run: () =>
+              run: () => {
+                toast(`Putting “${fix.from}” back in ${r.recordings} ${r.recordings === 1 ? 'transcript' : 'transcripts'}…`, 'info');
                 void api.invoke('vocabulary.fixUndo', { batchId: r.batchId }).then(
                   (u) => toast(`Undone: ${u.recordings} ${u.recordings === 1 ? 'transcript is' : 'transcripts are'} as before.`, 'info'),
                   (err: unknown) => toast(errorMessage(err), 'error'),
-                ),
+                );
+              },
             },
           },
           30_000,
         );
       } catch (err) {
-        set({ fix: { ...fix, applying: false, error: errorMessage(err) } });
+        set({ fix: { ...fix, applying: false, progress: null, error: errorMessage(err) } });
       }
     },
   });

@@ -77,6 +77,23 @@ describe('chat actions other features call', () => {
   });
 });
 
+describe('making a backup from Settings', () => {
+  it('follows library.exportProgress while it runs and forgets it when done', async () => {
+    let finish!: (v: { dir: string; items: number; audioFiles: number }) => void;
+    const api = new FakeApi().handle('library.exportAll', () => new Promise((resolve) => (finish = resolve)));
+    const store = createStore<LibraryState>()(libraryState(api));
+    const disconnect = connectLibrary(api, store);
+    const running = store.getState().makeBackup('/backups/two');
+    await Promise.resolve();
+    api.emit('library.exportProgress', { done: 40, total: 400 });
+    expect(store.getState().exportProgress).toEqual({ done: 40, total: 400 });
+    finish({ dir: '/backups/two', items: 400, audioFiles: 0 });
+    expect(await running).toEqual({ dir: '/backups/two', items: 400, audioFiles: 0 });
+    expect(store.getState().exportProgress).toBeNull();
+    disconnect();
+  });
+});
+
 describe('a backup import from Settings', () => {
   it('follows library.importProgress while it runs and forgets it when done', async () => {
     let finish!: (v: { imported: number; skipped: number; notes: string[] }) => void;

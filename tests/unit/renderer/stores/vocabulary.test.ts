@@ -49,6 +49,24 @@ describe('the vocabulary store', () => {
     expect(store.getState().fix).toBeNull();
   });
 
+  it('shows how far Fix everywhere is while it changes the transcripts (vocabulary.fixProgress), and stops listening when done', async () => {
+    let finish!: (v: { batchId: string; recordings: number; words: number }) => void;
+    const api = new FakeApi()
+      .handle('vocabulary.fixFind', () => ({ matches: [{ recordingId: 'r2', title: 'Call', count: 2, snippet: [] }], total: 1, complete: true }))
+      .handle('vocabulary.fixApply', () => new Promise((resolve) => (finish = resolve)));
+    const store = make(api);
+    store.getState().corrected('r1', 'Phebe', 'Phoebe');
+    await store.getState().openFix();
+    const applying = store.getState().applyFix(['r2']);
+    await Promise.resolve();
+    api.emit('vocabulary.fixProgress', { done: 120, total: 400 });
+    expect(store.getState().fix).toMatchObject({ applying: true, progress: { done: 120, total: 400 } });
+    finish({ batchId: 'b1', recordings: 400, words: 800 });
+    await applying;
+    expect(store.getState().fix).toBeNull();
+    expect(api.listenerCount('vocabulary.fixProgress')).toBe(0);
+  });
+
   it('gives live captions the session’s own terms first, then the vocabulary, within the streaming limit', () => {
     expect(liveKeyterms(['Acme'], ['Phoebe', 'acme'])).toEqual(['Acme', 'Phoebe']);
     expect(liveKeyterms(undefined, [])).toBeUndefined();

@@ -2,6 +2,7 @@
 import { useState } from 'react';
 import { errorMessage } from '../../bridge';
 import { Button } from '../../components/Button';
+import { ProgressBar } from '../../components/ProgressBar';
 import { useLibrary } from '../../stores/library';
 import { useSettings } from '../../stores/settings';
 
@@ -11,6 +12,8 @@ export function MakeBackup({ hostMode }: { hostMode: boolean }) {
   const [outcome, setOutcome] = useState<{ failed: boolean; text: string } | null>(null);
   const withVoices = useSettings((s) => s.settings.backupVoiceprints === true);
   const update = useSettings((s) => s.update);
+  const progress = useLibrary((s) => s.exportProgress);
+  const percent = !progress ? 0 : progress.total > 0 ? Math.min(100, (progress.done / progress.total) * 100) : null;
 
   async function start(): Promise<void> {
     setRunning(true);
@@ -77,6 +80,7 @@ export function MakeBackup({ hostMode }: { hostMode: boolean }) {
           </Button>
         </div>
       </form>
+      {running && <ProgressBar value={percent} label="Making the backup" activity="Writing the backup…" showFigures={false} />}
       <div role="status" aria-live="polite" data-testid="backup-made">
         {outcome && <p className={outcome.failed ? 'field__error' : undefined}>{outcome.text}</p>}
       </div>

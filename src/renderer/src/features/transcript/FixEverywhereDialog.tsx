@@ -2,6 +2,7 @@
 import { useState } from 'react';
 import { Button } from '../../components/Button';
 import { Dialog } from '../../components/Dialog';
+import { ProgressBar } from '../../components/ProgressBar';
 import { useVocabulary } from '../../stores/vocabulary';
 
 export function FixEverywhereDialog() {
@@ -37,6 +38,14 @@ export function FixEverywhereDialog() {
         </>
       }
     >
+      {fix.applying && (
+        <ProgressBar
+          value={fix.progress && fix.progress.total > 0 ? (fix.progress.done / fix.progress.total) * 100 : 0}
+          label="Changing the transcripts"
+          activity={fix.progress ? `${fix.progress.done} of ${fix.progress.total} transcripts` : 'Changing the transcripts…'}
+          showFigures={false}
+        />
+      )}
       {fix.loading ? (
         <p className="muted" data-autofocus tabIndex={-1}>
           Looking through the library…
