@@ -1,9 +1,10 @@
 /**
  * Watch folders end to end in one process: the real core and library, the fake service as the local
  * engine. A file copied in slowly is taken once and only whole; a restart does not take it again;
- * host mode refuses a folder outside --folder. Every wait is on an event or a condition.
+ * host mode refuses a folder outside --folder, and still watches one inside it after a restart; an
+ * empty file is said, not left arriving; a link out is not read. Every wait is on an event or a condition.
  */
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -160,5 +161,54 @@ describe('watch folders', () => {
     expect((await call(core.router, 'watch.add', { path: allowed, options })).name).toBe('allowed');
     expect((await call(core.router, 'watch.add', { path: join(allowed, 'sub'), options })).name).toBe('sub');
     await expect(call(core.router, 'watch.add', { path: join(dir, 'missing'), options })).rejects.toMatchObject({ code: 'bad_request' });
+  });
+
+  it('host mode still watches a folder inside --folder after a restart with the same --data and --folder', async () => {
+    const allowed = join(dir, 'allowed');
+    mkdirSync(allowed);
+    // As host mode's command line builds it: the --folder list given to the core, which starts watching at once.
+    core = makeCore({ stableMs: 100, pollMs: 30 }, { onlyPickedPaths: true, hostFolders: [allowed] });
+    const folder = await call(core.router, 'watch.add', { path: allowed, options });
+    await core.dispose();
+    core = makeCore({ stableMs: 100, pollMs: 30 }, { onlyPickedPaths: true, hostFolders: [allowed] });
+    const listed = (await call(core.router, 'watch.list', undefined)).folders;
+    expect(listed).toMatchObject([{ id: folder.id, problem: null, paused: false }]);
+    const job = nextJob(core);
+    writeFileSync(join(allowed, 'after-restart.wav'), Buffer.alloc(8192, 3));
+    expect(core.jobs.get(await job).name).toBe('after-restart.wav');
+  });
+
+  it('says an empty file was not taken (instead of "still arriving"), and takes it once it has bytes', async () => {
+    const inbox = join(dir, 'empty');
+    mkdirSync(inbox);
+    const changed: string[] = [];
+    core = makeCore({ stableMs: 100, pollMs: 30 });
+    core.router.subscribe((event) => void (event === 'watch.changed' && changed.push(event)));
+    await call(core.router, 'watch.add', { path: inbox, options });
+    const file = join(inbox, 'blank.wav');
+    writeFileSync(file, '');
+    await expect
+      .poll(async () => (await call(core!.router, 'watch.list', undefined)).folders[0], { timeout: 30_000 })
+      .toMatchObject({ empty: ['blank.wav'], waiting: 0, taken: 0 });
+    expect(core.jobs.list()).toEqual([]);
+    const job = nextJob(core);
+    writeFileSync(file, Buffer.alloc(8192, 2));
+    expect(core.jobs.get(await job).name).toBe('blank.wav');
+    expect((await call(core.router, 'watch.list', undefined)).folders[0]).toMatchObject({ empty: [], taken: 1 });
+  });
+
+  it('host mode: a link in the watched folder to a file outside is not taken; a real file beside it is', async () => {
+    const allowed = join(dir, 'allowed');
+    const outside = join(dir, 'outside');
+    mkdirSync(allowed);
+    mkdirSync(outside);
+    writeFileSync(join(outside, 'secret.wav'), Buffer.alloc(8192, 4));
+    core = makeCore({ stableMs: 100, pollMs: 30 }, { onlyPickedPaths: true, hostFolders: [allowed] });
+    await call(core.router, 'watch.add', { path: allowed, options });
+    symlinkSync(join(outside, 'secret.wav'), join(allowed, 'talk.wav'));
+    const job = nextJob(core);
+    writeFileSync(join(allowed, 'real.wav'), Buffer.alloc(8192, 5));
+    expect(core.jobs.get(await job).name).toBe('real.wav');
+    expect(core.jobs.list().map((j) => j.name)).toEqual(['real.wav']);
   });
 });

@@ -32,6 +32,8 @@ export const watchFolderSchema = z.object({
   taken: z.number().int().nonnegative(),
   /** Files seen that are still growing (not taken until their size holds still). */
   waiting: z.number().int().nonnegative(),
+  /** Files that held still with nothing in them (0 bytes), by name (at most 20): not taken until they have bytes. */
+  empty: z.array(z.string()).max(20),
   /** Why the folder cannot be watched now (gone, unreadable); null when it is. */
   problem: z.string().nullable(),
 });

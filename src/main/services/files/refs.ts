@@ -143,18 +143,24 @@ export class UserFiles {
     return path;
   }
 
+  /** A backup's folder (written into, or read): folder() for backups. */
+  backupFolder(dir: string, mayCreate: boolean): Promise<string> {
+    return this.folder(dir, 'backup', mayCreate);
+  }
+
   /**
-   * A backup's folder (written into, or read), as the path the backup then uses. In host mode it must lie
-   * inside --folder by its real path, so `..`, a link out or a path relative to the server's working folder
-   * is refused; `mayCreate`: it need not exist yet (its parent must, inside). On the desktop: as given.
+   * A folder Verbatim reads or writes the user's files in (a backup's, the notes folder), as the path to use
+   * from then on. In host mode it must lie inside --folder by its real path, so `..`, a link out or a path
+   * relative to the server's working folder is refused; `mayCreate`: it need not exist yet (its parent must,
+   * inside). `what` names its files in the refusal ("backup", "note"). On the desktop: as given.
    */
-  async backupFolder(dir: string, mayCreate: boolean): Promise<string> {
+  async folder(dir: string, what: string, mayCreate = false): Promise<string> {
     if (!this.confined) return dir;
     const shown = dir.slice(0, 300);
     if (!isAbsolute(dir) || dir.includes('\0'))
       throw new AppError(
         'bad_request',
-        `Give the backup folder’s full path, inside a folder Verbatim in the browser was started with (--folder), not “${shown}”.`,
+        `Give the ${what} folder’s full path, inside a folder Verbatim in the browser was started with (--folder), not “${shown}”.`,
       );
     let real = await realpath(dir).catch(() => null);
     if (real && !(await stat(real).catch(() => null))?.isDirectory()) throw new AppError('bad_request', `“${shown}” is not a folder. Choose a folder.`);
@@ -166,7 +172,7 @@ export class UserFiles {
     if (!this.allowsFolder(real))
       throw new AppError(
         'forbidden',
-        `Verbatim in the browser reads and writes backups only inside the folders it was started with (--folder); “${shown}” is outside them${real !== resolve(dir) ? ' (it leads there through a link)' : ''}. Choose a folder inside one of them.`,
+        `Verbatim in the browser reads and writes ${what}s only inside the folders it was started with (--folder); “${shown}” is outside them${real !== resolve(dir) ? ' (it leads there through a link)' : ''}. Choose a folder inside one of them.`,
       );
     return real;
   }

@@ -81,6 +81,13 @@ export class WatchStore {
     return this.db.prepare(`SELECT 1 FROM watch_files WHERE path = ?`).get(path) !== undefined;
   }
 
+  /** Which of these files were taken before (by any folder, in any launch): one query for a batch. */
+  knownOf(paths: string[]): Set<string> {
+    if (paths.length === 0) return new Set();
+    const rows = this.db.prepare(`SELECT path FROM watch_files WHERE path IN (${paths.map(() => '?').join(',')})`).all(...paths) as { path: string }[];
+    return new Set(rows.map((r) => r.path));
+  }
+
   /** Noted in the same transaction as its job (services/watch): a crash leaves both or neither. */
   remember(path: string, folderId: string, size: number, mtimeMs: number): void {
     this.db

@@ -2,7 +2,9 @@
  * One watched folder: it lists the folder every `pollMs` (and soon after the system says something
  * changed there), follows each new audio or video file's size, and hands a file on only once its
  * size and modification time have held still for `stableMs`, so a file still being copied in is
- * never taken half-written. Files the service already knows are skipped.
+ * never taken half-written. Files the service already knows are skipped. A pass gives the event loop
+ * back every few milliseconds (a folder of 20,000 files is listed, looked up in batches and checked
+ * over many turns), and an empty file that holds still is set apart and said, not left "arriving".
  */
 import { watch, type FSWatcher } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
@@ -10,8 +12,8 @@ import { join } from 'node:path';
 import { mediaKindOf } from '../../../shared/media-files';
 
 export interface FolderWatcherHooks {
-  /** Whether this file was taken before (in any launch). */
-  known(path: string): boolean;
+  /** Which of these files were taken before (in any launch): one lookup per batch. */
+  known(paths: string[]): Set<string>;
   /** The file held still for stableMs: take it. */
   take(path: string, size: number, mtimeMs: number): Promise<void>;
   /** A new file was seen at this size (again after each change): tests follow a slow copy with it. */
@@ -20,7 +22,14 @@ export interface FolderWatcherHooks {
   skipped?(path: string): void;
   /** The folder cannot be read (null once it can again). */
   problem(message: string | null): void;
+  /** A file held still at 0 bytes (its path), or one of them got bytes (null): the folder's list of empty files changed. */
+  empty?(path: string | null): void;
 }
+
+/** Most time one turn of a pass runs before it lets the event loop answer others. */
+const SLICE_MS = 8;
+/** Files looked up in the library at once. */
+const BATCH = 500;
 
 /** Names copy tools use while a file is on its way, and hidden files: never taken, whatever their extension. */
 function inProgressName(name: string): boolean {
@@ -29,6 +38,8 @@ function inProgressName(name: string): boolean {
 
 export class FolderWatcher {
   private readonly growing = new Map<string, { size: number; mtimeMs: number; since: number }>();
+  /** Files that held still at 0 bytes: not arriving, not taken (nothing to transcribe) until they have bytes. */
+  private readonly emptyFiles = new Set<string>();
   private readonly skippedOnce = new Set<string>();
   private readonly taking = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
@@ -61,6 +72,11 @@ export class FolderWatcher {
     return this.growing.size;
   }
 
+  /** Files that held still with nothing in them (0 bytes), by path. */
+  get empty(): string[] {
+    return [...this.emptyFiles];
+  }
+
   private soon(): void {
     if (this.nudge || this.stopped) return;
     this.nudge = setTimeout(() => {
@@ -87,25 +103,38 @@ export class FolderWatcher {
       return;
     }
     const present = new Set<string>();
-    for (const name of names) {
+    let turn = performance.now();
+    const breathe = async () => {
+      if (performance.now() - turn < SLICE_MS) return;
+      await new Promise<void>((r) => setImmediate(r));
+      turn = performance.now();
+    };
+    for (let at = 0; at < names.length; at += BATCH) {
       if (this.stopped) return;
-      if (inProgressName(name) || mediaKindOf(name) === null) continue;
-      const path = join(this.dir, name);
-      present.add(path);
-      // Known once, known for good: a folder of thousands of finished files costs no query per pass.
-      if (this.taking.has(path) || this.skippedOnce.has(path)) continue;
-      if (this.hooks.known(path)) {
-        this.growing.delete(path);
-        if (!this.skippedOnce.has(path)) {
+      const batch: string[] = [];
+      for (const name of names.slice(at, at + BATCH)) {
+        if (inProgressName(name) || mediaKindOf(name) === null) continue;
+        const path = join(this.dir, name);
+        present.add(path);
+        // Known once, known for good: a folder of thousands of finished files costs no query per pass.
+        if (!this.taking.has(path) && !this.skippedOnce.has(path)) batch.push(path);
+      }
+      const known = batch.length > 0 ? this.hooks.known(batch) : new Set<string>();
+      for (const path of batch) {
+        if (this.stopped) return;
+        if (known.has(path)) {
+          this.growing.delete(path);
+          this.emptyFiles.delete(path);
           this.skippedOnce.add(path);
           this.hooks.skipped?.(path);
-        }
-        continue;
+        } else await this.check(path);
+        await breathe();
       }
-      await this.check(path);
+      await breathe();
     }
     // A file that went away while growing (moved out, renamed) is forgotten.
     for (const p of this.growing.keys()) if (!present.has(p)) this.growing.delete(p);
+    for (const p of this.emptyFiles) if (!present.has(p)) this.emptyFiles.delete(p);
   }
 
   private async check(path: string): Promise<void> {
@@ -121,15 +150,25 @@ export class FolderWatcher {
       return;
     }
     const now = Date.now();
+    if (this.emptyFiles.has(path)) {
+      if (size === 0) return;
+      this.emptyFiles.delete(path);
+      this.hooks.empty?.(null);
+    }
     const seen = this.growing.get(path);
     if (!seen || seen.size !== size || seen.mtimeMs !== mtimeMs) {
       this.growing.set(path, { size, mtimeMs, since: now });
       this.hooks.observed?.(path, size);
       return;
     }
-    // An empty file is a copy that has not begun: wait for bytes.
-    if (size === 0 || now - seen.since < this.opts.stableMs) return;
+    if (now - seen.since < this.opts.stableMs) return;
     this.growing.delete(path);
+    // Still empty after holding still: a copy that never began, or an empty file. Set apart (and said) until it has bytes.
+    if (size === 0) {
+      this.emptyFiles.add(path);
+      this.hooks.empty?.(path);
+      return;
+    }
     this.taking.add(path);
     try {
       await this.hooks.take(path, size, mtimeMs);

@@ -143,6 +143,7 @@ export class WatchService {
       paused: f.paused,
       taken: this.deps.library.watch.takenCount(f.id),
       waiting: this.watchers.get(f.id)?.waiting ?? 0,
+      empty: (this.watchers.get(f.id)?.empty ?? []).slice(0, 20).map((p) => basename(p)),
       problem: this.problems.get(f.id) ?? null,
     };
   }
@@ -158,7 +159,7 @@ export class WatchService {
       f.path,
       { stableMs: this.deps.stableMs ?? 3000, pollMs: this.deps.pollMs ?? 1000 },
       {
-        known: (p) => this.deps.library.watch.known(p),
+        known: (paths) => this.deps.library.watch.knownOf(paths),
         take: (p, size, mtime) => this.take(f.id, p, size, mtime),
         observed: (p, size) => {
           this.deps.observed?.(p, size);
@@ -167,6 +168,7 @@ export class WatchService {
         },
         skipped: (p) => this.deps.skipped?.(p),
         problem: (m) => this.setProblem(f.id, m),
+        empty: () => this.deps.changed(f.id),
       },
     );
     this.watchers.set(f.id, w);

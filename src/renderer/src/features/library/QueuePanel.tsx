@@ -20,7 +20,7 @@ import { useIntake, type IntakeItem } from '../../stores/intake';
 import { doneSeenAt, isFinal, useJobProgress, useJobs } from '../../stores/jobs';
 import { useEngine } from '../../stores/localEngine';
 import { openFilePicker } from './DropOverlay';
-import { useHasWatchFolders, WatchOrigin, WatchStatus } from './WatchStatus';
+import { useFromWatchFolder, useHasWatchFolders, WatchOrigin, WatchStatus } from './WatchStatus';
 
 const statusText = (s: Job['status']) => statusLabel[s][0];
 
@@ -72,6 +72,8 @@ function ErrorActions({ job }: { job: Job }) {
   const retry = useJobs((s) => s.retry);
   const remove = useJobs((s) => s.remove);
   const setScreen = useApp((s) => s.setScreen);
+  // A watched folder's file is not picked again: it is fixed or replaced where it lies, then retried.
+  const watched = useFromWatchFolder(job.id);
   const code = job.error?.code;
   return (
     <>
@@ -80,7 +82,7 @@ function ErrorActions({ job }: { job: Job }) {
           Re-enter key
         </Button>
       )}
-      {(job.error?.retryable ?? true) || code === 'invalid_key' || job.status === 'canceled' ? (
+      {(job.error?.retryable ?? true) || code === 'invalid_key' || job.status === 'canceled' || watched ? (
         <Button size="sm" icon="retry" variant={code === 'invalid_key' ? 'secondary' : 'primary'} onClick={() => void retry(job.id)}>
           Retry
         </Button>

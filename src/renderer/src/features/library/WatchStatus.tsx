@@ -18,6 +18,11 @@ export function WatchOrigin({ jobId }: { jobId: string }) {
   );
 }
 
+/** Whether a job came from a watch folder. */
+export function useFromWatchFolder(jobId: string): boolean {
+  return useWatch((s) => s.origins[jobId] !== undefined);
+}
+
 export function useHasWatchFolders(): boolean {
   return useWatch((s) => s.folders.length > 0);
 }
@@ -28,11 +33,24 @@ export function WatchStatus() {
   const pauseAll = useWatch((s) => s.pauseAll);
   if (folders.length === 0) return null;
   const paused = folders.every((f) => f.paused);
-  const watching = folders.filter((f) => !f.paused).length;
+  // A folder that cannot be watched (gone, outside host mode's folders) is not counted as watched.
+  const watching = folders.filter((f) => !f.paused && !f.problem).length;
+  const notWatched = folders.filter((f) => !f.paused && f.problem).length;
+  const empty = folders.reduce((n, f) => n + (f.paused ? 0 : f.empty.length), 0);
   const text = paused ? 'Watching paused' : `Watching ${watching} ${watching === 1 ? 'folder' : 'folders'}`;
   return (
     <span className="queue__watch" data-testid="watch-status">
       <span>{text}</span>
+      {notWatched > 0 && (
+        <Badge tone="danger" title="Settings → Watch folders says why.">
+          {notWatched} not watched
+        </Badge>
+      )}
+      {empty > 0 && (
+        <Badge tone="warn" title="Empty files (0 bytes) are not taken. Settings → Watch folders names them.">
+          {empty} empty {empty === 1 ? 'file' : 'files'} skipped
+        </Badge>
+      )}
       <Button size="sm" variant="ghost" onClick={() => void pauseAll(!paused)}>
         {paused ? 'Resume watching' : 'Pause watching'}
       </Button>

@@ -41,6 +41,15 @@ function FolderRow({ folder, modelName }: { folder: WatchFolder; modelName(id: s
           {folder.waiting > 0 ? `; ${folder.waiting} still arriving` : ''}.
         </span>
         {folder.problem && <span className="field__error">{folder.problem}</span>}
+        {folder.empty.length > 0 && (
+          <span className="field__error" data-testid="watch-empty">
+            {folder.empty.length === 1
+              ? `“${folder.empty[0]}” is empty (0 bytes), so it was not taken.`
+              : `${folder.empty.length} files are empty (0 bytes), so they were not taken: ${folder.empty.map((n) => `“${n}”`).join(', ')}.`}{' '}
+            Copy {folder.empty.length === 1 ? 'it' : 'them'} into the folder again, or remove {folder.empty.length === 1 ? 'it' : 'them'}: Verbatim takes a file
+            as soon as it has sound in it.
+          </span>
+        )}
       </div>
       <div className="row">
         <Button
