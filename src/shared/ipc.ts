@@ -30,6 +30,7 @@ import { peopleChannels } from './ipc/people';
 import { vocabularyChannels } from './ipc/vocabulary';
 import { watchChannels } from './ipc/watch';
 import { templateChannels } from './ipc/templates';
+import { notesChannels, notesStatusSchema } from './ipc/notes';
 
 export { appInfoSchema, keyStatusSchema, type AppInfo, type KeyStatus } from './ipc/app';
 
@@ -47,10 +48,13 @@ export const channels = {
   ...watchChannels,
   ...templateChannels,
   ...storageChannels,
+  ...notesChannels,
 } as const satisfies Contracts;
 
 export const events = {
   'settings.changed': settingsViewSchema,
+  /** The notes folder's state changed (a note written, one kept because the user edited it, a problem). */
+  'notes.changed': notesStatusSchema,
   /** Upload progress of one job, ≤ 10/s per job. */
   'jobs.progress': jobProgressSchema,
   /** A job was added, changed state, or was removed (`job: null`). */
