@@ -49,6 +49,8 @@ import { registerVocabularyHandlers } from './ipc/vocabulary';
 import { registerWatchHandlers } from './ipc/watch';
 import { registerTemplateHandlers } from './ipc/templates';
 import { registerStorageHandlers } from './ipc/storage';
+import { registerNotesHandlers } from './ipc/notes';
+import { NotesSync } from './services/notes/sync';
 import { StorageService } from './services/storage/service';
 import { liveKeyterms, VocabularyService } from './services/vocabulary/service';
 import { WatchService, type WatchDeps } from './services/watch/service';
@@ -232,6 +234,15 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
   registerWatchHandlers(router, watch, platform.dialogs);
   const storage = new StorageService({ library, settings, removed: (run) => router.emit('storage.retention', run), log });
   registerStorageHandlers(router, storage);
+  // The notes folder: every finished transcript as a Markdown note (host mode: only inside --folder).
+  const notes = new NotesSync({
+    library,
+    dataDir: platform.dataDir,
+    allowsFolder: (real) => files.allowsFolder(real),
+    changed: (s) => router.emit('notes.changed', s),
+    log,
+  });
+  registerNotesHandlers(router, notes, platform.dialogs);
   router.subscribe((event, payload) => {
     const job = event === 'jobs.changed' ? (payload as JobChanged).job : null;
     if (job?.status === 'completed') void watch.jobCompleted(job);
@@ -243,6 +254,7 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
     follower.resume();
     watch.start();
     storage.start();
+    notes.start();
   }
 
   return {
@@ -267,6 +279,7 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
     async dispose() {
       storage.stop();
       await watch.dispose();
+      await notes.dispose();
       await captions.dispose();
       await models.dispose();
       chat.dispose();
