@@ -244,52 +244,63 @@ export function CaptionsScreen() {
       </header>
 
       <section className="card cap-controls" aria-label="Inputs">
-        <fieldset className="fieldset cap-choice" disabled={locked}>
-          <legend>Listen to</legend>
-          {sourceChoices.map((o) => (
-            <label key={o.value} className="check">
-              <input type="radio" name="cap-sources" value={o.value} checked={c.sources === o.value} onChange={() => set({ sources: o.value })} />
-              <span>
-                {o.label} <span className="muted">{o.help}</span>
-              </span>
-            </label>
-          ))}
-        </fieldset>
-        {c.sources !== 'mic' && !systemPossible && (
-          <p className="banner banner--warn">
-            This system offers no way to capture what the computer plays (no “Monitor of …” input, and the browser cannot share screen audio). Use the
-            microphone instead.
+        {/* While a session runs its inputs cannot change: one line says what is heard, so the captions stay in view on a small window. */}
+        {locked ? (
+          <p className="cap-listening" data-testid="captions-listening">
+            Listening to <strong>{sourceChoices.find((o) => o.value === c.sources)?.label ?? 'Microphone'}</strong>
+            {c.sources !== 'system' && <> · {mics.find((d) => d.deviceId === c.micDeviceId)?.label ?? 'Default microphone'}</>}
+            {c.recordOnly && <> · recording only, to transcribe later</>}
           </p>
-        )}
-        {c.sources !== 'mic' && systemPossible && !hasMonitor && (
-          <p className="field__help">When you start, pick a tab or screen to share and tick “Share audio”: only its sound is used, never the picture.</p>
-        )}
-        <div className="grid2">
-          {c.sources !== 'system' && (
-            <div className="field">
-              <label htmlFor="cap-mic">Microphone</label>
-              <select id="cap-mic" value={c.micDeviceId} disabled={locked} onChange={(e) => set({ micDeviceId: e.target.value })}>
-                <option value="">Default microphone</option>
-                {mics.map((d) => (
-                  <option key={d.deviceId} value={d.deviceId}>
-                    {d.label}
-                  </option>
-                ))}
-                {c.micDeviceId && !mics.some((d) => d.deviceId === c.micDeviceId) && (
-                  <option value={c.micDeviceId}>Last used microphone (not connected)</option>
-                )}
-              </select>
-              {mics.length === 0 && <p className="field__help">Names appear once Verbatim may use the microphone (after the first start).</p>}
+        ) : (
+          <>
+            <fieldset className="fieldset cap-choice" disabled={locked}>
+              <legend>Listen to</legend>
+              {sourceChoices.map((o) => (
+                <label key={o.value} className="check">
+                  <input type="radio" name="cap-sources" value={o.value} checked={c.sources === o.value} onChange={() => set({ sources: o.value })} />
+                  <span>
+                    {o.label} <span className="muted">{o.help}</span>
+                  </span>
+                </label>
+              ))}
+            </fieldset>
+            {c.sources !== 'mic' && !systemPossible && (
+              <p className="banner banner--warn">
+                This system offers no way to capture what the computer plays (no “Monitor of …” input, and the browser cannot share screen audio). Use the
+                microphone instead.
+              </p>
+            )}
+            {c.sources !== 'mic' && systemPossible && !hasMonitor && (
+              <p className="field__help">When you start, pick a tab or screen to share and tick “Share audio”: only its sound is used, never the picture.</p>
+            )}
+            <div className="grid2">
+              {c.sources !== 'system' && (
+                <div className="field">
+                  <label htmlFor="cap-mic">Microphone</label>
+                  <select id="cap-mic" value={c.micDeviceId} disabled={locked} onChange={(e) => set({ micDeviceId: e.target.value })}>
+                    <option value="">Default microphone</option>
+                    {mics.map((d) => (
+                      <option key={d.deviceId} value={d.deviceId}>
+                        {d.label}
+                      </option>
+                    ))}
+                    {c.micDeviceId && !mics.some((d) => d.deviceId === c.micDeviceId) && (
+                      <option value={c.micDeviceId}>Last used microphone (not connected)</option>
+                    )}
+                  </select>
+                  {mics.length === 0 && <p className="field__help">Names appear once Verbatim may use the microphone (after the first start).</p>}
+                </div>
+              )}
+              <Switch
+                label="Record only, transcribe later"
+                checked={c.recordOnly}
+                disabled={locked}
+                onChange={(v) => set({ recordOnly: v })}
+                help="For a slow computer or no network: the session is saved with its recording; use Improve accuracy to transcribe it."
+              />
             </div>
-          )}
-          <Switch
-            label="Record only, transcribe later"
-            checked={c.recordOnly}
-            disabled={locked}
-            onChange={(v) => set({ recordOnly: v })}
-            help="For a slow computer or no network: the session is saved with its recording; use Improve accuracy to transcribe it."
-          />
-        </div>
+          </>
+        )}
         {phase === 'starting' && (
           <p className="muted" role="status">
             Opening the inputs and connecting to live transcription… The local engine may need a few seconds to start.

@@ -151,17 +151,22 @@ export function TranscriptScreen({ editor: Editor = null }: { editor?: Subtitles
         <Title id={item.id} title={item.title} focusKey={open.nonce} />
         {!done && <Badge tone={statusLabel[item.status][1]}>{statusLabel[item.status][0]}</Badge>}
         <div className="transcript__actions">
-          {item.source === 'Live session' && <Versions recordingId={item.id} />}
-          {done && item.source === 'Live session' && <TranslationToggle recordingId={item.id} />}
-          {done && item.hasAudio && transcript.speakers.length === 0 && <AddSpeakers recordingId={item.id} />}
-          {done && transcript.speakers.length > 0 && <SpeakerGroups recordingId={item.id} transcriptId={transcript.transcriptId} />}
-          {done && <ReviewBar transcript={transcript} />}
-          <Button ref={findButton} size="sm" icon="search" disabled={!done} onClick={() => setFinding(true)} aria-keyshortcuts="Control+F">
-            Find
-          </Button>
+          {/* Find and Copy show their icons alone (named for screen readers, with a tooltip), so the actions keep one row beside the title at 1280 px. */}
+          <Button
+            ref={findButton}
+            size="sm"
+            icon="search"
+            disabled={!done}
+            onClick={() => setFinding(true)}
+            aria-keyshortcuts="Control+F"
+            aria-label="Find"
+            title="Find in the transcript (Ctrl+F)"
+          />
           <Button
             size="sm"
             icon="copy"
+            aria-label="Copy"
+            title="Copy the transcript"
             disabled={!done}
             onClick={() =>
               void navigator.clipboard.writeText(plainText(transcript, blocks)).then(
@@ -169,9 +174,7 @@ export function TranscriptScreen({ editor: Editor = null }: { editor?: Subtitles
                 () => toast('Copying was refused by the browser. Use Export instead.', 'error'),
               )
             }
-          >
-            Copy
-          </Button>
+          />
           <Button size="sm" icon="download" disabled={!done} onClick={() => show({ kind: 'export', ids: [item.id], title: `Export “${item.title}”` })}>
             Export…
           </Button>
@@ -186,6 +189,14 @@ export function TranscriptScreen({ editor: Editor = null }: { editor?: Subtitles
           </Button>
           <Button size="sm" variant="ghost" icon="panel" aria-pressed={details} aria-label="Details panel" onClick={() => setDetails(!details)} />
         </div>
+      </div>
+      {/* The transcript's own tools (versions, speakers, review) on a row of their own under the document actions; empty, it takes no room. */}
+      <div className="transcript__tools" role="toolbar" aria-label="Speakers and review">
+        {item.source === 'Live session' && <Versions recordingId={item.id} />}
+        {done && item.source === 'Live session' && <TranslationToggle recordingId={item.id} />}
+        {done && item.hasAudio && transcript.speakers.length === 0 && <AddSpeakers recordingId={item.id} />}
+        {done && transcript.speakers.length > 0 && <SpeakerGroups recordingId={item.id} transcriptId={transcript.transcriptId} />}
+        {done && <ReviewBar transcript={transcript} />}
       </div>
       {done && Editor && (
         <Suspense fallback={<p className="muted">Loading the subtitle editor…</p>}>
