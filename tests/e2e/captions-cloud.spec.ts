@@ -41,7 +41,7 @@ function fakeMonitorInput(): void {
 }
 
 test('cloud live captions: the model picker, the chosen model sent, and a revised speaker marked in the panel and overlay', async ({ page }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(420_000);
   const live = await startFakeStreaming({
     turns: [
       { text: 'Good morning and welcome.', speaker: 'A' },
