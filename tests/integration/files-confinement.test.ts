@@ -6,10 +6,13 @@
  * The real core and library, the fake service as the local engine.
  */
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../src/main/core';
+import { handleMedia } from '../../src/main/host/media';
 import { createHostPlatform, ForkEngineLauncher } from '../../src/main/platform/host';
 import { Library } from '../../src/main/services/library/library';
 import { waitFinal } from '../support/jobs';
@@ -141,6 +144,55 @@ describe('host mode: links inside --folder that lead outside', () => {
     expect(done.status).toBe('error');
     expect(done.error).toMatchObject({ code: 'forbidden', message: expect.stringMatching(/link to a file outside/) });
   });
+});
+
+describe('host mode: /media plays an original file only through the check', () => {
+  it('answers 403 for a recording whose original under --folder was swapped for a link out, and plays it before', async () => {
+    const file = join(inside, 'talk.wav');
+    writeFileSync(file, Buffer.alloc(4000, 3));
+    const lib = new Library(join(dir, 'data'));
+    const options = {};
+    const job = lib.jobs.create({
+      kind: 'file',
+      source: file,
+      name: 'talk.wav',
+      size: 4000,
+      region: 'local',
+      baseUrl: 'local',
+      options,
+      recording: {
+        title: 'talk',
+        source: 'talk.wav',
+        sourceKind: 'file',
+        sizeBytes: 4000,
+        durationMs: null,
+        originalPath: file,
+        region: 'local',
+        baseUrl: null,
+        options,
+      },
+    });
+    lib.jobs.delete(job.id);
+    lib.close();
+    core = hostCore();
+    const c = core;
+    const server = createServer((req, res) => void handleMedia(c, req, res, new URL(req.url ?? '/', 'http://127.0.0.1')));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/media/${job.recordingId}`;
+      const before = await fetch(url);
+      expect(before.status).toBe(200);
+      expect((await before.arrayBuffer()).byteLength).toBe(4000);
+      writeFileSync(join(outside, 'secret.wav'), Buffer.alloc(9000, 8));
+      rmSync(file);
+      symlinkSync(join(outside, 'secret.wav'), file);
+      const after = await fetch(url);
+      expect(after.status).toBe(403);
+      expect(await after.text()).toMatch(/link to a file outside/);
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
+  }, 120_000);
 });
 
 describe('host mode: backups only under --folder', () => {

@@ -2,10 +2,13 @@
  * Host-mode routes for the library's bytes, both behind the launch token:
  * POST /upload stages a dropped file (the browser cannot give a path) for
  * `jobs.addFiles`, or a big subtitle file for `subtitles.importNew` and
- * replaceFrom (read once, off the event loop); GET /media/<recordingId> streams a recording's audio copy
- * with Range support so <audio> can seek.
+ * replaceFrom (read once, off the event loop); GET /media/<recordingId> streams a recording's audio
+ * with Range support so <audio> can seek: the library's copy, or else the file it came from, which
+ * goes through the owner of the user's files (inside --folder, links resolved) and is read from the
+ * descriptor that check opened.
  */
 import { createReadStream, createWriteStream, statSync } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { rename, rm } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname } from 'node:path';
@@ -63,7 +66,7 @@ export async function handleUpload(core: Core, req: IncomingMessage, res: Server
   }
 }
 
-export function handleMedia(core: Core, req: IncomingMessage, res: ServerResponse, url: URL): void {
+export async function handleMedia(core: Core, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.writeHead(405, { allow: 'GET, HEAD' }).end();
     return;
@@ -80,7 +83,24 @@ export function handleMedia(core: Core, req: IncomingMessage, res: ServerRespons
     res.writeHead(404, { 'content-type': 'text/plain' }).end('No audio for this recording');
     return;
   }
-  const size = statSync(path).size;
+  // The original file (not the library's copy): checked again as any file the user names, then read from that descriptor only.
+  let handle: FileHandle | null = null;
+  let size: number;
+  if (core.library.audio.isLibraryCopy(path)) size = statSync(path).size;
+  else {
+    try {
+      const opened = await core.files.openPath(path);
+      handle = opened.handle;
+      size = opened.size;
+    } catch (e) {
+      const status = (e as { code?: string }).code === 'forbidden' ? 403 : 404;
+      res.writeHead(status, { 'content-type': 'text/plain' }).end(e instanceof Error ? e.message : 'No audio for this recording');
+      return;
+    }
+  }
+  const stream = (range?: { start: number; end: number }) =>
+    handle ? handle.createReadStream({ ...range, autoClose: true }) : createReadStream(path, range ?? {});
+  const done = () => void handle?.close().catch(() => undefined);
   const type = AUDIO_MIME[extname(path).toLowerCase()] ?? 'application/octet-stream';
   const headers: Record<string, string | number> = {
     'content-type': type,
@@ -95,15 +115,20 @@ export function handleMedia(core: Core, req: IncomingMessage, res: ServerRespons
     start = Math.max(0, start);
     end = Math.min(size - 1, end);
     if (start > end || start >= size) {
+      done();
       res.writeHead(416, { 'content-range': `bytes */${size}` }).end();
       return;
     }
     res.writeHead(206, { ...headers, 'content-range': `bytes ${start}-${end}/${size}`, 'content-length': end - start + 1 });
-    if (req.method === 'HEAD') res.end();
-    else createReadStream(path, { start, end }).pipe(res);
+    if (req.method === 'HEAD') {
+      done();
+      res.end();
+    } else stream({ start, end }).pipe(res);
     return;
   }
   res.writeHead(200, { ...headers, 'content-length': size });
-  if (req.method === 'HEAD') res.end();
-  else createReadStream(path).pipe(res);
+  if (req.method === 'HEAD') {
+    done();
+    res.end();
+  } else stream().pipe(res);
 }

@@ -200,7 +200,7 @@ export function electronPathFor(file: File): string | null {
 /**
  * Hands a File to main. Electron: its path on disk (nothing is copied). Host
  * mode: POSTs the bytes to the token-guarded `/upload` route with progress, and
- * answers the upload id for `jobs.addUpload`. Aborting the signal stops it.
+ * answers the upload id to name in a FileRef (`jobs.addFiles`, `models.installFile`, `subtitles.importNew`). Aborting the signal stops it.
  */
 export function uploadFile(file: File, onProgress: (p: UploadProgress) => void, signal?: AbortSignal): Promise<FileSource> {
   const path = electronPathFor(file);
