@@ -209,6 +209,7 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
       missed: (s) => router.emit('captions.missed', s),
     },
     log,
+    { summarySetting: () => settings.get().liveSummary },
   );
   registerCaptionExtrasHandlers(router, captionExtras);
   const models = new ModelManager(join(platform.dataDir, 'models'), {

@@ -87,6 +87,12 @@ export const missedSummarySchema = z.object({
   extractive: z.boolean(),
   error: z.string().nullable(),
   createdAt: z.string(),
+  /** "What did I miss?" (absent: that), or the session's summary written at Stop. */
+  kind: z.enum(['missed', 'meeting']).optional(),
+  /** The template the summary at Stop was written to. */
+  template: z.string().optional(),
+  /** Bullets whose cited moments do not say what they state (marked in `content`). */
+  unsupported: z.number().int().nonnegative().optional(),
   /** While a long stretch is read in parts: `done` of `total` parts have notes. */
   parts: z.object({ done: z.number().int().nonnegative(), total: z.number().int().positive() }).optional(),
 });

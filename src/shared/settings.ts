@@ -59,6 +59,8 @@ const fields = {
   voiceMatch: z.number().min(0.5).max(0.99),
   /** Backups include remembered voices only when this is on (absent: off). */
   backupVoiceprints: z.boolean(),
+  /** The summary written when a live session stops: 'off', 'plain' (absent: plain), or a summary template's id. */
+  liveSummary: z.string().min(1).max(80),
 };
 
 export const settingsSchema = z.object({
@@ -79,6 +81,7 @@ export const settingsSchema = z.object({
   reviewThreshold: fields.reviewThreshold.optional(),
   voiceMatch: fields.voiceMatch.optional(),
   backupVoiceprints: fields.backupVoiceprints.optional(),
+  liveSummary: fields.liveSummary.optional(),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;

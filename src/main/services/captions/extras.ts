@@ -10,6 +10,8 @@ import type { LiveTranslation, MissedSummary, SavedTranslation, TranslationStatu
 import { missedInputSchema } from '../../../shared/captions-extras';
 import { AppError } from '../../../shared/errors';
 import type { Library } from '../library/library';
+import type { Template } from '../../../shared/templates';
+import { LiveSummary } from './live-summary';
 import { writeMissed, type MissedModel } from './missed';
 import { TranslationQueue, type Translator } from './translate';
 
@@ -43,6 +45,10 @@ export class CaptionExtras implements CaptionsObserver {
   private language: string | null = null;
   private translations = new Map<string, string>();
   private missedRun: { abort: AbortController; done: Promise<MissedSummary> } | null = null;
+  /** The session's summary, ready at Stop. */
+  readonly summary: LiveSummary;
+  /** The summary at Stop of the last session that ended (tests and the bench wait on it). */
+  lastSummary: Promise<MissedSummary | null> = Promise.resolve(null);
 
   constructor(
     private readonly captions: CaptionsRunView,
@@ -50,7 +56,18 @@ export class CaptionExtras implements CaptionsObserver {
     private readonly models: CaptionModels,
     private readonly events: CaptionExtrasEvents,
     log?: (message: string) => void,
+    opts: { summarySetting?: () => string | undefined; windowMs?: number } = {},
   ) {
+    this.summary = new LiveSummary({
+      model: () => models.summariser(),
+      template: () => this.summaryTemplate(opts.summarySetting?.()),
+      update: (s) => {
+        if (s.status !== 'streaming') this.save(s);
+        this.events.missed(s);
+      },
+      windowMs: opts.windowMs,
+      log,
+    });
     this.queue = new TranslationQueue({
       translator: () => models.translator(),
       translated: (t) => {
@@ -64,6 +81,17 @@ export class CaptionExtras implements CaptionsObserver {
     captions.setObserver(this);
   }
 
+  /** The setting "summary at Stop": 'off', a template's id, or a plain summary (absent, 'plain', or a template no longer there). */
+  private summaryTemplate(setting: string | undefined): Template | null | 'off' {
+    if (setting === 'off') return 'off';
+    if (!setting || setting === 'plain') return null;
+    try {
+      return this.library.templates.get(setting);
+    } catch {
+      return null;
+    }
+  }
+
   /** The most final turns that waited for translation at once (bench). */
   get translationMaxDepth(): number {
     return this.queue.maxDepth;
@@ -71,16 +99,20 @@ export class CaptionExtras implements CaptionsObserver {
 
   started(run: CaptionsRun): void {
     this.translations = new Map();
+    this.summary.started(run);
     if (this.language) void this.queue.start(run.run, run.recordingId, this.language);
   }
 
   turn(t: LiveTurn): void {
     if (t.final) this.queue.push(t);
+    this.summary.turn(t);
   }
 
-  ended(): void {
+  ended(run: CaptionsRun): void {
     this.queue.stop();
     this.missedRun?.abort.abort();
+    const endMs = Math.max(0, Date.now() - Date.parse(run.startedAt));
+    this.lastSummary = this.summary.ended(endMs).catch(() => null);
   }
 
   current(): { translations: Record<string, string>; translation: TranslationStatus | null } {
@@ -161,5 +193,6 @@ export class CaptionExtras implements CaptionsObserver {
   dispose(): void {
     this.queue.stop();
     this.missedRun?.abort.abort();
+    this.summary.dispose();
   }
 }

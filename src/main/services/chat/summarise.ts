@@ -168,13 +168,8 @@ function keepCited(note: string, input: SummaryInput, allowed: GivenPassage[]): 
  * lines at once: the lines whole when they fit, else the notes of map-reduce.
  */
 export async function planSummary(input: SummaryInput, task: string, budget: number, hooks: MapReduceHooks): Promise<SummaryPlan> {
-  if (budget < MIN_PART_CHARS)
-    throw new AppError(
-      'unavailable',
-      'This model reads too little at once to summarise. Choose a model with a larger context in Settings → Models, or add a cloud key in Settings.',
-    );
+  checkBudget(budget);
   const lines = labelled(input, budget);
-  const given = lines.map((l) => l.at);
   const whole = lines.map((l) => l.text).join('\n');
   if (whole.length <= budget) {
     return {
@@ -182,30 +177,66 @@ export async function planSummary(input: SummaryInput, task: string, budget: num
         { role: 'system', content: `${instructions(input)}\n\nLines:\n${whole}` },
         { role: 'user', content: task },
       ],
-      given,
+      given: lines.map((l) => l.at),
       parts: 1,
     };
   }
-  const parts = group(lines, (l) => l.text.length, budget);
-  let total = parts.length;
-  let done = 0;
-  const ask = async (system: string, user: string): Promise<string> => {
-    if (hooks.signal.aborted) throw new AppError('canceled', 'Stopped.');
-    hooks.progress(done, total);
-    const answer = await hooks.complete(
-      [
-        { role: 'system', content: system },
-        { role: 'user', content: user },
-      ],
-      hooks.signal,
+  const counter = partCounter(hooks, group(lines, (l) => l.text.length, budget).length);
+  const notes = await takeNotes(input, task, budget, hooks, counter);
+  return reduceNotes(input, notes, task, budget, hooks, counter);
+}
+
+/** Notes on some lines, with the moments they cite (each one of those lines). */
+export interface Notes {
+  text: string;
+  cited: GivenPassage[];
+}
+
+function checkBudget(budget: number): void {
+  if (budget < MIN_PART_CHARS)
+    throw new AppError(
+      'unavailable',
+      'This model reads too little at once to summarise. Choose a model with a larger context in Settings → Models, or add a cloud key in Settings.',
     );
-    done++;
-    return answer;
+}
+
+/** Counts model calls for progress: `total` grows when merges are planned. */
+export interface PartCounter {
+  done: number;
+  total: number;
+  ask(system: string, user: string): Promise<string>;
+}
+
+export function partCounter(hooks: MapReduceHooks, total: number): PartCounter {
+  const c: PartCounter = {
+    done: 0,
+    total,
+    async ask(system, user) {
+      if (hooks.signal.aborted) throw new AppError('canceled', 'Stopped.');
+      hooks.progress(c.done, c.total);
+      const answer = await hooks.complete(
+        [
+          { role: 'system', content: system },
+          { role: 'user', content: user },
+        ],
+        hooks.signal,
+      );
+      c.done++;
+      return answer;
+    },
   };
-  let notes: { text: string; cited: GivenPassage[] }[] = [];
+  return c;
+}
+
+/** The map step: notes on each part of `input`'s lines, each keeping only citations of its own part's lines. */
+export async function takeNotes(input: SummaryInput, task: string, budget: number, hooks: MapReduceHooks, counter?: PartCounter): Promise<Notes[]> {
+  checkBudget(budget);
+  const parts = group(labelled(input, budget), (l) => l.text.length, budget);
+  const c = counter ?? partCounter(hooks, parts.length);
+  const notes: Notes[] = [];
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i] as Line[];
-    const raw = await ask(
+    const raw = await c.ask(
       `${instructions(input)} This is part ${i + 1} of ${parts.length}. Take brief notes, as a Markdown list, of what in this part matters for this task: ${task}\n\nPart ${i + 1}:\n${part.map((l) => l.text).join('\n')}`,
       `Notes on part ${i + 1}, each with its citation:`,
     );
@@ -217,7 +248,24 @@ export async function planSummary(input: SummaryInput, task: string, budget: num
       ),
     );
   }
-  // Notes that do not fit at once are merged in groups, level by level; each merge cites only what its notes cite.
+  return notes;
+}
+
+/**
+ * The reduce step: notes that do not fit at once are merged in groups, level
+ * by level (each merge cites only what its notes cite); the final ask gets
+ * the notes and may cite only what they cite.
+ */
+export async function reduceNotes(
+  input: SummaryInput,
+  first: Notes[],
+  task: string,
+  budget: number,
+  hooks: MapReduceHooks,
+  counter?: PartCounter,
+): Promise<SummaryPlan> {
+  const c = counter ?? partCounter(hooks, 0);
+  let notes = first;
   for (let level = 0; notes.reduce((a, n) => a + n.text.length + 2, 0) > budget; level++) {
     if (level >= MAX_LEVELS)
       throw new AppError('unavailable', 'The notes on this recording would not shrink to fit the model. Choose a model with a larger context, then try again.');
@@ -226,10 +274,10 @@ export async function planSummary(input: SummaryInput, task: string, budget: num
       (n) => n.text.length + 1,
       budget,
     );
-    total += groups.length;
-    const merged: typeof notes = [];
+    c.total += groups.length;
+    const merged: Notes[] = [];
     for (const g of groups) {
-      const raw = await ask(
+      const raw = await c.ask(
         `${instructions(input)} Below are notes on consecutive parts of the lines, with the citations of the lines they come from. Merge them into shorter notes for this task, keeping those citations: ${task}\n\nNotes:\n${g.map((n) => n.text).join('\n')}`,
         'Merged notes, each with its citation:',
       );
@@ -243,19 +291,19 @@ export async function planSummary(input: SummaryInput, task: string, budget: num
     }
     notes = merged;
   }
-  hooks.progress(done, total);
+  if (c.total > 0) hooks.progress(c.done, c.total);
   const cited = new Map<string, GivenPassage>();
-  for (const n of notes) for (const c of n.cited) cited.set(key(c), c);
+  for (const n of notes) for (const p of n.cited) cited.set(key(p), p);
   return {
     messages: [
       {
         role: 'system',
-        content: `${instructions(input)} The lines were too long to read at once: below are notes on each of their ${parts.length} parts, in order, with the citations of the lines they come from. Cite only those citations.\n\nNotes:\n${notes.map((n, i) => `Part ${i + 1}:\n${n.text}`).join('\n\n')}`,
+        content: `${instructions(input)} The lines were too long to read at once: below are notes on each of their ${first.length} parts, in order, with the citations of the lines they come from. Cite only those citations.\n\nNotes:\n${notes.map((n, i) => `Part ${i + 1}:\n${n.text}`).join('\n\n')}`,
       },
       { role: 'user', content: task },
     ],
     given: [...cited.values()],
-    parts: parts.length,
+    parts: first.length,
   };
 }
 

@@ -38,19 +38,32 @@ export class LiveExtrasStore {
   saveSummary(s: MissedSummary): void {
     this.db
       .prepare(
-        `INSERT OR REPLACE INTO live_summaries (id, recording_id, from_ms, to_ms, status, content, citations, model, extractive, error, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT OR REPLACE INTO live_summaries (id, recording_id, from_ms, to_ms, status, content, citations, model, extractive, error, created_at, kind)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(s.id, s.recordingId, s.fromMs, s.toMs, s.status, s.content, JSON.stringify(s.citations), s.model, s.extractive ? 1 : 0, s.error, s.createdAt);
+      .run(
+        s.id,
+        s.recordingId,
+        s.fromMs,
+        s.toMs,
+        s.status,
+        s.content,
+        JSON.stringify(s.citations),
+        s.model,
+        s.extractive ? 1 : 0,
+        s.error,
+        s.createdAt,
+        s.kind ?? 'missed',
+      );
   }
 
   summaries(recordingId: string): MissedSummary[] {
     const rows = this.db
       .prepare(
-        `SELECT id, recording_id AS recordingId, from_ms AS fromMs, to_ms AS toMs, status, content, citations, model, extractive, error, created_at AS createdAt
+        `SELECT id, recording_id AS recordingId, from_ms AS fromMs, to_ms AS toMs, status, content, citations, model, extractive, error, created_at AS createdAt, kind
          FROM live_summaries WHERE recording_id = ? ORDER BY created_at, id`,
       )
-      .all(recordingId) as (Omit<MissedSummary, 'citations' | 'extractive'> & { citations: string; extractive: number })[];
+      .all(recordingId) as (Omit<MissedSummary, 'citations' | 'extractive' | 'kind'> & { citations: string; extractive: number; kind: string })[];
     return rows.map((r) => {
       let citations: MissedSummary['citations'] = [];
       try {
@@ -59,7 +72,7 @@ export class LiveExtrasStore {
       } catch {
         // a damaged row keeps its text
       }
-      return { ...r, citations, extractive: r.extractive === 1 };
+      return { ...r, citations, extractive: r.extractive === 1, kind: r.kind === 'meeting' ? ('meeting' as const) : ('missed' as const) };
     });
   }
 }

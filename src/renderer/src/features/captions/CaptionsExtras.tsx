@@ -164,6 +164,11 @@ function Missed() {
       )}
       {missed && (
         <div aria-live="polite" aria-busy={writing} data-testid="missed-summary" data-status={missed.status}>
+          {missed.kind === 'meeting' && (
+            <h3 className="cap-missed__title" data-testid="meeting-summary">
+              Summary of the session{missed.template ? ` (${missed.template})` : ''}
+            </h3>
+          )}
           <p className="muted">
             {writing ? 'Writing… ' : ''}
             {missed.model ? `From ${chatModelName(missed.model, listed)}` : ''}
@@ -171,6 +176,12 @@ function Missed() {
             {missed.status === 'stopped' ? ' Stopped.' : ''}
           </p>
           <SummaryText summary={missed} onCite={recordedS > 0 ? replayFrom : null} />
+          {!!missed.unsupported && (
+            <p className="muted">
+              {missed.unsupported === 1 ? 'One point is' : `${missed.unsupported} points are`} marked “not found in the cited moments”: the captions there do
+              not say it.
+            </p>
+          )}
           {missed.error && <p className="banner banner--error">{missed.error}</p>}
         </div>
       )}

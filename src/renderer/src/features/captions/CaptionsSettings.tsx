@@ -1,10 +1,11 @@
 /** Caption settings: audio processing, turn detection, key terms, and the overlay's look. */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { SettingsView } from '../../../../shared/settings';
 import { STREAMING_DEFAULT_MODEL } from '../../../../shared/api/service-models';
 import { Switch } from '../../components/Switch';
 import { serviceModelChoices } from '../../lib/serviceModels';
 import { useSettings } from '../../stores/settings';
+import { useTemplates } from '../../stores/templates';
 
 type Captions = SettingsView['captions'];
 
@@ -25,6 +26,11 @@ export function CaptionsSettings() {
   const [terms, setTerms] = useState<string | null>(null);
   const set = (patch: Partial<Captions>) => void update({ captions: { ...c, ...patch } });
   const setOverlay = (patch: Partial<Captions['overlay']>) => set({ overlay: { ...c.overlay, ...patch } });
+  const liveSummary = useSettings((s) => s.settings.liveSummary ?? 'plain');
+  const templates = useTemplates((s) => s.templates);
+  useEffect(() => {
+    void useTemplates.getState().load();
+  }, []);
 
   return (
     <details className="card cap-settings">
@@ -61,6 +67,21 @@ export function CaptionsSettings() {
             </p>
           </div>
         )}
+        <div className="field">
+          <label htmlFor="cap-summary">Summary when you press Stop</label>
+          <select id="cap-summary" value={liveSummary} onChange={(e) => void update({ liveSummary: e.target.value })} aria-describedby="cap-summary-help">
+            <option value="off">None</option>
+            <option value="plain">Plain summary</option>
+            {templates.map((t) => (
+              <option key={t.id} value={t.id}>
+                {t.name}
+              </option>
+            ))}
+          </select>
+          <p id="cap-summary-help" className="field__help">
+            Written as the session goes, ten minutes at a time, so it is ready moments after Stop. Needs a model that writes.
+          </p>
+        </div>
         <div className="field">
           <label htmlFor="cap-eot">End of turn</label>
           <select id="cap-eot" value={c.endOfTurn} onChange={(e) => set({ endOfTurn: e.target.value as Captions['endOfTurn'] })}>

@@ -47,9 +47,15 @@ function Summary({ summary, recordingId }: { summary: MissedSummary; recordingId
   return (
     <li className="session-summary" data-testid="session-summary" data-status={summary.status}>
       <h4 className="session-summary__window">
-        <span className="visually-hidden">Summary of </span>
-        {from}–{to}
-        <span className="visually-hidden"> of the session</span>
+        {summary.kind === 'meeting' ? (
+          <>Summary of the whole session{summary.template ? ` (${summary.template})` : ''}</>
+        ) : (
+          <>
+            <span className="visually-hidden">Summary of </span>
+            {from}–{to}
+            <span className="visually-hidden"> of the session</span>
+          </>
+        )}
       </h4>
       <p className="session-summary__by muted" data-testid="session-summary-model">
         {byline(summary, listed)}
