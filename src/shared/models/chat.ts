@@ -49,7 +49,7 @@ export const CHAT_MODELS: CatalogEntry[] = [
     speedClass: 'medium',
     contextLength: 32_768,
     ramBytes: 1_300_000_000,
-    note: 'The recommended start: good summaries, translation and follow-up emails at reading speed on a 4-core laptop.',
+    note: 'The recommended start: good summaries, translation and follow-up emails.',
   }),
   entry({
     id: 'qwen2.5-3b-instruct',
@@ -63,7 +63,7 @@ export const CHAT_MODELS: CatalogEntry[] = [
     speedClass: 'slow',
     contextLength: 32_768,
     ramBytes: 2_350_000_000,
-    note: 'Better answers than 1.5B at half the speed. Its licence allows research and non-commercial use only.',
+    note: 'Better answers than 1.5B, but slower: its file is nearly twice the size. Its licence allows research and non-commercial use only.',
   }),
   entry({
     id: 'llama-3.2-1b-instruct',
@@ -83,7 +83,7 @@ export const CHAT_MODELS: CatalogEntry[] = [
     id: 'llama-3.2-3b-instruct',
     name: 'Llama 3.2 3B Instruct (Q4_K_M)',
     languages: LLAMA_LANGUAGES,
-    url: `${HF}/bartowski/Llama-3.2-3B-Instruct-GGUF/resolve/c346bfc2029e79ba6d7edf026cf01fe44242db0d/Llama-3.2-3B-Instruct-Q4_K_M.gguf`,
+    url: `${HF}/bartowski/Llama-3.2-3B-Instruct-GGUF/resolve/5ab33fa94d1d04e903623ae72c95d1696f09f9e8/Llama-3.2-3B-Instruct-Q4_K_M.gguf`,
     file: 'Llama-3.2-3B-Instruct-Q4_K_M.gguf',
     sizeBytes: 2_019_377_696,
     sha256: '6c1a2b41161032677be168d354123594c0e6e67d2b9227c84f296ad037c728ff',
@@ -91,7 +91,8 @@ export const CHAT_MODELS: CatalogEntry[] = [
     speedClass: 'slow',
     contextLength: 131_072,
     ramBytes: 2_550_000_000,
-    note: 'Better at following instructions than 1B; wants 8 GB of memory or more.',
+    // The memory figure is ramBytes, worked out as this file's header says (file + F16 KV cache at 4,096 tokens + buffers).
+    note: 'Better at following instructions than 1B; needs about 2.6 GB of free memory to load.',
   }),
   entry({
     id: 'phi-3.5-mini-instruct',

@@ -572,13 +572,15 @@ export const UPSTREAM: readonly UpstreamFacts[] = [
   }),
   single({
     id: 'llama-3.2-3b-instruct',
-    url: `${HF}/bartowski/Llama-3.2-3B-Instruct-GGUF/resolve/c346bfc2029e79ba6d7edf026cf01fe44242db0d/Llama-3.2-3B-Instruct-Q4_K_M.gguf`,
-    urlSource: 'record:61142845841 and record:60945187777 (the same pinned revision; one project, two platforms)',
+    url: `${HF}/bartowski/Llama-3.2-3B-Instruct-GGUF/resolve/5ab33fa94d1d04e903623ae72c95d1696f09f9e8/Llama-3.2-3B-Instruct-Q4_K_M.gguf`,
+    // The revision independent projects pin (c346bfc2…, pinned before, appears in one project only, for the same file).
+    urlSource:
+      'record:58522637351, record:71256765081, record:55778785176, record:61498373645, record:66590821900, record:70606963771, record:69255678970, record:538227827 (the same pinned revision, independent projects)',
     archiveBytes: 2_019_377_696,
     archiveBytesExact: true,
-    archiveBytesSource: 'record:61142845841 and record:60945187777',
+    archiveBytesSource: 'record:58522637351 (expectedBytes at this revision); record:61142845841 and record:60945187777 give the same size at c346bfc2…',
     sha256: '6c1a2b41161032677be168d354123594c0e6e67d2b9227c84f296ad037c728ff',
-    sha256Source: `${HF_LFS}; record:61142845841 and record:60945187777`,
+    sha256Source: `${HF_LFS}; record:58522637351 and record:71256765081 at this revision (record:61142845841 and record:60945187777 give the same at c346bfc2…)`,
     checksums: null,
     checksumsSource: HF_LFS,
   }),

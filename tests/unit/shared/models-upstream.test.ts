@@ -82,6 +82,20 @@ describe('the catalog beside upstream’s facts (src/shared/models/upstream.ts)'
     for (const entry of CATALOG.filter((e) => e.url.startsWith('https://huggingface.co/'))) expect(entry.url, entry.id).toMatch(/\/resolve\/[0-9a-f]{40}\//);
   });
 
+  it('a note gives no speed, compute or memory figure without a source (issue 51: four did)', () => {
+    const notes = CATALOG.map((e) => `${e.id}: ${e.note}`).join('\n');
+    for (const unsourced of ['half the speed', 'reading speed', '8 GB', 'half the compute']) expect(notes).not.toContain(unsourced);
+    // The memory a note names is the one the engine checks before loading.
+    const llama = catalogEntry('llama-3.2-3b-instruct')!;
+    expect(llama.note).toContain(`about ${Math.ceil(llama.ramBytes! / 1e8) / 10} GB`);
+  });
+
+  it('a pinned Hugging Face revision is one several independent records pin, not one project alone (Llama 3.2 3B: 5ab33fa9…)', () => {
+    for (const f of UPSTREAM.filter((u) => u.url.startsWith('https://huggingface.co/')))
+      expect(new Set(f.urlSource.match(/record:\d+/g) ?? []).size, f.id).toBeGreaterThanOrEqual(4);
+    expect(catalogEntry('llama-3.2-3b-instruct')?.url).toContain('/resolve/5ab33fa94d1d04e903623ae72c95d1696f09f9e8/');
+  });
+
   it('the figures the issue named: Parakeet v2 482,468,385 B, public Llama 1B and Phi-3.5 revisions, Whisper small.en 3.1, CAM++ 512 values', () => {
     expect(catalogEntry('parakeet-tdt-0.6b-v2')?.sizeBytes).toBe(482_468_385);
     expect(catalogEntry('llama-3.2-1b-instruct')?.url).toContain('/resolve/067b946cf014b7c697f3654f621d577a3e3afd1c/');
