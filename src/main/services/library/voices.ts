@@ -84,11 +84,11 @@ export class VoiceStore {
 
   /**
    * Writes new speaker labels into a transcript (words, sentences and paragraphs split at the new changes of
-   * speaker, the search index) with the note of how they were grouped. Names given to the old labels are let
+   * speaker, the search index) with the note of how they were grouped (null: the note stays). Names given to the old labels are let
    * go (the letters now stand for other groups) except those `carried` to a new letter: the name, its match to
    * a remembered voice, and the voiceprints that voice took from this recording follow the new letter.
    */
-  relabel(recordingId: string, transcriptId: string, words: Word[], note: SpeakerNote, carried: readonly CarriedName[] = []): void {
+  relabel(recordingId: string, transcriptId: string, words: Word[], note: SpeakerNote | null, carried: readonly CarriedName[] = []): void {
     const sentences = sentencesFromWords(words);
     const paragraphs = paragraphsFromSentences(words, sentences);
     const speakers = [...new Set(words.map((w) => w.speaker).filter((s): s is string => s !== null))];
@@ -109,12 +109,14 @@ export class VoiceStore {
           transcriptId,
           carried.filter((c) => speakers.includes(c.letter)),
         );
-        this.db
-          .prepare(
-            `INSERT INTO speaker_notes (transcript_id, speakers, merged, asked) VALUES (?, ?, ?, ?)
-             ON CONFLICT (transcript_id) DO UPDATE SET speakers = excluded.speakers, merged = excluded.merged, asked = excluded.asked`,
-          )
-          .run(transcriptId, note.speakers, note.merged, note.asked);
+        // No note: the grouping is the same (only the letters changed), and so is what was said of it.
+        if (note)
+          this.db
+            .prepare(
+              `INSERT INTO speaker_notes (transcript_id, speakers, merged, asked) VALUES (?, ?, ?, ?)
+               ON CONFLICT (transcript_id) DO UPDATE SET speakers = excluded.speakers, merged = excluded.merged, asked = excluded.asked`,
+            )
+            .run(transcriptId, note.speakers, note.merged, note.asked);
         touch(this.db, recordingId);
       })
       .immediate();

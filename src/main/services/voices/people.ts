@@ -7,6 +7,7 @@
 import { cosine, centroid } from '../../../shared/voices/cluster';
 import { checkVoiceName, voiceNameKey } from '../../../shared/voices/names';
 import { MAX_VOICEPRINT_DIM } from '../../../shared/voices/wire';
+import { sourceLabels } from '../../../shared/audio-frame';
 import type { SearchHit } from '../../../shared/library';
 import type { Library } from '../library/library';
 import type { VoiceSummary } from '../library/people';
@@ -125,15 +126,25 @@ export class PeopleService {
 
   /**
    * After a job completes with speakers: fold phantom speakers (too little speech) into their nearest voice,
-   * then recognise remembered voices. Never fails the job; a problem (no speaker-embedding model, say) is logged.
+   * recognise remembered voices, and in a live session's recording letter the unknown voices first (as its live
+   * captions did). Never fails the
+   * job; a problem (no speaker-embedding model, say) is logged. afterJobDone answers when done.
    */
   afterJob(recordingId: string): void {
+    void this.afterJobDone(recordingId);
+  }
+
+  afterJobDone(recordingId: string): Promise<void> {
     const t = this.library.transcripts.get(recordingId);
-    // A live session's You and Others are sources, not voices: nothing to fold there.
-    if (!t.words.some((w) => w.speaker !== null) || this.library.sessions.session(recordingId)) return;
-    void (async () => {
+    // You and Others (a live session's two sources) are sources, not voices: nothing to fold there. A
+    // session's recording transcribed again with speakers has voices like any file.
+    const sources = new Set<string>(Object.values(sourceLabels));
+    if (!t.words.some((w) => w.speaker !== null) || t.words.some((w) => w.speaker !== null && sources.has(w.speaker))) return Promise.resolve();
+    return (async () => {
       await this.voices.foldPhantoms(recordingId);
       if (this.people.list().length > 0) await this.match(recordingId);
+      // A live session transcribed again reads its unknown voices with the letters its live captions gave them.
+      if (this.library.sessions.session(recordingId)) this.voices.unnamedFirst(recordingId);
     })().catch((err: unknown) => this.log(`voices: reading the voices of ${recordingId} failed: ${err instanceof Error ? err.message : String(err)}`));
   }
 

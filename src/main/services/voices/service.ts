@@ -92,6 +92,30 @@ export class VoicesService {
     return note;
   }
 
+  /**
+   * Letters as live captions give them: the speakers nobody is named for take A, B, … in order of first
+   * appearance, and the named ones (a recognised voice, say) the letters after, so the voice that is "Speaker
+   * A" in a session's live captions is Speaker A in its transcribed recording too. Names, matches and the
+   * prints a voice took from this recording follow their speakers. Nothing changes when nobody is named.
+   */
+  unnamedFirst(recordingId: string): void {
+    const t = this.library.transcripts.get(recordingId);
+    const names = new Map(t.speakers.filter((s) => s.name).map((s) => [s.id, s.name as string]));
+    if (names.size === 0) return;
+    const order = [...new Set(t.words.map((w) => w.speaker).filter((s): s is string => s !== null))];
+    const next = [...order.filter((id) => !names.has(id)), ...order.filter((id) => names.has(id))];
+    const letter = new Map(next.map((id, i) => [id, speakerLetter(i)]));
+    if (order.every((id) => letter.get(id) === id)) return;
+    const matches = new Map(this.store.people.matches(t.transcriptId).map((m) => [m.speaker, m]));
+    const words = t.words.map((w) => (w.speaker === null ? w : { ...w, speaker: letter.get(w.speaker) as string }));
+    const carried: CarriedName[] = [...names].flatMap(([id, name]) =>
+      letter.has(id)
+        ? [{ letter: letter.get(id) as string, before: id, name, voiceId: matches.get(id)?.voiceId ?? null, similarity: matches.get(id)?.similarity ?? null }]
+        : [],
+    );
+    this.store.relabel(recordingId, t.transcriptId, words, null, carried);
+  }
+
   /** Groups the kept turn voiceprints again as `speakers` (1–10), or by similarity when null (Auto), and relabels the transcript. One re-cluster of a recording at a time. */
   recluster(recordingId: string, speakers: number | null): Promise<SpeakerNote> {
     const prev = this.running.get(recordingId) ?? Promise.resolve();

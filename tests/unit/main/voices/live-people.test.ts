@@ -73,4 +73,50 @@ describe('live sessions and the people named in them', () => {
     lib.edits.renameSpeaker(s.recordingId, 'A', 'A');
     expect(people.matches(s.recordingId)).toHaveLength(1);
   });
+
+  it('an unknown voice is Speaker A in the transcribed recording as in the live captions, where Dana spoke first', async () => {
+    const earlier = addCompleted(lib, 'Earlier meeting', [{ text: 'Morning.', start: 0, end: 1200, confidence: 0.9, speaker: 'A' }]);
+    const dana = lib.voices.people.remember(earlier.recordingId, 'Dana', 'tiny-embedding', [{ vector: Float32Array.from([1, 0]), ms: 1200 }], 'A');
+    const s = lib.sessions.create({
+      title: 'Live session',
+      sources: ['system'],
+      recordOnly: false,
+      recordingMime: 'audio/wav',
+      region: 'local',
+      baseUrl: null,
+      options: {},
+    });
+    const say = (text: string, speaker: string, at: number): Word[] =>
+      text.split(' ').map((t, i) => ({ text: t, start: at + i * 400, end: at + i * 400 + 350, confidence: 0.9, speaker }));
+    // Live: Dana (named by the engine), then the unknown voice, lettered A.
+    const live = [...say('Let us start with the budget.', 'Dana', 0), ...say('Lunch is at noon.', 'A', 4000)];
+    const done = (transcriptId: string, words: Word[], model: string) =>
+      lib.transcripts.complete(transcriptId, {
+        remoteId: null,
+        text: words.map((w) => w.text).join(' '),
+        words,
+        sentences: null,
+        paragraphs: null,
+        confidence: 0.9,
+        language: 'en',
+        model,
+        durationMs: 6000,
+      });
+    done(s.transcriptId, live, 'live');
+    lib.edits.renameSpeaker(s.recordingId, 'Dana', 'Dana');
+    // Improve accuracy: the recording transcribed with speakers, lettered by first appearance (Dana A, the other B).
+    const improved = lib.sessions.addVersion(s.recordingId, { region: 'local', baseUrl: null, options: { speakerLabels: true } });
+    done(improved, [...say('Let us start with the budget.', 'A', 0), ...say('Lunch is at noon.', 'B', 4000)], 'local');
+    lib.voices.saveTurns(improved, [
+      { firstWord: 0, lastWord: 5, start: 0, end: 2400, model: 'tiny-embedding', vector: Float32Array.from([1, 0.02]) },
+      { firstWord: 6, lastWord: 9, start: 4000, end: 5600, model: 'tiny-embedding', vector: Float32Array.from([0.03, 1]) },
+    ]);
+    await people.afterJobDone(s.recordingId);
+    const t = lib.transcripts.get(s.recordingId);
+    expect(t.transcriptId).toBe(improved);
+    expect(t.words.map((w) => w.speaker)).toEqual([...'BBBBBB', ...'AAAA']);
+    expect(Object.fromEntries(t.speakers.map((x) => [x.id, x.name]))).toEqual({ A: null, B: 'Dana' });
+    expect(people.matches(s.recordingId)).toMatchObject([{ speaker: 'B', voiceId: dana, name: 'Dana', named: false }]);
+    expect([...new Set(people.search('budget', dana).map((h) => h.recordingId))]).toEqual([s.recordingId]);
+  });
 });
