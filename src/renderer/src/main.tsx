@@ -18,6 +18,7 @@ import { connectSettings } from './stores/settings';
 import { connectTranscript } from './stores/transcript';
 import { connectWatch } from './stores/watch';
 import { connectStorage } from './stores/storage';
+import { connectNotes } from './stores/notes';
 import './styles.css';
 
 applyCachedTheme();
@@ -31,6 +32,7 @@ connectLibrary(api);
 connectTranscript(api);
 connectWatch(api);
 connectStorage(api);
+connectNotes(api);
 connectCaptions(api);
 connectChat(api);
 connectApp();

@@ -11,6 +11,7 @@ import { useSettings } from '../../stores/settings';
 import { BackupSection } from './BackupSection';
 import { DefaultsSection } from './DefaultsSection';
 import { KeySection } from './KeySection';
+import { NotesFolderSection } from './NotesFolderSection';
 import { StorageSection } from './StorageSection';
 import { VocabularySection } from './VocabularySection';
 import { WatchFoldersSection } from './WatchFoldersSection';
@@ -342,6 +343,7 @@ export function SettingsScreen({ models }: { models?: ReactNode }) {
       <LibrarySection />
       <StorageSection />
       <WatchFoldersSection hostMode={info?.mode === 'host'} />
+      <NotesFolderSection hostMode={info?.mode === 'host'} />
       <BackupSection hostMode={info?.mode === 'host'} />
       <section className="card" aria-labelledby="theme-title">
         <h2 id="theme-title">Appearance</h2>
