@@ -50,7 +50,7 @@ async function snapshot(app: RunningHost): Promise<{ total: number; hits: number
 describe('power lost while making a backup', () => {
   it(`leaves the library as it was, and a backup that restores whole or is refused, ${KILLS} kills out of ${KILLS}`, async () => {
     const rnd = seededRandom('powerloss-backup-make');
-    let app = await startHost(dir);
+    let app = await startHost(dir, {}, ['--folder', dir]);
     try {
       const before = await snapshot(app);
       expect(before.total).toBe(RECORDINGS);
@@ -66,7 +66,7 @@ describe('power lost while making a backup', () => {
         await killHard(app.host.proc);
         await making;
 
-        app = await startHost(dir);
+        app = await startHost(dir, {}, ['--folder', dir]);
         expect(await snapshot(app), `kill ${i + 1}: the library`).toEqual(before);
         // The backup folder, restored into an empty library in this process.
         const restored = new Library(join(dir, `restored-${i}`));

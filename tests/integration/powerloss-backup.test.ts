@@ -99,7 +99,7 @@ describe('power lost during a backup import', () => {
   it(`leaves the library as it was or with the whole import, ${KILLS} kills out of ${KILLS}`, async () => {
     const rnd = seededRandom('powerloss-backup');
     const anyItem = fixtures.before[1]!;
-    let app: RunningHost = await startHost(dir);
+    let app: RunningHost = await startHost(dir, {}, ['--folder', dir]);
     try {
       const before = await snapshot(app, anyItem);
       expect(before.items).toHaveLength(3);
@@ -132,7 +132,7 @@ describe('power lost during a backup import', () => {
         await killHard(app.host.proc);
         await importing;
 
-        app = await startHost(dir);
+        app = await startHost(dir, {}, ['--folder', dir]);
         const after = await snapshot(app, anyItem);
         const outcome = JSON.stringify(after) === JSON.stringify(before) ? 'as before' : 'complete';
         console.log(`kill ${i + 1}: at ${point} % of the import; the library is ${outcome}`);

@@ -6,7 +6,7 @@ import { AppError } from '../../../shared/errors';
 import type { Statement } from 'better-sqlite3';
 import type { Database, LibraryContext } from './db';
 import { isLibraryAudioName } from './audio';
-import { indexSentences, readWords } from './transcripts';
+import { readWords } from './transcripts';
 import { expandSpans, type StoredSpan } from './text';
 import { copyOpened, openRegular, realFolder } from './backup-files';
 import { backupRows, type BackupRow, type ReadStats } from './backup-reader';
@@ -260,21 +260,37 @@ export class BackupStore {
         if (batch.length >= BATCH || batchChars >= BATCH_CHARS) await flush();
       }
       await flush();
-      // Search rows, a few transcripts at a time.
+      // Search rows: a two-hour meeting has ~1,400 sentences, so they go in a time slice at a time (the journal still undoes a cut import).
+      const sentence = this.db.prepare(`INSERT INTO sentences (transcript_id, start_ms, text) VALUES (?, ?, ?)`);
       let slice = performance.now();
-      for (const t of transcriptIds) {
+      const turn = async () => {
+        if (performance.now() - slice < SLICE_MS) return;
+        await yieldTurn();
+        slice = performance.now();
         if (opts.signal?.aborted) throw new AppError('canceled', 'The import was canceled. Nothing was imported.');
+      };
+      for (const t of transcriptIds) {
         const row = this.db.prepare(`SELECT sentences FROM transcripts WHERE id = ?`).get(t) as { sentences: string } | undefined;
         if (!row) continue;
+        let spans: { start: number; text: string }[];
         try {
-          this.db.transaction(() => indexSentences(this.db, t, expandSpans(readWords(this.db, t), JSON.parse(row.sentences) as StoredSpan[]))).immediate();
+          spans = expandSpans(readWords(this.db, t), JSON.parse(row.sentences) as StoredSpan[]);
         } catch {
-          // Damaged spans: the transcript is kept, without search rows.
+          continue; // Damaged spans: the transcript is kept, without search rows.
         }
-        if (performance.now() - slice >= SLICE_MS) {
-          await yieldTurn();
-          slice = performance.now();
+        // A transcript id this library had already (its row was kept): its rows are made again, not doubled.
+        this.db.prepare(`DELETE FROM sentences WHERE transcript_id = ?`).run(t);
+        for (let i = 0; i < spans.length;) {
+          const started = performance.now();
+          this.db
+            .transaction(() => {
+              do sentence.run(t, spans[i]!.start, spans[i]!.text);
+              while (++i < spans.length && performance.now() - started < SLICE_MS);
+            })
+            .immediate();
+          await turn();
         }
+        await turn();
       }
       // The import is whole: from here a restart keeps it.
       this.db.transaction(() => clearJournal(this.db)).immediate();

@@ -8,7 +8,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../../../shared/errors';
-import type { Transcript } from '../../../shared/library';
+import type { Word } from '../../../shared/library';
+
+/** A recording's shown transcript as the fix reads it. */
+type ShownWords = { transcriptId: string; words: Pick<Word, 'text'>[] };
 import type { Database } from './db';
 
 export interface FixedWord {
@@ -24,7 +27,7 @@ export interface FixProgress {
 
 /** What the store needs of the library: a recording's shown transcript, and the one way words are corrected. */
 export interface FixDeps {
-  transcript(recordingId: string): Transcript;
+  transcript(recordingId: string): ShownWords;
   correctWords(recordingId: string, edits: { index: number; text: string }[]): unknown;
 }
 
@@ -64,7 +67,7 @@ export class FixStore {
       };
       await this.slices(ids.length, progress, (i) => {
         const recordingId = ids[i]!;
-        let t: Transcript;
+        let t: ShownWords;
         try {
           t = this.deps.transcript(recordingId);
         } catch {
@@ -153,7 +156,7 @@ export class FixStore {
   /** One recording's words back as they were (its note goes in the same transaction); answers how many. */
   private revert(batchId: string, r: { recordingId: string; transcriptId: string; words: FixedWord[] }): number {
     this.db.prepare(`DELETE FROM fix_batch_words WHERE batch_id = ? AND recording_id = ?`).run(batchId, r.recordingId);
-    let t: Transcript;
+    let t: ShownWords;
     try {
       t = this.deps.transcript(r.recordingId);
     } catch {

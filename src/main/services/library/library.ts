@@ -110,7 +110,7 @@ export class Library {
     // A backup import a crash cut short is undone before anything reads the library. Only the app's own
     // connection does this: the worker's (handed `db`) opens while an import may be running.
     if (!db) rollBackInterruptedImport(this.db, this.audioDir);
-    this.fixes = new FixStore(this.db, { transcript: (r) => this.transcripts.get(r), correctWords: (r, e) => this.edits.correctWords(r, e) });
+    this.fixes = new FixStore(this.db, { transcript: (r) => this.transcripts.shownWords(r), correctWords: (r, e) => this.edits.applyCorrections(r, e) });
     // Likewise a Fix everywhere (or its Undo) cut short: the library goes back to before it.
     if (!db) this.fixes.recover();
   }

@@ -274,6 +274,14 @@ export class TranscriptStore {
     return readWords(this.db, transcriptId);
   }
 
+  /** A recording's shown (newest) transcript: its id and its words only (what Fix everywhere reads of hundreds of them). */
+  shownWords(recordingId: string): { transcriptId: string; words: Word[] } {
+    const t = this.db.prepare(`SELECT id FROM transcripts WHERE recording_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1`).get(recordingId) as
+      { id: string } | undefined;
+    if (!t) throw new AppError('not_found', 'This recording is no longer in the library.');
+    return { transcriptId: t.id, words: readWords(this.db, t.id) };
+  }
+
   /** Transcripts of these recordings that exist on a service: what a remote delete needs. */
   remoteRefs(recordingIds: string[]): { recordingId: string; region: ServiceRegion; baseUrl: string | null; remoteId: string }[] {
     const stmt = this.db.prepare(
