@@ -12,6 +12,7 @@ import { builtInProfiles } from '../../../shared/subtitles/index';
 import { editorCueSchema, rulesProfileSchema, spliceSchema } from '../../../shared/subtitles/schema';
 import { CUE_LIMITS } from '../../../shared/subtitles/limits';
 import { missedCitationSchema } from '../../../shared/captions-extras';
+import { templateSectionSchema } from '../../../shared/templates';
 import { VOICE_TABLES, type VoiceTable } from './backup-voices';
 
 /** A row's id column as a string ('' for anything else: String() of a deeply nested array would overflow the stack). */
@@ -62,6 +63,9 @@ export function keepRules(
     speaker_notes: (r) => transcriptIds.has(id(r.transcript_id)),
     live_translations: (r) => fresh.has(id(r.recording_id)),
     live_summaries: (r) => fresh.has(id(r.recording_id)) && isJson(r.citations, z.array(missedCitationSchema)),
+    // Templates belong to no recording: one this library has (same id) is left as it is.
+    summary_templates: (r) =>
+      typeof r.name === 'string' && r.name.trim() !== '' && r.name.length <= 80 && isJson(r.sections, templateSectionSchema.array().min(1).max(12)),
   };
 }
 
@@ -89,6 +93,7 @@ export const BACKUP_TABLES = [
   'speaker_notes',
   'live_translations',
   'live_summaries',
+  'summary_templates',
   // Voiceprints (VOICE_TABLES) are left out unless the user asks for them: they identify people, and stay on this machine.
 ] as const;
 

@@ -72,7 +72,9 @@ export class LiveExtrasStore {
       } catch {
         // a damaged row keeps its text
       }
-      return { ...r, citations, extractive: r.extractive === 1, kind: r.kind === 'meeting' ? ('meeting' as const) : ('missed' as const) };
+      const { kind, ...rest } = r;
+      // "What did I miss?" summaries read as they always have; the summary at Stop says what it is.
+      return { ...rest, citations, extractive: r.extractive === 1, ...(kind === 'meeting' ? { kind: 'meeting' as const } : {}) };
     });
   }
 }
