@@ -45,7 +45,8 @@ export async function launchHost(dataDir: string, env: NodeJS.ProcessEnv = {}, a
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   const url = await new Promise<string>((res, rej) => {
     let out = '';
-    const timer = setTimeout(() => rej(new Error(`host mode did not start in 30 s: ${stderr}`)), 30_000);
+    // A guard against a hang, not a measure: host mode starts in well under a second on an idle machine.
+    const timer = setTimeout(() => rej(new Error(`host mode did not start in 120 s: ${stderr}`)), 120_000);
     child.stdout?.on('data', (d: Buffer) => {
       out += d.toString();
       const m = /(http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(out);
@@ -72,7 +73,10 @@ export const test = base.extend<{ host: HostApp }>({
   host: async ({}, use) => {
     const dir = mkdtempSync(join(tmpdir(), 'verbatim-e2e-'));
     const dataDir = join(dir, 'data');
-    let current = await launchHost(dataDir);
+    // Host mode reads and writes the user's files (backups among them) only inside the folders it was started with:
+    // the tests' own folders lie under the system's temporary folder. The confinement tests start a host of their own.
+    const folders = ['--folder', tmpdir()];
+    let current = await launchHost(dataDir, {}, folders);
     const app: HostApp = {
       url: current.url,
       origin: new URL(current.url).origin,
@@ -80,7 +84,7 @@ export const test = base.extend<{ host: HostApp }>({
       process: current.child,
       async restart() {
         await stopHost(current.child);
-        current = await launchHost(dataDir);
+        current = await launchHost(dataDir, {}, folders);
         app.url = current.url;
         app.origin = new URL(current.url).origin;
         app.process = current.child;

@@ -39,7 +39,7 @@ async function relaunchIfDead(label: string): Promise<void> {
   if (host.alive()) return;
   figures.crashes.push(label);
   figures.restarts++;
-  host = await launchHost(dir);
+  host = await launchHost(dir, {}, ['--folder', dir]);
 }
 
 async function http(label: string, bytes: string | Buffer): Promise<number> {
@@ -97,7 +97,7 @@ async function raw(label: string, path: string, headers: Record<string, string>,
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'hostile-host-'));
-  host = await launchHost(dir);
+  host = await launchHost(dir, {}, ['--folder', dir]);
   await call('warm-up', 'app.info', undefined, false);
   figures.rssBefore = await settledRssMiB(host.proc.pid as number);
 });

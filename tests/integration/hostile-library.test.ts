@@ -104,7 +104,7 @@ function transcript(i: number): Record<string, unknown> {
 let backups = 0;
 /** A backup folder: library.json (a value, or raw text) and audio files (contents, or a function that makes the entry). */
 function backup(manifest: unknown, audio: Record<string, string | ((path: string) => void)> = {}): string {
-  const b = join(dir, `backup-${++backups}`);
+  const b = join(dir, 'backups', `backup-${++backups}`);
   mkdirSync(join(b, 'audio'), { recursive: true });
   if (typeof manifest === 'string') writeFileSync(join(b, 'library.json'), manifest);
   else if (manifest !== undefined) writeFileSync(join(b, 'library.json'), JSON.stringify(manifest));
@@ -121,7 +121,9 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'hostile-library-'));
   probe = join(dir, 'loop.json');
   writeFileSync(join(dir, 'secret.txt'), SECRET);
-  host = await launchHost(dir, loopProbeEnv(probe));
+  // Backups are read only under --folder (host mode); the secret and the paths the jobs test names lie outside it.
+  mkdirSync(join(dir, 'backups'));
+  host = await launchHost(dir, loopProbeEnv(probe), ['--folder', join(dir, 'backups')]);
   socket = new WebSocket(`ws://127.0.0.1:${host.port}/bridge?token=${host.token}`);
   await new Promise((res, rej) => (socket.once('open', res), socket.once('error', rej)));
   // Warm the channels the inputs use, then measure from here.
@@ -190,7 +192,7 @@ describe('hostile backups (items 1–4)', { timeout: 300_000 }, () => {
     const i = 5000;
     const refusals: [string, string][] = [];
     const mk = (label: string, setup: (b: string) => void) => {
-      const b = join(dir, `refuse-${refusals.length}`);
+      const b = join(dir, 'backups', `refuse-${refusals.length}`);
       mkdirSync(b);
       setup(b);
       refusals.push([label, b]);
