@@ -5,21 +5,12 @@
  */
 import { useEffect, useId, useState } from 'react';
 import type { SpeakerNote, VoiceMatch } from '../../../../shared/ipc/people';
-import { matchText } from '../../../../shared/voices/live';
 import { Button } from '../../components/Button';
 import { usePeople } from '../../stores/people';
+import { noteText } from './speakerNote';
 import './speaker-groups.css';
 
 const COUNTS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
-
-function noteText(note: SpeakerNote | null, matches: VoiceMatch[]): string {
-  const parts: string[] = [];
-  if (note && note.merged > 0) parts.push(`${note.merged} short ${note.merged === 1 ? 'speaker was' : 'speakers were'} merged into the nearest voice.`);
-  // A speaker named here is no recognition; a recognised voice may match fully (100%).
-  const recognised = matches.filter((m) => !m.named);
-  if (recognised.length > 0) parts.push(`Recognised: ${recognised.map((m) => `${m.name} (${matchText(m.similarity)})`).join(', ')}.`);
-  return parts.join(' ');
-}
 
 export function SpeakerGroups({ recordingId, transcriptId }: { recordingId: string; transcriptId: string }) {
   const [count, setCount] = useState('auto');

@@ -17,7 +17,8 @@ import { useSessionExtras } from '../../stores/sessionExtras';
 import { useSettings } from '../../stores/settings';
 import { approximateTimes } from '../../lib/wordTimes';
 import { DEFAULT_REVIEW_THRESHOLD } from '../../lib/review';
-import { blockOf, type Block } from './paragraphs';
+import { confidenceSource } from '../../lib/confidenceSource';
+import { blockOf, saysSpeaker, type Block } from './paragraphs';
 import { translationsByBlock } from './sessionTranslations';
 
 function SpeakerLabel({ id, name }: { id: string; name: string | null }) {
@@ -79,6 +80,8 @@ const Paragraph = memo(function Paragraph({ block, transcript, editing, onEditDo
   const reviewing = useReview((s) => (s.target && s.target.index >= block.first && s.target.index <= block.last ? s.target.index : -1));
   const accept = useReview((s) => s.accept);
   const speakers = transcript.speakers;
+  // A model that gives no word confidences has no doubtful words: no tint, as review offers none (ReviewBar).
+  const scored = confidenceSource(transcript.item.region, transcript.item.model) !== 'none';
   const hits = useMemo(() => {
     const set = new Map<number, boolean>();
     if (!find.length) return set;
@@ -108,7 +111,7 @@ const Paragraph = memo(function Paragraph({ block, transcript, editing, onEditDo
     const original = originalOf(w, i, corrected);
     let cls = 'w';
     if (i === active) cls += ' w--active';
-    const doubtful = w.confidence < low && !accepted.has(i);
+    const doubtful = scored && w.confidence < low && !accepted.has(i);
     if (doubtful) cls += ' w--low';
     if (original !== null) cls += ' w--fixed';
     const hit = hits.get(i);
@@ -348,7 +351,7 @@ export function TranscriptBody({ transcript, blocks }: { transcript: Transcript;
                 editing={editing !== null && editing >= block.first && editing <= block.last ? editing : null}
                 onEditDone={onEditDone}
                 translation={translated?.get(v.index)}
-                continues={block.speaker !== null && blocks[v.index - 1]?.speaker === block.speaker}
+                continues={!saysSpeaker(blocks, v.index)}
               />
             </div>
           );

@@ -26,6 +26,12 @@ export function blocksOf(t: Transcript): Block[] {
   return out;
 }
 
+/** Whether block `i` says its speaker's name: not when the block before is the same speaker's (one heading per run). */
+export function saysSpeaker(blocks: readonly Block[], i: number): boolean {
+  const b = blocks[i];
+  return !!b?.speaker && blocks[i - 1]?.speaker !== b.speaker;
+}
+
 /** Index of the block holding word `i` (blocks are in order). */
 export function blockOf(blocks: readonly Block[], i: number): number {
   let lo = 0;
