@@ -68,6 +68,27 @@ describe('making a backup', () => {
   });
 });
 
+describe('making a backup of a library', () => {
+  it('writes between turns of the event loop (one synchronous read and write of every row before), reporting its progress', async () => {
+    const lib = new Library(join(dir, 'src'));
+    let turns = 0;
+    let on = true;
+    const tick = () => {
+      if (!on) return;
+      turns++;
+      setImmediate(tick);
+    };
+    setImmediate(tick);
+    const progress: { done: number; total: number }[] = [];
+    const out = await lib.backup.exportAll(join(dir, 'turns'), { progress: (p) => progress.push(p) });
+    on = false;
+    expect(out.items).toBe(ITEMS);
+    expect(turns).toBeGreaterThan(1);
+    expect(progress.at(-1)).toMatchObject({ done: progress.at(-1)!.total });
+    lib.close();
+  });
+});
+
 describe('restoring a backup cut short', () => {
   const size = () => readFileSync(join(backup, 'library.json')).length;
   const points = Array.from({ length: 10 }, (_, k) => k);
