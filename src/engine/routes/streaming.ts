@@ -20,6 +20,8 @@ import { liveSessionOpened } from '../recognizer/decode-share';
 import { LiveModelError, liveModelOf } from '../recognizer/engine-set';
 import { liveVoiceprints, type Voiceprints } from '../recognizer/speakers';
 import { TurnVoices } from '../streaming/turn-voices';
+import { bestLocalModel } from '../models/best';
+import { resolveServiceModel } from '../../shared/api/service-models';
 import type { KnownVoices } from '../streaming/known-voices';
 import { sendJson } from './respond';
 import { HttpError, requestUrl, type Router } from './router';
@@ -75,7 +77,23 @@ export function registerStreaming(ctx: EngineContext, server: Server, router: Ro
     sendJson(res, 200, { token: tokens.mint(expires, maxSession), expires_in_seconds: expires } satisfies TokenResponse);
   });
 
-  const onConnection = (ws: WebSocket, req: IncomingMessage, url: URL): void => {
+  /**
+   * The model an AssemblyAI id (or no speech_model) runs when the engine has no --live-model: the best installed
+   * one for live captions (a streaming transducer first), else PocketSphinx. Looked up before the upgrade, so a
+   * session that opens knows its model and never refuses after Begin for want of one.
+   */
+  const liveDefault = async (url: URL): Promise<string | null> => {
+    if (ctx.opts.liveModel) return ctx.opts.liveModel;
+    const asked = url.searchParams.get('speech_model');
+    if (asked !== null && !resolveServiceModel('streaming', asked)) return null;
+    try {
+      return bestLocalModel(await ctx.recognizers.local.list(), 'live', null)?.id ?? null;
+    } catch {
+      return null;
+    }
+  };
+
+  const onConnection = (ws: WebSocket, req: IncomingMessage, url: URL, defaultLive: string | null): void => {
     const reject = (code: number, reason: string) => safeClose(ws, code, reason);
     let maxSessionSeconds = opts.maxSessionSeconds;
     const token = url.searchParams.get('token');
@@ -91,9 +109,10 @@ export function registerStreaming(ctx: EngineContext, server: Server, router: Ro
     }
     let params;
     // speech_model may name an installed local model (else the engine's default live model, else PocketSphinx).
-    const live = liveModelOf(url.searchParams, ctx.opts.liveModel);
+    const live = liveModelOf(url.searchParams, defaultLive);
     try {
       params = parseParams(live.query);
+      if (live.cloud) params.speechModel = live.cloud;
     } catch (err) {
       if (err instanceof StreamingClose) return reject(err.code, err.message);
       throw err;
@@ -183,13 +202,13 @@ export function registerStreaming(ctx: EngineContext, server: Server, router: Ro
       const url = requestUrl(req.url);
       if (!url) return refuseUpgrade(socket, 400, 'The request target is not a valid URL path.');
       if (url.pathname !== '/v3/ws') return refuseUpgrade(socket, 404, 'Not found');
-      wss.handleUpgrade(req, socket, head, (ws) => {
-        ws.on('error', (err) => ctx.logger.info(`streaming socket error: ${err.message}`));
+      void liveDefault(url).then((defaultLive) => {
+        if (socket.destroyed) return;
         try {
-          onConnection(ws, req, url);
+          upgrade(req, socket, head, url, defaultLive);
         } catch (err) {
-          ctx.logger.error(`streaming connection failed: ${err instanceof Error ? err.message : String(err)}`);
-          safeClose(ws, CLOSE.serverError, 'Server error in the local engine');
+          ctx.logger.error(`upgrade failed: ${err instanceof Error ? err.message : String(err)}`);
+          socket.destroy();
         }
       });
     } catch (err) {
@@ -197,6 +216,18 @@ export function registerStreaming(ctx: EngineContext, server: Server, router: Ro
       socket.destroy();
     }
   });
+
+  const upgrade = (req: IncomingMessage, socket: Duplex, head: Buffer, url: URL, defaultLive: string | null): void => {
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      ws.on('error', (err) => ctx.logger.info(`streaming socket error: ${err.message}`));
+      try {
+        onConnection(ws, req, url, defaultLive);
+      } catch (err) {
+        ctx.logger.error(`streaming connection failed: ${err instanceof Error ? err.message : String(err)}`);
+        safeClose(ws, CLOSE.serverError, 'Server error in the local engine');
+      }
+    });
+  };
 
   ctx.onClose(() => {
     for (const s of sessions) s.dispose();

@@ -53,6 +53,10 @@ export interface Tunables {
   keyterms: string[];
   /** Seconds, or null for none. */
   inactivityTimeout: number | null;
+  /** Silence messages while no speech is transcribed. */
+  acknowledgeSilence: boolean;
+  /** Heartbeat messages, one a second of audio. */
+  sessionHeartbeat: boolean;
 }
 
 export interface StreamingParams extends Tunables {
@@ -63,7 +67,13 @@ export interface StreamingParams extends Tunables {
   speakerLabels: boolean;
   /** The most speakers the labels tell apart, or null for no bound (speaker_labels only). */
   maxSpeakers: number | null;
+  /** Audio between mid-stream SpeakerRevisions (ms), 0 for only the one before Termination. */
+  speakerRevisionMs: number;
 }
+
+/** The SDK's documented clamp of a non-zero speaker_labels_revision_interval_ms. */
+export const REVISION_MIN_MS = 120_000;
+export const REVISION_MAX_MS = 300_000;
 
 const ENGLISH_MODELS = new Set(['universal-streaming-english', 'u3-rt-pro']);
 
@@ -79,6 +89,9 @@ export const DEFAULTS: StreamingParams = {
   inactivityTimeout: null,
   speakerLabels: false,
   maxSpeakers: null,
+  acknowledgeSilence: false,
+  sessionHeartbeat: false,
+  speakerRevisionMs: 0,
 };
 
 function bad(reason: string): never {
@@ -101,6 +114,8 @@ function apply(into: Tunables, t: StreamingTunables): void {
   if (t.max_turn_silence != null) into.maxTurnSilence = t.max_turn_silence;
   if (t.keyterms_prompt != null) into.keyterms = t.keyterms_prompt;
   if (t.inactivity_timeout != null) into.inactivityTimeout = t.inactivity_timeout;
+  if (t.acknowledge_silence != null) into.acknowledgeSilence = t.acknowledge_silence;
+  if (t.session_heartbeat != null) into.sessionHeartbeat = t.session_heartbeat;
   if (into.minTurnSilence > into.maxTurnSilence) {
     bad(`Invalid min_turn_silence: ${into.minTurnSilence} ms is longer than max_turn_silence (${into.maxTurnSilence} ms)`);
   }
@@ -128,6 +143,8 @@ export function parseParams(query: URLSearchParams): StreamingParams {
   }
   p.speakerLabels = q.speaker_labels === true;
   if (q.max_speakers !== undefined) p.maxSpeakers = q.max_speakers;
+  const every = q.speaker_labels_revision_interval_ms ?? 0;
+  p.speakerRevisionMs = every === 0 ? 0 : Math.min(REVISION_MAX_MS, Math.max(REVISION_MIN_MS, every));
   apply(p, q);
   return p;
 }

@@ -7,7 +7,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { RecognizedWord, RecognizerStream } from '../recognizer/types';
-import { VadPool, type StreamingVad } from '../audio/vad';
+import type { StreamingVad } from '../audio/vad';
+import { acquireVad, prewarmSessionVads, releaseVad } from './session-vads';
 import type { StreamingServerMessage } from '../../shared/api/streaming';
 import { applyTunables, CLOSE, StreamingClose, type StreamingParams } from './params';
 import { AudioPacer, parseControl } from './input';
@@ -15,7 +16,9 @@ import { Resampler } from './resample';
 import { inSlice } from './slices';
 import { SpeechEnd } from './speech-end';
 import { endOfTurnConfidence, formatWords, joinWords, PartialTracker, type StreamWord } from './turns';
-import type { TurnVoices } from './turn-voices';
+import type { TurnVoices, VoiceRecord } from './turn-voices';
+import { SessionNotices } from './notices';
+import { reviseSpeakers } from './revisions';
 
 const RATE = 16000;
 const SPM = RATE / 1000;
@@ -29,30 +32,7 @@ const PARTIAL_EVERY_MS = 100;
  */
 const FIRST_WORD_EVERY_MS = 50;
 
-// Live detectors are pooled and reset between sessions, and freed after a minute unused (see VadPool).
-// Speech is confirmed after two 32 ms windows above threshold (the decoder needs ~200 ms of speech
-// for its first word anyway, so a longer confirmation only delays the first caption). At Silero's
-// usual 0.5 some openings ("Thank…", "After…") were confirmed 250-400 ms after they began; 0.35
-// confirms them with the rest and, with the earlier pre-roll, their first word is heard right too.
-const vadPool = new VadPool({ minSilenceMs: 100, minSpeechMs: 32, threshold: 0.35 }, 16);
-
-const acquireVad = (): StreamingVad | null => vadPool.acquire();
-let warming = false;
-/**
- * Builds the detectors of `sessions` concurrent sessions ahead of them, one
- * per slice (~50 ms each): several built where sessions arrived together held
- * the event loop for 200 ms.
- */
-export function prewarmSessionVads(sessions: number): void {
-  if (warming) return;
-  warming = true;
-  const step = (): void => {
-    if (vadPool.warmOne(sessions)) inSlice(step);
-    else warming = false;
-  };
-  inSlice(step);
-}
-const releaseVad = (v: StreamingVad): void => vadPool.release(v);
+export { prewarmSessionVads };
 
 export interface SessionOptions {
   /** Audio ahead of real time tolerated before closing 3007 (ms). */
@@ -111,6 +91,8 @@ export class StreamingSession {
   private vadReleased = false;
   private timers: NodeJS.Timeout[] = [];
   private inactivity: NodeJS.Timeout | null = null;
+  /** Silence and Heartbeat, on the audio clock. */
+  private readonly notices = new SessionNotices((m) => this.io.send(m), this.startedAt);
 
   constructor(
     private readonly params: StreamingParams,
@@ -252,6 +234,15 @@ export class StreamingSession {
       this.pollDecoderSpeech(before);
     }
     if (this.turn) this.checkTurn();
+    // Silence, Heartbeat, and a mid-stream SpeakerRevision when one is due (after the turns being labelled).
+    if (this.notices.audio(this.samples / SPM, this.turn !== null, this.params) && this.opts.voices)
+      this.ending = this.ending.then(() => this.revise()).catch((err: unknown) => this.fail(err));
+  }
+
+  /** Re-clusters the turns' voiceprints; sends a SpeakerRevision when a label changed. */
+  private async revise(): Promise<void> {
+    const revision = this.opts.voices ? await reviseSpeakers(this.opts.voices) : null;
+    if (revision && !this.done) this.io.send(revision);
   }
 
   private keepPreroll(pcm: Int16Array): void {
@@ -408,7 +399,9 @@ export class StreamingSession {
     if (!turn) return this.ending;
     // The turn's speech, onset to where the voice fell silent: its voiceprint is taken beside the last decode.
     const speechTo = Math.max(turn.speechStartMs * SPM, this.samples - this.silenceMs() * SPM);
-    const speaker = this.opts.voices ? this.opts.voices.label(Math.round(turn.speechStartMs * SPM), Math.round(speechTo)) : Promise.resolve(undefined);
+    const voice = this.opts.voices?.labelTurn(Math.round(turn.speechStartMs * SPM), Math.round(speechTo));
+    const speaker = voice ? voice.label : Promise.resolve(undefined);
+    this.notices.speechEnded(speechTo / SPM);
     this.turn = null;
     this.partialBusy = false;
     const confidence = endOfTurnConfidence(
@@ -431,7 +424,9 @@ export class StreamingSession {
       }));
       if (words.length === 0 && !turn.emitted) return;
       this.sendTurn(turn, words, true, false, Math.max(confidence, 0.5), label);
-      if (format) this.sendTurn(turn, formatWords(words), true, true, Math.max(confidence, 0.5), label);
+      const shown = format ? formatWords(words) : words;
+      if (format) this.sendTurn(turn, shown, true, true, Math.max(confidence, 0.5), label);
+      if (voice) Object.assign(voice.record, { order: turn.order, words: shown } satisfies Partial<VoiceRecord>);
     });
     // Without VAD the decoder hears everything: the next utterance starts here.
     if (!this.vad) this.decoderUttStart = this.samples;
@@ -451,6 +446,8 @@ export class StreamingSession {
       }
       this.vad?.flush();
       await this.endTurn();
+      // One SpeakerRevision before Termination, when re-clustering changed a label.
+      await this.revise();
       if (this.done) return;
       this.io.send({
         type: 'Termination',

@@ -20,7 +20,19 @@ export type Embed = (parts: Int16Array[]) => Promise<Float32Array>;
 /** The name of a remembered voice that a speaker's direction matches, or null. */
 export type Recognise = (direction: Float32Array) => string | null;
 
+/** One labelled turn: its voiceprint (null: too short, or the print failed), its label now, its turn and the words sent. */
+export interface VoiceRecord {
+  print: Float32Array | null;
+  /** The online speaker it was placed with (-1: none). */
+  speaker: number;
+  label: string;
+  order: number | null;
+  words: { text: string; start: number; end: number; confidence: number; word_is_final: boolean }[];
+}
+
 export class TurnVoices {
+  /** Every labelled turn of the session, in order, for re-clustering (revisions.ts). */
+  readonly records: VoiceRecord[] = [];
   private chunks: { at: number; pcm: Int16Array }[] = [];
   private kept = 0;
   private readonly speakers: OnlineSpeakers;
@@ -30,11 +42,14 @@ export class TurnVoices {
   private readonly labels = new Map<number, { text: string; named: boolean }>();
   private letters = 0;
 
+  private readonly bound: number | null;
+
   constructor(
     private readonly embed: Embed,
     maxSpeakers: number | null,
     private readonly recognise: Recognise | null = null,
   ) {
+    this.bound = maxSpeakers;
     this.speakers = new OnlineSpeakers(maxSpeakers);
   }
 
@@ -80,21 +95,59 @@ export class TurnVoices {
    * A failed voiceprint labels the turn UNKNOWN rather than ending the session.
    */
   label(from: number, to: number): Promise<string> {
+    return this.labelTurn(from, to).label;
+  }
+
+  /** label(), and the record that re-clustering revises (the session fills in its turn order and words). */
+  labelTurn(from: number, to: number): { label: Promise<string>; record: VoiceRecord } {
+    const record: VoiceRecord = { print: null, speaker: -1, label: UNKNOWN_SPEAKER, order: null, words: [] };
+    this.records.push(record);
     const parts = this.span(from, to);
     this.chunks = this.chunks.filter((c) => c.at + c.pcm.length > to);
     this.kept = this.chunks.reduce((n, c) => n + c.pcm.length, 0);
     const samples = parts.reduce((n, p) => n + p.length, 0);
-    if ((samples / RATE) * 1000 < MIN_LABEL_MS) return Promise.resolve(UNKNOWN_SPEAKER);
+    if ((samples / RATE) * 1000 < MIN_LABEL_MS) return { label: Promise.resolve(UNKNOWN_SPEAKER), record };
     // Started now (beside the turn's last decode); placed once the turns before it are.
     const print = this.embed(parts);
     print.catch(() => undefined);
     const label = this.queue
       .then(() => print)
       .then(
-        (e) => this.labelOf(this.speakers.assign(e).speaker),
+        (e) => {
+          record.print = Float32Array.from(e);
+          record.speaker = this.speakers.assign(e).speaker;
+          return (record.label = this.labelOf(record.speaker));
+        },
         () => UNKNOWN_SPEAKER,
       );
     this.queue = label;
-    return label;
+    return { label, record };
+  }
+
+  /** Waits for the labels under way. */
+  settled(): Promise<unknown> {
+    return this.queue.catch(() => undefined);
+  }
+
+  /** The name a direction matches among the remembered voices, or null. */
+  nameFor(direction: Float32Array): string | null {
+    return this.recognise ? this.recognise(direction) : null;
+  }
+
+  /** After a revision: the online speaker `speaker` is called `label` from now on (a name stays a name). */
+  relabel(speaker: number, label: string, named: boolean): void {
+    this.labels.set(speaker, { text: label, named });
+  }
+
+  /** A letter no voice of the session has yet. */
+  nextLetter(): string {
+    const used = new Set([...this.labels.values()].map((l) => l.text));
+    let l = speakerLetter(this.letters++);
+    while (used.has(l)) l = speakerLetter(this.letters++);
+    return l;
+  }
+
+  get maxSpeakers(): number | null {
+    return this.bound;
   }
 }

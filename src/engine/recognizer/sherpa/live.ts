@@ -3,7 +3,7 @@
  * default live model when one is configured (`--live-model`), else PocketSphinx. A model that is not
  * installed or will not load closes the session with a reason saying what to do.
  */
-import { STREAMING_SPEECH_MODELS } from '../../../shared/api/streaming';
+import { resolveServiceModel } from '../../../shared/api/service-models';
 import { BUILTIN_SPEECH_MODEL } from '../../../shared/models/catalog';
 import type { RecognizerStream } from '../types';
 import { LocalModelError } from './recognizer';
@@ -13,13 +13,19 @@ import { ModelFileError } from './validate';
 /** The session cannot use the model it asked for; the message is the close reason. */
 export class LiveModelError extends Error {}
 
-/** The local model a /v3/ws query asks for (null: PocketSphinx), and the query left for the wire schema. */
-export function liveModelOf(query: URLSearchParams, defaultLive?: string | null): { name: string | null; query: URLSearchParams } {
+/**
+ * The local model a /v3/ws query asks for (null: PocketSphinx), the AssemblyAI model it named (an alias or a
+ * retired id routed to the model that replaces it; null when it named none or a local one), and the query
+ * left for the wire schema. An AssemblyAI id runs `defaultLive`: the engine's live model, else its best installed one.
+ */
+export function liveModelOf(query: URLSearchParams, defaultLive?: string | null): { name: string | null; query: URLSearchParams; cloud: string | null } {
   const asked = query.get('speech_model');
-  if (asked === null || (STREAMING_SPEECH_MODELS as readonly string[]).includes(asked)) return { name: defaultLive ?? null, query };
+  if (asked === null) return { name: defaultLive ?? null, query, cloud: null };
   const rest = new URLSearchParams(query);
   rest.delete('speech_model');
-  return { name: asked === BUILTIN_SPEECH_MODEL ? null : asked, query: rest };
+  const cloud = resolveServiceModel('streaming', asked);
+  if (cloud) return { name: defaultLive ?? null, query: rest, cloud: cloud.id };
+  return { name: asked === BUILTIN_SPEECH_MODEL ? null : asked, query: rest, cloud: null };
 }
 
 /** Opens a live stream on the installed model `name`; `onSlow` hears once when it decodes slower than real time. */
