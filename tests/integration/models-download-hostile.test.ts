@@ -446,9 +446,15 @@ describe('install from a file', () => {
     registerModelHandlers(router, m, new SettingsService(new JsonSettingsBackend(join(root, 'settings.json'))), join(root, 'uploads'));
     const ctx = { sender: { kind: 'host' as const, tokenValid: true } };
     for (const path of [join(root, 'model-a.tar.bz2'), join(folder, 'link.tar.bz2'), '/etc/passwd'])
-      expect(await router.dispatch('models.installFile', { file: { kind: 'path', path }, id: 'model-a' }, ctx)).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+      expect(await router.dispatch('models.installFile', { file: { kind: 'path', path }, id: 'model-a' }, ctx)).toMatchObject({
+        ok: false,
+        error: { code: 'forbidden' },
+      });
     expect(existsSync(join(dir, 'model-a'))).toBe(false);
-    expect(await router.dispatch('models.installFile', { file: { kind: 'path', path: join(folder, 'model-a.tar.bz2') } }, ctx)).toMatchObject({ ok: true, output: { id: 'model-a' } });
+    expect(await router.dispatch('models.installFile', { file: { kind: 'path', path: join(folder, 'model-a.tar.bz2') } }, ctx)).toMatchObject({
+      ok: true,
+      output: { id: 'model-a' },
+    });
   });
 });
 
