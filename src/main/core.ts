@@ -207,9 +207,10 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
       translation: (t) => router.emit('captions.translation', t),
       translationStatus: (s) => router.emit('captions.translationStatus', s),
       missed: (s) => router.emit('captions.missed', s),
+      stillRecording: (s) => router.emit('captions.stillRecording', s),
     },
     log,
-    { summarySetting: () => settings.get().liveSummary },
+    { summarySetting: () => settings.get().liveSummary, silenceMinutes: () => settings.get().silenceStopMinutes },
   );
   registerCaptionExtrasHandlers(router, captionExtras);
   const models = new ModelManager(join(platform.dataDir, 'models'), {

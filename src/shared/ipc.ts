@@ -84,6 +84,8 @@ export const events = {
   'captions.translationStatus': translationStatusSchema,
   /** Live captions: "What did I miss?" as it is written (the whole text so far, ≤ 25/s) and when it ends. */
   'captions.missed': missedSummarySchema,
+  /** Live captions: no one spoke for the minutes set in Settings; the session stops at `stopAt` unless someone speaks or keeps it (null: withdrawn). */
+  'captions.stillRecording': z.object({ run: z.number().int(), stopAt: z.string().nullable(), silentMinutes: z.number().int().nonnegative() }),
   /** Text of the answer being written, in order (pieces gathered for ~40 ms). */
   'chat.delta': z.object({ chatId: z.string(), messageId: z.number().int(), text: z.string() }),
   /** A chat message was finished (done, stopped or failed) and saved. */

@@ -61,6 +61,8 @@ const fields = {
   backupVoiceprints: z.boolean(),
   /** The summary written when a live session stops: 'off', 'plain' (absent: plain), or a summary template's id. */
   liveSummary: z.string().min(1).max(80),
+  /** Minutes without speech before a live session asks "Still recording?" and then stops itself (absent: 15; 0: never). */
+  silenceStopMinutes: z.number().int().min(0).max(240),
 };
 
 export const settingsSchema = z.object({
@@ -82,6 +84,7 @@ export const settingsSchema = z.object({
   voiceMatch: fields.voiceMatch.optional(),
   backupVoiceprints: fields.backupVoiceprints.optional(),
   liveSummary: fields.liveSummary.optional(),
+  silenceStopMinutes: fields.silenceStopMinutes.optional(),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;

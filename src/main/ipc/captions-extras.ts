@@ -6,6 +6,7 @@ export function registerCaptionExtrasHandlers(router: Router, extras: CaptionExt
   router.handle('captions.translate', ({ language }) => extras.translate(language));
   router.handle('captions.missed', (input) => extras.missed(input));
   router.handle('captions.missedStop', () => extras.stopMissed());
+  router.handle('captions.keepRecording', ({ run }) => extras.keepRecording(run));
   router.handle('captions.summaries', ({ id }) => ({ summaries: extras.summaries(id) }));
   router.handle('captions.translations', ({ id }) => ({ translations: extras.savedTranslations(id) }));
 }

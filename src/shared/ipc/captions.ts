@@ -52,6 +52,8 @@ export const captionChannels = {
   'captions.missedStop': { input: none, output: z.object({ stopped: z.boolean() }) },
   /** The summaries saved with a live session, oldest first. */
   'captions.summaries': { input: idInput, output: z.object({ summaries: z.array(missedSummarySchema) }) },
+  /** "Keep recording": withdraws "Still recording?" and counts the silence from now (false: that session is no longer running). */
+  'captions.keepRecording': { input: z.object({ run: z.number().int().positive() }).strict(), output: z.object({ kept: z.boolean() }) },
   /** The translated lines saved with a live session, in time order (none when it was not translated). */
   'captions.translations': { input: idInput, output: z.object({ translations: z.array(savedTranslationSchema) }) },
 } as const satisfies Contracts;

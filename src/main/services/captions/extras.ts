@@ -12,6 +12,7 @@ import { AppError } from '../../../shared/errors';
 import type { Library } from '../library/library';
 import type { Template } from '../../../shared/templates';
 import { LiveSummary } from './live-summary';
+import { SilenceWatch, type StillRecording } from './silence';
 import { writeMissed, type MissedModel } from './missed';
 import { TranslationQueue, type Translator } from './translate';
 
@@ -19,6 +20,8 @@ export interface CaptionExtrasEvents {
   translation(t: LiveTranslation): void;
   translationStatus(s: TranslationStatus): void;
   missed(s: MissedSummary): void;
+  /** "Still recording?": the session stops at `stopAt` unless someone speaks or keeps it (null: withdrawn). */
+  stillRecording?(s: StillRecording): void;
 }
 
 export interface CaptionModels {
@@ -30,6 +33,8 @@ export interface CaptionModels {
 export interface CaptionsRunView {
   current(): { run: CaptionsRun | null; turns: LiveTurn[] };
   setObserver(o: CaptionsObserver | null): void;
+  /** Stops the run, keeping what it has (a silent session no window stopped). */
+  stop?(run: number): Promise<unknown>;
 }
 
 export interface CaptionsObserver {
@@ -49,6 +54,9 @@ export class CaptionExtras implements CaptionsObserver {
   readonly summary: LiveSummary;
   /** The summary at Stop of the last session that ended (tests and the bench wait on it). */
   lastSummary: Promise<MissedSummary | null> = Promise.resolve(null);
+  private readonly silence: SilenceWatch;
+  private silenceTimer: NodeJS.Timeout | null = null;
+  private readonly tickMs: number;
 
   constructor(
     private readonly captions: CaptionsRunView,
@@ -56,8 +64,23 @@ export class CaptionExtras implements CaptionsObserver {
     private readonly models: CaptionModels,
     private readonly events: CaptionExtrasEvents,
     log?: (message: string) => void,
-    opts: { summarySetting?: () => string | undefined; windowMs?: number } = {},
+    opts: {
+      summarySetting?: () => string | undefined;
+      windowMs?: number;
+      silenceMinutes?: () => number | undefined;
+      /** How often the silence is checked (default 5 s), and its clock (tests move it). */
+      tickMs?: number;
+      now?: () => number;
+    } = {},
   ) {
+    this.tickMs = opts.tickMs ?? 5000;
+    this.silence = new SilenceWatch({
+      now: opts.now ?? (() => Date.now()),
+      minutes: opts.silenceMinutes ?? (() => undefined),
+      ask: (s) => events.stillRecording?.(s),
+      stop: (run) => captions.stop?.(run) ?? Promise.resolve(),
+      log,
+    });
     this.summary = new LiveSummary({
       model: () => models.summariser(),
       template: () => this.summaryTemplate(opts.summarySetting?.()),
@@ -100,17 +123,30 @@ export class CaptionExtras implements CaptionsObserver {
   started(run: CaptionsRun): void {
     this.translations = new Map();
     this.summary.started(run);
+    this.silence.started(run.run);
+    if (this.silenceTimer) clearInterval(this.silenceTimer);
+    this.silenceTimer = setInterval(() => this.silence.tick(), this.tickMs);
+    this.silenceTimer.unref();
     if (this.language) void this.queue.start(run.run, run.recordingId, this.language);
   }
 
   turn(t: LiveTurn): void {
     if (t.final) this.queue.push(t);
     this.summary.turn(t);
+    if (t.text.trim()) this.silence.speech(t.run);
+  }
+
+  /** "Keep recording": the silence counts from now. */
+  keepRecording(run: number): { kept: boolean } {
+    return { kept: this.silence.keep(run) };
   }
 
   ended(run: CaptionsRun): void {
     this.queue.stop();
     this.missedRun?.abort.abort();
+    this.silence.ended();
+    if (this.silenceTimer) clearInterval(this.silenceTimer);
+    this.silenceTimer = null;
     const endMs = Math.max(0, Date.now() - Date.parse(run.startedAt));
     this.lastSummary = this.summary.ended(endMs).catch(() => null);
   }
@@ -194,5 +230,6 @@ export class CaptionExtras implements CaptionsObserver {
     this.queue.stop();
     this.missedRun?.abort.abort();
     this.summary.dispose();
+    if (this.silenceTimer) clearInterval(this.silenceTimer);
   }
 }

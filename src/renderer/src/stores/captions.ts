@@ -68,6 +68,10 @@ export interface CaptionsState {
   missedError: string | null;
   askMissed(input: { minutes: 2 | 5 | 10 } | { sinceMs: number }): Promise<void>;
   stopMissed(): Promise<void>;
+  /** "Still recording?": no one spoke for a while; the session stops at `stopAt` (ISO) unless kept. */
+  stillRecording: { run: number; stopAt: string; silentMinutes: number } | null;
+  /** "Keep recording": withdraws the question. */
+  keepRecording(): Promise<void>;
   /** Download a session's captions as SRT or VTT: the original lines, their translation, or both; answers the file name. */
   exportCaptions(recordingId: string, format: 'srt' | 'vtt', text: 'original' | 'translation' | 'both'): Promise<string>;
 }
@@ -132,6 +136,13 @@ export const captionsState =
     translation: null,
     missed: null,
     missedError: null,
+    stillRecording: null,
+
+    async keepRecording() {
+      const ask = get().stillRecording;
+      set({ stillRecording: null });
+      if (ask) await api.invoke('captions.keepRecording', { run: ask.run }).catch(() => undefined);
+    },
 
     async refreshDevices() {
       try {
@@ -158,6 +169,7 @@ export const captionsState =
         translations: {},
         missed: null,
         missedError: null,
+        stillRecording: null,
       });
       const inputs: CaptureInput[] = [];
       const labels: Partial<Record<LiveSource, string>> = {};
@@ -350,6 +362,7 @@ export function silentSource(s: Pick<CaptionsState, 'lastLoud' | 'run' | 'phase'
 
 /** Follows the run's turns, statuses and runs started elsewhere; called once from main.tsx (a test passes its own store). */
 export function connectCaptions(api: VerbatimApi, store: StoreApi<CaptionsState> = useCaptions): () => void {
+  let stopTimer: ReturnType<typeof setTimeout> | null = null;
   const offs = [
     api.on('captions.turn', (t) => {
       const s = store.getState();
@@ -384,6 +397,13 @@ export function connectCaptions(api: VerbatimApi, store: StoreApi<CaptionsState>
     api.on('captions.run', (p) => {
       // Another window (or the overlay) follows the run; this window's own start/stop set it directly.
       const s = store.getState();
+      // Main stopped this window's run itself (a silent session nobody answered): the capture stops too.
+      if (!p.run && capture && s.phase === 'running' && p.stopped && s.run?.run === p.stopped.run) {
+        void capture.stop().catch(() => undefined);
+        capture = null;
+        store.setState({ run: null, phase: 'idle', lastStopped: p.stopped, levels: {}, stillRecording: null });
+        return;
+      }
       if (capture || s.phase === 'starting' || s.phase === 'stopping') return;
       if (p.run && s.run?.run !== p.run.run) store.setState({ run: p.run, phase: 'running', order: [], turns: {}, status: {}, translations: {}, missed: null });
       if (!p.run) store.setState({ run: null, phase: 'idle', lastStopped: p.stopped });
@@ -394,6 +414,24 @@ export function connectCaptions(api: VerbatimApi, store: StoreApi<CaptionsState>
       store.setState({ translations: { ...s.translations, [t.key]: t.text } });
     }),
     api.on('captions.translationStatus', (st) => store.setState({ translation: st })),
+    api.on('captions.stillRecording', (q) => {
+      const s = store.getState();
+      if (s.run?.run !== q.run) return;
+      if (stopTimer) clearTimeout(stopTimer);
+      stopTimer = null;
+      if (!q.stopAt) return store.setState({ stillRecording: null });
+      store.setState({ stillRecording: { run: q.run, stopAt: q.stopAt, silentMinutes: q.silentMinutes } });
+      // The window that captures stops the session at that moment, so its last audio is kept with it.
+      if (capture)
+        stopTimer = setTimeout(
+          () => {
+            stopTimer = null;
+            const now = store.getState();
+            if (now.stillRecording?.run === q.run && now.run?.run === q.run) void now.stop().then(() => store.setState({ stillRecording: null }));
+          },
+          Math.max(0, Date.parse(q.stopAt) - Date.now()),
+        );
+    }),
     api.on('captions.missed', (m) => {
       const cur = store.getState().missed;
       // Only the summary asked for last (another window may ask too: it is the same run's).
@@ -401,5 +439,8 @@ export function connectCaptions(api: VerbatimApi, store: StoreApi<CaptionsState>
     }),
     whenConnected(() => void store.getState().loadCurrent()),
   ];
-  return () => offs.forEach((off) => off());
+  return () => {
+    if (stopTimer) clearTimeout(stopTimer);
+    offs.forEach((off) => off());
+  };
 }

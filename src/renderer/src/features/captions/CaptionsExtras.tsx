@@ -232,9 +232,34 @@ function ExportTranslated() {
   );
 }
 
+/** "Still recording?": no one has spoken for a while; the session stops by itself a minute later, keeping everything. */
+function StillRecording() {
+  const ask = useCaptions((s) => s.stillRecording);
+  const keep = useCaptions((s) => s.keepRecording);
+  const stop = useCaptions((s) => s.stop);
+  if (!ask) return null;
+  const at = new Date(ask.stopAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  return (
+    <div className="banner banner--warn cap-still" role="alert" data-testid="still-recording">
+      <p>
+        <strong>Still recording?</strong> No one has spoken for {ask.silentMinutes} minutes. The session stops at {at}, keeping everything so far.
+      </p>
+      <div className="cap-still__actions">
+        <Button size="sm" variant="primary" onClick={() => void keep()}>
+          Keep recording
+        </Button>
+        <Button size="sm" onClick={() => void stop()}>
+          Stop now
+        </Button>
+      </div>
+    </div>
+  );
+}
+
 export function CaptionsExtras() {
   return (
     <section className="card cap-extras" aria-label="Translation and catching up">
+      <StillRecording />
       <Translation />
       <ExportTranslated />
       <Missed />

@@ -27,6 +27,10 @@ export function CaptionsSettings() {
   const set = (patch: Partial<Captions>) => void update({ captions: { ...c, ...patch } });
   const setOverlay = (patch: Partial<Captions['overlay']>) => set({ overlay: { ...c.overlay, ...patch } });
   const liveSummary = useSettings((s) => s.settings.liveSummary ?? 'plain');
+  const silence = useSettings((s) => s.settings.silenceStopMinutes ?? 15);
+  const [silenceText, setSilenceText] = useState<string | null>(null);
+  const silenceValue = silenceText ?? String(silence);
+  const silenceOk = /^\d{1,3}$/.test(silenceValue.trim()) && Number(silenceValue) <= 240;
   const templates = useTemplates((s) => s.templates);
   useEffect(() => {
     void useTemplates.getState().load();
@@ -80,6 +84,27 @@ export function CaptionsSettings() {
           </select>
           <p id="cap-summary-help" className="field__help">
             Written as the session goes, ten minutes at a time, so it is ready moments after Stop. Needs a model that writes.
+          </p>
+        </div>
+        <div className="field">
+          <label htmlFor="cap-silence">Stop after minutes without speech</label>
+          <input
+            id="cap-silence"
+            type="text"
+            inputMode="numeric"
+            value={silenceValue}
+            aria-describedby="cap-silence-help"
+            aria-invalid={!silenceOk || undefined}
+            onChange={(e) => setSilenceText(e.target.value)}
+            onBlur={() => {
+              if (silenceOk) void update({ silenceStopMinutes: Number(silenceValue) });
+              setSilenceText(null);
+            }}
+          />
+          <p id="cap-silence-help" className={silenceOk ? 'field__help' : 'field__error'}>
+            {silenceOk
+              ? 'When no one speaks for this long, the session asks “Still recording?” and stops a minute later, keeping everything. 0: never.'
+              : 'Enter a whole number of minutes from 0 to 240.'}
           </p>
         </div>
         <div className="field">
