@@ -459,6 +459,26 @@ describe('install from a file', () => {
 });
 
 describe('a hostile models folder', () => {
+  it('a FIFO named like the state, defaults, speeds or offer file does not hold the start (read in a child, so an old reader could only time out)', () => {
+    const names = ['.verbatim-state.json', '.verbatim-defaults.json', '.verbatim-speed.json', '.verbatim-offer.json'];
+    for (const n of names) {
+      execFileSync('mkfifo', [join(dir, n)]);
+      fifos.push(join(dir, n));
+    }
+    const script = [
+      `import { StateFile } from ${JSON.stringify(join(process.cwd(), 'src/main/services/models/state.ts'))};`,
+      `import { PendingDefaults } from ${JSON.stringify(join(process.cwd(), 'src/main/services/models/defaults.ts'))};`,
+      `import { OfferState } from ${JSON.stringify(join(process.cwd(), 'src/main/services/models/recommend.ts'))};`,
+      `import { SpeedTests } from ${JSON.stringify(join(process.cwd(), 'src/main/services/models/model-test.ts'))};`,
+      `const dir = ${JSON.stringify(dir)};`,
+      `const state = new StateFile(dir);`,
+      `new PendingDefaults(dir); new OfferState(dir); new SpeedTests(dir, {});`,
+      `console.log(JSON.stringify(state.get()));`,
+    ].join('\n');
+    const out = execFileSync(join(process.cwd(), 'node_modules/.bin/tsx'), ['--input-type=module', '-e', script], { timeout: 120_000, encoding: 'utf8' });
+    expect(JSON.parse(out.trim().split('\n').at(-1)!)).toEqual({ downloads: {}, verified: {} });
+  });
+
   it('a FIFO or a link to /dev/zero named like a manifest is passed over: the list answers and file calls still run', async () => {
     const m = manager([entry('model-a', mirror.url('ok', 'model-a.tar.bz2'))]);
     await m.download('model-a');
