@@ -7,6 +7,7 @@
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCore, type Core, type CoreOptions } from '../../src/main/core';
 import { createHostPlatform, ForkEngineLauncher } from '../../src/main/platform/host';
@@ -210,5 +211,34 @@ describe('watch folders', () => {
     writeFileSync(join(allowed, 'real.wav'), Buffer.alloc(8192, 5));
     expect(core.jobs.get(await job).name).toBe('real.wav');
     expect(core.jobs.list().map((j) => j.name)).toEqual(['real.wav']);
+  });
+
+  it('never notes a file as taken without its job: the mark and the job are written together (a crash leaves both or neither)', async () => {
+    const inbox = join(dir, 'many');
+    mkdirSync(inbox);
+    const count = 20;
+    for (let i = 0; i < count; i++) writeFileSync(join(inbox, `talk-${i}.wav`), Buffer.alloc(2048, i));
+    core = makeCore({ stableMs: 50, pollMs: 30 });
+    // What a kill -9 would leave: the committed state, read through a connection of its own.
+    const db = new Database(join(dir, 'data', 'library.sqlite'), { readonly: true });
+    const orphans = db.prepare(`SELECT count(*) AS n FROM watch_files WHERE job_id IS NULL AND error IS NULL`);
+    const jobs = db.prepare(`SELECT count(*) AS n FROM jobs`);
+    // Between any two turns of the event loop (where a kill -9 may land), the database holds no file taken without its job.
+    let seen = 0;
+    let turns = 0;
+    let stop = false;
+    const sample = () => {
+      if (stop) return;
+      turns++;
+      seen = Math.max(seen, (orphans.get() as { n: number }).n);
+      setImmediate(sample);
+    };
+    setImmediate(sample);
+    await call(core.router, 'watch.add', { path: inbox, options });
+    await expect.poll(() => (jobs.get() as { n: number }).n, { timeout: 60_000 }).toBe(count);
+    stop = true;
+    db.close();
+    expect(turns).toBeGreaterThan(count);
+    expect(seen).toBe(0);
   });
 });
