@@ -80,9 +80,16 @@ test.describe('People', () => {
     const merged = voices.getByRole('listitem').first();
     await merged.getByRole('button', { name: 'Forget' }).click();
     await expect(page.getByText('Forget Dana Ruiz’s voice?')).toBeVisible();
+    // For a person who asks to be forgotten: the transcripts that show the name lose it too.
+    await page.getByRole('checkbox', { name: /Also replace “Dana Ruiz” with “Speaker A”/ }).check();
+    await expectNoAxeViolationsInBothThemes(page, 'people forget form', 'people-forget');
     await page.getByRole('button', { name: 'Forget voice' }).click();
     await expect(page.getByText('No voices yet. Name a speaker in a transcript to remember the voice.')).toBeVisible();
     await expectNoAxeViolationsInBothThemes(page, 'people empty', 'people-empty');
+    await page.getByRole('button', { name: 'Library' }).click();
+    await page.getByRole('button', { name: 'Open Monday stand-up' }).click();
+    const body = page.getByTestId('transcript-body');
+    await expect(body.getByRole('button', { name: /: rename$/ })).toHaveText(['Speaker A', 'Speaker B']);
   });
 
   test('a recording opens from its voice; search narrowed to what one person said', async ({ page, host }) => {

@@ -15,5 +15,5 @@ export function registerPeopleHandlers(router: Router, library: Library, voices:
   router.handle('people.merge', ({ into, from }) => (people.merge(into, from), { ok: true as const }));
   router.handle('people.split', ({ voiceId, recordingId, name }) => ({ voiceId: people.split(voiceId, recordingId, name).id }));
   router.handle('people.search', ({ voiceId, query }) => ({ hits: people.search(query, voiceId) }));
-  router.handle('people.forget', ({ voiceId }) => (people.forget(voiceId), { ok: true as const }));
+  router.handle('people.forget', ({ voiceId, unname }) => (people.forget(voiceId, unname), { ok: true as const }));
 }

@@ -67,6 +67,9 @@ export const peopleChannels = {
     input: z.object({ voiceId: z.string().min(1), query: z.string().trim().min(1).max(500) }).strict(),
     output: z.object({ hits: z.array(searchHitSchema) }),
   },
-  /** Deletes a voice's voiceprints everywhere in the library. */
-  'people.forget': { input: z.object({ voiceId: z.string().min(1) }).strict(), output: z.object({ ok: z.literal(true) }) },
+  /** Deletes a voice's voiceprints everywhere in the library; `unname`: the transcripts showing its name say "Speaker A" (a letter) instead. */
+  'people.forget': {
+    input: z.object({ voiceId: z.string().min(1), unname: z.boolean().default(false) }).strict(),
+    output: z.object({ ok: z.literal(true) }),
+  },
 } as const satisfies Contracts;

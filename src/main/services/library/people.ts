@@ -276,6 +276,35 @@ export class PeopleStore {
   }
 
   /**
+   * Before Forget, for a person who asks to be forgotten: the speakers showing this voice's name in the
+   * recordings it was named or recognised in lose the name (they read "Speaker A" again). A live session's
+   * speaker whose label is the name itself cannot lose it this way: those are answered, for the caller to
+   * give a letter (VoiceStore.relabel). Answers them.
+   */
+  unname(id: string): { recordingId: string; transcriptId: string; speaker: string }[] {
+    const v = this.exists(id);
+    const key = voiceNameKey(v.name);
+    const recordings = this.recordingsOf(id);
+    const rows = recordings.flatMap(
+      (r) =>
+        this.db
+          .prepare(
+            `SELECT t.recording_id AS recordingId, s.transcript_id AS transcriptId, s.speaker, s.name FROM speakers s JOIN transcripts t ON t.id = s.transcript_id WHERE t.recording_id = ? AND s.name IS NOT NULL`,
+          )
+          .all(r) as { recordingId: string; transcriptId: string; speaker: string; name: string }[],
+    );
+    const mine = rows.filter((r) => voiceNameKey(r.name) === key);
+    const clear = this.db.prepare(`UPDATE speakers SET name = NULL WHERE transcript_id = ? AND speaker = ?`);
+    this.db
+      .transaction(() => {
+        for (const r of mine) if (voiceNameKey(r.speaker) !== key) clear.run(r.transcriptId, r.speaker);
+      })
+      .immediate();
+    this.ctx.changed(recordings, 'updated');
+    return mine.filter((r) => voiceNameKey(r.speaker) === key).map(({ recordingId, transcriptId, speaker }) => ({ recordingId, transcriptId, speaker }));
+  }
+
+  /**
    * Forgets a voice everywhere: its voiceprints, its matches, and the kept turn voiceprints of the
    * recordings it was named or recognised in (they hold the same voice; re-clustering takes them again from
    * the audio). Deleted with secure_delete on, then the write-ahead log is checkpointed and truncated, so

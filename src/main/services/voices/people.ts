@@ -186,7 +186,12 @@ export class PeopleService {
     return { id: this.people.split(id, recordingId, name) };
   }
 
-  forget(id: string): void {
+  /**
+   * Forgets a voice (its voiceprints, everywhere). With `unname`, the transcripts that show its name first
+   * read "Speaker A" (a letter) there instead, for a person who asks to be forgotten.
+   */
+  forget(id: string, unname = false): void {
+    if (unname) for (const s of this.people.unname(id)) this.voices.reletter(s.recordingId, s.transcriptId, s.speaker);
     this.people.forget(id);
   }
 

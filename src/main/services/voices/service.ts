@@ -116,6 +116,33 @@ export class VoicesService {
     this.store.relabel(recordingId, t.transcriptId, words, null, carried);
   }
 
+  /** A speaker of a transcript (a live session's, labelled with a person's name) takes the first letter no speaker there has; other names and matches stay. */
+  reletter(recordingId: string, transcriptId: string, speaker: string): void {
+    const t = this.library.transcripts.get(recordingId, transcriptId);
+    const words = t.words;
+    const used = new Set([...t.speakers.map((s) => s.id), ...words.map((w) => w.speaker)]);
+    let i = 0;
+    while (used.has(speakerLetter(i))) i++;
+    const letter = speakerLetter(i);
+    const matches = new Map(this.store.people.matches(transcriptId).map((m) => [m.speaker, m]));
+    const carried: CarriedName[] = t.speakers
+      .filter((s) => s.name && s.id !== speaker)
+      .map((s) => ({
+        letter: s.id,
+        before: s.id,
+        name: s.name as string,
+        voiceId: matches.get(s.id)?.voiceId ?? null,
+        similarity: matches.get(s.id)?.similarity ?? null,
+      }));
+    this.store.relabel(
+      recordingId,
+      transcriptId,
+      words.map((w) => (w.speaker === speaker ? { ...w, speaker: letter } : w)),
+      null,
+      carried,
+    );
+  }
+
   /** Groups the kept turn voiceprints again as `speakers` (1–10), or by similarity when null (Auto), and relabels the transcript. One re-cluster of a recording at a time. */
   recluster(recordingId: string, speakers: number | null): Promise<SpeakerNote> {
     const prev = this.running.get(recordingId) ?? Promise.resolve();

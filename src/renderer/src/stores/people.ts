@@ -14,7 +14,8 @@ interface PeopleState {
   rename(voiceId: string, name: string): Promise<string | null>;
   merge(into: string, from: string): Promise<string | null>;
   split(voiceId: string, recordingId: string, name: string): Promise<string | null>;
-  forget(voiceId: string): Promise<string | null>;
+  /** `unname`: the transcripts showing the name say "Speaker A" (a letter) instead. */
+  forget(voiceId: string, unname?: boolean): Promise<string | null>;
   /** What one voice said that matches `query` (empty after saying why not). */
   search(voiceId: string, query: string): Promise<SearchHit[]>;
   /** A recording's speaker note and recognised voices (empty when they cannot be read). */
@@ -50,7 +51,11 @@ export const peopleState =
       rename: (voiceId, name) => act(() => api.invoke('people.rename', { voiceId, name }), `Renamed to ${name}.`),
       merge: (into, from) => act(() => api.invoke('people.merge', { into, from }), 'Voices merged.'),
       split: (voiceId, recordingId, name) => act(() => api.invoke('people.split', { voiceId, recordingId, name }), `${name} is a voice of its own now.`),
-      forget: (voiceId) => act(() => api.invoke('people.forget', { voiceId }), 'Voice forgotten.'),
+      forget: (voiceId, unname = false) =>
+        act(
+          () => api.invoke('people.forget', { voiceId, unname }),
+          unname ? 'Voice forgotten, and its name taken out of the transcripts.' : 'Voice forgotten.',
+        ),
       async search(voiceId, query) {
         try {
           return (await api.invoke('people.search', { voiceId, query })).hits;

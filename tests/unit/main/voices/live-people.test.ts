@@ -119,4 +119,54 @@ describe('live sessions and the people named in them', () => {
     expect(people.matches(s.recordingId)).toMatchObject([{ speaker: 'B', voiceId: dana, name: 'Dana', named: false }]);
     expect([...new Set(people.search('budget', dana).map((h) => h.recordingId))]).toEqual([s.recordingId]);
   });
+
+  it('Forget with "also replace the name" leaves no transcript showing it; without, transcripts keep it', async () => {
+    const say = (text: string, speaker: string, at: number): Word[] =>
+      text.split(' ').map((t, i) => ({ text: t, start: at + i * 400, end: at + i * 400 + 350, confidence: 0.9, speaker }));
+    const meeting = addCompleted(lib, 'Meeting', [...say('Morning all.', 'A', 0), ...say('Hello there.', 'B', 2000)]);
+    lib.voices.saveTurns(meeting.transcriptId, [
+      { firstWord: 0, lastWord: 1, start: 0, end: 750, model: 'tiny-embedding', vector: Float32Array.from([1, 0]) },
+      { firstWord: 2, lastWord: 3, start: 2000, end: 2750, model: 'tiny-embedding', vector: Float32Array.from([0, 1]) },
+    ]);
+    const dana = (await people.nameSpeaker(meeting.recordingId, 'A', 'Dana', true)).voiceId as string;
+    const lee = (await people.nameSpeaker(meeting.recordingId, 'B', 'Lee', true)).voiceId as string;
+    // A live session where the engine named Dana (her label is her name) beside an unknown voice A.
+    const s = lib.sessions.create({
+      title: 'Live session',
+      sources: ['system'],
+      recordOnly: false,
+      recordingMime: 'audio/wav',
+      region: 'local',
+      baseUrl: null,
+      options: {},
+    });
+    const live = [...say('Let us start with the budget.', 'Dana', 0), ...say('Lunch is at noon.', 'A', 4000)];
+    lib.transcripts.complete(s.transcriptId, {
+      remoteId: null,
+      text: '',
+      words: live,
+      sentences: null,
+      paragraphs: null,
+      confidence: 0.9,
+      language: 'en',
+      model: 'live',
+      durationMs: 6000,
+    });
+    lib.edits.renameSpeaker(s.recordingId, 'Dana', 'Dana');
+    expect(people.matches(s.recordingId)).toHaveLength(1);
+
+    people.forget(lee);
+    expect(Object.fromEntries(lib.transcripts.get(meeting.recordingId).speakers.map((x) => [x.id, x.name]))).toEqual({ A: 'Dana', B: 'Lee' });
+
+    people.forget(dana, true);
+    expect(people.list()).toEqual([]);
+    expect(Object.fromEntries(lib.transcripts.get(meeting.recordingId).speakers.map((x) => [x.id, x.name]))).toEqual({ A: null, B: 'Lee' });
+    const after = lib.transcripts.get(s.recordingId);
+    expect(after.words.map((w) => w.speaker)).toEqual([...'BBBBBB', ...'AAAA']);
+    expect(after.speakers.map((x) => [x.id, x.name])).toEqual([
+      ['A', null],
+      ['B', null],
+    ]);
+    expect(JSON.stringify(after)).not.toContain('Dana');
+  });
 });

@@ -117,6 +117,7 @@ function VoiceCard({ voice, others }: { voice: Voice; others: Voice[] }) {
   const [name, setName] = useState(voice.name);
   const [target, setTarget] = useState(others[0]?.id ?? '');
   const [recording, setRecording] = useState(voice.recordings[0]?.id ?? '');
+  const [unname, setUnname] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const id = useId();
   const run = async (p: Promise<string | null>) => {
@@ -173,7 +174,7 @@ function VoiceCard({ voice, others }: { voice: Voice; others: Voice[] }) {
             if (mode === 'rename') void run(rename(voice.id, name.trim()));
             if (mode === 'merge') void run(merge(target, voice.id));
             if (mode === 'split') void run(split(voice.id, recording, name.trim()));
-            if (mode === 'forget') void run(forget(voice.id));
+            if (mode === 'forget') void run(forget(voice.id, unname));
           }}
           onKeyDown={(e) => e.key === 'Escape' && close()}
         >
@@ -208,10 +209,16 @@ function VoiceCard({ voice, others }: { voice: Voice; others: Voice[] }) {
             </div>
           )}
           {mode === 'forget' && (
-            <p>
-              Forget {voice.name}’s voice? Its voiceprints are deleted from this computer. Transcripts keep the names they show; new recordings will not be
-              recognised as {voice.name}.
-            </p>
+            <>
+              <p>
+                Forget {voice.name}’s voice? Its voiceprints are deleted from this computer and new recordings will not be recognised as {voice.name}.
+                Transcripts keep the names they show, unless you choose otherwise below.
+              </p>
+              <label className="people__check">
+                <input type="checkbox" checked={unname} onChange={(e) => setUnname(e.target.checked)} />
+                {`Also replace “${voice.name}” with “Speaker A”, “Speaker B”… in the transcripts that show it`}
+              </label>
+            </>
           )}
           {error && (
             <p className="field__error" role="alert">
