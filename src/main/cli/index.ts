@@ -65,18 +65,25 @@ async function run(argv: string[]): Promise<number> {
   }
 }
 
-run(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (err: unknown) => {
-    if (err instanceof CliError) {
-      process.stderr.write(`verbatim: ${err.message}\n`);
-      process.exitCode = err.exitCode;
-      return;
-    }
-    const message = err instanceof Error ? err.message : String(err);
-    process.stderr.write(`verbatim: ${message}\n`);
-    process.exitCode = 1;
-  },
-);
+/**
+ * Ends the process once stdout and stderr are flushed: idle keep-alive sockets (fetch's pool to the
+ * engine) would otherwise hold it open for seconds after the work is done.
+ */
+function exit(code: number): void {
+  let pending = 2;
+  const done = () => {
+    if (--pending === 0) process.exit(code);
+  };
+  process.stdout.write('', done);
+  process.stderr.write('', done);
+}
+
+run(process.argv.slice(2)).then(exit, (err: unknown) => {
+  if (err instanceof CliError) {
+    process.stderr.write(`verbatim: ${err.message}\n`);
+    exit(err.exitCode);
+    return;
+  }
+  process.stderr.write(`verbatim: ${err instanceof Error ? err.message : String(err)}\n`);
+  exit(1);
+});

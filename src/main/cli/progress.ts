@@ -16,7 +16,7 @@ interface Row {
 }
 
 const WORDS: Record<Stage, string> = {
-  waiting: 'waiting',
+  waiting: 'starting',
   queued: 'queued',
   downloading: 'downloading',
   uploading: 'sending',
@@ -45,6 +45,12 @@ export class Progress {
 
   add(key: string, path: string): void {
     this.rows.set(key, { name: basename(path), stage: 'waiting', bytes: 0, total: null, since: Date.now(), note: '' });
+  }
+
+  /** Shows every file still waiting (before the services are up), so the run is seen to have started. */
+  announce(): void {
+    if (this.tty) return this.draw();
+    for (const r of this.rows.values()) if (r.stage === 'waiting') this.out.write(`${r.name}: ${WORDS.waiting}\n`);
   }
 
   set(key: string, stage: Stage, note = ''): void {

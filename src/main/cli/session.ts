@@ -50,7 +50,8 @@ function ownEngineFolder(inner: EngineLauncher, dir: string): EngineLauncher {
     launch(args, env) {
       const i = args.indexOf('--data');
       const own = i >= 0 ? [...args.slice(0, i + 1), dir, ...args.slice(i + 2)] : args;
-      return inner.launch(own, env);
+      // Its jobs are over when the command line stops it (each has its answer): nothing to wait for.
+      return inner.launch([...own, '--drain-seconds', '0'], env);
     },
   };
 }

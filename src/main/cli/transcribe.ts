@@ -60,6 +60,7 @@ export async function transcribeCommand(values: Values, positionals: string[]): 
     progress.end();
     return 1;
   }
+  progress.announce();
   const debug = process.env.VERBATIM_DEBUG ? (m: string) => progress.line(`verbatim: ${m}`) : () => undefined;
   const session = await openCore(dataDir, debug);
   const { core } = session;
