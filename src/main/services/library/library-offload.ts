@@ -14,7 +14,7 @@ import type { EditResult, SubtitleCommand, SubtitleStore } from './subtitles';
 
 /**
  * A subtitle file's text for the worker: inline (small), or a file main
- * checked (services/subtitle-file.ts) that the worker reads, so a big file's
+ * checked (services/files/subtitle-file.ts) that the worker reads, so a big file's
  * text is never a string on main's event loop; `remove` a staged upload once read.
  */
 

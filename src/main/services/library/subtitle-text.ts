@@ -11,7 +11,7 @@ const MAX_FILE_BYTES = 100 * 1024 * 1024;
 
 /**
  * A subtitle file's text as the renderer read it (shared/subtitles/decode.ts, the same decoding on both
- * sides): inline, or read from the file main checked (services/subtitle-file.ts); a staged upload is
+ * sides): inline, or read from the file main checked (services/files/subtitle-file.ts, a staged copy); a staged upload is
  * removed once read, whether or not it parses.
  */
 export function subtitleText(text: SubtitleText): string {
