@@ -25,6 +25,7 @@ import { sendJson } from './routes/respond';
 import { requestListener } from './routes/dispatch';
 import { Router } from './routes/router';
 import { registerStreaming } from './routes/streaming';
+import { registerSync } from './routes/sync';
 import { registerTranscripts } from './routes/transcripts';
 import { registerUpload } from './routes/upload';
 import { registerViews } from './routes/views';
@@ -136,6 +137,7 @@ export async function startEngine(opts: EngineOptions): Promise<RunningEngine> {
   const server = createEngineServer(opts.tls, requestListener(router, ctx));
   registerStreaming(ctx, server, router, known);
   registerGateway(ctx, router);
+  registerSync(ctx, router);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

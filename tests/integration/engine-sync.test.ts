@@ -1,0 +1,130 @@
+/**
+ * The Sync and Dictation APIs on the engine through the official SDK, unmodified: `client.sync.transcribe`
+ * (a WAV path, raw PCM bytes with sample_rate/channels), `transcribeLive` (a stream of chunks), `warm`, and
+ * `client.dictation.transcribeLive`, answered from the local recognizer; errors (too long, not WAV/PCM, a
+ * bad config, an unknown X-AAI-Model, a wrong key) reach the caller as the SDK's SyncTranscriptError /
+ * DictationError with the engine's message and a code. Every other non-/v1/chat route the SDK calls
+ * answers errors it can read (LlmGatewayError's message).
+ */
+import { readFileSync } from 'node:fs';
+import { AssemblyAI, DictationError, SyncTranscriptError } from 'assemblyai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningEngine } from '../../src/engine/server';
+import { wordErrorRate } from '../../src/engine/text/wer';
+import { hasSpeechTools, makeSpeech, makeTone } from '../fixtures/speech';
+import { engineSandbox } from '../support/engine';
+
+const KEY = 'sync-key';
+const TEXT = 'The weather today is sunny with a light wind from the west.';
+const sandbox = engineSandbox('verbatim-sync-');
+let engine: RunningEngine;
+let client: AssemblyAI;
+let wav: string;
+let pcm: Buffer;
+
+/** The WAV's samples (flite writes 16 kHz mono s16le with a 44-byte header). */
+function samplesOf(file: string): Buffer {
+  const b = readFileSync(file);
+  const data = b.indexOf('data');
+  return b.subarray(data + 8);
+}
+
+beforeAll(async () => {
+  if (!hasSpeechTools()) return;
+  wav = makeSpeech(sandbox.dir, 'weather', TEXT);
+  pcm = samplesOf(wav);
+  engine = await sandbox.start(KEY);
+  client = new AssemblyAI({ apiKey: KEY, baseUrl: engine.url, syncBaseUrl: engine.url, dictationBaseUrl: engine.url, llmGatewayBaseUrl: engine.url });
+});
+afterAll(() => sandbox.cleanup());
+
+async function errorOf(p: Promise<unknown>): Promise<unknown> {
+  try {
+    await p;
+  } catch (err) {
+    return err;
+  }
+  throw new Error('expected the call to fail');
+}
+
+describe.skipIf(!hasSpeechTools())('Sync and Dictation APIs', () => {
+  it('client.sync.warm answers, and transcribe takes a WAV file and raw PCM, with and without timestamps', async () => {
+    expect(await client.sync.warm()).toBe(true);
+    expect(await client.sync.warm({ model: 'assemblyai-stt-3-7' })).toBe(true);
+    const plain = await client.sync.transcribe(wav);
+    expect(wordErrorRate(TEXT, plain.text)).toBeLessThanOrEqual(0.25);
+    expect(plain.words.length).toBeGreaterThan(5);
+    expect(plain.words.every((w) => w.start === undefined && w.end === undefined && w.confidence >= 0 && w.confidence <= 1)).toBe(true);
+    expect(plain.audio_duration_ms).toBe(Math.round((pcm.length / 2 / 16000) * 1000));
+    expect(plain.session_id).toMatch(/^[0-9a-f-]{36}$/);
+    const timed = await client.sync.transcribe(new Uint8Array(pcm), { sample_rate: 16000, channels: 1, timestamps: true, model: 'universal-3-5-pro' });
+    expect(wordErrorRate(TEXT, timed.text)).toBeLessThanOrEqual(0.25);
+    for (const w of timed.words) expect((w.end as number) > (w.start as number)).toBe(true);
+    expect((timed.words.at(-1)?.end as number) <= timed.audio_duration_ms).toBe(true);
+  }, 120_000);
+
+  it('transcribeLive takes the audio as a stream of chunks; keyterms_prompt, prompt and language_codes are taken', async () => {
+    async function* chunks(): AsyncGenerator<Uint8Array> {
+      for (let i = 0; i < pcm.length; i += 3200) yield new Uint8Array(pcm.subarray(i, i + 3200));
+    }
+    const r = await client.sync.transcribeLive(chunks(), {
+      sample_rate: 16000,
+      channels: 1,
+      keyterms_prompt: ['weather'],
+      prompt: 'A weather report.',
+      language_codes: ['en'],
+      conversation_context: ['Good morning.'],
+    });
+    expect(wordErrorRate(TEXT, r.text)).toBeLessThanOrEqual(0.25);
+  }, 120_000);
+
+  it('client.dictation transcribes a note (WAV path and raw PCM) and says why there is no LLM rewrite', async () => {
+    expect(await client.dictation.warm()).toBe(true);
+    const note = await client.dictation.transcribeLive(wav);
+    expect(wordErrorRate(TEXT, note.text)).toBeLessThanOrEqual(0.25);
+    expect(note.final_text).toBe(note.text);
+    expect(note.llm_response).toBeNull();
+    const pushed = await client.dictation.transcribeLive(new Uint8Array(pcm), { sample_rate: 16000, channels: 1, llm_instruction: 'Make it a list.' });
+    expect(wordErrorRate(TEXT, pushed.text)).toBeLessThanOrEqual(0.25);
+    expect(pushed.llm_error).toMatch(/does not run an LLM pass/);
+  }, 120_000);
+
+  it('refuses audio over 120 s, audio that is not WAV or PCM, a bad config and an unknown model, as errors the SDK reads', async () => {
+    const long = makeTone(sandbox.dir, 'long', 121);
+    const tooLong = (await errorOf(client.sync.transcribe(long))) as SyncTranscriptError;
+    expect(tooLong).toBeInstanceOf(SyncTranscriptError);
+    expect(tooLong.status).toBe(413);
+    expect(tooLong.errorCode).toBe('audio_too_large');
+    expect(tooLong.message).toMatch(/121 s long; the sync API takes at most 120 s/);
+
+    const mp3 = (await errorOf(
+      client.dictation.transcribeLive(new File([Buffer.from('ID3 not really')], 'note.mp3', { type: 'audio/mpeg' })),
+    )) as DictationError;
+    expect(mp3).toBeInstanceOf(DictationError);
+    expect(mp3.status).toBe(415);
+    expect(mp3.message).toMatch(/WAV or raw 16-bit PCM audio, not audio\/mpeg/);
+
+    const notWav = (await errorOf(client.sync.transcribe(new Uint8Array(Buffer.from('this is not audio at all'))))) as SyncTranscriptError;
+    expect(notWav.status).toBe(422);
+    expect(notWav.errorCode).toBe('bad_audio');
+    expect(notWav.message).toMatch(/not a WAV file/);
+
+    const model = (await errorOf(client.sync.transcribe(wav, { model: 'no-such-model' }))) as SyncTranscriptError;
+    expect(model.status).toBe(400);
+    expect(model.message).toMatch(/X-AAI-Model: the model "no-such-model" is not installed/);
+
+    const language = (await errorOf(client.sync.transcribe(wav, { language_codes: ['ja'] }))) as SyncTranscriptError;
+    expect(language.message).toMatch(/language_codes "ja" is not supported by the local engine/);
+
+    const bad = new AssemblyAI({ apiKey: 'wrong', syncBaseUrl: engine.url });
+    const auth = (await errorOf(bad.sync.transcribe(wav))) as SyncTranscriptError;
+    expect(auth.status).toBe(401);
+    expect(auth.message.length).toBeGreaterThan(10);
+  }, 120_000);
+
+  it('the LLM gateway routes other than chat answer errors the SDK reads', async () => {
+    const err = (await errorOf(client.llmGateway.validateUnderstanding({ speech_understanding: { request: {} } } as never))) as Error;
+    expect(err.message).not.toMatch(/failed with status/);
+    expect(err.message).toMatch(/Not found|not/i);
+  });
+});
