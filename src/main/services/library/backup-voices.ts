@@ -5,6 +5,7 @@
  * off a restored recording or transcript.
  */
 import type { Database } from 'better-sqlite3';
+import { checkVoiceName, voiceNameKey } from '../../../shared/voices/names';
 
 /** Parents before children, after the recordings and transcripts they hang off. */
 export const VOICE_TABLES = ['voices', 'voice_prints', 'voice_matches', 'turn_voices'] as const;
@@ -18,12 +19,9 @@ const MAX_VECTOR_BYTES = 4 * 4096;
 const str = (v: unknown, max: number): v is string => typeof v === 'string' && v.length > 0 && v.length <= max;
 const int = (v: unknown, min = 0): v is number => Number.isInteger(v) && (v as number) >= min;
 
-/**
- * A name People would take: trimmed, 1–80 characters, no control characters.
- * TODO(voices): use the one voice-name rule from src/shared/voices/ (Unicode case folding, the engine's check) once it is there.
- */
+/** A name People would take (the one rule: shared/voices/names.ts), once trimmed. */
 function isVoiceName(v: unknown): v is string {
-  return typeof v === 'string' && str(v.trim(), 80) && !/\p{Cc}/u.test(v);
+  return typeof v === 'string' && checkVoiceName(v.trim()) === null;
 }
 
 /** A voiceprint row a restore takes: its speaker, time and a whole vector. */
@@ -76,10 +74,10 @@ export class VoiceRestore {
   /** After pass 1: what each used voice becomes here. */
   settle(): void {
     const byId = this.db.prepare(`SELECT id, model FROM voices WHERE id = ?`);
-    // Names compared with Unicode case folding ("Ökan" is "ökan"), not SQLite's NOCASE (ASCII only).
+    // Names compared by voiceNameKey (Unicode case folding: "Ökan" is "ökan"), not SQLite's NOCASE (ASCII only).
     const byName = new Map<string, { id: string; model: string }>();
     for (const v of this.db.prepare(`SELECT id, name, model FROM voices`).all() as { id: string; name: string; model: string }[])
-      byName.set(v.name.toLocaleLowerCase(), v);
+      byName.set(voiceNameKey(v.name), v);
     /** Names this restore inserts, lower-cased, with the backup id that takes them. */
     const taken = new Map<string, string>();
     for (const id of this.matched) {
@@ -90,15 +88,15 @@ export class VoiceRestore {
     }
     for (const id of this.used) {
       const v = this.found.get(id)!;
-      const here = ((byId.get(id) as { id: string; model: string } | undefined) ?? byName.get(v.name.toLocaleLowerCase())) as
+      const here = ((byId.get(id) as { id: string; model: string } | undefined) ?? byName.get(voiceNameKey(v.name))) as
         { id: string; model: string } | undefined;
-      const sibling = taken.get(v.name.toLocaleLowerCase());
+      const sibling = taken.get(voiceNameKey(v.name));
       if (here && here.model === v.model) this.target.set(id, here.id);
       else if (here) this.notes.push(`${v.name}'s voice was not restored: this library remembers a voice of that name from another speaker model.`);
       else if (sibling && this.found.get(sibling)!.model === v.model) this.target.set(id, sibling);
       else if (sibling) this.notes.push(`A second voice called ${v.name} in the backup was not restored.`);
       else {
-        taken.set(v.name.toLocaleLowerCase(), id);
+        taken.set(voiceNameKey(v.name), id);
         this.target.set(id, id);
         this.own.set(id, v);
       }

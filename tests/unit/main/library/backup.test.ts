@@ -426,6 +426,23 @@ describe('backup of remembered voices, when the user includes them', () => {
     lib.close();
   });
 
+  it('takes voice names by the one rule: a name with a control character stays out, and "ökan" joins this library\'s "Ökan"', async () => {
+    const src = voiced(join(dir, 'src'));
+    await src.lib.backup.exportAll(join(dir, 'backup'), { voiceprints: true });
+    src.lib.close();
+    const path = join(dir, 'backup', 'library.json');
+    const json = JSON.parse(readFileSync(path, 'utf8')) as { tables: Record<string, Record<string, unknown>[]> };
+    for (const v of json.tables.voices!) v.name = v.name === 'Dana' ? 'Dana\u0007' : 'ökan';
+    writeFileSync(path, JSON.stringify(json));
+    resealBackup(join(dir, 'backup'));
+    const lib = new Library(join(dir, 'restored'));
+    const own = addCompleted(lib, 'Mine', [{ text: 'hi', start: 0, end: 300, confidence: 0.9, speaker: 'A' }]).recordingId;
+    lib.voices.people.remember(own, 'Ökan', 'm', [{ vector: Float32Array.of(0.5, 0.5), ms: 900 }], 'A');
+    expect(await lib.backup.importAll(join(dir, 'backup'))).toMatchObject({ imported: 1 });
+    expect(lib.voices.people.list().map((v) => [v.name, v.prints])).toEqual([['Ökan', 2]]);
+    lib.close();
+  });
+
   it('joins a restored voice to the one this library remembers by that name, and says why one of another model stays out', async () => {
     const src = voiced(join(dir, 'src'));
     await src.lib.backup.exportAll(join(dir, 'backup'), { voiceprints: true });
