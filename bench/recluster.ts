@@ -2,8 +2,9 @@
  * Re-cluster of a long meeting's speakers from kept turn voiceprints (real Library, real SQLite; no engine):
  * the time of "Re-cluster" as Auto and as 4 speakers for 300, 1,000 and 2,000 turns (a two-hour meeting has
  * 700–2,000), and the worst main-thread turn while it runs (goal: 2,000 turns under 1 s, no turn over 100 ms).
- * The worst turn is the longest gap between two setImmediate callbacks kept running beside it, and the
- * maximum of perf_hooks' monitorEventLoopDelay. `--dim N` sets the print length (default 192, CAM++ and
+ * The worst turn is the longest gap between two setImmediate callbacks kept running beside it, the maximum
+ * of perf_hooks' monitorEventLoopDelay, and the most CPU time the process used between two callbacks (on a
+ * loaded machine the first two include time the scheduler gave other processes). `--dim N` sets the print length (default 192, CAM++ and
  * TitaNet small; 512 for larger models); `--reference` also times the first, greedy O(n³) grouping at 300.
  *   npm run bench -- recluster [--dim 192] [--reference]
  */
@@ -59,26 +60,33 @@ function meeting(n: number): string {
 }
 
 /** Runs `work` with a setImmediate loop beside it; answers its time and the worst turn (ms) by both measures. */
-async function measure(work: () => Promise<unknown>): Promise<{ ms: number; worstGap: number; worstDelay: number }> {
+async function measure(work: () => Promise<unknown>): Promise<{ ms: number; cpuMs: number; worstGap: number; worstDelay: number; worstCpu: number }> {
   const h = monitorEventLoopDelay({ resolution: 5 });
   let last = performance.now();
+  let lastCpu = process.cpuUsage();
   let worstGap = 0;
+  let worstCpu = 0;
   let running = true;
   const tick = () => {
     const now = performance.now();
+    const cpu = process.cpuUsage(lastCpu);
     worstGap = Math.max(worstGap, now - last);
+    worstCpu = Math.max(worstCpu, (cpu.user + cpu.system) / 1000);
     last = now;
+    lastCpu = process.cpuUsage();
     if (running) setImmediate(tick);
   };
   setImmediate(tick);
   h.enable();
   const t0 = performance.now();
+  const c0 = process.cpuUsage();
   await work();
   const ms = performance.now() - t0;
+  const used = process.cpuUsage(c0);
   running = false;
   tick();
   h.disable();
-  return { ms, worstGap, worstDelay: h.max / 1e6 };
+  return { ms, cpuMs: (used.user + used.system) / 1000, worstGap, worstDelay: h.max / 1e6, worstCpu };
 }
 
 /** The first grouping (every pair's average linkage recomputed after each merge), for comparison. */
@@ -106,14 +114,18 @@ function referenceGroups(items: Float32Array[], speakers: number): void {
 
 const f = (x: number) => x.toFixed(0).padStart(6);
 console.log(`${cpus().length} cores, load average ${loadavg()[0]?.toFixed(1)} (a loaded machine's scheduler adds to every gap)`);
-console.log(`prints of ${DIM} values, ${VOICES} voices; times in ms (worst turn: longest setImmediate gap / monitorEventLoopDelay max)`);
-console.log('turns   asked   time  worst-gap  worst-delay');
+console.log(
+  `prints of ${DIM} values, ${VOICES} voices; times in ms (cpu: the process's CPU time for the re-cluster). Worst turn: the longest gap between two setImmediate callbacks, monitorEventLoopDelay's max, and the most CPU time the process used between two callbacks (what a loaded machine's scheduler does not inflate)`,
+);
+console.log('turns   asked   time    cpu  worst-gap  worst-delay  worst-cpu');
 try {
   for (const n of SIZES) {
     const id = meeting(n);
     for (const asked of [null, 4] as const) {
       const r = await measure(() => voices.recluster(id, asked));
-      console.log(`${String(n).padStart(5)}  ${String(asked ?? 'auto').padStart(6)} ${f(r.ms)}     ${f(r.worstGap)}       ${f(r.worstDelay)}`);
+      console.log(
+        `${String(n).padStart(5)}  ${String(asked ?? 'auto').padStart(6)} ${f(r.ms)} ${f(r.cpuMs)}     ${f(r.worstGap)}       ${f(r.worstDelay)}     ${f(r.worstCpu)}`,
+      );
     }
     if (values.reference && n === 300) {
       const prints = lib.voices.turns(lib.voices.currentTranscript(id)).map((t) => t.vector as Float32Array);

@@ -7,6 +7,7 @@ import { useEffect, useId, useState } from 'react';
 import type { Voice } from '../../../../shared/ipc/people';
 import type { SearchHit } from '../../../../shared/library';
 import { matchText } from '../../../../shared/voices/live';
+import { MAX_VOICE_NAME } from '../../../../shared/voices/names';
 import { Button } from '../../components/Button';
 import { useApp } from '../../stores/app';
 import { usePeople } from '../../stores/people';
@@ -181,7 +182,7 @@ function VoiceCard({ voice, others }: { voice: Voice; others: Voice[] }) {
           {(mode === 'rename' || mode === 'split') && (
             <div className="field">
               <label htmlFor={`${id}-new`}>{mode === 'rename' ? 'New name' : 'Name of the voice split off'}</label>
-              <input id={`${id}-new`} value={name} maxLength={80} onChange={(e) => setName(e.target.value)} autoFocus required />
+              <input id={`${id}-new`} value={name} maxLength={MAX_VOICE_NAME} onChange={(e) => setName(e.target.value)} autoFocus required />
             </div>
           )}
           {mode === 'split' && (

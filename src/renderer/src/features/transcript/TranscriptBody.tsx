@@ -8,6 +8,7 @@ import { defaultRangeExtractor, useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useMemo, useRef, useState, type MouseEvent } from 'react';
 import type { SavedTranslation } from '../../../../shared/captions-extras';
 import type { Transcript } from '../../../../shared/library';
+import { MAX_VOICE_NAME } from '../../../../shared/voices/names';
 import { formatClock } from '../../components/format';
 import { InlineEdit } from '../../components/InlineEdit';
 import { shortcutBlocked } from '../../components/shortcuts';
@@ -31,7 +32,7 @@ function SpeakerLabel({ id, name }: { id: string; name: string | null }) {
         className="speaker__edit"
         label={`Name for speaker ${id}`}
         initial={name ?? ''}
-        maxLength={100}
+        maxLength={MAX_VOICE_NAME}
         placeholder={`Speaker ${id}`}
         onCancel={() => setEditing(false)}
         onCommit={async (v) => {
