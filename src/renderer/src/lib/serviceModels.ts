@@ -13,7 +13,7 @@ export function serviceModelHelp(m: ServiceModel): string {
   const languages = m.languageCount === 1 && m.languages?.[0] === 'en' ? 'English' : `${m.languageCount} languages`;
   if (m.status !== 'deprecated') return `${languages}.`;
   const by = m.replacedBy ? (findServiceModel(m.kind, m.replacedBy)?.label ?? m.replacedBy) : null;
-  return `${languages}; being retired${by ? `, ${by} replaces it` : ''}.`;
+  return `${languages}; being retired${by ? ` in favour of ${by}` : ''}.`;
 }
 
 /** The models a picker offers (none the service has retired), the recommended ones first as the list has them. */

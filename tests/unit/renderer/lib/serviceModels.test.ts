@@ -35,7 +35,7 @@ describe('the service’s models in the app', () => {
 
   it('says what replaces a deprecated model', () => {
     const u3 = SERVICE_MODELS.find((m) => m.id === 'universal-3-pro' && m.kind === 'prerecorded')!;
-    expect(serviceModelHelp(u3)).toMatch(/being retired, AssemblyAI-STT-3\.7 replaces it/);
+    expect(serviceModelHelp(u3)).toMatch(/being retired in favour of AssemblyAI-STT-3\.7/);
   });
 
   it('names the model a transcript says ran by its name and id', () => {
