@@ -85,9 +85,6 @@ async function openApp(page: Page, url: string): Promise<void> {
 }
 
 test.describe('accessibility (axe-core, WCAG 2.2 AA, light and dark)', () => {
-  // Each state is analysed twice (light, dark) and pictured; on a shared CPU that is slow, not wrong.
-  test.describe.configure({ timeout: 180_000 });
-
   test('the empty library and its Add from URL dialog, with and without an error', async ({ page, host }) => {
     await openApp(page, host.url);
     await expect(page.getByRole('heading', { level: 1, name: 'Your library' })).toBeVisible();
@@ -152,7 +149,6 @@ test.describe('accessibility (axe-core, WCAG 2.2 AA, light and dark)', () => {
   });
 
   test('the queue while a job runs, when it is done, and when a file fails', async ({ page, host }) => {
-    test.setTimeout(300_000);
     const dir = workDir();
     const wav = fliteWav(dir, 'long-review.wav', Array.from({ length: 5 }, () => speech).join(' '));
     writeFileSync(join(dir, 'notes.txt'), 'not audio at all');
