@@ -8,7 +8,6 @@ import { stringify } from 'yaml';
 import type { Insight } from '../../../shared/chat/schema';
 import type { Transcript } from '../../../shared/library';
 import { clockOf, recordingLink } from '../../../shared/recording-link';
-import type { EditedParagraph } from './exports';
 
 /** What the front matter says (also what a notes-folder test reads back). */
 export interface NoteFrontMatter {
@@ -46,7 +45,14 @@ export function mdInline(text: string): string {
     .replace(/^([#>+-]|\d+\.)/, '\\$1');
 }
 
-export function toMarkdown(t: Transcript, paragraphs: EditedParagraph[], insights: Insight[]): string {
+/** A paragraph as the user left it (exports.ts editedParagraphs). */
+export interface NoteParagraph {
+  speaker: string | null;
+  start: number;
+  text: string;
+}
+
+export function toMarkdown(t: Transcript, paragraphs: NoteParagraph[], insights: Insight[]): string {
   const front = stringify(frontMatterOf(t), { lineWidth: 0 }).trimEnd();
   const out: string[] = ['---', front, '---', '', `# ${mdInline(t.item.title)}`, ''];
   const summary = insights.find((i) => i.kind === 'summary')?.result;
