@@ -174,6 +174,18 @@ describe('verbatim (command line)', () => {
     const unknown = await verbatim(['transcribe', join(inbox, 'fox.wav'), '--model', 'no-such-model', '--data', data]);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('There is no speech model called “no-such-model”');
+
+    // The app holding the library's write lock past the wait (a restore writing): a clear "in use", nothing half done.
+    const holder = new Database(join(data, 'library.sqlite'));
+    holder.exec('BEGIN IMMEDIATE');
+    try {
+      const busy = await verbatim(['transcribe', join(inbox, 'fox.wav'), '--data', data]);
+      expect(busy.code).toBe(1);
+      expect(busy.stderr).toContain(`The library in ${data} is in use`);
+    } finally {
+      holder.exec('ROLLBACK');
+      holder.close();
+    }
   });
 
   it.runIf(speech)('transcribes beside a running host-mode app that edits subtitles: nothing lost, integrity ok', { timeout: 300_000 }, async () => {
