@@ -5,7 +5,7 @@
  */
 import { useEffect, useState } from 'react';
 import { insightNeeds, type Insight, type InsightKind } from '../../../../shared/chat/schema';
-import { clockLabel } from '../../../../shared/chat/citations';
+import { clockLabel, parseClock } from '../../../../shared/chat/citations';
 import { Button } from '../../components/Button';
 import { Dialog } from '../../components/Dialog';
 import { errorMessage } from '../../bridge';
@@ -21,6 +21,28 @@ const labels: Record<InsightKind, string> = {
   translation: 'Translation',
   custom_formatting: 'Custom formatting',
 };
+
+const CITED = /\[(?:[^[\]@\n]{1,120}?\s*@\s*)?(\d{1,3}:\d{2}(?::\d{2})?)\]/g;
+
+/** A point with its `[Title @ mm:ss]` citations as buttons that open the transcript at that moment. */
+function Cited({ text, recordingId }: { text: string; recordingId: string }) {
+  const openTranscript = useApp((s) => s.openTranscript);
+  const out: React.ReactNode[] = [];
+  let at = 0;
+  for (const m of text.matchAll(CITED)) {
+    const ms = parseClock(m[1] ?? '');
+    if (ms === null || m.index === undefined) continue;
+    out.push(text.slice(at, m.index));
+    out.push(
+      <button key={m.index} type="button" className="linkish" onClick={() => openTranscript(recordingId, ms)} aria-label={`Open at ${clockLabel(ms)}`}>
+        {clockLabel(ms)}
+      </button>,
+    );
+    at = m.index + m[0].length;
+  }
+  out.push(text.slice(at));
+  return <>{out}</>;
+}
 
 function Result({ insight, recordingId }: { insight: Insight; recordingId: string }) {
   const listed = useChat((s) => s.models);
@@ -39,7 +61,9 @@ function Result({ insight, recordingId }: { insight: Insight; recordingId: strin
               {s.bullets.length ? (
                 <ul>
                   {s.bullets.map((b, j) => (
-                    <li key={j}>{b}</li>
+                    <li key={j}>
+                      <Cited text={b} recordingId={recordingId} />
+                    </li>
                   ))}
                 </ul>
               ) : (
@@ -54,7 +78,9 @@ function Result({ insight, recordingId }: { insight: Insight; recordingId: strin
         (r.bullets.length ? (
           <ul>
             {r.bullets.map((b, i) => (
-              <li key={i}>{b}</li>
+              <li key={i}>
+                <Cited text={b} recordingId={recordingId} />
+              </li>
             ))}
           </ul>
         ) : (
@@ -64,7 +90,9 @@ function Result({ insight, recordingId }: { insight: Insight; recordingId: strin
         (r.decisions.length ? (
           <ul>
             {r.decisions.map((b, i) => (
-              <li key={i}>{b}</li>
+              <li key={i}>
+                <Cited text={b} recordingId={recordingId} />
+              </li>
             ))}
           </ul>
         ) : (
@@ -84,7 +112,9 @@ function Result({ insight, recordingId }: { insight: Insight; recordingId: strin
               {r.items.map((it, i) => (
                 <tr key={i}>
                   <td>{it.owner ?? <span className="muted">Unassigned</span>}</td>
-                  <td>{it.task}</td>
+                  <td>
+                    <Cited text={it.task} recordingId={recordingId} />
+                  </td>
                   <td>{it.due ?? <span className="muted">No date</span>}</td>
                 </tr>
               ))}
