@@ -153,6 +153,8 @@ describe.skipIf(!tools)('live captions against the local engine', () => {
       expect(saved.item.status).toBe('completed');
       expect(saved.item.source).toBe('Live session');
       expect(saved.words.length).toBeGreaterThan(4);
+      // Named by the model that made it (the local engine's PocketSphinx here), not "live": its details, review and underlines agree.
+      expect(saved.item.model).toBe('pocketsphinx');
       // Every recording chunk, including those sent while the socket was down, is in the file.
       const path = core.library.audio.path(run.recordingId)!;
       expect(statSync(path).size).toBe(chunks.bytes);

@@ -19,6 +19,7 @@ import {
   type LiveTurn,
 } from '../../../shared/captions';
 import type { StreamingClient, StreamingHandlers, StreamingOptions } from '../client/streaming';
+import { BUILTIN_SPEECH_MODEL } from '../../../shared/models/catalog';
 import type { Library } from '../library/library';
 import { failureSentence, reconnectedNotice, reconnectNotice } from './close-codes';
 import type { CaptionsObserver } from './extras';
@@ -394,7 +395,10 @@ export class CaptionsService {
     const durationMs = Math.max(Date.now() - run.startedAt, ...[...run.sources.values()].map((s) => s.receivedMs));
     const lostMs = Math.max(0, ...[...run.sources.values()].map((s) => s.client?.lostMs ?? 0));
     const { library } = this.deps;
-    const sentences = this.saveTranscript(run.info.recordingId, run.transcriptId, run.book.settle(), run.sources.size > 1, run.recordOnly ? null : 'live');
+    // The model that made the captions, so the saved session's details, review and underlines agree on its word confidences.
+    const client = [...run.sources.values()].find((s) => s.client)?.client;
+    const model = run.recordOnly ? null : client ? (client.model ?? BUILTIN_SPEECH_MODEL) : 'live';
+    const sentences = this.saveTranscript(run.info.recordingId, run.transcriptId, run.book.settle(), run.sources.size > 1, model);
     library.sessions.finish(run.info.recordingId, { durationMs, lostMs, reconnects: Math.max(0, ...[...run.sources.values()].map((s) => s.reconnects)) });
     if (run.recordedBytes > 0)
       void library.subtitles

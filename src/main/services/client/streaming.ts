@@ -79,6 +79,11 @@ export class StreamingClient {
     this.frameBytes = ((opts.sampleRate ?? 16000) * 2 * FRAME_MS) / 1000;
   }
 
+  /** The model this session asked for (speech_model); null when it named none (the local engine then runs PocketSphinx). */
+  get model(): string | null {
+    return this.opts.speechModel ?? null;
+  }
+
   private url(token?: string): string {
     const q = new URLSearchParams({
       sample_rate: String(this.opts.sampleRate ?? 16000),

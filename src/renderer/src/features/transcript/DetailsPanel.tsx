@@ -127,7 +127,8 @@ export function DetailsPanel({ transcript }: { transcript: Transcript }) {
         <dd>{formatClock(item.durationMs)}</dd>
         <dt>Confidence</dt>
         <dd>
-          {transcript.confidence === null ? '—' : `${Math.round(transcript.confidence * 100)}%`}
+          {/* A model that gives no word confidences has no overall one either (its words' values say nothing). */}
+          {transcript.confidence === null || confidenceSource(item.region, item.model) === 'none' ? '—' : `${Math.round(transcript.confidence * 100)}%`}
           {item.status === 'completed' && (
             <span className="details__note" data-testid="details-confidence-source">
               {confidenceSourceText(confidenceSource(item.region, item.model), item.model)}
