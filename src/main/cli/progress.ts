@@ -88,7 +88,8 @@ export class Progress {
 
   private draw(): void {
     this.clear();
-    const width = Math.max(20, Math.min(40, (this.out.columns ?? 80) - 50));
+    const cols = this.out.columns || 80;
+    const width = Math.max(10, Math.min(30, cols - 56));
     const lines = [...this.rows.values()].map((r) => {
       const frac =
         (r.stage === 'uploading' || r.stage === 'downloading') && r.total
@@ -98,13 +99,17 @@ export class Progress {
             : 0;
       const filled = Math.round(frac * width);
       const bar = `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}]`;
-      const secs = Math.round((Date.now() - (r.stage === 'done' || r.stage === 'failed' ? r.since : r.since)) / 1000);
-      const name = r.name.length > 28 ? `${r.name.slice(0, 27)}…` : r.name.padEnd(28);
-      const tail = r.stage === 'done' || r.stage === 'failed' ? (r.note ? ` ${r.note}` : '') : ` ${secs}s`;
-      return `${name} ${bar} ${WORDS[r.stage]}${tail}`.slice(0, (this.out.columns ?? 120) - 1);
+      const secs = Math.round((Date.now() - r.since) / 1000);
+      const name = r.name.length > 24 ? `${r.name.slice(0, 23)}…` : r.name.padEnd(24);
+      // In a terminal a finished file says only that (its id is on stdout); a failure keeps its reason.
+      const tail = r.stage === 'failed' ? r.note : r.stage === 'done' ? '' : ` ${secs}s`;
+      const line = `${name} ${bar} ${WORDS[r.stage]}${tail}`;
+      // A failure's reason may wrap (it is the last draw of that line); the rest stays one line each, so the redraw lands.
+      return r.stage === 'failed' ? line : [...line].slice(0, cols - 1).join('');
     });
     this.out.write(lines.map((l) => `${l}\n`).join(''));
-    this.drawn = lines.length;
+    // Rows on screen: a long failure wraps onto more than one.
+    this.drawn = lines.reduce((n, l) => n + Math.max(1, Math.ceil([...l].length / cols)), 0);
   }
 
   /** Draws the last state and stops redrawing. */

@@ -64,6 +64,8 @@ export async function transcribeCommand(values: Values, positionals: string[]): 
   const debug = process.env.VERBATIM_DEBUG ? (m: string) => progress.line(`verbatim: ${m}`) : () => undefined;
   const session = await openCore(dataDir, debug);
   const { core } = session;
+  // Printed after the progress ends: a line on stdout between two redraws (one terminal for both) would be drawn over.
+  const results: string[] = [];
   try {
     const model = values.model as string | undefined;
     if (model) await checkModel(core, model);
@@ -118,7 +120,7 @@ export async function transcribeCommand(values: Values, positionals: string[]): 
         const written: string[] = [];
         for (const f of formats) written.push(await writeExport(core.library, job.recordingId, f, outDir, used));
         progress.set(key, 'done', `(${job.recordingId})`);
-        process.stdout.write(`${job.recordingId}\t${job.name}${written.length ? `\t${written.join('\t')}` : ''}\n`);
+        results.push(`${job.recordingId}\t${job.name}${written.length ? `\t${written.join('\t')}` : ''}\n`);
       } catch (e) {
         failed++;
         progress.set(key, 'failed', `: the transcript is in the library, but writing its files failed: ${e instanceof Error ? e.message : String(e)}`);
@@ -126,6 +128,7 @@ export async function transcribeCommand(values: Values, positionals: string[]): 
     }
   } finally {
     progress.end();
+    process.stdout.write(results.join(''));
     await session.close();
   }
   return failed ? 1 : 0;
