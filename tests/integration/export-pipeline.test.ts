@@ -33,7 +33,10 @@ beforeEach(() => {
   const dialogs: FileDialogs = { saveFile: async () => nextSave, pickFolder: async () => null, reveal: (p) => void revealed.push(p) };
   const saver = new ExportSaver(lib, dialogs);
   registerLibraryHandlers(router, { library: lib, remote: {} as LibraryRemote, saver, webhooks: {} as WebhookFollower }, () => null);
-  registerSubtitleHandlers(router, lib, { files: new UserFiles(new PickedFiles(), new StagedUploads(join(dir, 'uploads'), () => new Set())), log: () => undefined });
+  registerSubtitleHandlers(router, lib, {
+    files: new UserFiles(new PickedFiles(), new StagedUploads(join(dir, 'uploads'), () => new Set())),
+    log: () => undefined,
+  });
 });
 afterEach(() => {
   lib.close();

@@ -82,7 +82,8 @@ describe('host-mode contract of the app core', () => {
   it('runs a job and serves the library: list, get, rename, tags, corrections, speakers, cues, export, search, delete', async () => {
     const file = join(dir, 'Weekly sync.wav');
     writeFileSync(file, Buffer.alloc(4096, 1));
-    const { jobs } = await call<{ jobs: { id: string; recordingId: string; durationMs: number | null }[] }>('jobs.addFiles', { files: [{ kind: 'path', path: file }],
+    const { jobs } = await call<{ jobs: { id: string; recordingId: string; durationMs: number | null }[] }>('jobs.addFiles', {
+      files: [{ kind: 'path', path: file }],
       durationsMs: [2480],
     });
     const { id: jobId, recordingId: rid } = jobs[0]!;
