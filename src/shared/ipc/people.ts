@@ -1,7 +1,7 @@
 /** Speakers and remembered voices (People): re-clustering from kept voiceprints, naming and recognising voices, and the People view's rename, merge, split and forget. */
 import { z } from 'zod';
 import { searchHitSchema } from '../library';
-import { voiceNameSchema } from '../voices/names';
+import { voiceNameSchema } from '../voices/name-schema';
 import type { Contracts } from './common';
 
 export const speakerNoteSchema = z.object({

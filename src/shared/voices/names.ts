@@ -6,8 +6,6 @@
  * under Unicode case folding ("Ökan" and "ökan", "STRASSE" and "straße"), which SQLite's NOCASE (ASCII only)
  * is not.
  */
-import { z } from 'zod';
-
 export const MAX_VOICE_NAME = 80;
 
 /** Control characters, lone surrogate halves, and the bidirectional embeddings, overrides and isolates. */
@@ -28,12 +26,3 @@ export function voiceNameKey(name: string): string {
   // last so a composed and a decomposed Ö are one letter.
   return name.normalize('NFC').toUpperCase().toLowerCase().normalize('NFC');
 }
-
-/** A voice's name as a zod schema: trimmed, then checked with checkVoiceName. */
-export const voiceNameSchema = z
-  .string()
-  .trim()
-  .superRefine((s, ctx) => {
-    const why = checkVoiceName(s);
-    if (why) ctx.addIssue({ code: 'custom', message: why });
-  });

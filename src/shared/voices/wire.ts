@@ -4,7 +4,8 @@
  * keeps them to re-cluster a recording's speakers and to remember voices; they never leave the machine.
  */
 import { z } from 'zod';
-import { voiceNameKey, voiceNameSchema } from './names';
+import { voiceNameSchema } from './name-schema';
+import { voiceNameKey } from './names';
 
 export const MAX_VOICEPRINT_SEGMENTS = 5000;
 

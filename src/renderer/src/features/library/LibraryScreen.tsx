@@ -5,7 +5,6 @@ import { Button } from '../../components/Button';
 import { notConnectedHelp } from '../../components/connectionText';
 import { EmptyScreen } from '../../components/EmptyScreen';
 import { Icon } from '../../components/Icon';
-import { readPicked } from '../../lib/subtitleFile';
 import { useApp } from '../../stores/app';
 import { useChat } from '../../stores/chat';
 import { useKeys } from '../../stores/keys';
@@ -298,7 +297,8 @@ export function LibraryScreen() {
         onChange={async (e) => {
           const f = e.target.files?.[0];
           e.target.value = '';
-          if (f) show({ kind: 'importSubtitles', file: await readPicked(f), onto: false });
+          // Loaded when a file is picked: the subtitle reader (with the HTML entity table) is not part of the start.
+          if (f) show({ kind: 'importSubtitles', file: await (await import('../../lib/subtitleFile')).readPicked(f), onto: false });
         }}
       />
       <AddUrlDialog open={dialog === 'url'} onClose={closeDialog} />
