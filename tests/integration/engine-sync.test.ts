@@ -122,9 +122,13 @@ describe.skipIf(!hasSpeechTools())('Sync and Dictation APIs', () => {
     expect(auth.message.length).toBeGreaterThan(10);
   }, 120_000);
 
-  it('the LLM gateway routes other than chat answer errors the SDK reads', async () => {
-    const err = (await errorOf(client.llmGateway.validateUnderstanding({ speech_understanding: { request: {} } } as never))) as Error;
-    expect(err.message).not.toMatch(/failed with status/);
-    expect(err.message).toMatch(/Not found|not/i);
+  it('the LLM gateway routes other than chat answer errors the SDK reads, and validateUnderstanding is served', async () => {
+    const request = { speech_understanding: { request: { custom_formatting: { date: 'mm/dd/yyyy' } } } };
+    await expect(client.llmGateway.validateUnderstanding(request as never)).resolves.toBeUndefined();
+    const invalid = (await errorOf(client.llmGateway.validateUnderstanding({ speech_understanding: { request: { no_such_feature: {} } } } as never))) as Error;
+    expect(invalid.message).not.toMatch(/failed with status/);
+    expect(invalid.message).toMatch(/no_such_feature/);
+    const missing = (await errorOf(client.llmGateway.understanding({ transcript_id: 'nope', ...request } as never))) as Error;
+    expect(missing.message).toBe('Transcript not found');
   });
 });

@@ -105,6 +105,19 @@ export function registerGateway(ctx: EngineContext, router: Router): void {
   };
   router.post('/v1/speech-understanding', understanding);
   router.post('/v1/understanding', understanding);
+  // The SDK's validateUnderstanding: the same checks of speech_understanding, nothing run; 200 when it would be taken.
+  router.post('/v1/understanding/validate', async ({ req, res }) => {
+    const body = await readJson(req, GATEWAY_BODY_LIMIT, BODY_HINT);
+    if (!body || typeof body !== 'object' || Array.isArray(body) || !('speech_understanding' in body))
+      throw new HttpError(400, 'The body must be a JSON object with speech_understanding.');
+    await gateway.refresh();
+    try {
+      gateway.checkUnderstanding((body as { speech_understanding: unknown }).speech_understanding);
+    } catch (err) {
+      throw asHttp(err);
+    }
+    sendJson(res, 200, { valid: true });
+  });
 }
 
 async function sendEvents(res: ServerResponse, chunks: AsyncGenerator<ChatCompletionChunk>, headers: Record<string, string>): Promise<void> {
