@@ -3,7 +3,8 @@
 // runner's own closing summary again, and the exit code is nonzero when any phase failed.
 // Phases: system packages, install scripts (allowScripts), checks (typecheck, lint, format), unit
 // (Vitest), realtime (the real-time Vitest files, one at a time), the e2e builds, e2e (Playwright).
-// `node scripts/test.mjs unit e2e` runs only the phases named. Plain Node ESM with no dependencies.
+// `node scripts/test.mjs unit e2e` runs only the phases named; arguments after `--` go to the runners
+// (`node scripts/test.mjs e2e-builds e2e -- tests/e2e/a11y.spec.ts`). Plain Node ESM with no dependencies.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -24,7 +25,10 @@ const PHASES = [
   { name: 'e2e', cmd: npm, args: ['exec', '--', 'playwright', 'test'], runner: 'playwright', needs: 'e2e-builds' },
 ];
 
-const only = process.argv.slice(2);
+const argv = process.argv.slice(2);
+const dash = argv.indexOf('--');
+const only = dash < 0 ? argv : argv.slice(0, dash);
+const runnerArgs = dash < 0 ? [] : argv.slice(dash + 1);
 const unknown = only.filter((n) => !PHASES.some((p) => p.name === n));
 if (unknown.length) {
   console.error(`Unknown phase ${unknown.join(', ')}: the phases are ${PHASES.map((p) => p.name).join(', ')}.`);
@@ -61,7 +65,8 @@ function run(phase) {
     };
     const env = { ...process.env, ...(timesFile ? { VERBATIM_TEST_TIMES: timesFile } : {}) };
     if (process.stdout.isTTY && env.FORCE_COLOR === undefined) env.FORCE_COLOR = '1';
-    const child = spawn(phase.cmd, phase.args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const args = phase.runner ? [...phase.args, ...(phase.cmd === npm && phase.args[0] === 'run' ? ['--'] : []), ...runnerArgs] : phase.args;
+    const child = spawn(phase.cmd, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.on('data', (b) => {
       process.stdout.write(b);
       keep(b);
