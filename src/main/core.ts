@@ -245,6 +245,7 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
     log,
   });
   registerNotesHandlers(router, notes, platform.dialogs);
+  let outsideTimer: NodeJS.Timeout | null = null;
   router.subscribe((event, payload) => {
     const job = event === 'jobs.changed' ? (payload as JobChanged).job : null;
     if (job?.status === 'completed') void watch.jobCompleted(job);
@@ -257,6 +258,15 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
     watch.start();
     storage.start();
     notes.start();
+    // What the command line commits beside the app: the library list and the notes folder follow within 2 s.
+    outsideTimer = setInterval(() => {
+      try {
+        library.outside.check();
+      } catch (e) {
+        log(`library: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }, 2000);
+    outsideTimer.unref();
   }
 
   return {
@@ -282,6 +292,7 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
       storage.stop();
       await watch.dispose();
       await notes.dispose();
+      if (outsideTimer) clearInterval(outsideTimer);
       await captions.dispose();
       await models.dispose();
       chat.dispose();

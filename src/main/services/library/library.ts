@@ -23,6 +23,7 @@ import { RetrievalStore } from './retrieval';
 import { SearchIndex } from './search';
 import { SessionStore } from './sessions';
 import { LibraryOffload } from './library-offload';
+import { OutsideChanges } from './outside-changes';
 import { FixStore } from './fix-store';
 import { SubtitleStore } from './subtitles';
 import { TranscriptStore } from './transcripts';
@@ -71,6 +72,8 @@ export class Library {
   readonly watch: WatchStore;
   /** Fix everywhere's writes and their Undo, in slices, journaled. */
   readonly fixes: FixStore;
+  /** Commits another process made (the command line beside the app), told as changes here; see outside-changes.ts. */
+  readonly outside: OutsideChanges;
   /** Heavy work (200,000-cue subtitle imports and commits) on the library's worker thread. */
   readonly offload: LibraryOffload = new LibraryOffload(this);
   private readonly db: Database;
@@ -107,6 +110,7 @@ export class Library {
     this.review = new ReviewStore(this.db);
     this.templates = new TemplateStore(this.db);
     this.voices = new VoiceStore(this.db, ctx);
+    this.outside = new OutsideChanges(this.db, ctx);
     // A backup import a crash cut short is undone before anything reads the library. Only the app's own
     // connection does this: the worker's (handed `db`) opens while an import may be running.
     if (!db) rollBackInterruptedImport(this.db, this.audioDir);
