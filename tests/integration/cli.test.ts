@@ -238,6 +238,11 @@ describe('verbatim (command line)', () => {
       expect(srt.content.trim()).toBe(`1\n00:00:00,000 --> 00:00:01,000\nEdit number ${edits}`);
       const list = await bridge.call<{ items: { title: string; status: string }[] }>('library.list', {});
       expect(list.items.find((i) => i.title === 'beside')?.status).toBe('completed');
+      // The app tells its window what the command line added (its check for other connections' commits).
+      const added = run.stdout.split('\t')[0]!;
+      await expect
+        .poll(() => bridge.events.some((e) => e.event === 'library.changed' && (e.payload.ids as string[]).includes(added)), { timeout: 60_000 })
+        .toBe(true);
       bridge.close();
     } finally {
       app.kill('SIGTERM');
