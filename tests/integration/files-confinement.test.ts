@@ -5,7 +5,7 @@
  * when the job uploads it, not read from outside; backups are read and written only under --folder.
  * The real core and library, the fake service as the local engine.
  */
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -144,6 +144,38 @@ describe('host mode: links inside --folder that lead outside', () => {
     expect(done.status).toBe('error');
     expect(done.error).toMatchObject({ code: 'forbidden', message: expect.stringMatching(/link to a file outside/) });
   });
+});
+
+describe('host mode: the library keeps a copy of a file only through the check', () => {
+  it('a file swapped for a link out after its upload is not copied into the library when the job completes', async () => {
+    const file = join(inside, 'call.wav');
+    writeFileSync(file, Buffer.alloc(40_000, 3));
+    writeFileSync(join(outside, 'secret.wav'), Buffer.alloc(40_000, 8));
+    // The engine takes a while over it: the swap lands between the upload and the end.
+    const before = process.env.FAKE_PROCESS_MS;
+    process.env.FAKE_PROCESS_MS = '1500';
+    try {
+      core = hostCore();
+      const c = core;
+      const { jobs } = await call(c.router, 'jobs.addFiles', { files: [{ kind: 'path', path: file }] });
+      const id = jobs[0]!.id;
+      await new Promise<void>((resolve) => {
+        const check = () => ['submitted', 'processing'].includes(c.jobs.get(id).status) && (off(), resolve());
+        const off = c.router.subscribe(() => void check());
+        check();
+      });
+      rmSync(file);
+      symlinkSync(join(outside, 'secret.wav'), file);
+      const done = await waitFinal(c.jobs, id);
+      expect(done.status).toBe('completed');
+      const audioDir = join(dir, 'data', 'audio');
+      const copies = existsSync(audioDir) ? readdirSync(audioDir) : [];
+      for (const f of copies) expect(readFileSync(join(audioDir, f)).includes(8)).toBe(false);
+    } finally {
+      if (before === undefined) delete process.env.FAKE_PROCESS_MS;
+      else process.env.FAKE_PROCESS_MS = before;
+    }
+  }, 120_000);
 });
 
 describe('host mode: /media plays an original file only through the check', () => {

@@ -87,7 +87,7 @@ function liveSourceWords(ctx: JobContext, recordingId: string): Word[] | null {
   return words.some((w) => w.speaker) ? words : null;
 }
 
-/** The library keeps a copy when Settings say so: a staged upload moves in, a file is copied. */
+/** The library keeps a copy when Settings say so: a staged upload moves in, a file is copied (through the check). */
 async function keepAudio(ctx: JobContext, row: JobRow): Promise<void> {
   // A live session's recording is already the library's copy.
   if (row.source_kind === 'url' || row.source_kind === 'live') return;
@@ -98,7 +98,16 @@ async function keepAudio(ctx: JobContext, row: JobRow): Promise<void> {
     else await rm(row.source, { force: true });
     return;
   }
-  if (keep) ctx.library.audio.attach(row.recording_id, row.source);
+  if (!keep) return;
+  // The user's file goes through the check again (a link swapped in since the upload reads nothing outside) and is
+  // copied from the opened descriptor into the staging folder, off the event loop, then moved into the library.
+  const file = await ctx.files.openPath(row.source, { name: row.name });
+  try {
+    const staged = await ctx.files.stagedCopy(file);
+    ctx.library.audio.attach(row.recording_id, staged, 'original', { move: true, name: row.source });
+  } finally {
+    await file.close();
+  }
 }
 
 async function fetchRedacted(ctx: JobContext, row: JobRow, remoteId: string, signal: AbortSignal): Promise<void> {
