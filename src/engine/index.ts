@@ -6,6 +6,7 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { drainSecondsOf } from './options';
 import { startEngine } from './server';
 
 async function main(): Promise<void> {
@@ -71,8 +72,7 @@ async function main(): Promise<void> {
   const idleSeconds = values['idle-seconds'] === undefined ? undefined : Number(values['idle-seconds']);
   if (idleSeconds !== undefined && !(idleSeconds > 0)) throw new Error('--idle-seconds must be a positive number');
   // How long SIGTERM waits for running jobs before leaving them queued for the next start (default 30 s).
-  const drainSeconds = values['drain-seconds'] === undefined ? undefined : Number(values['drain-seconds']);
-  if (drainSeconds !== undefined && !(drainSeconds >= 0)) throw new Error('--drain-seconds must be a number of seconds from 0');
+  const drainSeconds = values['drain-seconds'] === undefined ? undefined : drainSecondsOf(values['drain-seconds']);
   const maxUpload = values['max-upload-bytes'] === undefined ? undefined : Number(values['max-upload-bytes']);
   const dataDir = resolve(values.data ?? join(process.env.XDG_DATA_HOME ?? join(homedir(), '.local', 'share'), 'verbatim-engine'));
   const engine = await startEngine({

@@ -36,6 +36,7 @@ import { RETENTION_DEFAULTS, startRetention } from './retention';
 import { Store } from './store';
 import { STREAMING_DEFAULTS } from './streaming/options';
 import { createEngineServer } from './tls';
+import { MAX_DRAIN_SECONDS } from './options';
 import { WebhookSender } from './webhooks';
 
 export type { EngineContext, EngineOptions, Logger } from './context';
@@ -71,6 +72,9 @@ function resolveOptions(opts: EngineOptions): ResolvedOptions {
 
 export async function startEngine(opts: EngineOptions): Promise<RunningEngine> {
   if (!opts.apiKey) throw new Error('an API key is required');
+  // setTimeout takes at most 2^31-1 ms; beyond, it fires at once (a drain of 3,000,000 s ended immediately).
+  if (opts.drainTimeoutMs !== undefined && !(opts.drainTimeoutMs >= 0 && opts.drainTimeoutMs <= MAX_DRAIN_SECONDS * 1000))
+    throw new Error(`drainTimeoutMs must be from 0 to ${MAX_DRAIN_SECONDS * 1000} (a day); got ${opts.drainTimeoutMs}`);
   const started = Date.now();
   const resolved = resolveOptions(opts);
   const logger = stderrLogger(opts.quiet);

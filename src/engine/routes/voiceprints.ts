@@ -34,18 +34,25 @@ export function registerVoiceprints(ctx: EngineContext, router: Router): void {
     prints ??= liveVoiceprints(ctx.models);
     const model = await prints.model();
     if ('missing' in model) throw new HttpError(400, model.missing.replace(/^speaker_labels needs/, 'Voiceprints need'));
+    // A client that goes away stops the work: no more segments are embedded for an answer nobody reads.
+    const gone = new AbortController();
+    res.once('close', () => {
+      if (!res.writableEnded) gone.abort();
+    });
     const dir = await mkdtemp(join(tmpdir(), 'verbatim-voiceprints-'));
     try {
       const raw = join(dir, 'audio.raw');
       let samples: number;
       try {
-        samples = await decodeToRaw(upload.path, raw);
+        samples = await decodeToRaw(upload.path, raw, { signal: gone.signal });
       } catch (err) {
+        if (gone.signal.aborted) return;
         if (err instanceof DecodeError) throw new HttpError(400, err.message);
         throw err;
       }
       const embeddings: VoiceprintsResponse['embeddings'] = [];
       for (const s of body.segments) {
+        if (gone.signal.aborted) return;
         const from = Math.min(samples, Math.round((s.start * RATE) / 1000));
         const to = Math.min(samples, Math.round((s.end * RATE) / 1000), from + 30 * RATE);
         if (to - from < RATE / 10) {
@@ -59,7 +66,7 @@ export function registerVoiceprints(ctx: EngineContext, router: Router): void {
           throw err;
         }
       }
-      sendJson(res, 200, { model: model.id, embeddings } satisfies VoiceprintsResponse);
+      if (!gone.signal.aborted) sendJson(res, 200, { model: model.id, embeddings } satisfies VoiceprintsResponse);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
