@@ -59,8 +59,8 @@ export async function readManifest(root: string): Promise<BackupManifest | null>
   }
 }
 
-/** SHA-256 of an open file, read in 1 MiB pieces (each a turn of the event loop). */
-export async function hashOpened(fh: FileHandle, size: number, signal?: AbortSignal): Promise<string> {
+/** SHA-256 of an open file, read in 1 MiB pieces (each a turn of the event loop); `read` hears the bytes read so far. */
+export async function hashOpened(fh: FileHandle, size: number, signal?: AbortSignal, read?: (bytes: number) => void): Promise<string> {
   const hash = createHash('sha256');
   const buf = Buffer.allocUnsafe(1 << 20);
   for (let at = 0; at < size;) {
@@ -69,6 +69,7 @@ export async function hashOpened(fh: FileHandle, size: number, signal?: AbortSig
     if (bytesRead === 0) break;
     hash.update(buf.subarray(0, bytesRead));
     at += bytesRead;
+    read?.(at);
   }
   return hash.digest('hex');
 }
@@ -80,10 +81,11 @@ export async function checkFile(
   size: number,
   entry: { bytes: number; sha256: string } | undefined,
   signal?: AbortSignal,
+  read?: (bytes: number) => void,
 ): Promise<void> {
   if (!entry) throw incomplete(`${name} is not listed in its ${MANIFEST_FILE}`);
   if (size !== entry.bytes) throw incomplete(`${name} holds ${size.toLocaleString('en')} bytes where the backup wrote ${entry.bytes.toLocaleString('en')}`);
-  if ((await hashOpened(fh, size, signal)) !== entry.sha256) throw incomplete(`${name} is not the file the backup wrote (its SHA-256 differs)`);
+  if ((await hashOpened(fh, size, signal, read)) !== entry.sha256) throw incomplete(`${name} is not the file the backup wrote (its SHA-256 differs)`);
 }
 
 /** Every audio file the manifest lists, present, whole and unchanged. */

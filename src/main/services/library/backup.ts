@@ -97,7 +97,11 @@ export class BackupStore {
     const stats: ReadStats = { bytes: 0, skipped: 0, reasons: [] };
     const notes: string[] = [];
     const second: ReadStats = { bytes: 0, skipped: 0, reasons: [] };
-    const report = (pass: number) => opts.progress?.({ done: pass * size + (pass ? second.bytes : stats.bytes), total: 2 * size });
+    /** library.json is read twice, and checked against its manifest first when it has one (`checked`: 0, or its size once checked). */
+    let checking = false;
+    let checked = 0;
+    const progress = (done: number) => opts.progress?.({ done, total: (checking ? 3 : 2) * size });
+    const report = (pass: number) => progress(checked + pass * size + (pass ? second.bytes : stats.bytes));
     const imported: string[] = [];
     const copied: string[] = [];
     const chatIds = new Set<string>();
@@ -110,7 +114,9 @@ export class BackupStore {
       // Before anything is read for its rows: every file as the backup wrote it (a backup made before manifests has none).
       manifest = await readManifest(root);
       if (manifest) {
-        await checkFile('library.json', fh, size, manifest.files['library.json'], opts.signal);
+        checking = true;
+        await checkFile('library.json', fh, size, manifest.files['library.json'], opts.signal, progress);
+        checked = size;
         await checkAudio(root, manifest, opts.signal);
       }
       // Pass 1: which recordings are new, their transcripts, and which chats are over one of them.
