@@ -159,7 +159,10 @@ export async function writeBackup(
     for (const [ti, t] of tables.entries()) {
       piece += `${ti ? ',' : ''}${JSON.stringify(t)}:[`;
       let first = true;
-      const rows = snap.prepare(`SELECT * FROM ${t}`).iterate() as IterableIterator<Record<string, unknown>>;
+      // An iterator keeps its connection busy until it ends: only the snapshot's own may stay open across turns
+      // (an in-memory database has no second connection, and is read a table at a time).
+      const select = snap.prepare(`SELECT * FROM ${t}`);
+      const rows = (snap === db ? select.all() : select.iterate()) as Iterable<Record<string, unknown>>;
       for (const row of rows) {
         piece += (first ? '' : ',') + rowJson(row);
         first = false;
@@ -169,8 +172,7 @@ export async function writeBackup(
           piece = '';
         }
         if (performance.now() - started >= SLICE_MS) {
-          // An in-memory database's iterator holds the app's own connection: it is read whole, as before.
-          if (snap !== db) await yieldTurn();
+          await yieldTurn();
           report();
           started = performance.now();
         }

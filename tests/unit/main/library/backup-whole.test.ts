@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { createGzip } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Library } from '../../../../src/main/services/library/library';
+import { openDatabase } from '../../../../src/main/services/library/db';
 import { addCompleted } from '../../../support/library';
 import { resealBackup } from '../../../support/backup';
 
@@ -90,6 +91,18 @@ describe('making a backup of a library', () => {
     expect(turns).toBeGreaterThan(1);
     expect(progress.at(-1)).toMatchObject({ done: progress.at(-1)!.total });
     lib.close();
+  });
+});
+
+describe('a library with no file of its own (in memory)', () => {
+  it('is backed up from its own connection, a table at a time, and restores whole', async () => {
+    const lib = new Library(join(dir, 'memory'), openDatabase(':memory:'));
+    addCompleted(lib, 'Kept in memory', [{ text: 'hello', start: 0, end: 300, confidence: 0.9, speaker: null }]);
+    expect(await lib.backup.exportAll(join(dir, 'memory-backup'))).toMatchObject({ items: 1 });
+    lib.close();
+    const back = new Library(join(dir, 'memory-restored'));
+    expect(await back.backup.importAll(join(dir, 'memory-backup'))).toMatchObject({ imported: 1 });
+    back.close();
   });
 });
 
