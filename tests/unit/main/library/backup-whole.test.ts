@@ -94,6 +94,33 @@ describe('making a backup of a library', () => {
   });
 });
 
+describe('a library changed while its backup is made', () => {
+  it('backs up the library as it was when the backup began, consistent with its manifest', async () => {
+    const lib = new Library(join(dir, 'busy'));
+    const ids = Array.from(
+      { length: 200 },
+      (_, i) => addCompleted(lib, `Busy ${i}`, [{ text: `word${i}`, start: 0, end: 300, confidence: 0.9, speaker: null }]).recordingId,
+    );
+    let changed = false;
+    const made = await lib.backup.exportAll(join(dir, 'busy-backup'), {
+      // Deleted and added while the backup is running (its first report comes before any row is written).
+      progress: () => {
+        if (changed) return;
+        changed = true;
+        lib.recordings.delete(ids.slice(0, 50));
+        addCompleted(lib, 'Added meanwhile', [{ text: 'late', start: 0, end: 300, confidence: 0.9, speaker: null }]);
+      },
+    });
+    expect(changed).toBe(true);
+    expect(made.items).toBe(200);
+    const back = new Library(join(dir, 'busy-restored'));
+    expect(await back.backup.importAll(join(dir, 'busy-backup'))).toMatchObject({ imported: 200, notes: [] });
+    expect(back.recordings.list({ limit: 500 }).items.map((r) => r.title)).not.toContain('Added meanwhile');
+    back.close();
+    lib.close();
+  });
+});
+
 describe('a library with no file of its own (in memory)', () => {
   it('is backed up from its own connection, a table at a time, and restores whole', async () => {
     const lib = new Library(join(dir, 'memory'), openDatabase(':memory:'));
