@@ -80,6 +80,8 @@ test.describe('summary templates', () => {
     await page.getByRole('button', { name: 'Open Launch meeting' }).click();
     await page.getByRole('button', { name: 'Understand…' }).click();
     const dialog = page.getByRole('dialog', { name: /Understand/ });
+    // The app's engine lists the installed model once it is up: with no key it is the one Understand runs with.
+    await expect(dialog).toContainText(/Runs with .*tiny-template/, { timeout: 60_000 });
     await dialog.getByTestId('insight-template').selectOption({ label: 'Stand-up' });
     await dialog.getByRole('button', { name: 'Summary', exact: true }).click();
     const summary = dialog.getByTestId('insight-summary');
