@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Library } from '../src/main/services/library/library';
+import { figure } from './_figure';
 
 const count = Number(process.argv[2] ?? 10_000);
 const wordsEach = Number(process.argv[3] ?? 2_000);
@@ -99,6 +100,8 @@ const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(
 console.log(`app-fts: ${count} transcripts × ${wordsEach} words (${sentences} indexed sentences), ${queries.length} queries, top 50 hits with snippets`);
 console.log(`  all queries: p50 ${pct(all, 50).toFixed(1)} ms, p95 ${pct(all, 95).toFixed(1)} ms, max ${Math.max(...all).toFixed(1)} ms (goal p95 ≤ 30 ms)`);
 for (const [kind, xs] of by) console.log(`  ${kind.padEnd(12)} p50 ${pct(xs, 50).toFixed(1)} ms, p95 ${pct(xs, 95).toFixed(1)} ms`);
+figure('search, p50', pct(all, 50), 'ms');
+figure('search, p95', pct(all, 95), 'ms');
 const listTimes: number[] = [];
 for (let i = 0; i < 40; i++) {
   const t0 = performance.now();
@@ -111,4 +114,5 @@ for (let i = 0; i < 40; i++) {
   listTimes.push(performance.now() - t0);
 }
 console.log(`  library list page (100 of ${count}, 4 sorts, random offsets): p50 ${pct(listTimes, 50).toFixed(1)} ms, p95 ${pct(listTimes, 95).toFixed(1)} ms`);
+figure('library list page, p95', pct(listTimes, 95), 'ms');
 lib.close();

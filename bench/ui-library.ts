@@ -6,6 +6,7 @@
  */
 import { ms, openHostPage, quantile, tempDataDir } from '../tests/e2e/bench-kit';
 import { seedLibrary } from '../tests/e2e/seed';
+import { figure } from './_figure';
 
 const N = 10_000;
 
@@ -118,6 +119,10 @@ async function main(): Promise<void> {
       `  scroll ${Math.round(scroll.distance).toLocaleString('en-US')} px in ${scroll.frames.length} frames: median ${ms(quantile(scroll.frames, 0.5))}, p95 ${ms(quantile(scroll.frames, 0.95))}, max ${ms(Math.max(...scroll.frames))}; frames > 16.7 ms: ${over16} (${((100 * over16) / scroll.frames.length).toFixed(1)}%), > 20 ms (beyond vsync jitter): ${over20} (${((100 * over20) / scroll.frames.length).toFixed(1)}%), > 33.4 ms: ${over33}; frames showing loading rows: ${scroll.skeletonFrames}`,
     );
     console.log(`  jump to 20 random places: rows filled in median ${ms(quantile(jumps, 0.5))}, max ${ms(Math.max(...jumps))}`);
+    figure('navigation to first row painted', firstRow.row, 'ms');
+    figure('remount Settings to Library, median', quantile(remount, 0.5), 'ms');
+    figure('scroll frame, p95', quantile(scroll.frames, 0.95), 'ms');
+    figure('jump rows filled, median', quantile(jumps, 0.5), 'ms');
   } finally {
     await close();
   }

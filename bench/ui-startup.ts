@@ -16,6 +16,7 @@
  */
 import { launchHost, stopHost } from '../tests/e2e/host';
 import { launchBrowser, ms, quantile, tempDataDir } from '../tests/e2e/bench-kit';
+import { figure } from './_figure';
 
 /** Issue 29's goal for the median cold start. */
 const GOAL_MS = 500;
@@ -52,6 +53,9 @@ async function main(): Promise<void> {
   console.log(
     `  total cold start to interactive        median ${ms(quantile(total, 0.5))}  max ${ms(Math.max(...total))}  (goal ≤ ${GOAL_MS} ms; ratio ${(quantile(total, 0.5) / GOAL_MS).toFixed(2)})`,
   );
+  figure('host spawn to URL, median', quantile(server, 0.5), 'ms');
+  figure('URL to connected library, median', quantile(page, 0.5), 'ms');
+  figure('cold start to interactive, median', quantile(total, 0.5), 'ms');
 }
 
 void main();

@@ -7,6 +7,7 @@
  */
 import { ms, openHostPage, quantile, tempDataDir } from '../tests/e2e/bench-kit';
 import { seedLibrary } from '../tests/e2e/seed';
+import { figure } from './_figure';
 
 const WORDS = 18_500;
 /** Issue 29's goals: the median open and the slowest one. */
@@ -65,6 +66,8 @@ async function main(): Promise<void> {
     console.log(`  each open, in order: ${opens.map((o) => o.toFixed(1)).join(', ')} ms`);
     console.log(`  word spans in the DOM: ${spans} of ${WORDS} (paragraphs virtualized)`);
     console.log(`  find "budget" over ${WORDS} words: ${ms(find.ms)} → ${find.count}`);
+    figure('open a 2-hour transcript, median', quantile(opens, 0.5), 'ms');
+    figure('find over the transcript', find.ms, 'ms');
   } finally {
     await close();
   }

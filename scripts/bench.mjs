@@ -1,14 +1,26 @@
-// `npm run bench [-- name-filter]`: runs every benchmark under bench/ in turn
-// (each prints its own figures and ratios) and a one-line summary at the end.
-import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+// `npm run bench [-- name-filter] [--update-baseline]`: runs every benchmark under bench/ in turn
+// (each prints its own figures), then compares each figure it reported (a `BENCH-FIGURE {json}` line,
+// bench/_figure.ts) with bench/baseline.json: the baseline, the ratio, and a flag on any figure more
+// than 20% worse. Exits nonzero when a bench failed or a figure is flagged.
+// `--update-baseline` records this run's figures as the baseline, with the commit and the machine.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { ensureHost } from './build-host.mjs';
 import { ensureSystemPackages } from './system-deps.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const filter = process.argv[2] ?? '';
+const baselineFile = join(root, 'bench', 'baseline.json');
+const args = process.argv.slice(2);
+const update = args.includes('--update-baseline');
+const rest = args.filter((a) => a !== '--update-baseline');
+const filter = rest[0] ?? '';
+/** A figure more than this much worse than its baseline is flagged. */
+const WORSE = 1.2;
+
 const benches = readdirSync(join(root, 'bench'))
   .filter((f) => f.endsWith('.ts') && !f.startsWith('_') && f.includes(filter))
   .sort();
@@ -23,14 +35,75 @@ if (!ensureSystemPackages('bench', { strict: true }).ok) process.exit(1);
 const prep = spawnSync('npm', ['run', '-s', 'build:renderer'], { cwd: root, stdio: 'inherit' });
 if (prep.status !== 0) process.exit(prep.status ?? 1);
 await ensureHost();
+
+/** Runs one bench with its output passed through; collects the figures it reports. */
+function runBench(file) {
+  return new Promise((resolve) => {
+    const figures = [];
+    // Arguments after the name go to the benchmark (npm run bench -- accuracy --model DIR).
+    const child = spawn(join(root, 'node_modules', '.bin', 'tsx'), [join(root, 'bench', file), ...rest.slice(1)], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      const m = /^BENCH-FIGURE (\{.*\})\s*$/.exec(line);
+      if (!m) return void process.stdout.write(`${line}\n`);
+      try {
+        const f = JSON.parse(m[1]);
+        if (typeof f.name === 'string' && typeof f.value === 'number') figures.push({ bench: file.replace(/\.ts$/, ''), ...f });
+      } catch {
+        process.stdout.write(`${line}\n`);
+      }
+    });
+    child.on('close', (code) => resolve({ code, figures }));
+  });
+}
+
 const results = [];
+const figures = [];
 for (const file of benches) {
   console.log(`\n=== bench/${file} ===`);
   const started = Date.now();
-  // Arguments after the name go to the benchmark (npm run bench -- accuracy --model DIR).
-  const r = spawnSync(join(root, 'node_modules', '.bin', 'tsx'), [join(root, 'bench', file), ...process.argv.slice(3)], { cwd: root, stdio: 'inherit' });
-  results.push({ file, ok: r.status === 0, seconds: ((Date.now() - started) / 1000).toFixed(1) });
+  const r = await runBench(file);
+  figures.push(...r.figures);
+  results.push({ file, ok: r.code === 0, seconds: ((Date.now() - started) / 1000).toFixed(1) });
 }
+
+const baseline = existsSync(baselineFile) ? JSON.parse(readFileSync(baselineFile, 'utf8')) : { figures: {} };
+const key = (f) => `${f.bench}: ${f.name}`;
+const num = (v) => (Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 1 ? v.toFixed(2) : v.toPrecision(3));
+let flagged = 0;
+console.log('\n=== figures against bench/baseline.json ===');
+for (const f of figures) {
+  const b = baseline.figures[key(f)];
+  let line = `  ${key(f)}: ${num(f.value)} ${f.unit}`;
+  if (!b) line += '  (no baseline yet)';
+  else {
+    const ratio = f.value / b.value;
+    const worse = f.better === 'higher' ? ratio < 1 / WORSE : ratio > WORSE;
+    if (worse) flagged++;
+    line += `  baseline ${num(b.value)} ${b.unit}  ratio ${ratio.toFixed(2)}${worse ? `  <-- more than ${Math.round((WORSE - 1) * 100)}% worse` : ''}`;
+  }
+  console.log(line);
+}
+if (figures.length === 0) console.log('  (the benches run reported no figures)');
+
+if (update && figures.length) {
+  const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).stdout.trim();
+  const dirty = spawnSync('git', ['status', '--porcelain', '--', 'src', 'bench', 'tests/e2e'], { cwd: root, encoding: 'utf8' }).stdout.trim() !== '';
+  const machine = `${cpus()[0]?.model ?? 'unknown CPU'} x${cpus().length}, ${Math.round(totalmem() / 2 ** 30)} GiB, ${platform()} ${release()}, Node ${process.versions.node}`;
+  const at = new Date().toISOString();
+  const load = loadavg()[0].toFixed(1);
+  for (const f of figures)
+    baseline.figures[key(f)] = { value: f.value, unit: f.unit, better: f.better, commit: dirty ? `${commit}+changes` : commit, machine, load, at };
+  baseline.figures = Object.fromEntries(Object.entries(baseline.figures).sort(([a], [b]) => (a < b ? -1 : 1)));
+  writeFileSync(baselineFile, `${JSON.stringify(baseline, null, 2)}\n`);
+  console.log(
+    `\nRecorded ${figures.length} figures as the baseline in bench/baseline.json (commit ${commit}${dirty ? ' with uncommitted changes' : ''}, load ${load}).`,
+  );
+}
+
 console.log('\n=== summary ===');
 for (const r of results) console.log(`${r.ok ? 'ok  ' : 'FAIL'} ${r.file} (${r.seconds} s)`);
-process.exit(results.every((r) => r.ok) ? 0 : 1);
+if (flagged) console.log(`${flagged} figure${flagged === 1 ? '' : 's'} more than ${Math.round((WORSE - 1) * 100)}% worse than the baseline.`);
+process.exit(results.every((r) => r.ok) && (flagged === 0 || update) ? 0 : 1);
