@@ -23,6 +23,7 @@ import { launchHost, stopHost } from '../tests/e2e/host';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, fakeMicrophoneArgs } from '../tests/e2e/chromium';
 import { quantile, tempDataDir } from '../tests/e2e/bench-kit';
 import { installTinyGguf } from '../tests/fixtures/models/gguf';
+import { figure } from './_figure';
 
 const MINUTES = Number(process.argv[2] ?? 10);
 const SENTENCES = [
@@ -264,6 +265,8 @@ async function main(): Promise<void> {
     console.log(
       `  end of speech → final turn on screen     n=${final.length}/${endsMeasured}  p50 ${quantile(final, 0.5).toFixed(0)} ms  p95 ${quantile(final, 0.95).toFixed(0)} ms  (goal p50 900; ratio ${(quantile(final, 0.5) / 900).toFixed(2)})`,
     );
+    figure(`${label}: speech onset to first caption, p50`, quantile(first, 0.5), 'ms');
+    figure(`${label}: end of speech to final turn, p50`, quantile(final, 0.5), 'ms');
     console.log(`  CPU  renderer ${pct(cpu1.renderer - cpu0.renderer)} · main ${pct(cpu1.main - cpu0.main)} · engine ${pct(cpu1.engine - cpu0.engine)}`);
     console.log(
       `  memory growth  main RSS ${(mem1.main - mem0.main).toFixed(1)} MiB (${mem0.main.toFixed(0)} → ${mem1.main.toFixed(0)}) · renderer JS heap ${(mem1.heap - mem0.heap).toFixed(1)} MiB (${mem0.heap.toFixed(1)} → ${mem1.heap.toFixed(1)})  (goal ≤ 20 MiB)`,

@@ -11,6 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { execFileSync } from 'node:child_process';
 import { wordErrorRate } from '../src/engine/text/wer';
 import { benchEngine, call, fmt, waitFinal } from './engine-support';
+import { figure } from './_figure';
 
 const DIR = '/usr/share/pocketsphinx/test/data/librivox';
 
@@ -59,6 +60,9 @@ async function main(): Promise<void> {
     console.log(
       `\nTOTAL audio ${fmt(audio)} s, wall ${fmt(wall)} s → RTF ${fmt(wall / audio, 3)} (goal ≤ 0.25); engine CPU ${fmt(cpuSeconds)} s (CPU RTF ${fmt(cpuSeconds / audio, 3)}, not counting ffmpeg); corpus WER ${fmt((errors / refWords) * 100, 1)}%`,
     );
+    figure('real-time factor (wall)', wall / audio, '×');
+    figure('CPU real-time factor', cpuSeconds / audio, '×');
+    figure('corpus WER', (errors / refWords) * 100, '%');
   } finally {
     await engine.close();
     rmSync(dir, { recursive: true, force: true });

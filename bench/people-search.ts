@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Library } from '../src/main/services/library/library';
 import { addCompleted } from '../tests/support/library';
+import { figure } from './_figure';
 
 const count = Number(process.argv[2] ?? 1_000);
 const wordsEach = Number(process.argv[3] ?? 2_000);
@@ -61,6 +62,8 @@ for (const kind of ['rare word', 'medium word', 'common word']) {
   console.log(
     `  ${kind.padEnd(12)} everyone p50 ${pct(everyone, 50).toFixed(1)} ms p95 ${pct(everyone, 95).toFixed(1)} ms · Dana only p50 ${pct(narrowed, 50).toFixed(1)} ms p95 ${pct(narrowed, 95).toFixed(1)} ms · ratio p50 ${(pct(narrowed, 50) / pct(everyone, 50)).toFixed(2)}`,
   );
+  figure(`${kind}, everyone, p95`, pct(everyone, 95), 'ms');
+  figure(`${kind}, one person, p95`, pct(narrowed, 95), 'ms');
 }
 lib.close();
 rmSync(dir, { recursive: true, force: true });

@@ -9,6 +9,7 @@
 import { doubtfulWords, nextDoubtful } from '../src/renderer/src/lib/review';
 import { makeWords, seedLibrary } from '../tests/e2e/seed';
 import { ms, openHostPage, quantile, tempDataDir } from '../tests/e2e/bench-kit';
+import { figure } from './_figure';
 
 const WORDS = 18_500;
 const JUMPS = 40;
@@ -98,6 +99,8 @@ async function main(): Promise<void> {
       `  F8 → caret (focus in the word's editor): median ${ms(quantile(focus, 0.5))}, p95 ${ms(quantile(focus, 0.95))}, max ${ms(Math.max(...focus))} (goal ≤ ${GOAL_MS} ms; median ratio ${(quantile(focus, 0.5) / GOAL_MS).toFixed(2)}, max ratio ${(Math.max(...focus) / GOAL_MS).toFixed(2)})`,
     );
     console.log(`  each jump to the caret, in order: ${focus.map((f) => f.toFixed(1)).join(', ')} ms`);
+    figure('F8 to caret, median', quantile(focus, 0.5), 'ms');
+    figure('F8 to next frame painted, median', quantile(paint, 0.5), 'ms');
     console.log(`  F8 → next frame painted with it: median ${ms(quantile(paint, 0.5))}, p95 ${ms(quantile(paint, 0.95))}, max ${ms(Math.max(...paint))}`);
   } finally {
     await close();

@@ -12,6 +12,7 @@ import { Library } from '../src/main/services/library/library';
 import { buildCuesWith, builtInProfiles, commands, diffCues, applySplice, invertSplice, toSrt } from '../src/shared/subtitles/index';
 import { ms, openHostPage, quantile, tempDataDir } from '../tests/e2e/bench-kit';
 import { makeWords, seedLibrary } from '../tests/e2e/seed';
+import { figure } from './_figure';
 
 const WORDS = 30_000;
 
@@ -27,10 +28,12 @@ function timeIt(n: number, fn: () => void): number[] {
   return out;
 }
 
-const line = (label: string, values: number[], goal: number) =>
+const line = (label: string, values: number[], goal: number) => {
   console.log(
     `  ${label}: median ${ms(quantile(values, 0.5))}, p90 ${ms(quantile(values, 0.9))} (goal ≤ ${goal} ms; ratio ${(quantile(values, 0.5) / goal).toFixed(2)})`,
   );
+  figure(`${label}, median`, quantile(values, 0.5), 'ms');
+};
 
 async function main(): Promise<void> {
   const words = makeWords(WORDS, ['A', 'B']);
