@@ -24,6 +24,8 @@ import { tellLocalEngine } from './services/captions/known-voices';
 import { captionModels } from './services/captions/models';
 import { ChatService } from './services/chat/service';
 import { InsightService } from './services/chat/insights';
+import { SubtitleTranslator } from './services/chat/subtitle-translate';
+import { registerSubtitleTranslateHandlers } from './ipc/subtitle-translate';
 import { ServiceClients } from './services/clients';
 import { EngineManager } from './services/local-engine';
 import { JobService, type JobServiceOptions } from './services/jobs';
@@ -197,6 +199,13 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
   });
   const insights = new InsightService(library, clients, () => chat.models(), { progress: (p) => router.emit('insights.progress', p) });
   registerChatHandlers(router, chat, insights);
+  const subtitleTranslator = new SubtitleTranslator(
+    library,
+    clients,
+    () => chat.models(),
+    (p) => router.emit('subtitles.translateProgress', p),
+  );
+  registerSubtitleTranslateHandlers(router, library, subtitleTranslator);
   registerTemplateHandlers(router, library);
   // Translation and "What did I miss?" beside live captions, through the chat's model of the current region.
   const captionExtras = new CaptionExtras(
@@ -297,6 +306,7 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
       await models.dispose();
       chat.dispose();
       insights.dispose();
+      subtitleTranslator.dispose();
       follower.dispose();
       await jobs.dispose();
       await webhooks.close();

@@ -24,6 +24,7 @@ import { jobChannels } from './ipc/jobs';
 import { libraryChannels } from './ipc/library';
 import { modelChannels } from './ipc/models';
 import { subtitleChannels } from './ipc/subtitles';
+import { subtitleTranslateChannels, subtitleTranslateProgressSchema } from './ipc/subtitle-translate';
 import { storageChannels, retentionRunSchema } from './ipc/storage';
 import { reviewChannels } from './ipc/review';
 import { peopleChannels } from './ipc/people';
@@ -39,6 +40,7 @@ export const channels = {
   ...jobChannels,
   ...libraryChannels,
   ...subtitleChannels,
+  ...subtitleTranslateChannels,
   ...captionChannels,
   ...chatChannels,
   ...modelChannels,
@@ -53,6 +55,8 @@ export const channels = {
 
 export const events = {
   'settings.changed': settingsViewSchema,
+  /** A verbatim://recording/ID?t=SECONDS link was opened (Markdown notes, MCP citations): show that recording at that moment. */
+  'app.openLink': z.object({ recordingId: z.string().min(1).max(80), ms: z.number().int().nonnegative().nullable() }),
   /** The notes folder's state changed (a note written, one kept because the user edited it, a problem). */
   'notes.changed': notesStatusSchema,
   /** Upload progress of one job, ≤ 10/s per job. */
@@ -94,6 +98,8 @@ export const events = {
   'chat.state': chatStateSchema,
   /** A transcript action (summary, translation…) read `done` of `total` parts of its recording. */
   'insights.progress': z.object({ recordingId: z.string(), kind: insightKindSchema, done: z.number().int().nonnegative(), total: z.number().int().positive() }),
+  /** A subtitle translation's progress: cues done of the source's cues, and whether it still runs. */
+  'subtitles.translateProgress': subtitleTranslateProgressSchema,
   /** A chat was created, changed (renamed, new message, model) or deleted: refetch the list. */
   'chat.changed': z.object({ id: z.string(), reason: z.enum(['created', 'updated', 'deleted']) }),
   /** A download's bytes, speed, ETA and state (a few times a second while it runs, and on every change of state). */

@@ -31,12 +31,17 @@ export function registerLibraryHandlers(router: Router, services: LibraryService
   router.handle('library.correctWords', ({ id, edits }) => packTranscript(library.edits.correctWords(id, edits)));
   router.handle('library.renameSpeaker', ({ id, speaker, name }) => packTranscript(library.edits.renameSpeaker(id, speaker, name)));
   // The one export pair for the library, a transcript and the Subtitles view (its VTT voice tags: `voices`).
-  router.handle('library.export', ({ id, format, voices, charsPerCaption, captionText }) =>
-    library.exports.file(id, format, { voices, rebuildCharsPerLine: charsPerCaption, captionText }),
+  router.handle('library.export', ({ id, format, voices, charsPerCaption, captionText, bilingual }) =>
+    library.exports.file(id, format, { voices, rebuildCharsPerLine: charsPerCaption, captionText, bilingual }),
   );
   router.handle('library.checkWebhook', async ({ id }) => ({ webhook: await webhooks.check(id) }));
-  router.handle('library.saveExport', ({ ids, format, voices, charsPerCaption }) =>
-    saver.save(ids, format, { voices, rebuildCharsPerLine: charsPerCaption }, format === 'srt' || format === 'vtt' ? 'Export subtitles' : 'Export transcript'),
+  router.handle('library.saveExport', ({ ids, format, voices, charsPerCaption, bilingual }) =>
+    saver.save(
+      ids,
+      format,
+      { voices, rebuildCharsPerLine: charsPerCaption, bilingual },
+      format === 'srt' || format === 'vtt' ? 'Export subtitles' : 'Export transcript',
+    ),
   );
   router.handle('library.revealExport', ({ path }) => {
     saver.reveal(path);

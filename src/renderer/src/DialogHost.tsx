@@ -13,6 +13,7 @@ type Of<K extends DialogKind> = Extract<DialogRequest, { kind: K }>;
 const ExportDialog = lazy(() => import('./features/library/ExportDialog').then((m) => ({ default: m.ExportDialog })));
 const ImportSubtitlesDialog = lazy(() => import('./features/subtitles/ImportSubtitlesDialog').then((m) => ({ default: m.ImportSubtitlesDialog })));
 const InsightsDialog = lazy(() => import('./features/chat/InsightsDialog').then((m) => ({ default: m.InsightsDialog })));
+const TranslateSubtitlesDialog = lazy(() => import('./features/subtitles/TranslateSubtitlesDialog').then((m) => ({ default: m.TranslateSubtitlesDialog })));
 
 export function DialogHost() {
   const dialog = useApp((s) => s.dialog);
@@ -23,6 +24,7 @@ export function DialogHost() {
   const exporting = last.export;
   const importing = last.importSubtitles;
   const insights = last.insights;
+  const translating = last.translateSubtitles;
   return (
     <Suspense fallback={null}>
       {exporting && <ExportDialog open={dialog?.kind === 'export'} onClose={close} ids={exporting.ids} title={exporting.title} />}
@@ -35,6 +37,14 @@ export function DialogHost() {
           onClose={close}
           recordingId={insights.recordingId}
           title={insights.title}
+        />
+      )}
+      {translating && (
+        <TranslateSubtitlesDialog
+          key={translating.recordingId}
+          open={dialog?.kind === 'translateSubtitles'}
+          onClose={close}
+          recordingId={translating.recordingId}
         />
       )}
     </Suspense>

@@ -72,6 +72,8 @@ export const libraryChannels = {
         charsPerCaption: captionChars,
         /** SRT/VTT of a live session with translated lines: the original (default), the translation, or both (one cue a turn). */
         captionText: z.enum(['original', 'translation', 'both']).optional(),
+        /** SRT/VTT of a translated subtitle track: the source line above the translation in each cue. */
+        bilingual: z.boolean().optional(),
       })
       .strict(),
     /** Text, or base64 for DOCX (`encoding`). */
@@ -91,7 +93,13 @@ export const libraryChannels = {
    */
   'library.saveExport': {
     input: z
-      .object({ ids: z.array(z.string().min(1)).min(1).max(1000), format: exportFormatSchema, voices: z.boolean().optional(), charsPerCaption: captionChars })
+      .object({
+        ids: z.array(z.string().min(1)).min(1).max(1000),
+        format: exportFormatSchema,
+        voices: z.boolean().optional(),
+        charsPerCaption: captionChars,
+        bilingual: z.boolean().optional(),
+      })
       .strict(),
     output: z.object({
       canceled: z.boolean(),

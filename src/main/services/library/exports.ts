@@ -13,6 +13,7 @@ import { liveCaptionCues, LiveExtrasStore } from './live-extras';
 import { AppError } from '../../../shared/errors';
 import { InsightStore } from './insights';
 import { toMarkdown } from './markdown';
+import { bilingualCues } from './subtitle-translations';
 
 export interface ExportedFile {
   filename: string;
@@ -44,6 +45,8 @@ export interface ExportOptions {
   voices?: boolean;
   /** SRT/VTT of a live session: its translated lines instead of the original, or both, one cue a turn (liveCaptionCues). */
   captionText?: 'original' | 'translation' | 'both';
+  /** SRT/VTT of a translated subtitle track: each cue with its source line above the translation. */
+  bilingual?: boolean;
 }
 
 /** The editor's document of a recording: its cues (edited, else built by its profile), WebVTT header and notes, and the profile. */
@@ -79,6 +82,7 @@ export class ExportStore {
     const doc = (): EditorCues => {
       // The words read above are the cues' too: decoding a 30,000-word transcript again cost ~10 ms of an export.
       const d = this.editorCues(recordingId, { transcriptId: t.transcriptId, words: t.words });
+      if (opts.bilingual) return { ...d, cues: bilingualCues(t.options, d.cues, (id) => this.editorCues(id).cues) };
       if (opts.rebuildCharsPerLine === undefined) return d;
       return { ...d, cues: buildCuesWith(t.words, { ...d.profile, maxCharsPerLine: opts.rebuildCharsPerLine }) };
     };

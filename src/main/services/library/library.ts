@@ -26,6 +26,7 @@ import { LibraryOffload } from './library-offload';
 import { OutsideChanges } from './outside-changes';
 import { FixStore } from './fix-store';
 import { SubtitleStore } from './subtitles';
+import { SubtitleTranslations } from './subtitle-translations';
 import { TranscriptStore } from './transcripts';
 import { TemplateStore } from './templates';
 import { WebhookLog } from './webhook-log';
@@ -54,6 +55,8 @@ export class Library {
   readonly edits: EditStore;
   /** The subtitle editor's storage (cue edits, history, profiles, peaks). */
   readonly subtitles: SubtitleStore;
+  /** Translated subtitle tracks (each an item of its own) and how far each has come. */
+  readonly translations: SubtitleTranslations;
   /** Live caption sessions (recordings of kind `live`, their versions). */
   readonly sessions: SessionStore;
   /** A live session's translations and "What did I miss?" summaries. */
@@ -101,6 +104,7 @@ export class Library {
     this.webhooks = new WebhookLog(this.db, ctx);
     this.edits = new EditStore(this.db, ctx);
     this.subtitles = new SubtitleStore(this.db, ctx, { words: (t) => this.transcripts.words(t), correctWords: (r, e) => this.edits.correctWords(r, e) });
+    this.translations = new SubtitleTranslations(this.db, this);
     this.sessions = new SessionStore(this.db, ctx);
     this.liveExtras = new LiveExtrasStore(this.db);
     this.chats = new ChatStore(this.db, ctx);

@@ -17,7 +17,9 @@ export type DialogRequest =
   /** A picked subtitle file: onto the open recording's cues (`onto`), or as a new library item. */
   | { kind: 'importSubtitles'; file: SubtitleFile; onto: boolean }
   /** Speech understanding of one recording's transcript (summary, chapters, translation, …). */
-  | { kind: 'insights'; recordingId: string; title: string };
+  | { kind: 'insights'; recordingId: string; title: string }
+  /** A subtitle track translated into another language, same timings (the Subtitles view's Translate…). */
+  | { kind: 'translateSubtitles'; recordingId: string };
 export type DialogKind = DialogRequest['kind'];
 
 /** The transcript being read, and where to start (a search hit's time). `nonce` re-seeks on a second open. */

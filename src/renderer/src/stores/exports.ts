@@ -12,7 +12,7 @@ import { saved } from './subtitles';
 import { toast } from './toasts';
 
 /** The recordings, the format, and (VTT) whether cues carry `<v Name>` voice tags. */
-export type ExportRequest = Pick<Input<'library.saveExport'>, 'ids' | 'format' | 'voices'>;
+export type ExportRequest = Pick<Input<'library.saveExport'>, 'ids' | 'format' | 'voices' | 'bilingual'>;
 
 /** How the outcome is told (the toasts): errors, and what was saved with an action to show it. */
 export type Notify = (text: string, tone: 'ok' | 'error', action?: { label: string; run(): void }) => void;
@@ -27,7 +27,7 @@ export async function exportRecordings(req: ExportRequest, notify: Notify = toas
 
 export async function saveOrDownload(req: ExportRequest, opts: { desktop: boolean; notify: Notify }): Promise<void> {
   const { notify } = opts;
-  const voices = req.voices === undefined ? {} : { voices: req.voices };
+  const voices = { ...(req.voices === undefined ? {} : { voices: req.voices }), ...(req.bilingual ? { bilingual: true } : {}) };
   try {
     if (opts.desktop) return await saveInDesktop(req, notify);
     const names: string[] = [];
@@ -47,7 +47,12 @@ export async function saveOrDownload(req: ExportRequest, opts: { desktop: boolea
 }
 
 async function saveInDesktop(req: ExportRequest, notify: Notify): Promise<void> {
-  const r = await api.invoke('library.saveExport', { ids: req.ids, format: req.format, ...(req.voices === undefined ? {} : { voices: req.voices }) });
+  const r = await api.invoke('library.saveExport', {
+    ids: req.ids,
+    format: req.format,
+    ...(req.voices === undefined ? {} : { voices: req.voices }),
+    ...(req.bilingual ? { bilingual: true } : {}),
+  });
   for (const e of r.errors) notify(e.message, 'error');
   const paths = r.files.map((f) => f.path);
   const first = paths[0];

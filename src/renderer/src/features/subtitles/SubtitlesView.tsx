@@ -366,6 +366,9 @@ export function SubtitlesView({ id, source }: { id: string; source: string }) {
         <Button size="sm" icon="upload" onClick={() => fileInput.current?.click()}>
           Import…
         </Button>
+        <Button size="sm" variant="ghost" onClick={() => show({ kind: 'translateSubtitles', recordingId: id })}>
+          Translate…
+        </Button>
         <Button size="sm" icon="download" onClick={() => setExporting(true)}>
           Export…
         </Button>

@@ -1,0 +1,125 @@
+/**
+ * "Translate…" in the subtitle editor: the source's cues into a second track
+ * (library/subtitle-translations.ts) with the same timings, through the chat's
+ * model (an installed GGUF on the local engine, or the cloud gateway: the same
+ * GatewayClient), part by part (cue-translate.ts). Progress counts cues; Stop
+ * keeps the parts done; a second run on the same language continues with the
+ * cues not yet translated or whose source text changed since.
+ */
+import { insightNeeds, type ChatModel } from '../../../shared/chat/schema';
+import { AppError } from '../../../shared/errors';
+import type { ServiceClients } from '../clients';
+import type { Library } from '../library/library';
+import { cueLine } from '../library/subtitle-translations';
+import { tooSmallForCues, translateCues, type CueToTranslate } from './cue-translate';
+
+export interface SubtitleTranslateProgress {
+  id: string;
+  trackId: string;
+  language: string;
+  done: number;
+  total: number;
+  running: boolean;
+}
+
+export interface TranslatedTrack {
+  id: string;
+  title: string;
+  language: string;
+  done: number;
+  total: number;
+}
+
+export class SubtitleTranslator {
+  private readonly running = new Map<string, { abort: AbortController; last: SubtitleTranslateProgress }>();
+
+  constructor(
+    private readonly library: Library,
+    private readonly clients: ServiceClients,
+    private readonly models: () => Promise<{ models: ChatModel[]; defaultModel: string | null }>,
+    private readonly progress: (p: SubtitleTranslateProgress) => void = () => undefined,
+  ) {}
+
+  /** The run on `id` now, if any. */
+  current(id: string): SubtitleTranslateProgress | null {
+    return this.running.get(id)?.last ?? null;
+  }
+
+  stop(id: string): boolean {
+    const run = this.running.get(id);
+    if (!run) return false;
+    run.abort.abort();
+    return true;
+  }
+
+  dispose(): void {
+    for (const r of this.running.values()) r.abort.abort();
+  }
+
+  async translate(req: { id: string; language: string; model?: string | undefined }, signal?: AbortSignal): Promise<TranslatedTrack> {
+    const language = req.language.trim();
+    if (!language) throw new AppError('bad_request', 'Choose the language to translate into.');
+    if (this.running.has(req.id)) throw new AppError('conflict', 'These subtitles are being translated already. Wait for it, or press Stop.');
+    if (this.library.translations.state(req.id))
+      throw new AppError('bad_request', 'This track is a translation: open its source to translate the subtitles again.');
+    const { models, defaultModel } = await this.models();
+    const modelId = req.model && models.some((m) => m.id === req.model) ? req.model : defaultModel;
+    const model = models.find((m) => m.id === modelId) ?? null;
+    const needs = insightNeeds('translation', model);
+    if (needs || !model)
+      throw new AppError('unavailable', needs ?? 'Translation needs a chat model: download one in Settings → Models, or add a cloud key in Settings.');
+    const source = this.library.subtitles.cues(req.id).cues;
+    const lines = source.map(cueLine);
+    const small = tooSmallForCues(model, Math.max(0, ...lines.map((l) => l.length)), language);
+    if (small) throw new AppError('unavailable', small);
+    const gateway = await this.clients.gateway();
+    const abort = new AbortController();
+    const onAbort = () => abort.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const trackId = this.library.translations.open(req.id, language, model.id);
+    const state = this.library.translations.state(trackId)!;
+    const aligned = this.library.translations.align(trackId, state);
+    const todo: CueToTranslate[] = [];
+    aligned.forEach((c, index) => {
+      const line = lines[index] ?? cueLine(c);
+      if (line && state.sources[`${c.start}-${c.end}`] !== line) todo.push({ index, text: line });
+    });
+    let done = aligned.length - todo.length;
+    const run = { abort, last: { id: req.id, trackId, language, done, total: aligned.length, running: true } };
+    this.running.set(req.id, run);
+    const tell = (running: boolean) => {
+      run.last = { ...run.last, done, running };
+      this.progress(run.last);
+    };
+    tell(true);
+    try {
+      await translateCues({
+        todo,
+        all: lines,
+        language,
+        contextLength: model.contextLength,
+        call: async (body, sig) => (await gateway.chat({ model: model.id, ...body }, sig)).choices[0]?.message.content ?? '',
+        onPart: (part) => {
+          this.library.translations.writePart(trackId, aligned, part);
+          done += part.length;
+          tell(true);
+        },
+        signal: abort.signal,
+      });
+    } catch (e) {
+      if (abort.signal.aborted) throw new AppError('canceled', `Stopped. ${done} of ${aligned.length} cues are translated; Translate… continues from there.`);
+      const why = e instanceof Error ? e.message : String(e);
+      throw new AppError(
+        e instanceof AppError ? e.code : 'server_error',
+        done > 0 ? `${done} of ${aligned.length} cues are translated and kept; the rest stopped: ${why} Translate… again continues from there.` : why,
+        { cause: e },
+      );
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      this.running.delete(req.id);
+      this.library.translations.settle(trackId);
+      tell(false);
+    }
+    return { id: trackId, title: this.library.recordings.item(trackId).title, language, done, total: aligned.length };
+  }
+}

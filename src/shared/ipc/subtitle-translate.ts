@@ -1,0 +1,47 @@
+/** Subtitles translated into a second track with the same timings (services/chat/subtitle-translate.ts). */
+import { z } from 'zod';
+import { idInput, type Contracts } from './common';
+
+const track = z.object({
+  id: z.string(),
+  title: z.string(),
+  language: z.string(),
+  /** Cues of the source translated (their source text unchanged since), of `total`. */
+  done: z.number().int().nonnegative(),
+  total: z.number().int().nonnegative(),
+});
+export type TranslationTrackWire = z.infer<typeof track>;
+
+/** Progress of a subtitle translation: `done` of `total` cues of the source (`id`) are in the track `trackId`. */
+export const subtitleTranslateProgressSchema = z.object({
+  id: z.string(),
+  trackId: z.string(),
+  language: z.string(),
+  done: z.number().int().nonnegative(),
+  total: z.number().int().nonnegative(),
+  running: z.boolean(),
+});
+
+export const subtitleTranslateChannels = {
+  /**
+   * Translate the subtitles of `id` into `language` as a second track (a library item of its own, same cue timings),
+   * cue by cue with the cues before each part as context, through the chat model `model` (else the default one).
+   * A track already there for that language is continued: cues translated before (source unchanged) are not asked again.
+   * Answers when the run ends (finished; `canceled` after Stop, the cues done kept).
+   */
+  'subtitles.translate': {
+    input: z.object({ id: z.string().min(1), language: z.string().trim().min(1).max(60), model: z.string().min(1).max(300).optional() }).strict(),
+    output: track,
+  },
+  /** Stop the translation running on `id` (what it finished is kept). */
+  'subtitles.translateStop': { input: idInput, output: z.object({ stopped: z.boolean() }) },
+  /** The translated tracks of `id`, and, when `id` is itself a translation, what it was translated from. */
+  'subtitles.translations': {
+    input: idInput,
+    output: z.object({
+      tracks: z.array(track),
+      of: z.object({ sourceId: z.string(), language: z.string() }).nullable(),
+      running: subtitleTranslateProgressSchema.nullable(),
+    }),
+  },
+} as const satisfies Contracts;
