@@ -9,6 +9,7 @@ import { createCore, type Core } from './core';
 import { createElectronPlatform } from './platform/electron';
 import { isChannel } from '../shared/ipc';
 import { CONTENT_SECURITY_POLICY } from '../shared/csp';
+import { parseRecordingLink } from '../shared/recording-link';
 import { createLibraryWindow, isOwnUrl } from './windows/library';
 import { OverlayWindow } from './windows/overlay';
 
@@ -21,6 +22,21 @@ let tray: Tray | null = null;
 let core: Core | undefined;
 
 if (!app.requestSingleInstanceLock()) app.quit();
+
+// verbatim://recording/ID?t=SECONDS links (Markdown notes, MCP citations) open the recording at that moment: on
+// Windows and Linux the link arrives as an argument (of this start, or of a second start, which hands it over);
+// on macOS as open-url. Until the window is up it waits.
+let pendingLink: string | null = process.argv.find((a) => a.startsWith('verbatim://')) ?? null;
+let openLink = (link: string) => void (pendingLink = link);
+app.setAsDefaultProtocolClient('verbatim');
+app.on('open-url', (event, url) => {
+  event.preventDefault();
+  openLink(url);
+});
+app.on('second-instance', (_event, argv) => {
+  const link = argv.find((a) => a.startsWith('verbatim://'));
+  if (link) openLink(link);
+});
 
 // macOS 15 ships ScreenCaptureKit's system-audio loopback switched off in Chromium; this is its documented override
 // (getDisplayMedia's 'loopback' audio below stays silent without it). Must be set before the app is ready.
@@ -89,6 +105,18 @@ app
 
     const win = createLibraryWindow();
     targets.add(win.webContents);
+    openLink = (link) => {
+      const at = parseRecordingLink(link);
+      if (!at) return;
+      if (win.isMinimized()) win.restore();
+      win.show();
+      win.focus();
+      core?.router.emit('app.openLink', at);
+    };
+    win.webContents.once('did-finish-load', () => {
+      if (pendingLink) openLink(pendingLink);
+      pendingLink = null;
+    });
     win.on('closed', () => targets.delete(win.webContents));
 
     const overlay = new OverlayWindow(join(app.getPath('userData'), 'overlay-bounds.json'), (w) => {

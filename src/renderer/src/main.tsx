@@ -19,6 +19,7 @@ import { connectTranscript } from './stores/transcript';
 import { connectWatch } from './stores/watch';
 import { connectStorage } from './stores/storage';
 import { connectNotes } from './stores/notes';
+import { connectLinks } from './stores/links';
 import './styles.css';
 
 applyCachedTheme();
@@ -33,6 +34,7 @@ connectTranscript(api);
 connectWatch(api);
 connectStorage(api);
 connectNotes(api);
+connectLinks(api);
 connectCaptions(api);
 connectChat(api);
 connectApp();
