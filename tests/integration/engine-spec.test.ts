@@ -21,6 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { RunningEngine } from '../../src/engine/server';
 import { installModel, tinyEmbedding } from '../fixtures/models/speakers';
+import { StreamingServerMessageSchema } from '../../src/shared/api/streaming';
 import { makeSpeech } from '../fixtures/speech';
 import { engineSandbox, type EngineSandbox } from '../support/engine';
 import { loadSpec, missingSpecFiles, SPEC_DIR, type Spec, type SpecException, type SpecPath } from './support/spec';
@@ -397,7 +398,13 @@ describe.skipIf(missing.length > 0)("the engine's answers against AssemblyAI's p
       expectSchema('usm-streaming.yml', payload(name), m, `${String(m.type)} message`);
     }
     // u3-rt-pro sessions, speaker_labels included, against the Universal-3 Pro streaming spec (speaker_label on Turn).
+    // The spec (2026-03-23) is older than SpeakerRevision, Silence and Heartbeat: for those the docs and the pinned
+    // SDK's types (assemblyai 4.41.5, SpeakerRevisionEvent) win, as src/shared/api/streaming.ts writes them.
     for (const m of [...c, ...d]) {
+      if (m.type === 'SpeakerRevision' || m.type === 'Silence' || m.type === 'Heartbeat') {
+        expect(StreamingServerMessageSchema.safeParse(m).success, JSON.stringify(m).slice(0, 300)).toBe(true);
+        continue;
+      }
       const name = kinds[m.type as keyof typeof kinds];
       expectSchema('usm-streaming-u3-pro.yml', payload(name), m, `${String(m.type)} message (u3-rt-pro)`);
     }
