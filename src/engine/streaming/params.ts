@@ -20,7 +20,7 @@ export const CLOSE = {
 /** WebSocket close reasons are limited to 123 bytes of UTF-8 (ws throws a RangeError beyond). */
 export const MAX_CLOSE_REASON_BYTES = 123;
 
-/** `reason` cut to at most 123 bytes of UTF-8 at a character boundary, with "..." when cut. */
+/** `reason` cut to at most 123 bytes of UTF-8 at the end of a word (a character, for one long word), with "..." when cut. */
 export function closeReason(reason: string): string {
   if (Buffer.byteLength(reason) <= MAX_CLOSE_REASON_BYTES) return reason;
   let out = '';
@@ -31,7 +31,9 @@ export function closeReason(reason: string): string {
     out += ch;
     bytes += n;
   }
-  return `${out}...`;
+  const space = out.lastIndexOf(' ');
+  const whole = space > out.length / 2 && !/\s/.test(reason[out.length] ?? ' ') ? out.slice(0, space) : out;
+  return `${whole.replace(/[\s,;:]+$/, '')}...`;
 }
 
 export class StreamingClose extends Error {
