@@ -4,7 +4,7 @@
 // in this process, with Node's compile cache on. The library's native module is built for the
 // project's Node (the `node` devDependency): an older Node on the PATH hands over to it.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import module from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -27,14 +27,32 @@ function newest(dir) {
 }
 
 const bundle = join(root, 'out', 'host', 'verbatim-main.mjs');
-const inClone = existsSync(join(root, 'src', 'main'));
-if (inClone) {
-  const built = existsSync(bundle) ? statSync(bundle).mtimeMs : 0;
-  const sources = Math.max(...['src/main', 'src/shared', 'src/engine'].map((d) => newest(join(root, d))), statSync(join(root, 'package.json')).mtimeMs);
-  if (built <= sources) {
+const stale = () =>
+  (existsSync(bundle) ? statSync(bundle).mtimeMs : 0) <=
+  Math.max(...['src/main', 'src/shared', 'src/engine'].map((d) => newest(join(root, d))), statSync(join(root, 'package.json')).mtimeMs);
+
+/** Builds out/host once even when several `verbatim` start together (a lock folder; one older than 5 minutes is a crashed build's). */
+async function build() {
+  const lock = join(root, 'out', 'host-build.lock');
+  mkdirSync(join(root, 'out'), { recursive: true });
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      if (Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) > 300_000) rmSync(lock, { recursive: true, force: true });
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  try {
+    if (!stale()) return;
     const { ensureHost } = await import('./build-host.mjs');
     await ensureHost({ force: true });
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
   }
 }
+
+if (existsSync(join(root, 'src', 'main')) && stale()) await build();
 module.enableCompileCache?.();
 await import(pathToFileURL(bundle).href);
