@@ -20,6 +20,7 @@ import { LiveSummary } from '../src/main/services/captions/live-summary';
 import type { MissedModel } from '../src/main/services/captions/missed';
 import { partBudget, planSummary } from '../src/main/services/chat/summarise';
 import type { LiveTurn } from '../src/shared/captions';
+import { figure } from './_figure';
 import { benchEngine, fmt, KEY } from './engine-support';
 
 const { values } = parseArgs({ options: { model: { type: 'string' }, context: { type: 'string' } } });
@@ -143,6 +144,10 @@ async function main(): Promise<void> {
   );
   console.log(`Stop → summary: ${fmt(stopMs / 1000)} s (${stopCalls} model calls: the last window and the merge; goal ≤ 5 s with the tiny model)`);
   console.log(`the same hour read whole at Stop: ${fmt(wholeMs / 1000)} s (${calls} model calls, ${plan.parts} parts)`);
+  const tag = values.model ? basename(values.model) : 'tiny';
+  figure(`Stop to summary, 60-minute session (${tag})`, stopMs, 'ms');
+  figure(`background per 10-minute window (${tag})`, background / Math.max(1, windows), 'ms');
+  figure(`the hour read whole at Stop (${tag})`, wholeMs, 'ms');
   console.log(`summary: ${summary.content.split('\n').length} lines, ${summary.citations.length} citations, ${summary.unsupported ?? 0} marked not found`);
   live.dispose();
   await engine.close();
