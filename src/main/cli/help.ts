@@ -1,5 +1,5 @@
 /** The command line's help texts: `verbatim --help` and `verbatim COMMAND --help`. */
-export const COMMON = `  --data DIR      the library's folder (default: VERBATIM_DATA, else the folder \`npm run serve\` uses)
+export const COMMON = `  --data DIR      the library's folder (default: VERBATIM_DATA, else the one \`npm run serve\` uses, else the desktop app's)
   -h, --help      this help`;
 
 export const HELP: Record<string, string> = {

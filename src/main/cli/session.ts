@@ -7,6 +7,7 @@
  * the app's engine folder would take the app engine's unfinished jobs as its own.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Core } from '../core';
@@ -15,8 +16,20 @@ import type { EngineLauncher } from '../platform/types';
 import type { Library } from '../services/library/library';
 import { CliError } from './errors';
 
+/** Where the desktop app keeps its library (Electron's userData for the product name Verbatim). */
+export function desktopDataDir(): string {
+  if (process.platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'Verbatim');
+  if (process.platform === 'win32') return join(process.env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'Verbatim');
+  return join(process.env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), 'Verbatim');
+}
+
+/** --data, else VERBATIM_DATA, else host mode's folder, unless only the desktop app's has a library. */
 export function dataDirOf(flag: string | undefined): string {
-  return resolve(flag ?? process.env.VERBATIM_DATA ?? defaultDataDir());
+  const given = flag ?? process.env.VERBATIM_DATA;
+  if (given) return resolve(given);
+  const host = defaultDataDir();
+  const desktop = desktopDataDir();
+  return !existsSync(join(host, 'library.sqlite')) && existsSync(join(desktop, 'library.sqlite')) ? desktop : host;
 }
 
 /** The project folder: the nearest one above this module with a package.json (src/main/cli or out/host). */
