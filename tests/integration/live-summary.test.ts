@@ -103,6 +103,27 @@ describe('the summary at Stop', () => {
     expect(updates.at(-1)).toEqual(summary);
   }, 240_000);
 
+  it('reads again at Stop a window whose notes failed in the background, so none is left out', async () => {
+    const calls = { n: 0 };
+    const model = await modelOf('tiny-fabricating', calls);
+    // The first call (the first window's notes) fails as a dropped connection would.
+    const flaky: MissedModel = {
+      ...model,
+      stream: (m, d, sig) => (calls.n === 0 ? (calls.n++, Promise.reject(new Error('socket hang up'))) : model.stream(m, d, sig)),
+    };
+    const live = new LiveSummary({ model: async () => flaky, template: () => null, update: () => undefined });
+    live.started({ ...run, recordingId });
+    for (const t of turns()) live.turn(t);
+    await live.idle();
+    expect(live.windowsDone).toBe(1);
+    const before = calls.n;
+    const summary = await live.ended(MINUTES * 60_000);
+    // The first window again (its two parts), the last window, and the merge.
+    expect(calls.n - before).toBe(4);
+    // 00:04 is in the first window: its citation stands only because that window's notes were taken after all.
+    expect(summary).toMatchObject({ status: 'done', citations: [{ startMs: 4000, label: '00:04' }] });
+  }, 240_000);
+
   it('leaves a bullet its cited line supports unmarked', async () => {
     const model = await modelOf('tiny-faithful', { n: 0 });
     const live = new LiveSummary({ model: async () => model, template: () => null, update: () => undefined });

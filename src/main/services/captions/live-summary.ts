@@ -46,6 +46,8 @@ interface Session {
   notes: Notes[][];
   /** Turns handed to a closed window's notes. */
   handed: Set<string>;
+  /** Each window's turns as handed (the last one's at Stop). */
+  windows: LiveTurn[][];
   queue: Promise<void>;
   abort: AbortController;
   /** Set when the model cannot summarise: the reason, said once at Stop. */
@@ -70,6 +72,7 @@ export class LiveSummary {
       closed: 0,
       notes: [],
       handed: new Set(),
+      windows: [],
       queue: Promise.resolve(),
       abort: new AbortController(),
       unavailable: null,
@@ -85,6 +88,7 @@ export class LiveSummary {
       const k = s.closed++;
       const turns = this.inWindow(s, k * this.windowMs, (k + 1) * this.windowMs);
       for (const x of turns) s.handed.add(x.key);
+      s.windows[k] = turns;
       s.queue = s.queue.then(() => this.notesOf(s, k, turns));
     }
   }
@@ -112,10 +116,13 @@ export class LiveSummary {
     if (template === 'off' || s.turns.size === 0) return null;
     const rest = [...s.turns.values()].filter((t) => !s.handed.has(t.key)).sort((a, b) => a.startMs - b.startMs);
     const last = s.closed;
+    s.windows[last] = rest;
     s.queue = s.queue.then(() => this.notesOf(s, last, rest));
     this.ending.add(s);
     try {
       await s.queue;
+      // A window whose notes failed in the background (a dropped connection) is read again now: none is left out.
+      for (let k = 0; k < last; k++) if (!s.notes[k] && s.windows[k]?.length) await this.notesOf(s, k, s.windows[k]);
       return await this.merge(s, template, endMs);
     } finally {
       this.ending.delete(s);
@@ -202,8 +209,10 @@ export class LiveSummary {
     let content = '';
     try {
       const notes = s.notes.flatMap((n) => n ?? []);
-      // A session that fits the model whole (one window) is asked whole: one call.
-      const plan = s.closed === 0 ? await planSummary(this.input(all), task, budget, hooks) : await reduceNotes(this.input(all), notes, task, budget, hooks);
+      const missing = s.windows.some((w, k) => w.length > 0 && !s.notes[k]);
+      // A session of one window is asked whole (one call when it fits); so is one whose notes could not all be taken, rather than leave part out.
+      const plan =
+        s.closed === 0 || missing ? await planSummary(this.input(all), task, budget, hooks) : await reduceNotes(this.input(all), notes, task, budget, hooks);
       base.model = model.model;
       this.deps.update(base);
       let timer: NodeJS.Timeout | null = null;
