@@ -11,6 +11,7 @@ import type { ModelManifest } from '../../../../src/shared/models/catalog';
 const m = (id: string, family: ModelManifest['family'], languages = ['en'], task: ModelManifest['task'] = 'files'): ModelManifest =>
   ({
     id,
+    name: id,
     family,
     languages,
     task,
