@@ -122,7 +122,10 @@ export class LiveSummary {
     try {
       await s.queue;
       // A window whose notes failed in the background (a dropped connection) is read again now: none is left out.
-      for (let k = 0; k < last; k++) if (!s.notes[k] && s.windows[k]?.length) await this.notesOf(s, k, s.windows[k]);
+      for (let k = 0; k < last; k++) {
+        const w = s.windows[k];
+        if (!s.notes[k] && w?.length) await this.notesOf(s, k, w);
+      }
       return await this.merge(s, template, endMs);
     } finally {
       this.ending.delete(s);
