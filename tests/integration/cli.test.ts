@@ -257,4 +257,64 @@ describe('verbatim (command line)', () => {
     expect(existsSync(join(data, 'engine-cli'))).toBe(true);
     expect(readdirSync(join(data, 'engine-cli'))).toEqual([]);
   });
+
+  it.runIf(speech)(
+    'transcribes and searches while the running app restores a backup: the restore whole, nothing lost, integrity ok',
+    { timeout: 300_000 },
+    async () => {
+      // A backup of 300 transcripts, made by a library of its own.
+      const source = new Library(join(dir, 'restore-source'));
+      source.transaction(() => {
+        for (let i = 0; i < 300; i++) addCompleted(source, `Restored ${i}`, conversation());
+      });
+      const backup = join(dir, 'restore-backup');
+      await source.backup.exportAll(backup);
+      source.close();
+      const data = join(dir, 'restore-data');
+      const app = spawn(process.execPath, [join('out', 'host', 'cli.mjs'), '--port', '0', '--data', data, '--folder', dir], {
+        env: { ...process.env, VERBATIM_KEY_DIR: join(dir, 'keys'), ASSEMBLYAI_API_KEY: '' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      try {
+        const url = new URL(
+          await new Promise<string>((res, rej) => {
+            createInterface({ input: app.stdout! }).on('line', (l) => {
+              const m = /(http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(l);
+              if (m) res(m[1]!);
+            });
+            app.once('exit', (c) => rej(new Error(`host mode exited ${c}`)));
+          }),
+        );
+        const { openBridge } = await import('./support/bridge');
+        const bridge = await openBridge(Number(url.port), url.searchParams.get('token')!);
+        const clip = join(dir, 'during-restore');
+        mkdirSync(clip, { recursive: true });
+        makeSpeech(clip, 'during', 'The weather today is sunny with a light wind from the west.');
+        const restore = bridge.call<{ imported: number; skipped: number }>('library.importAll', { dir: backup });
+        // Once the restore is writing, the command line starts beside it (opening the library while the restore's journal is open).
+        await expect.poll(() => bridge.events.some((e) => e.event === 'library.importProgress'), { timeout: 60_000 }).toBe(true);
+        const [cli, search, restored] = await Promise.all([
+          verbatim(['transcribe', join(clip, 'during.wav'), '--data', data]),
+          verbatim(['search', 'budget', '--data', data, '--json', '--limit', '5']),
+          restore,
+        ]);
+        expect(cli.code, cli.stderr).toBe(0);
+        expect(search.code, search.stderr).toBe(0);
+        expect(restored).toMatchObject({ imported: 300, skipped: 0 });
+        bridge.close();
+      } finally {
+        app.kill('SIGTERM');
+        await new Promise((r) => (app.exitCode === null ? app.once('exit', r) : r(null)));
+      }
+      const db = new Database(join(data, 'library.sqlite'), { readonly: true });
+      try {
+        expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+        expect((db.prepare(`SELECT count(*) AS n FROM recordings WHERE title LIKE 'Restored %'`).get() as { n: number }).n).toBe(300);
+        expect((db.prepare(`SELECT count(*) AS n FROM recordings WHERE title = 'during'`).get() as { n: number }).n).toBe(1);
+        expect((db.prepare(`SELECT count(*) AS n FROM import_journal`).get() as { n: number }).n).toBe(0);
+      } finally {
+        db.close();
+      }
+    },
+  );
 });
