@@ -16,7 +16,7 @@ const m = (id: string, family: ModelManifest['family'], languages = ['en'], task
     languages,
     task,
     files: {},
-    wordTimings: 'tokens',
+    wordTimings: 'words',
     sha256: null,
     bytes: 0,
     installedAt: '',
