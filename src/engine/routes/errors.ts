@@ -64,7 +64,11 @@ export function problemBody(status: number, message: string): ProblemBody {
  * with the message also at the top (`message`), where the SDK's LlmGatewayError reads it, on every /v1 route
  * but /v1/chat (OpenAI's clients read error.message); `{error}` elsewhere.
  */
-export function errorBody(pathname: string, status: number, message: string): { error: string } | GatewayErrorBody | (GatewayErrorBody & { message: string }) | ProblemBody {
+export function errorBody(
+  pathname: string,
+  status: number,
+  message: string,
+): { error: string } | GatewayErrorBody | (GatewayErrorBody & { message: string }) | ProblemBody {
   if (isSyncPath(pathname)) return problemBody(status, message);
   if (!isGatewayPath(pathname)) return { error: message };
   const body = gatewayError(status, message);
