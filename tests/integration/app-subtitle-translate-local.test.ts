@@ -9,9 +9,10 @@
  * - Stop keeps the parts done, and translating again asks only for the cues
  *   left (counted by the engine's chat calls and the progress), then for a cue
  *   whose source was edited since;
+ * - a rate limit is waited out (and shown), and Stop ends the wait;
  * - no model that writes, or one too small for one cue, says what to install or choose.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,6 +44,10 @@ beforeAll(async () => {
   installTinyGguf(models, 'tiny-subtitles', { words: SAID, vocabulary });
   // The engine reads at least 1,024 tokens whatever the file says.
   installTinyGguf(models, 'tiny-narrow', { words: SAID, contextLength: 1024 });
+  installTinyGguf(models, 'tiny-limited', { words: SAID, vocabulary });
+  // The engine takes 2 requests a minute for tiny-limited: the third waits out the limit.
+  mkdirSync(join(dataDir, 'engine'), { recursive: true });
+  writeFileSync(join(dataDir, 'engine', 'gateway.json'), JSON.stringify({ limits: { 'tiny-limited': 2 } }));
   delete process.env.ASSEMBLYAI_API_KEY;
   core = createCore(createHostPlatform({ dataDir, version: 't', keyFile: join(dir, 'k') }), () => true, { log: () => undefined });
   core.router.subscribe((event, payload) => {
@@ -145,6 +150,27 @@ describe('subtitles translated into a second track', () => {
     expect(core.library.translations.state(german!.id)!.sources[`${doc.cues[2]!.start}-${doc.cues[2]!.end}`]).toBe('A changed line.');
   });
 
+  it('waits out the model’s rate limit, shown in the progress, and Stop during the wait keeps the parts done', async () => {
+    let seenAt: number | undefined;
+    const off = core.router.subscribe((event, payload) => {
+      const p = payload as Progress;
+      if (event === 'subtitles.translateProgress' && p.language === 'Spanish' && p.waitingUntil) {
+        seenAt ??= Date.now();
+        void call(core.router, 'subtitles.translateStop', { id: talk });
+      }
+    });
+    await expect(call(core.router, 'subtitles.translate', { id: talk, language: 'Spanish', model: 'tiny-limited' })).rejects.toMatchObject({
+      code: 'canceled',
+    });
+    off();
+    const waiting = runOf('Spanish').find((p) => p.waitingUntil);
+    expect(Date.parse(waiting!.waitingUntil!)).toBeGreaterThan(seenAt!);
+    // Two parts were let through before the limit, and are kept.
+    expect(waiting!.done).toBe(2 * MAX_CUES_PER_PART);
+    const spanish = (await call(core.router, 'subtitles.translations', { id: talk })).tracks.find((t) => t.language === 'Spanish');
+    expect(spanish?.done).toBe(2 * MAX_CUES_PER_PART);
+  });
+
   it('says what to install or choose when no model writes, or the model cannot take one cue with its context', async () => {
     await expect(call(core.router, 'subtitles.translate', { id: talk, language: 'Italian', model: 'verbatim-extractive' })).rejects.toMatchObject({
       code: 'unavailable',
@@ -158,7 +184,7 @@ describe('subtitles translated into a second track', () => {
       message: expect.stringMatching(/reads only 1024 tokens.*too few to translate even one cue.*Choose a model with a larger context/),
     });
     // Nothing was made for either.
-    expect((await call(core.router, 'subtitles.translations', { id: talk })).tracks.map((t) => t.language)).toEqual(['French', 'German']);
+    expect((await call(core.router, 'subtitles.translations', { id: talk })).tracks.map((t) => t.language)).toEqual(['French', 'German', 'Spanish']);
     expect((await call(core.router, 'subtitles.translations', { id: lecture.id })).tracks).toEqual([]);
   });
 });

@@ -20,6 +20,8 @@ export const subtitleTranslateProgressSchema = z.object({
   done: z.number().int().nonnegative(),
   total: z.number().int().nonnegative(),
   running: z.boolean(),
+  /** Waiting out the model's rate limit until then (ISO time); null when not. */
+  waitingUntil: z.string().nullable(),
 });
 
 export const subtitleTranslateChannels = {

@@ -20,6 +20,28 @@ export interface SubtitleTranslateProgress {
   done: number;
   total: number;
   running: boolean;
+  /** Waiting out the model's rate limit until then (ISO time); null when not. */
+  waitingUntil: string | null;
+}
+
+/** The longest rate-limit wait taken; a longer one ends the run (what is done is kept). */
+const MAX_WAIT_MS = 10 * 60_000;
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    // Stopped already (a Stop can arrive while the wait is announced).
+    if (signal.aborted) return reject(new AppError('canceled', 'Stopped.'));
+    const t = setTimeout(done, ms);
+    function done() {
+      signal.removeEventListener('abort', stop);
+      resolve();
+    }
+    function stop() {
+      clearTimeout(t);
+      reject(new AppError('canceled', 'Stopped.'));
+    }
+    signal.addEventListener('abort', stop, { once: true });
+  });
 }
 
 export interface TranslatedTrack {
@@ -85,7 +107,10 @@ export class SubtitleTranslator {
       if (line && state.sources[`${c.start}-${c.end}`] !== line) todo.push({ index, text: line });
     });
     let done = aligned.length - todo.length;
-    const run = { abort, last: { id: req.id, trackId, language, done, total: aligned.length, running: true } };
+    const run: { abort: AbortController; last: SubtitleTranslateProgress } = {
+      abort,
+      last: { id: req.id, trackId, language, done, total: aligned.length, running: true, waitingUntil: null },
+    };
     this.running.set(req.id, run);
     const tell = (running: boolean) => {
       run.last = { ...run.last, done, running };
@@ -98,7 +123,22 @@ export class SubtitleTranslator {
         all: lines,
         language,
         contextLength: model.contextLength,
-        call: async (body, sig) => (await gateway.chat({ model: model.id, ...body }, sig)).choices[0]?.message.content ?? '',
+        call: async (body, sig) => {
+          // A rate limit (the cloud's, or the local engine's per minute) is waited out, as the chat does, and shown.
+          for (;;) {
+            try {
+              return (await gateway.chat({ model: model.id, ...body }, sig)).choices[0]?.message.content ?? '';
+            } catch (e) {
+              if (sig.aborted || !(e instanceof AppError) || e.code !== 'rate_limited') throw e;
+              const waitMs = Math.max(1000, (e.retryAfter ?? 30) * 1000);
+              if (waitMs > MAX_WAIT_MS) throw e;
+              run.last = { ...run.last, waitingUntil: new Date(Date.now() + waitMs).toISOString() };
+              this.progress(run.last);
+              await sleep(waitMs, sig);
+              run.last = { ...run.last, waitingUntil: null };
+            }
+          }
+        },
         onPart: (part) => {
           this.library.translations.writePart(trackId, aligned, part);
           done += part.length;

@@ -143,7 +143,11 @@ export function TranslateSubtitlesDialog({ open, onClose, recordingId }: { open:
         <div className="field" data-testid="translate-progress">
           <ProgressBar value={percent} label="Cues translated" showFigures={false} />
           <span className="field__help">
-            {running ? `Translating: ${progress.done} of ${progress.total} cues (${percent}%)…` : `${progress.done} of ${progress.total} cues translated.`}
+            {running
+              ? progress.waitingUntil
+                ? `${progress.done} of ${progress.total} cues translated. The model takes no more requests this minute; continuing at ${new Date(progress.waitingUntil).toLocaleTimeString()}…`
+                : `Translating: ${progress.done} of ${progress.total} cues (${percent}%)…`
+              : `${progress.done} of ${progress.total} cues translated.`}
           </span>
         </div>
       )}
