@@ -4,7 +4,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
-import { app, desktopCapturer, globalShortcut, ipcMain, Menu, nativeImage, net, protocol, session, Tray, type WebContents } from 'electron';
+import { app, desktopCapturer, globalShortcut, ipcMain, Menu, nativeImage, net, powerMonitor, protocol, session, Tray, type WebContents } from 'electron';
 import { createCore, type Core } from './core';
 import { createElectronPlatform } from './platform/electron';
 import { isChannel } from '../shared/ipc';
@@ -160,7 +160,20 @@ app.on('window-all-closed', () => app.quit());
 
 app.on('will-quit', () => globalShortcut.unregisterAll());
 
-app.on('before-quit', () => {
+// Quitting waits for the services to close, so a live session still running is stopped and saved whole
+// (its last turns and recording) before the process ends; the second before-quit, from app.quit() below, goes through.
+let closing: Promise<void> | null = null;
+app.on('before-quit', (event) => {
   tray?.destroy();
-  void core?.dispose();
+  if (!core || closing) return;
+  event.preventDefault();
+  closing = core.dispose().catch((e: unknown) => console.error('Verbatim: closing the services failed', e));
+  void closing.finally(() => app.quit());
 });
+
+// The computer going to sleep ends a live session cleanly (saved, as Stop does) rather than leaving it to the
+// reconnect logic when the network comes back hours later.
+app.whenReady().then(
+  () => powerMonitor.on('suspend', () => void core?.captions.dispose()),
+  () => undefined,
+);
