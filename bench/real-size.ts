@@ -20,6 +20,7 @@ import { Library } from '../src/main/services/library/library';
 import { VocabularyService } from '../src/main/services/vocabulary/service';
 import { defaultSettings } from '../src/shared/settings';
 import { addCompleted } from '../tests/support/library';
+import { keptPrintsOnly, reclusterMeeting } from './_recluster-meeting';
 
 const meetings = Number(process.argv[2] ?? 1000);
 const wordsEach = Number(process.argv[3] ?? 18_000);
@@ -161,7 +162,16 @@ await measure(
   (r) => `${r.words} words back in ${r.recordings} transcripts`,
 );
 
-// RE-CLUSTER: re-clustering 2,000 turns is measured by bench/recluster.ts (its own helper); its figure belongs here too.
+// Re-cluster: a two-hour meeting's 2,000 turns from kept voiceprints (192 values each), Auto and as 4 speakers (bench/recluster.ts has 300-2,000).
+const longMeeting = reclusterMeeting(lib, 2000, 192, rand);
+const voices = keptPrintsOnly(lib);
+for (const asked of [null, 4] as const)
+  await measure(
+    `Re-cluster 2,000 turns (${asked === null ? 'Auto' : `as ${asked}`})`,
+    () => voices.recluster(longMeeting, asked),
+    (n) => `${n.speakers} speakers`,
+  );
+lib.recordings.delete([longMeeting]);
 
 const backupDir = join(root, `backup-${Date.now()}`);
 await measure(

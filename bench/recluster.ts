@@ -14,50 +14,21 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { Library } from '../src/main/services/library/library';
-import type { EngineManager } from '../src/main/services/local-engine';
-import { VoicesService } from '../src/main/services/voices/service';
-import type { Word } from '../src/shared/library';
 import { cosine, unit } from '../src/shared/voices/cluster';
-import { addCompleted } from '../tests/support/library';
+import { keptPrintsOnly, reclusterMeeting, VOICES } from './_recluster-meeting';
 
 const { values } = parseArgs({ options: { dim: { type: 'string', default: '192' }, reference: { type: 'boolean', default: false } } });
 const DIM = Number(values.dim);
 const SIZES = [300, 1000, 2000];
-const VOICES = 4;
 
 let seed = 7;
 const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 
 const dir = mkdtempSync(join(tmpdir(), 'verbatim-bench-recluster-'));
 const lib = new Library(join(dir, 'lib'));
-const voices = new VoicesService(lib, lib.voices, { ensure: () => Promise.reject(new Error('every print is kept')) } as unknown as EngineManager);
+const voices = keptPrintsOnly(lib);
 
-/** A meeting of `n` turns of 8 words among four voices, each turn's print its voice's direction plus noise; the prints are kept. */
-function meeting(n: number): string {
-  const centres = Array.from({ length: VOICES }, () => Array.from({ length: DIM }, () => rand() * 2 - 1));
-  const words: Word[] = [];
-  const kept = [];
-  let t = 0;
-  for (let k = 0; k < n; k++) {
-    const v = Math.floor(rand() * VOICES);
-    const first = words.length;
-    for (let i = 0; i < 8; i++)
-      words.push({ text: `w${i}`, start: t + i * 400, end: t + i * 400 + 350, confidence: 0.9, speaker: String.fromCharCode(65 + v) });
-    const c = centres[v] as number[];
-    kept.push({
-      firstWord: first,
-      lastWord: words.length - 1,
-      start: t,
-      end: t + 3200,
-      model: 'bench',
-      vector: Float32Array.from(c, (x) => x + (rand() * 2 - 1) * 0.9),
-    });
-    t += 4000;
-  }
-  const { recordingId, transcriptId } = addCompleted(lib, `Meeting of ${n} turns`, words);
-  lib.voices.saveTurns(transcriptId, kept);
-  return recordingId;
-}
+const meeting = (n: number): string => reclusterMeeting(lib, n, DIM, rand);
 
 /** Runs `work` with a setImmediate loop beside it; answers its time and the worst turn (ms) by both measures. */
 async function measure(work: () => Promise<unknown>): Promise<{ ms: number; cpuMs: number; worstGap: number; worstDelay: number; worstCpu: number }> {
