@@ -11,6 +11,8 @@ import { AppError } from '../../../shared/errors';
 import type { ServiceClients } from '../clients';
 import type { Library } from '../library/library';
 import { cueLine } from '../library/subtitle-translations';
+import { unpackCues } from '../../../shared/subtitles/cue-columns';
+import type { Cue } from '../../../shared/subtitles/index';
 import { tooSmallForCues, translateCues, type CueToTranslate } from './cue-translate';
 
 export interface SubtitleTranslateProgress {
@@ -52,6 +54,11 @@ export interface TranslatedTrack {
   total: number;
 }
 
+/** The cues the editor shows for `id`, read on the library's worker. */
+export async function sourceCues(library: Library, id: string): Promise<Cue[]> {
+  return unpackCues((await library.offload.openSubtitles(id)).cues);
+}
+
 export class SubtitleTranslator {
   private readonly running = new Map<string, { abort: AbortController; last: SubtitleTranslateProgress }>();
 
@@ -90,7 +97,8 @@ export class SubtitleTranslator {
     const needs = insightNeeds('translation', model);
     if (needs || !model)
       throw new AppError('unavailable', needs ?? 'Translation needs a chat model: download one in Settings → Models, or add a cloud key in Settings.');
-    const source = this.library.subtitles.cues(req.id).cues;
+    // The source's cues are read on the library's worker: building an hour's cues from its words takes the event loop too long.
+    const source = await sourceCues(this.library, req.id);
     const lines = source.map(cueLine);
     const small = tooSmallForCues(model, Math.max(0, ...lines.map((l) => l.length)), language);
     if (small) throw new AppError('unavailable', small);
@@ -98,18 +106,18 @@ export class SubtitleTranslator {
     const abort = new AbortController();
     const onAbort = () => abort.abort();
     signal?.addEventListener('abort', onAbort, { once: true });
-    const trackId = this.library.translations.open(req.id, language, model.id);
+    const trackId = this.library.translations.open(req.id, source, language, model.id);
     const state = this.library.translations.state(trackId)!;
-    const aligned = this.library.translations.align(trackId, state);
+    this.library.translations.align(trackId, source);
     const todo: CueToTranslate[] = [];
-    aligned.forEach((c, index) => {
+    source.forEach((c, index) => {
       const line = lines[index] ?? cueLine(c);
       if (line && state.sources[`${c.start}-${c.end}`] !== line) todo.push({ index, text: line });
     });
-    let done = aligned.length - todo.length;
+    let done = source.length - todo.length;
     const run: { abort: AbortController; last: SubtitleTranslateProgress } = {
       abort,
-      last: { id: req.id, trackId, language, done, total: aligned.length, running: true, waitingUntil: null },
+      last: { id: req.id, trackId, language, done, total: source.length, running: true, waitingUntil: null },
     };
     this.running.set(req.id, run);
     const tell = (running: boolean) => {
@@ -140,18 +148,18 @@ export class SubtitleTranslator {
           }
         },
         onPart: (part) => {
-          this.library.translations.writePart(trackId, aligned, part);
+          this.library.translations.writePart(trackId, source, part);
           done += part.length;
           tell(true);
         },
         signal: abort.signal,
       });
     } catch (e) {
-      if (abort.signal.aborted) throw new AppError('canceled', `Stopped. ${done} of ${aligned.length} cues are translated; Translate… continues from there.`);
+      if (abort.signal.aborted) throw new AppError('canceled', `Stopped. ${done} of ${source.length} cues are translated; Translate… continues from there.`);
       const why = e instanceof Error ? e.message : String(e);
       throw new AppError(
         e instanceof AppError ? e.code : 'server_error',
-        done > 0 ? `${done} of ${aligned.length} cues are translated and kept; the rest stopped: ${why} Translate… again continues from there.` : why,
+        done > 0 ? `${done} of ${source.length} cues are translated and kept; the rest stopped: ${why} Translate… again continues from there.` : why,
         { cause: e },
       );
     } finally {
@@ -160,6 +168,6 @@ export class SubtitleTranslator {
       this.library.translations.settle(trackId);
       tell(false);
     }
-    return { id: trackId, title: this.library.recordings.item(trackId).title, language, done, total: aligned.length };
+    return { id: trackId, title: this.library.recordings.item(trackId).title, language, done, total: source.length };
   }
 }

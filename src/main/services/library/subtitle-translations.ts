@@ -62,16 +62,26 @@ export class SubtitleTranslations {
     return translationStateOf(this.transcriptOf(id).options);
   }
 
-  /** The translated tracks of `sourceId`, with how far each has come against the source's cues now. */
-  tracks(sourceId: string): TranslationTrack[] {
-    const rows = this.db
+  private trackRows(sourceId: string): { id: string; title: string; options: string }[] {
+    return this.db
       .prepare(
         `SELECT r.id, r.title, t.options FROM recordings r JOIN transcripts t ON t.recording_id = r.id
          WHERE json_extract(t.options, '$.translation.from') = ? ORDER BY r.created_at`,
       )
       .all(sourceId) as { id: string; title: string; options: string }[];
-    if (!rows.length) return [];
-    const source = this.library.subtitles.cues(sourceId).cues;
+  }
+
+  /** Whether `sourceId` has translated tracks (a cheap look before its cues are read). */
+  hasTracks(sourceId: string): boolean {
+    return this.trackRows(sourceId).length > 0;
+  }
+
+  /**
+   * The translated tracks of `sourceId`, with how far each has come against `source`, the source's cues now
+   * (read by the caller, off the event loop: library-offload.ts openSubtitles).
+   */
+  tracks(sourceId: string, source: readonly Cue[]): TranslationTrack[] {
+    const rows = this.trackRows(sourceId);
     return rows.flatMap((r) => {
       const s = translationStateOf(JSON.parse(r.options) as Record<string, unknown>);
       if (!s) return [];
@@ -81,11 +91,11 @@ export class SubtitleTranslations {
   }
 
   /** The track of `sourceId` in `language` (any case), or a new one with the source's timings and no text yet. */
-  open(sourceId: string, language: string, model: string): string {
-    const found = this.tracks(sourceId).find((t) => t.language.toLowerCase() === language.toLowerCase());
+  open(sourceId: string, source: readonly Cue[], language: string, model: string): string {
+    const found = this.tracks(sourceId, source).find((t) => t.language.toLowerCase() === language.toLowerCase());
     if (found) return found.id;
     const item = this.library.recordings.item(sourceId);
-    const cues = this.library.subtitles.cues(sourceId).cues.map((c) => ({ start: c.start, end: c.end, text: '' }));
+    const cues = source.map((c) => ({ start: c.start, end: c.end, text: '' }));
     if (!cues.length) throw new AppError('conflict', 'These subtitles have no cues to translate.');
     const media = this.library.audio.path(sourceId, 'original');
     const { recordingId, transcriptId } = this.library.recordings.add({
@@ -108,10 +118,9 @@ export class SubtitleTranslations {
   /**
    * The track's cues made to match the source's timings (when the source was
    * retimed, split or merged since): cues with the same start and end keep
-   * their text; others start empty. Answers the source's cues.
+   * their text; others start empty.
    */
-  align(id: string, state: TranslationState): Cue[] {
-    const source = this.library.subtitles.cues(state.from).cues;
+  align(id: string, source: readonly Cue[]): void {
     const track = this.library.subtitles.cues(id).cues;
     const same = track.length === source.length && track.every((c, i) => c.start === source[i]!.start && c.end === source[i]!.end);
     if (!same) {
@@ -119,7 +128,6 @@ export class SubtitleTranslations {
       const insert = source.map((c) => ({ start: c.start, end: c.end, text: byKey.get(key(c)) ?? '' }));
       this.library.subtitles.save(id, this.library.subtitles.open(id).version, 'Match the source’s timings', { at: 0, remove: track, insert });
     }
-    return source;
   }
 
   /** Stores a finished part: the cues' text (one edit) and the source each was translated from. */
