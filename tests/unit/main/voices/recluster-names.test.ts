@@ -153,12 +153,10 @@ describe('a long meeting is grouped in slices', () => {
     // Real prints are long (192 values and more): spread the two voices over 192 dimensions.
     lib.voices.saveTurns(
       transcriptId,
-      lib.voices
-        .turns(transcriptId)
-        .map((t, k) => ({
-          ...t,
-          vector: Float32Array.from({ length: 192 }, (_, i) => (i % 2 === (plan[k] === 'D' ? 0 : 1) ? 1 : 0) + Math.sin(k * 7 + i) * 0.2),
-        })),
+      lib.voices.turns(transcriptId).map((t, k) => ({
+        ...t,
+        vector: Float32Array.from({ length: 192 }, (_, i) => (i % 2 === (plan[k] === 'D' ? 0 : 1) ? 1 : 0) + Math.sin(k * 7 + i) * 0.2),
+      })),
     );
     let ticks = 0;
     let done = false;
