@@ -11,6 +11,7 @@ import { AppError } from '../../../shared/errors';
 import type { ServiceClients } from '../clients';
 import type { Library } from '../library/library';
 import { cueLine } from '../library/subtitle-translations';
+import { wordsFromCues } from '../library/subtitle-import';
 import { unpackCues } from '../../../shared/subtitles/cue-columns';
 import type { Cue } from '../../../shared/subtitles/index';
 import { tooSmallForCues, translateCues, type CueToTranslate } from './cue-translate';
@@ -165,7 +166,7 @@ export class SubtitleTranslator {
     } finally {
       signal?.removeEventListener('abort', onAbort);
       this.running.delete(req.id);
-      this.library.translations.settle(trackId);
+      this.library.translations.settle(trackId, (cues) => wordsFromCues(cues).words);
       tell(false);
     }
     return { id: trackId, title: this.library.recordings.item(trackId).title, language, done, total: source.length };

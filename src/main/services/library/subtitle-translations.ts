@@ -12,8 +12,21 @@
 import type { Database } from 'better-sqlite3';
 import { AppError } from '../../../shared/errors';
 import { cueDisplayText, type Cue } from '../../../shared/subtitles/index';
-import type { Library } from './library';
-import { wordsFromCues } from './subtitle-import';
+import type { AudioStore } from './audio';
+import type { LibraryContext } from './db';
+import type { RecordingStore } from './recordings';
+import type { SubtitleStore } from './subtitles';
+import type { TranscriptStore } from './transcripts';
+import type { Word } from '../../../shared/library';
+
+/** What the store uses of the library (the Library itself; named by its parts so this file does not import it). */
+export interface TranslationLibrary {
+  recordings: RecordingStore;
+  transcripts: TranscriptStore;
+  subtitles: SubtitleStore;
+  audio: AudioStore;
+  context: LibraryContext;
+}
 
 export interface TranslationState {
   from: string;
@@ -47,7 +60,7 @@ export function translationStateOf(options: Record<string, unknown>): Translatio
 export class SubtitleTranslations {
   constructor(
     private readonly db: Database,
-    private readonly library: Library,
+    private readonly library: TranslationLibrary,
   ) {}
 
   private transcriptOf(id: string): { id: string; options: Record<string, unknown> } {
@@ -109,7 +122,7 @@ export class SubtitleTranslations {
       baseUrl: null,
       options: { translation: { from: sourceId, language, model, sources: {} } satisfies TranslationState },
     });
-    this.complete(transcriptId, cues);
+    this.complete(transcriptId, [], cues);
     this.library.subtitles.save(recordingId, 0, `Translate into ${language}`, { at: 0, remove: this.library.subtitles.cues(recordingId).cues, insert: cues });
     this.library.context.changed([recordingId], 'added');
     return recordingId;
@@ -151,15 +164,18 @@ export class SubtitleTranslations {
       .immediate();
   }
 
-  /** The track's words made from its cues, so it reads, searches and exports as text too (after a run, finished or not). */
-  settle(id: string): void {
+  /**
+   * The track's words made from its cues by `toWords` (subtitle-import.ts wordsFromCues), so it reads, searches and
+   * exports as text too (after a run, finished or not).
+   */
+  settle(id: string, toWords: (cues: readonly Cue[]) => Word[]): void {
     const t = this.transcriptOf(id);
-    this.complete(t.id, this.library.subtitles.cues(id).cues);
+    const cues = this.library.subtitles.cues(id).cues;
+    this.complete(t.id, toWords(cues.map((c) => ({ start: c.start, end: c.end, text: c.text }))), cues);
     this.library.context.changed([id], 'updated');
   }
 
-  private complete(transcriptId: string, cues: readonly Cue[]): void {
-    const { words } = wordsFromCues(cues.map((c) => ({ start: c.start, end: c.end, text: c.text })));
+  private complete(transcriptId: string, words: Word[], cues: readonly Cue[]): void {
     this.library.transcripts.complete(transcriptId, {
       remoteId: null,
       text: words.map((w) => w.text).join(' '),
