@@ -82,11 +82,13 @@ describe.skipIf(!hasSpeechTools())('Sync and Dictation APIs', () => {
     expect(await client.dictation.warm()).toBe(true);
     const note = await client.dictation.transcribeLive(wav);
     expect(wordErrorRate(TEXT, note.text)).toBeLessThanOrEqual(0.25);
-    expect(note.final_text).toBe(note.text);
-    expect(note.llm_response).toBeNull();
+    // The default rewrite, by rules locally: the words as spoken, capitalized, with a full stop.
+    expect(note.llm_response).toMatch(/^[A-Z].*\.$/);
+    expect(note.final_text).toBe(note.llm_response);
     const pushed = await client.dictation.transcribeLive(new Uint8Array(pcm), { sample_rate: 16000, channels: 1, llm_instruction: 'Make it a list.' });
     expect(wordErrorRate(TEXT, pushed.text)).toBeLessThanOrEqual(0.25);
     expect(pushed.llm_error).toMatch(/does not run an LLM pass/);
+    expect(pushed.final_text).toBe(pushed.text);
   }, 120_000);
 
   it('refuses audio over 120 s, audio that is not WAV or PCM, a bad config and an unknown model, as errors the SDK reads', async () => {
@@ -102,12 +104,19 @@ describe.skipIf(!hasSpeechTools())('Sync and Dictation APIs', () => {
     )) as DictationError;
     expect(mp3).toBeInstanceOf(DictationError);
     expect(mp3.status).toBe(415);
+    expect(mp3.errorCode).toBe('unsupported_media_type');
     expect(mp3.message).toMatch(/WAV or raw 16-bit PCM audio, not audio\/mpeg/);
 
     const notWav = (await errorOf(client.sync.transcribe(new Uint8Array(Buffer.from('this is not audio at all'))))) as SyncTranscriptError;
-    expect(notWav.status).toBe(422);
+    expect(notWav.status).toBe(400);
     expect(notWav.errorCode).toBe('bad_audio');
     expect(notWav.message).toMatch(/not a WAV file/);
+
+    const short = (await errorOf(client.sync.transcribe(new Uint8Array(1000), { sample_rate: 16000, channels: 1 }))) as SyncTranscriptError;
+    expect([short.status, short.errorCode]).toEqual([400, 'audio_too_short']);
+    const odd = (await errorOf(client.sync.transcribe(new Uint8Array(pcm), { sample_rate: 11025, channels: 1 }))) as SyncTranscriptError;
+    expect([odd.status, odd.errorCode]).toEqual([415, 'unsupported_media_type']);
+    expect(odd.message).toMatch(/11025 Hz/);
 
     const model = (await errorOf(client.sync.transcribe(wav, { model: 'no-such-model' }))) as SyncTranscriptError;
     expect(model.status).toBe(400);
@@ -120,6 +129,16 @@ describe.skipIf(!hasSpeechTools())('Sync and Dictation APIs', () => {
     const auth = (await errorOf(bad.sync.transcribe(wav))) as SyncTranscriptError;
     expect(auth.status).toBe(401);
     expect(auth.message.length).toBeGreaterThan(10);
+  }, 120_000);
+
+  it('answers a one-shot upload without a config part at /v1/transcribe and /transcribe, as the docs send it', async () => {
+    for (const path of ['/v1/transcribe', '/transcribe']) {
+      const form = new FormData();
+      form.append('audio', new Blob([readFileSync(wav)], { type: 'audio/wav' }), 'weather.wav');
+      const r = await fetch(`${engine.url}${path}`, { method: 'POST', headers: { authorization: KEY, 'X-AAI-Model': 'universal-3-5-pro' }, body: form });
+      expect(r.status, path).toBe(200);
+      expect(wordErrorRate(TEXT, ((await r.json()) as { text: string }).text)).toBeLessThanOrEqual(0.25);
+    }
   }, 120_000);
 
   it('the LLM gateway routes other than chat answer errors the SDK reads, and validateUnderstanding is served', async () => {

@@ -43,7 +43,7 @@ export function requestListener(router: Router, ctx: Pick<EngineContext, 'isAuth
       .then(() => found.route.handler({ req, res, url, params: found.params }))
       .catch((err: unknown) => {
         if (err instanceof HttpError) {
-          sendJson(res, err.status, errorBody(url.pathname, err.status, err.message), err.headers);
+          sendJson(res, err.status, errorBody(url.pathname, err.status, err.message, (err as { code?: string }).code), err.headers);
         } else {
           logger.error(`${method} ${url.pathname}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
           sendJson(res, 500, errorBody(url.pathname, 500, 'Internal server error in the local engine; the request may be sent again.'));

@@ -26,37 +26,28 @@ export function gatewayError(status: number, message: string): GatewayErrorBody 
 
 /** The Sync and Dictation APIs' routes (routes/sync.ts). */
 export function isSyncPath(pathname: string): boolean {
-  return pathname === '/v1/warm' || pathname === '/v1/transcribe' || pathname.startsWith('/v1/transcribe/');
+  return ['/v1/warm', '/warm', '/v1/transcribe', '/transcribe'].includes(pathname) || pathname.startsWith('/v1/transcribe/');
 }
 
-const TITLES: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  413: 'Audio Too Large',
-  415: 'Unsupported Media Type',
-  422: 'Bad Audio',
-  429: 'Too Many Requests',
-  500: 'Internal Error',
-  503: 'Capacity Exceeded',
+const CODES: Record<number, string> = {
+  400: 'bad_request',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  413: 'audio_too_large',
+  415: 'unsupported_media_type',
+  503: 'capacity_exceeded',
 };
 
 /**
- * The Sync and Dictation APIs' error: RFC 9457 problem details, which the SDK's SyncTranscriptError and
- * DictationError read (`detail` the message, the snake_cased `title` the code), with `error` beside for
- * clients that read that.
+ * The Sync and Dictation APIs' error, as AssemblyAI's Sync "Error handling" page gives it: `{error_code,
+ * message}` for audio, request, capacity and inference errors, `{detail}` for auth and rate limits (the SDK's
+ * SyncTranscriptError / DictationError read both), with `error` beside for clients that read that.
  */
-export interface ProblemBody {
-  type: 'about:blank';
-  status: number;
-  title: string;
-  detail: string;
-  error: string;
-}
+export type ProblemBody = { error_code: string; message: string; error: string } | { detail: string; error: string };
 
-export function problemBody(status: number, message: string): ProblemBody {
-  return { type: 'about:blank', status, title: TITLES[status] ?? (status >= 500 ? 'Internal Error' : 'Bad Request'), detail: message, error: message };
+export function problemBody(status: number, message: string, code?: string): ProblemBody {
+  if (status === 401 || status === 403 || status === 429) return { detail: message, error: message };
+  return { error_code: code ?? CODES[status] ?? (status >= 500 ? 'inference_error' : 'bad_request'), message, error: message };
 }
 
 /**
@@ -68,8 +59,9 @@ export function errorBody(
   pathname: string,
   status: number,
   message: string,
+  code?: string,
 ): { error: string } | GatewayErrorBody | (GatewayErrorBody & { message: string }) | ProblemBody {
-  if (isSyncPath(pathname)) return problemBody(status, message);
+  if (isSyncPath(pathname)) return problemBody(status, message, code);
   if (!isGatewayPath(pathname)) return { error: message };
   const body = gatewayError(status, message);
   return pathname.startsWith('/v1/chat/') ? body : { ...body, message };

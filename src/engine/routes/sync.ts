@@ -108,18 +108,34 @@ export function registerSync(ctx: EngineContext, router: Router): void {
       request_time_ms: Date.now() - began,
       ...(dictation
         ? {
-            llm_response: null,
+            llm_response: config.llmInstruction ? null : dictationCleanup(words),
             llm_error: config.llmInstruction ? 'The local engine does not run an LLM pass over dictations; the transcript is in text.' : null,
             sync_time_ms: Date.now() - started,
           }
         : {}),
     });
   };
-  router.post('/v1/transcribe/live', transcribe);
-  router.post('/v1/transcribe/stream', transcribe);
-  router.get('/v1/warm', ({ res }) => {
-    // Answers at once; PocketSphinx's decoders load behind it for the request that follows.
-    void ctx.recognizers.batch.prewarm?.(1).catch(() => undefined);
-    sendJson(res, 200, { status: 'ok' });
-  });
+  // The SDK posts to /v1/transcribe/live; the service also serves /v1/transcribe/stream, and /v1/transcribe (a
+  // one-shot upload, the config part optional) with the unprefixed paths older SDKs and the docs' curl use.
+  for (const path of ['/v1/transcribe/live', '/v1/transcribe/stream', '/v1/transcribe', '/transcribe']) router.post(path, transcribe);
+  for (const path of ['/v1/warm', '/warm'])
+    router.get(path, ({ res }) => {
+      // Answers at once; PocketSphinx's decoders load behind it for the request that follows.
+      void ctx.recognizers.batch.prewarm?.(1).catch(() => undefined);
+      sendJson(res, 200, { status: 'ok' });
+    });
+}
+
+const FILLERS = new Set(['um', 'uh', 'er', 'erm', 'ah', 'hmm', 'mm']);
+
+/**
+ * The Dictation API's default rewrite, by rules (no LLM runs locally): the words without fillers, the first
+ * capitalized, a full stop at the end. An llm_instruction is not run; llm_error says so.
+ */
+export function dictationCleanup(words: readonly { text: string }[]): string | null {
+  const kept = words.map((w) => w.text).filter((t) => !FILLERS.has(t.toLowerCase().replace(/[^a-z]/g, '')));
+  if (kept.length === 0) return null;
+  const text = kept.join(' ');
+  const capital = text.charAt(0).toUpperCase() + text.slice(1);
+  return /[.!?]$/.test(capital) ? capital : `${capital}.`;
 }

@@ -1,14 +1,28 @@
 /**
- * The Sync and Dictation APIs' audio: a WAV file (PCM 8/16/24/32-bit or 32-bit float, any rate, any channels)
- * or raw signed 16-bit little-endian PCM with the config's sample_rate and channels, as the SDK sends them.
- * Mixed to mono and resampled to 16 kHz in slices, the event loop turning between them. Anything else is
- * refused by name (415), and audio over 120 s is refused (413) before it is decoded.
+ * The Sync and Dictation APIs' audio, as AssemblyAI's "Audio requirements" page gives it: a 16-bit WAV file
+ * or raw signed 16-bit little-endian PCM (the config's sample_rate and channels), mono or stereo, at 8,000,
+ * 16,000, 22,050, 24,000, 32,000, 44,100 or 48,000 Hz, 80 ms to 120 s, at most 40 MB. Mixed to mono and
+ * resampled to 16 kHz in slices, the event loop turning between them. Errors as its "Error handling" page:
+ * 400 bad_audio / audio_too_short, 413 audio_too_large, 415 unsupported_media_type.
  */
 import { HttpError } from '../routes/router';
 import { Resampler } from '../streaming/resample';
 
-/** The longest audio the sync and dictation APIs take. */
+/** The longest and shortest audio the sync and dictation APIs take. */
 export const MAX_SYNC_AUDIO_MS = 120_000;
+export const MIN_SYNC_AUDIO_MS = 80;
+export const SYNC_SAMPLE_RATES = [8000, 16000, 22050, 24000, 32000, 44100, 48000];
+
+/** An error with the service's machine-readable code (routes/errors.ts writes it as `error_code`). */
+export class SyncError extends HttpError {
+  constructor(
+    status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(status, message);
+  }
+}
 
 interface Layout {
   rate: number;
@@ -19,16 +33,14 @@ interface Layout {
   data: Buffer;
 }
 
-const readers: Record<string, (b: Buffer, at: number) => number> = {
-  pcm8: (b, at) => ((b[at] as number) - 128) * 256,
-  pcm16: (b, at) => b.readInt16LE(at),
-  pcm24: (b, at) => b.readIntLE(at, 3) / 256,
-  pcm32: (b, at) => b.readInt32LE(at) / 65536,
-  float32: (b, at) => Math.max(-1, Math.min(1, b.readFloatLE(at))) * 32767,
-};
+const readers = { pcm16: (b: Buffer, at: number): number => b.readInt16LE(at) };
 
 function badAudio(message: string): HttpError {
-  return new HttpError(422, message);
+  return new SyncError(400, 'bad_audio', message);
+}
+
+function unsupported(message: string): HttpError {
+  return new SyncError(415, 'unsupported_media_type', message);
 }
 
 function wavLayout(b: Buffer): Layout {
@@ -48,9 +60,8 @@ function wavLayout(b: Buffer): Layout {
       if (!fmt) throw badAudio('The WAV file has its data before its format.');
       // A WAV written while recording may say 0 or 0xFFFFFFFF for its size: the data then runs to the end.
       const end = size === 0 || size === 0xffffffff || body + size > b.length ? b.length : body + size;
-      const kind = fmt.format === 3 && fmt.bits === 32 ? 'float32' : fmt.format === 1 ? `pcm${fmt.bits}` : '';
-      const read = readers[kind];
-      if (!read) throw badAudio(`The WAV file's encoding (format ${fmt.format}, ${fmt.bits}-bit) is not one the sync API reads; send PCM or 32-bit float WAV.`);
+      const read = fmt.format === 1 && fmt.bits === 16 ? readers.pcm16 : undefined;
+      if (!read) throw unsupported(`The WAV file is ${fmt.format === 3 ? 'floating-point' : `${fmt.bits}-bit`} audio; the sync API takes 16-bit PCM only.`);
       return { rate: fmt.rate, channels: fmt.channels, width: fmt.bits / 8, read, data: b.subarray(body, end) };
     }
     at = body + size + (size % 2);
@@ -67,21 +78,24 @@ export function audioLayout(contentType: string, filename: string, bytes: Buffer
   if (isWav) layout = wavLayout(bytes);
   else if (isPcm) {
     if (config.sample_rate === undefined || config.channels === undefined)
-      throw new HttpError(400, 'Raw PCM audio needs sample_rate and channels in the config (WAV carries them in its header).');
-    layout = { rate: config.sample_rate, channels: config.channels, width: 2, read: readers.pcm16 as Layout['read'], data: bytes };
+      throw badAudio('Raw PCM audio needs sample_rate and channels in the config (WAV carries them in its header).');
+    if (bytes.length % (2 * config.channels) !== 0) throw badAudio('The raw PCM is not whole 16-bit samples for its channels (misaligned).');
+    layout = { rate: config.sample_rate, channels: config.channels, width: 2, read: readers.pcm16, data: bytes };
   } else
-    throw new HttpError(
-      415,
-      `The sync API takes WAV or raw 16-bit PCM audio, not ${type || 'this audio'}; convert it, or use POST /v2/transcript for other formats.`,
-    );
-  if (!(layout.rate >= 8000 && layout.rate <= 192_000))
-    throw badAudio(`The audio's sample rate (${layout.rate} Hz) is not one the sync API reads (8,000 to 192,000 Hz).`);
-  if (!(layout.channels >= 1 && layout.channels <= 16)) throw badAudio(`The audio has ${layout.channels} channels; the sync API reads 1 to 16.`);
+    throw unsupported(`The sync API takes WAV or raw 16-bit PCM audio, not ${type || 'this audio'}; convert it, or use POST /v2/transcript for other formats.`);
+  if (!SYNC_SAMPLE_RATES.includes(layout.rate))
+    throw unsupported(`The audio's sample rate (${layout.rate} Hz) is not one the sync API takes: ${SYNC_SAMPLE_RATES.join(', ')} Hz.`);
+  if (!(layout.channels === 1 || layout.channels === 2)) throw unsupported(`The audio has ${layout.channels} channels; the sync API takes mono or stereo.`);
   const frames = Math.floor(layout.data.length / (layout.width * layout.channels));
-  if (frames === 0) throw badAudio('The audio is empty.');
   const ms = (frames / layout.rate) * 1000;
+  if (ms < MIN_SYNC_AUDIO_MS)
+    throw new SyncError(400, 'audio_too_short', `The audio is ${Math.round(ms)} ms long; the sync API needs at least ${MIN_SYNC_AUDIO_MS} ms.`);
   if (ms > MAX_SYNC_AUDIO_MS)
-    throw new HttpError(413, `The audio is ${Math.round(ms / 100) / 10} s long; the sync API takes at most 120 s. Use POST /v2/transcript for longer audio.`);
+    throw new SyncError(
+      413,
+      'audio_too_large',
+      `The audio is ${Math.round(ms / 100) / 10} s long; the sync API takes at most 120 s. Use POST /v2/transcript for longer audio.`,
+    );
   return layout;
 }
 

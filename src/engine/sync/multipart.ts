@@ -5,9 +5,11 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { HttpError } from '../routes/router';
+import { SyncError } from './audio';
 
-/** The largest body taken: 120 s of 48 kHz stereo 32-bit audio is 46 MB. */
-export const MAX_SYNC_BODY_BYTES = 64 * 1024 * 1024;
+/** The largest file taken (AssemblyAI's "Audio requirements": 40 MB), and a little for the framing and config. */
+export const MAX_SYNC_FILE_BYTES = 40 * 1000 * 1000;
+export const MAX_SYNC_BODY_BYTES = MAX_SYNC_FILE_BYTES + 64 * 1024;
 
 export interface SyncParts {
   config: unknown;
@@ -15,7 +17,8 @@ export interface SyncParts {
 }
 
 async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  const tooLarge = () => new HttpError(413, `The request body is larger than ${limit / 1024 / 1024} MB; the sync API takes at most 120 s of WAV or PCM audio.`);
+  const tooLarge = () =>
+    new SyncError(413, 'audio_too_large', 'The audio file is larger than 40 MB; the sync API takes at most 40 MB and 120 s of WAV or PCM audio.');
   if (Number(req.headers['content-length']) > limit) throw tooLarge();
   const chunks: Buffer[] = [];
   let received = 0;
@@ -78,12 +81,12 @@ export async function readSyncParts(req: IncomingMessage): Promise<SyncParts> {
   const named = (name: string) => parts.find((p) => param(p.headers.get('content-disposition') ?? '', 'name') === name);
   const configPart = named('config');
   const audioPart = named('audio');
-  if (!configPart) throw new HttpError(400, 'The body has no `config` part; send one (JSON, `{}` when empty) before the audio.');
-  if (!audioPart) throw new HttpError(400, 'The body has no `audio` part; send the audio (WAV, or raw PCM with sample_rate and channels) after the config.');
-  if (parts.indexOf(configPart) > parts.indexOf(audioPart)) throw new HttpError(400, 'The `config` part must come before the `audio` part.');
-  let config: unknown;
+  if (!audioPart) throw new HttpError(400, 'The body has no `audio` part; send the audio (WAV, or raw PCM with sample_rate and channels in a `config` part).');
+  // The live upload decodes as audio lands, so its config must come first; a one-shot upload may leave it out.
+  if (configPart && parts.indexOf(configPart) > parts.indexOf(audioPart)) throw new HttpError(400, 'The `config` part must come before the `audio` part.');
+  let config: unknown = {};
   try {
-    config = JSON.parse(configPart.data.toString('utf8') || '{}');
+    if (configPart) config = JSON.parse(configPart.data.toString('utf8') || '{}');
   } catch {
     throw new HttpError(400, 'The `config` part is not valid JSON.');
   }
