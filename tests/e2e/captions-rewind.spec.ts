@@ -201,7 +201,7 @@ test.describe('live captions: rewind and replay', () => {
 
     // The saved session exports its captions with the translation under each original line.
     await page.getByLabel('Export captions as').selectOption('srt');
-    await page.getByLabel('With').selectOption('both');
+    await page.getByLabel('With', { exact: true }).selectOption('both');
     const download = page.waitForEvent('download');
     await page.getByTestId('captions-export-button').click();
     const file = await download;
@@ -223,9 +223,12 @@ test.describe('live captions: rewind and replay', () => {
     await openSavedSession(page);
     const saved = page.getByTestId('session-summaries');
     await expect(saved.getByRole('heading', { name: 'Summaries from the session' })).toBeVisible();
-    await expect(saved.getByTestId('session-summary')).toHaveCount(1);
-    await expect(saved.getByTestId('session-summary-model')).toContainText('By Tiny test model (tiny-translator).');
-    await expect(saved.getByTestId('session-summary-text')).toContainText('Bonjour');
+    // The summary asked during it, and the one of the whole session written at Stop (a writing model is installed).
+    await expect(saved.getByTestId('session-summary')).toHaveCount(2);
+    await expect(saved.getByTestId('session-summary').filter({ hasText: 'Summary of the whole session' })).toHaveCount(1);
+    const asked = saved.getByTestId('session-summary').filter({ hasNotText: 'Summary of the whole session' });
+    await expect(asked.getByTestId('session-summary-model')).toContainText('By Tiny test model (tiny-translator).');
+    await expect(asked.getByTestId('session-summary-text')).toContainText('Bonjour');
     const toggle = page.getByTestId('show-translation');
     await expect(toggle).toHaveAttribute('aria-pressed', 'false');
     await expect(page.getByTestId('transcript-translation')).toHaveCount(0);
