@@ -32,6 +32,8 @@ let core: Core;
 type Progress = Payload<'subtitles.translateProgress'>;
 const progress: Progress[] = [];
 const SAID = ['Bonjour', 'tout', 'le', 'monde', '.'];
+/** An answer longer than one subtitle line (55 characters). */
+const LONG = ['This', 'translation', 'is', 'much', 'longer', 'than', 'one', 'subtitle', 'line', '.'];
 /** 300 sentences, 3 s apart: several parts of at most MAX_CUES_PER_PART cues. */
 const COUNT = 300;
 let talk: string;
@@ -45,6 +47,7 @@ beforeAll(async () => {
   // The engine reads at least 1,024 tokens whatever the file says.
   installTinyGguf(models, 'tiny-narrow', { words: SAID, contextLength: 1024 });
   installTinyGguf(models, 'tiny-limited', { words: SAID, vocabulary });
+  installTinyGguf(models, 'tiny-long', { words: LONG, vocabulary });
   // The engine takes 2 requests a minute for tiny-limited: the third waits out the limit.
   mkdirSync(join(dataDir, 'engine'), { recursive: true });
   writeFileSync(join(dataDir, 'engine', 'gateway.json'), JSON.stringify({ limits: { 'tiny-limited': 2 } }));
@@ -148,6 +151,20 @@ describe('subtitles translated into a second track', () => {
     await call(core.router, 'subtitles.translate', { id: talk, language: 'German', model: 'tiny-subtitles' });
     expect(engineChats() - again).toBe(1);
     expect(core.library.translations.state(german!.id)!.sources[`${doc.cues[2]!.start}-${doc.cues[2]!.end}`]).toBe('A changed line.');
+  });
+
+  it('lays a translation longer than a line out in lines by the track’s rules', async () => {
+    const words: Word[] = ['Short one.', 'Another one.'].flatMap((text, i) =>
+      text.split(' ').map((w, j) => ({ text: w, start: i * 4000 + j * 300, end: i * 4000 + j * 300 + 250, confidence: 0.9, speaker: null })),
+    );
+    const short = addCompleted(core.library, 'Short', words).recordingId;
+    const track = await call(core.router, 'subtitles.translate', { id: short, language: 'Dutch', model: 'tiny-long' });
+    const cues = core.library.subtitles.cues(track.id).cues;
+    expect(cues.length).toBeGreaterThan(0);
+    for (const c of cues) {
+      expect(c.text.replace('\n', ' ')).toBe(fixedSentence(LONG));
+      expect(c.text.split('\n').map((l) => l.length <= 42)).toEqual([true, true]);
+    }
   });
 
   it('waits out the model’s rate limit, shown in the progress, and Stop during the wait keeps the parts done', async () => {

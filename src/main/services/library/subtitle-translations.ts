@@ -11,7 +11,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import { AppError } from '../../../shared/errors';
-import { cueDisplayText, type Cue } from '../../../shared/subtitles/index';
+import { cueDisplayText, rebalanceText, type Cue } from '../../../shared/subtitles/index';
 import type { AudioStore } from './audio';
 import type { LibraryContext } from './db';
 import type { RecordingStore } from './recordings';
@@ -148,9 +148,10 @@ export class SubtitleTranslations {
     if (!part.length) return;
     const first = part[0]!.index;
     const last = part[part.length - 1]!.index;
-    const track = this.library.subtitles.cues(id).cues;
+    const { cues: track, profile } = this.library.subtitles.cues(id);
     const remove = track.slice(first, last + 1);
-    const texts = new Map(part.map((p) => [p.index, p.text]));
+    // Laid out in lines by the track's rules profile (a translation is often longer than its original).
+    const texts = new Map(part.map((p) => [p.index, rebalanceText(p.text, profile.maxCharsPerLine, profile.maxLines) ?? p.text]));
     const insert = remove.map((c, i) => ({ start: c.start, end: c.end, text: texts.get(first + i) ?? c.text }));
     const t = this.transcriptOf(id);
     const state = translationStateOf(t.options);

@@ -86,7 +86,7 @@ export function TranslateSubtitlesDialog({ open, onClose, recordingId }: { open:
               Stop
             </Button>
           ) : (
-            <Button variant="primary" disabled={need !== null} onClick={() => void run()}>
+            <Button variant="primary" disabled={need !== null || Boolean(known?.of)} onClick={() => void run()}>
               {existing && existing.done > 0 && existing.done < existing.total ? 'Continue translating' : 'Translate'}
             </Button>
           )}
@@ -133,6 +133,11 @@ export function TranslateSubtitlesDialog({ open, onClose, recordingId }: { open:
             ))}
           </select>
         </div>
+      )}
+      {known?.of && (
+        <p className="banner banner--warn" role="alert">
+          These subtitles are a translation into {known.of.language}. To translate again, open the original recording’s subtitles.
+        </p>
       )}
       {need && (
         <p className="banner banner--warn" role="alert">
