@@ -72,9 +72,16 @@ function dropVendorMaps(dir) {
 }
 
 export async function ensureHost({ force = false } = {}) {
-  const outputs = ['cli.mjs', 'cli-main.mjs', 'verbatim-main.mjs', 'engine.mjs', 'native-child.mjs', 'llama-child.mjs', 'library-worker.mjs', 'engine-guard.mjs'].map((f) =>
-    join(out, f),
-  );
+  const outputs = [
+    'cli.mjs',
+    'cli-main.mjs',
+    'verbatim-main.mjs',
+    'engine.mjs',
+    'native-child.mjs',
+    'llama-child.mjs',
+    'library-worker.mjs',
+    'engine-guard.mjs',
+  ].map((f) => join(out, f));
   const built = outputs.every((f) => existsSync(f)) ? Math.min(...outputs.map((f) => statSync(f).mtimeMs)) : 0;
   if (!force && built > Math.max(...sources.map(newest), statSync(join(root, 'package.json')).mtimeMs)) return false;
   mkdirSync(out, { recursive: true });

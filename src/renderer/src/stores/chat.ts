@@ -297,7 +297,9 @@ export function connectChat(api: VerbatimApi, store: StoreApi<ChatStoreState> = 
     }),
     api.on('chat.state', (s) => store.setState((st) => ({ states: { ...st.states, [s.chatId]: s } }))),
     api.on('chat.changed', () => refreshListSoon()),
-    api.on('insights.progress', (p) => store.setState((st) => ({ insightProgress: { ...st.insightProgress, [p.recordingId]: { done: p.done, total: p.total } } }))),
+    api.on('insights.progress', (p) =>
+      store.setState((st) => ({ insightProgress: { ...st.insightProgress, [p.recordingId]: { done: p.done, total: p.total } } })),
+    ),
     api.on('gateway.rateLimit', (r) => store.setState({ rateLimit: r })),
     // The region decides the models: a switch in Settings lists others.
     api.on('settings.changed', () => void store.getState().loadModels(true)),
