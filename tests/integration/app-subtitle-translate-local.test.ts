@@ -9,6 +9,7 @@
  * - Stop keeps the parts done, and translating again asks only for the cues
  *   left (counted by the engine's chat calls and the progress), then for a cue
  *   whose source was edited since;
+ * - a dropped connection keeps the parts done;
  * - a rate limit is waited out (and shown), and Stop ends the wait;
  * - no model that writes, or one too small for one cue, says what to install or choose.
  */
@@ -23,6 +24,7 @@ import { GatewayClient } from '../../src/main/services/client/gateway';
 import type { Payload } from '../../src/shared/ipc';
 import type { Word } from '../../src/shared/library';
 import { parseSubtitles } from '../../src/shared/subtitles/index';
+import { AppError } from '../../src/shared/errors';
 import { fixedSentence, installTinyGguf } from '../fixtures/models/gguf';
 import { addCompleted } from '../support/library';
 import { call } from '../support/router';
@@ -167,6 +169,18 @@ describe('subtitles translated into a second track', () => {
     }
   });
 
+  it('keeps the parts done when the connection drops mid-way, and says so', async () => {
+    const total = core.library.subtitles.cues(talk).cues.length;
+    dropAt = 3;
+    await expect(call(core.router, 'subtitles.translate', { id: talk, language: 'Swedish', model: 'tiny-subtitles' })).rejects.toMatchObject({
+      code: 'network',
+      message: `${2 * MAX_CUES_PER_PART} of ${total} cues are translated and kept; the rest stopped: The connection to the assistant was lost (ECONNRESET). Translate… again continues from there.`,
+    });
+    dropAt = null;
+    const swedish = (await call(core.router, 'subtitles.translations', { id: talk })).tracks.find((t) => t.language === 'Swedish');
+    expect(swedish?.done).toBe(2 * MAX_CUES_PER_PART);
+  });
+
   it('waits out the model’s rate limit, shown in the progress, and Stop during the wait keeps the parts done', async () => {
     let seenAt: number | undefined;
     const off = core.router.subscribe((event, payload) => {
@@ -201,7 +215,7 @@ describe('subtitles translated into a second track', () => {
       message: expect.stringMatching(/reads only 1024 tokens.*too few to translate even one cue.*Choose a model with a larger context/),
     });
     // Nothing was made for either.
-    expect((await call(core.router, 'subtitles.translations', { id: talk })).tracks.map((t) => t.language)).toEqual(['French', 'German', 'Spanish']);
+    expect((await call(core.router, 'subtitles.translations', { id: talk })).tracks.map((t) => t.language)).toEqual(['French', 'German', 'Swedish', 'Spanish']);
     expect((await call(core.router, 'subtitles.translations', { id: lecture.id })).tracks).toEqual([]);
   });
 });
@@ -212,7 +226,10 @@ function engineChats(): number {
   return chatCalls;
 }
 const realChat = GatewayClient.prototype.chat;
+/** When set, the chat call of that number (counted from the setting) fails as a dropped connection does. */
+let dropAt: number | null = null;
 GatewayClient.prototype.chat = function (this: GatewayClient, ...args: Parameters<GatewayClient['chat']>) {
   chatCalls++;
+  if (dropAt !== null && --dropAt === 0) return Promise.reject(new AppError('network', 'The connection to the assistant was lost (ECONNRESET).'));
   return realChat.apply(this, args);
 };
