@@ -101,6 +101,8 @@ export interface CoreOptions {
   hostFolders?: string[];
   /** Watch folders' timings and test hooks (tests shorten the wait for a file to hold still). */
   watch?: Pick<WatchDeps, 'stableMs' | 'pollMs' | 'observed' | 'skipped'>;
+  /** Live captions' timings: how long a minute of "Stop after minutes without speech" lasts (tests shorten it; default 60,000 ms). */
+  captions?: { silenceMinuteMs?: number };
   /**
    * Beside the app on its data folder (the command line): the library opens without undoing an
    * interrupted backup import (it may be the app's, still running), and nothing the app owns is
@@ -219,7 +221,11 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
       stillRecording: (s) => router.emit('captions.stillRecording', s),
     },
     log,
-    { summarySetting: () => settings.get().liveSummary, silenceMinutes: () => settings.get().silenceStopMinutes },
+    {
+      summarySetting: () => settings.get().liveSummary,
+      silenceMinutes: () => settings.get().silenceStopMinutes,
+      silenceMinuteMs: opts.captions?.silenceMinuteMs,
+    },
   );
   registerCaptionExtrasHandlers(router, captionExtras);
   const models = new ModelManager(join(platform.dataDir, 'models'), {

@@ -67,16 +67,16 @@ export async function stopHost(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-export const test = base.extend<{ host: HostApp }>({
-  // Playwright requires fixtures to destructure their dependencies, even when there are none.
-  // eslint-disable-next-line no-empty-pattern
-  host: async ({}, use) => {
+export const test = base.extend<{ host: HostApp; hostEnv: NodeJS.ProcessEnv }>({
+  /** More environment for host mode (`test.use({ hostEnv: {...} })`), e.g. a test's shortened timings. */
+  hostEnv: [{}, { option: true }],
+  host: async ({ hostEnv }, use) => {
     const dir = mkdtempSync(join(tmpdir(), 'verbatim-e2e-'));
     const dataDir = join(dir, 'data');
     // Host mode reads and writes the user's files (backups among them) only inside the folders it was started with:
     // the tests' own folders lie under the system's temporary folder. The confinement tests start a host of their own.
     const folders = ['--folder', tmpdir()];
-    let current = await launchHost(dataDir, {}, folders);
+    let current = await launchHost(dataDir, hostEnv, folders);
     const app: HostApp = {
       url: current.url,
       origin: new URL(current.url).origin,
@@ -84,7 +84,7 @@ export const test = base.extend<{ host: HostApp }>({
       process: current.child,
       async restart() {
         await stopHost(current.child);
-        current = await launchHost(dataDir, {}, folders);
+        current = await launchHost(dataDir, hostEnv, folders);
         app.url = current.url;
         app.origin = new URL(current.url).origin;
         app.process = current.child;

@@ -93,7 +93,20 @@ async function loadCore(platform: Platform, folders: string[]): Promise<Core> {
   await turn();
   // Folders the user named when starting host mode count as picked this session: paths inside them may be added by path.
   // They are known before the core starts anything (a watch folder inside one is watched at once, after a restart too).
-  return createCore(platform, (s) => s.kind === 'host' && s.tokenValid, { onlyPickedPaths: true, hostFolders: folders.map((f) => resolve(f)) });
+  return createCore(platform, (s) => s.kind === 'host' && s.tokenValid, {
+    onlyPickedPaths: true,
+    hostFolders: folders.map((f) => resolve(f)),
+    captions: { silenceMinuteMs: testMinuteMs(process.env.VERBATIM_TEST_SILENCE_MINUTE_MS) },
+  });
+}
+
+/**
+ * The end-to-end tests' host sets VERBATIM_TEST_SILENCE_MINUTE_MS (a whole number of milliseconds, 1,000 to
+ * 60,000) so that "Still recording?" comes within seconds; unset or anything else: a real minute.
+ */
+function testMinuteMs(value: string | undefined): number | undefined {
+  const ms = Number(value);
+  return value && Number.isInteger(ms) && ms >= 1000 && ms <= 60_000 ? ms : undefined;
 }
 
 main().catch((err: unknown) => {

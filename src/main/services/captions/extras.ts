@@ -68,15 +68,18 @@ export class CaptionExtras implements CaptionsObserver {
       summarySetting?: () => string | undefined;
       windowMs?: number;
       silenceMinutes?: () => number | undefined;
-      /** How often the silence is checked (default 5 s), and its clock (tests move it). */
+      /** How often the silence is checked (default 5 s, or a twelfth of a shortened minute), and its clock (tests move it). */
       tickMs?: number;
       now?: () => number;
+      /** How long a minute of the silence setting lasts (silence.ts; host mode's tests shorten it). */
+      silenceMinuteMs?: number;
     } = {},
   ) {
-    this.tickMs = opts.tickMs ?? 5000;
+    this.tickMs = opts.tickMs ?? Math.min(5000, Math.max(100, (opts.silenceMinuteMs ?? 60_000) / 12));
     this.silence = new SilenceWatch({
       now: opts.now ?? (() => Date.now()),
       minutes: opts.silenceMinutes ?? (() => undefined),
+      minuteMs: opts.silenceMinuteMs,
       ask: (s) => events.stillRecording?.(s),
       stop: (run) => captions.stop?.(run) ?? Promise.resolve(),
       log,

@@ -27,6 +27,8 @@ export interface SilenceDeps {
   ask(s: StillRecording): void;
   stop(run: number): Promise<unknown>;
   log?(message: string): void;
+  /** How long one minute of the setting (and of the question) lasts: 60,000 ms; host mode's tests shorten it (VERBATIM_TEST_SILENCE_MINUTE_MS). */
+  minuteMs?: number;
 }
 
 export class SilenceWatch {
@@ -71,13 +73,14 @@ export class SilenceWatch {
     const minutes = this.deps.minutes() ?? DEFAULT_SILENCE_MINUTES;
     if (minutes <= 0) return this.withdraw();
     const now = this.deps.now();
+    const scale = (this.deps.minuteMs ?? 60_000) / 60_000;
     if (this.stopAt === null) {
-      if (now - this.lastSpeech < minutes * 60_000) return;
-      this.stopAt = now + ASK_MS;
+      if (now - this.lastSpeech < minutes * 60_000 * scale) return;
+      this.stopAt = now + ASK_MS * scale;
       this.deps.ask({ run, stopAt: new Date(this.stopAt).toISOString(), silentMinutes: minutes });
       return;
     }
-    if (now < this.stopAt + FALLBACK_MS) return;
+    if (now < this.stopAt + FALLBACK_MS * scale) return;
     this.stopping = true;
     this.deps.log?.(`captions: no speech for ${minutes} minutes and no answer to "Still recording?": the session stops, keeping what it has`);
     void this.deps.stop(run).catch((e: unknown) => this.deps.log?.(`captions: the silent session did not stop: ${String(e)}`));

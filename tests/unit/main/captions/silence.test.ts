@@ -64,4 +64,24 @@ describe('silence watch', () => {
     expect(ended.asked).toEqual([]);
     expect(ended.w.keep(2)).toBe(false);
   });
+
+  it('counts its minutes (the question and the stop too) in a shortened minute when host mode is started so for tests', () => {
+    let now = 0;
+    const asked: StillRecording[] = [];
+    const stopped: number[] = [];
+    const w = new SilenceWatch({ now: () => now, minutes: () => 2, ask: (s) => asked.push(s), stop: async (r) => stopped.push(r), minuteMs: 3000 });
+    w.started(4);
+    now = 2 * 3000 - 1;
+    w.tick();
+    expect(asked).toEqual([]);
+    now += 1;
+    w.tick();
+    expect(asked).toEqual([{ run: 4, stopAt: new Date(now + 3000).toISOString(), silentMinutes: 2 }]);
+    now += 2 * 3000 - 1;
+    w.tick();
+    expect(stopped).toEqual([]);
+    now += 1;
+    w.tick();
+    expect(stopped).toEqual([4]);
+  });
 });

@@ -242,7 +242,8 @@ function StillRecording() {
   return (
     <div className="banner banner--warn cap-still" role="alert" data-testid="still-recording">
       <p>
-        <strong>Still recording?</strong> No one has spoken for {ask.silentMinutes} minutes. The session stops at {at}, keeping everything so far.
+        <strong>Still recording?</strong> No one has spoken for {ask.silentMinutes === 1 ? 'a minute' : `${ask.silentMinutes} minutes`}. The session stops at{' '}
+        {at}, keeping everything so far.
       </p>
       <div className="cap-still__actions">
         <Button size="sm" variant="primary" onClick={() => void keep()}>
