@@ -55,6 +55,29 @@ const manifests = {
   message: "DESIGN.md §2: only src/engine/models/ reads the models folder's manifests; ask it (ModelsFolder list, find, file).",
 };
 
+/**
+ * Staged uploads are the files owner's (issue 47): a service asks src/main/services/files/ (UserFiles: openUpload,
+ * stagedCopy, staged) and never builds or reads a staged path itself; only files/ and the composition (core.ts) import it.
+ */
+const staged = {
+  group: ['**/files/staged', '**/files/staged.js', '**/files/staged.ts'],
+  message: 'DESIGN.md §2: only src/main/services/files/ and core.ts import files/staged; ask UserFiles (openUpload, stagedCopy, its staged) instead.',
+};
+const mainPatterns = [
+  ...outside('engine', 'renderer', 'preload'),
+  { group: ['electron', 'electron/*'], message: 'DESIGN.md §2: only src/main/index.ts, windows/ and platform/electron/ import electron.' },
+];
+const servicePatterns = [
+  ...mainPatterns,
+  { group: ['**/shared/bridge-request'], message: 'DESIGN.md §2: services know no transport; the bridge reads requests in host/ and ipc/.' },
+  {
+    group: ['**/shared/ipc', '**/shared/ipc/*'],
+    importNames: ['channels', 'events'],
+    allowTypeImports: true,
+    message: "DESIGN.md §2: services know no transport; the contract's channels and events are ipc/'s (the router checks them).",
+  },
+];
+
 export const boundaries = [
   {
     files: ['src/shared/**/*.{ts,tsx}'],
@@ -100,41 +123,17 @@ export const boundaries = [
   },
   {
     files: ['src/main/services/**/*.ts', 'src/main/ipc/**/*.ts', 'src/main/host/**/*.ts', 'src/main/platform/host/**/*.ts', 'src/main/core.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            ...outside('engine', 'renderer', 'preload'),
-            { group: ['electron', 'electron/*'], message: 'DESIGN.md §2: only src/main/index.ts, windows/ and platform/electron/ import electron.' },
-          ],
-        },
-      ],
-    },
+    rules: { 'no-restricted-imports': ['error', { patterns: [...mainPatterns, staged] }] },
   },
+  // The composition builds the files owner with its staging folder.
+  { files: ['src/main/core.ts'], rules: { 'no-restricted-imports': ['error', { patterns: mainPatterns }] } },
   // The library and every other service know no transport (issue 38): the contract's runtime channels and events, and the
   // bridge's reading of a request, belong to ipc/ and host/; a service takes and answers plain values (type imports stay allowed).
   {
     files: ['src/main/services/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            ...outside('engine', 'renderer', 'preload'),
-            { group: ['electron', 'electron/*'], message: 'DESIGN.md §2: only src/main/index.ts, windows/ and platform/electron/ import electron.' },
-            { group: ['**/shared/bridge-request'], message: 'DESIGN.md §2: services know no transport; the bridge reads requests in host/ and ipc/.' },
-            {
-              group: ['**/shared/ipc', '**/shared/ipc/*'],
-              importNames: ['channels', 'events'],
-              allowTypeImports: true,
-              message: "DESIGN.md §2: services know no transport; the contract's channels and events are ipc/'s (the router checks them).",
-            },
-          ],
-        },
-      ],
-    },
+    rules: { 'no-restricted-imports': ['error', { patterns: [...servicePatterns, staged] }] },
   },
+  { files: ['src/main/services/files/**/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: servicePatterns }] } },
   {
     files: ['src/main/index.ts', 'src/main/windows/**/*.ts', 'src/main/platform/electron/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: outside('engine', 'renderer', 'preload') }] },

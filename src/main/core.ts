@@ -132,6 +132,8 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
   const picked = new PickedFiles(opts.onlyPickedPaths ?? false);
   for (const f of opts.hostFolders ?? []) picked.addFolder(f);
   const files = new UserFiles(picked, new StagedUploads(join(platform.dataDir, 'uploads'), () => library.jobs.uploadSources()));
+  // The waveform of a recording kept only as the user's original reads it through the same check (never its path again).
+  library.subtitles.openOriginal = (path) => files.openPath(path);
   const jobs = new JobService(
     library,
     settings,
@@ -231,11 +233,11 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
   const models = new ModelManager(join(platform.dataDir, 'models'), {
     catalog: CATALOG,
     mirror: () => settings.get().models.mirror,
-    pathAllowed: (p) => picked.allows(p),
+    files,
     changed: (id) => router.emit('models.changed', { id }),
     log,
   });
-  registerModelHandlers(router, models, settings, files.staged.dir, engine);
+  registerModelHandlers(router, models, settings, engine);
   const vocabulary = new VocabularyService(library, settings);
   registerVocabularyHandlers(router, vocabulary);
   const watch = new WatchService({

@@ -32,6 +32,8 @@ import { JsonSettingsBackend } from '../../src/main/platform/host';
 import { parseChecksumList } from '../../src/main/services/models/checksums';
 import { ModelManager, type ModelManagerOptions } from '../../src/main/services/models/manager';
 import { PickedFiles } from '../../src/main/services/files/picked';
+import { UserFiles } from '../../src/main/services/files/refs';
+import { StagedUploads } from '../../src/main/services/files/staged';
 import { SettingsService } from '../../src/main/services/settings';
 import type { CatalogEntry } from '../../src/shared/models/catalog';
 import { MODEL_MANIFEST_FILE } from '../../src/shared/models/catalog';
@@ -441,9 +443,10 @@ describe('install from a file', () => {
     symlinkSync(join(root, 'model-a.tar.bz2'), join(folder, 'link.tar.bz2'));
     const picked = new PickedFiles(true);
     picked.addFolder(folder);
-    const m = manager([entry('model-a', mirror.url('ok', 'model-a.tar.bz2'))], { pathAllowed: (p) => picked.allows(p) });
+    const files = new UserFiles(picked, new StagedUploads(join(root, 'uploads'), () => new Set()));
+    const m = manager([entry('model-a', mirror.url('ok', 'model-a.tar.bz2'))], { files });
     const router = new Router(() => true, { error: () => undefined });
-    registerModelHandlers(router, m, new SettingsService(new JsonSettingsBackend(join(root, 'settings.json'))), join(root, 'uploads'));
+    registerModelHandlers(router, m, new SettingsService(new JsonSettingsBackend(join(root, 'settings.json'))));
     const ctx = { sender: { kind: 'host' as const, tokenValid: true } };
     for (const path of [join(root, 'model-a.tar.bz2'), join(folder, 'link.tar.bz2'), '/etc/passwd'])
       expect(await router.dispatch('models.installFile', { file: { kind: 'path', path }, id: 'model-a' }, ctx)).toMatchObject({

@@ -43,6 +43,10 @@ describe('DESIGN.md §2 import boundaries', () => {
     const service =
       "import type { KeyStatus, VerbatimApi } from '../../../shared/ipc';\nimport type { SubtitleRun } from '../../../shared/ipc/subtitles';\nimport { AppError } from '../../../shared/errors';\nexport const a = [AppError] as unknown as [KeyStatus, VerbatimApi, SubtitleRun];\n";
     expect(await lintAs(service, 'src/main/services/library/ok.ts')).toEqual([]);
+    // Staged uploads are the files owner's: it and the composition import them (fixtures *-imports-staged: nothing else).
+    const staged = "import { StagedUploads } from './staged';\nexport const a = [StagedUploads];\n";
+    expect(await lintAs(staged, 'src/main/services/files/ok.ts')).toEqual([]);
+    expect(await lintAs(staged.replace('./staged', './services/files/staged'), 'src/main/core.ts')).toEqual([]);
   });
 
   it('lets the engine layers import what they may (only models/ reads manifests)', async () => {

@@ -1,6 +1,4 @@
 /** Handlers of `models.*`: the catalog with install state, downloads, delete, install from a file, defaults; progress as events. */
-import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import { AppError } from '../../shared/errors';
 import { CATALOG } from '../../shared/models/lookup';
 import { forgetDefault, PendingDefaults, setDefaultModel } from '../services/models/defaults';
@@ -15,7 +13,6 @@ export function registerModelHandlers(
   router: Router,
   models: ModelManager,
   settings: SettingsService,
-  uploadsDir: string,
   engine: { ensure(): Promise<EngineHandle> } = {
     ensure: () => Promise.reject(new AppError('engine_unavailable', 'The local engine is not available here.')),
   },
@@ -40,20 +37,12 @@ export function registerModelHandlers(
     return { freedBytes };
   });
   router.handle('models.installFile', async ({ file, id }) => {
-    if (file.kind === 'upload') {
-      // A file the host-mode /upload route staged (its id checked by the contract); the entry the user chose, or else its name, says which model it is.
-      if (!file.name) throw new AppError('bad_request', 'Give the file name of the uploaded archive.');
-      const staged = join(uploadsDir, file.uploadId);
-      try {
-        const got = await models.installFrom(staged, file.name, id);
-        installed(got);
-        return { id: got };
-      } finally {
-        await rm(staged, { force: true });
-      }
-    }
-    await models.checkPath(file.path);
-    const got = await models.installFrom(file.path, undefined, id);
+    // Through the owner of the user's files: a host-mode upload (staged by /upload, taken once) or a path (its real path, inside
+    // --folder in host mode, read from the descriptor the check opened); the entry the user chose, or else its name, says which model it is.
+    let got: string;
+    if (file.kind === 'path') got = await models.installFrom(file.path, undefined, id);
+    else if (file.name) got = await models.installUpload(file.uploadId, file.name, id);
+    else throw new AppError('bad_request', 'Give the file name of the uploaded archive.');
     installed(got);
     return { id: got };
   });

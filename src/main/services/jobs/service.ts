@@ -15,9 +15,8 @@ import type { JobSourceKind } from '../library/jobs';
 import { JobContext, type EngineAccess, type JobEvents, type JobServiceOptions, type KeyAccess, type SettingsAccess, type WebhookAccess } from './context';
 import { isRetryable, runJob, type UploadSlots } from './machine';
 import { isFinalJobStatus } from './states';
-import { PickedFiles } from '../files/picked';
-import { UserFiles, type OpenedFile } from '../files/refs';
-import { StagedUploads } from '../files/staged';
+import type { UserFiles, OpenedFile } from '../files/refs';
+import { unconfinedFiles } from '../files/unconfined';
 
 class Semaphore implements UploadSlots {
   private active = 0;
@@ -86,7 +85,7 @@ export class JobService {
     private readonly events: JobEvents,
     opts: JobServiceOptions = {},
   ) {
-    this.files = opts.files ?? new UserFiles(new PickedFiles(), new StagedUploads(join(library.dataDir, 'uploads'), () => library.jobs.uploadSources()));
+    this.files = opts.files ?? unconfinedFiles(join(library.dataDir, 'uploads'), () => library.jobs.uploadSources());
     this.ctx = new JobContext(this.files, library, settings, keys, engine, webhooks, events, opts.clock ?? realClock, opts);
     this.slots = new Semaphore(() => this.settings.get().uploadConcurrency);
   }

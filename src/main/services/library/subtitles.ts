@@ -13,7 +13,7 @@
  * transcript when read.
  */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import { AppError } from '../../../shared/errors';
 import {
@@ -40,7 +40,7 @@ import { fromRanges } from '../../../shared/subtitles/cue-columns';
 import { cuesDigest } from '../../../shared/subtitles/digest';
 import { withWords, correctionsOf } from './cue-words';
 import { CUE_LIMITS, fitCues } from '../../../shared/subtitles/limits';
-import { computePeaks, PEAKS_PER_SECOND } from './peaks';
+import { computePeaks, openOriginalFile, PEAKS_PER_SECOND, type OpenedOriginal } from './peaks';
 
 export interface LibraryContext {
   dataDir: string;
@@ -92,6 +92,8 @@ export class SubtitleStore {
   /** Peaks made ahead of the view run one at a time, at low priority: a batch of finished jobs does not start a dozen ffmpegs. */
   private peaksAhead: Promise<unknown> = Promise.resolve();
   private readonly stopAhead = new AbortController();
+  /** How a user's original file (not the library's copy) is opened for the waveform: the app sets the files owner's check (core.ts); read from that descriptor only. */
+  openOriginal: (path: string) => Promise<OpenedOriginal> = openOriginalFile;
 
   constructor(
     private readonly db: Database,
@@ -370,7 +372,17 @@ export class SubtitleStore {
     let running = this.peaksRunning.get(recordingId);
     if (!running) {
       const opts = background ? { background: true, signal: this.stopAhead.signal } : {};
-      running = computePeaks(audioPath, PEAKS_PER_SECOND, opts).then((p) => {
+      // The library's own copy by its path; the user's original through the check, read from the descriptor it opened (never the path again).
+      const own = audioPath.startsWith(join(this.ctx.audioDir, sep));
+      const read = async () => {
+        const original = own ? null : await this.openOriginal(audioPath);
+        try {
+          return await computePeaks(original?.handle ?? audioPath, PEAKS_PER_SECOND, opts);
+        } finally {
+          await original?.close();
+        }
+      };
+      running = read().then((p) => {
         // The library may have closed while ffmpeg ran (the app quit).
         if (!this.db.open) throw new AppError('canceled', 'The library closed before the waveform was stored.');
         this.db

@@ -6,8 +6,10 @@
  * the installed list.
  */
 import { randomBytes } from 'node:crypto';
-import { copyFile, mkdir, readdir, rename, rm, stat, statfs, writeFile } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { copyFile, mkdir, readdir, rename, rm, stat, statfs, writeFile, type FileHandle } from 'node:fs/promises';
 import { basename, join, resolve, sep } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { MODEL_MANIFEST_FILE, modelManifestSchema, type CatalogEntry, type ModelManifest } from '../../../shared/models/catalog';
 import { ModelError } from './errors';
 import { readSmallFile } from './regular-file';
@@ -90,8 +92,19 @@ const roleFiles = (entry: CatalogEntry): string[] => Object.values(entry.files).
 export async function installModel(
   dir: string,
   entry: CatalogEntry,
-  /** `move`: the source is our own partial download, renamed into place rather than copied. */
-  source: { kind: 'archive' | 'file' | 'folder'; path: string; sha256: string | null; move?: boolean },
+  /**
+   * `move`: the source is our own partial download, renamed into place rather than copied. `handle`: an archive the
+   * user named, opened by the files owner's check (services/files): unpacked from that descriptor, never the path.
+   * `open`: how a folder's files are opened (the same check for each, so a link inside leads nowhere it may not).
+   */
+  source: {
+    kind: 'archive' | 'file' | 'folder';
+    path: string;
+    sha256: string | null;
+    move?: boolean;
+    handle?: FileHandle;
+    open?: OpenMember;
+  },
   signal?: AbortSignal,
 ): Promise<ModelManifest> {
   await mkdir(dir, { recursive: true });
@@ -100,12 +113,12 @@ export async function installModel(
   try {
     const wanted = roleFiles(entry);
     if (source.kind === 'archive') {
-      await unpackTarBz2(source.path, tmp, { wanted, maxBytes: Math.ceil(unpackedBytesOf(entry) * 1.1) + 16 * 1024 * 1024, signal });
+      await unpackTarBz2(source.handle ?? source.path, tmp, { wanted, maxBytes: Math.ceil(unpackedBytesOf(entry) * 1.1) + 16 * 1024 * 1024, signal });
     } else if (source.kind === 'file') {
       if (source.move) await rename(source.path, join(tmp, wanted[0]!));
       else await copyFile(source.path, join(tmp, wanted[0]!));
     } else {
-      await copyFolderFiles(source.path, tmp, wanted);
+      await copyFolderFiles(source.path, tmp, wanted, source.open);
     }
     const manifest: ModelManifest = {
       id: entry.id,
@@ -137,8 +150,11 @@ export async function installModel(
   }
 }
 
+/** A folder's file opened through the files owner's check; read from `handle`, then `close()`. */
+export type OpenMember = (path: string) => Promise<{ handle: FileHandle; close(): Promise<void> }>;
+
 /** Copy the model's files from a folder the user picked (their paths as the catalog names them, or under one top folder). */
-async function copyFolderFiles(from: string, to: string, wanted: string[]): Promise<void> {
+async function copyFolderFiles(from: string, to: string, wanted: string[], open?: OpenMember): Promise<void> {
   const root = resolve(from);
   const missing: string[] = [];
   for (const rel of wanted) {
@@ -150,7 +166,16 @@ async function copyFolderFiles(from: string, to: string, wanted: string[]): Prom
       continue;
     }
     await mkdir(join(to, rel, '..'), { recursive: true });
-    await copyFile(src, join(to, rel));
+    if (!open) {
+      await copyFile(src, join(to, rel));
+      continue;
+    }
+    const f = await open(src);
+    try {
+      await pipeline(f.handle.createReadStream({ start: 0, autoClose: false }), createWriteStream(join(to, rel), { flags: 'wx' }));
+    } finally {
+      await f.close();
+    }
   }
   if (missing.length)
     throw new ModelError(

@@ -7,15 +7,17 @@
  * from a file or folder the user picked; delete; the list with disk use.
  * Downloads under way when the app quits resume on start.
  */
-import { mkdir, realpath, stat, unlink } from 'node:fs/promises';
+import { mkdir, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AppError } from '../../../shared/errors';
+import type { UserFiles } from '../files/refs';
+import { unconfinedFiles } from '../files/unconfined';
 import type { CatalogEntry } from '../../../shared/models/catalog';
 import type { DownloadStatus, ModelsList } from '../../../shared/models/view';
 import { archiveNameOf, judge, listUrlOf, publishedSha256 } from './checksums';
 import { download } from './download';
 import { diskFull, ModelError } from './errors';
-import { installFromPath } from './from-file';
+import { installFromPath, installFromUpload, type FromFileDeps } from './from-file';
 import { deleteModel, diskUse, freeSpace, installedModels, installModel, PARTIAL_DIR, readManifest, sweep, unpackedBytesOf } from './install';
 import { Connection } from './net';
 import { StateFile, type Verified } from './state';
@@ -32,8 +34,8 @@ export interface ModelManagerOptions {
   /** Free bytes on the models disk (tests inject a reading). */
   freeSpace?: (dir: string) => Promise<number | null>;
   env?: Record<string, string | undefined>;
-  /** Whether a path named over IPC may be installed from (host mode: picked this session or under `--folder`, as for jobs.addFiles). */
-  pathAllowed?: (path: string) => boolean;
+  /** The owner of the user's files: the one check before a file or folder the user names is read (host mode: inside --folder). Default: the desktop's, unconfined. */
+  files?: UserFiles;
   /** Called after a model is installed or deleted (the engine picks it up). */
   changed?: (id: string) => void;
   log?: (m: string) => void;
@@ -369,45 +371,37 @@ export class ModelManager {
   }
 
   /**
-   * Refuse a path the session may not read (host mode: any browser tab with
-   * the token could otherwise name any file on the server); the file a link
-   * there leads to must be allowed too.
-   */
-  async checkPath(path: string): Promise<void> {
-    const allowed = this.opts.pathAllowed;
-    if (!allowed) return;
-    const real = await realpath(path).catch(() => path);
-    if (allowed(path) && allowed(real)) return;
-    throw new AppError(
-      'forbidden',
-      `Verbatim in the browser installs only a model file you choose (it is uploaded), or one in a folder it was started with, not a path on the server such as “${path.slice(0, 200)}”. Nothing was installed.`,
-    );
-  }
-
-  /**
-   * Install from an archive, a model file or a folder the user picked: the
+   * Install from an archive, a model file or a folder the user named: the
    * entry `id` the user chose, or the one its name matches (the archive's
    * file name, or the folder it unpacks to); verified and installed like a
-   * download.
+   * download, through the files owner's check (from-file.ts).
    */
   async installFrom(path: string, name?: string, id?: string): Promise<string> {
-    const installed = await installFromPath(
-      {
-        dir: this.dir,
-        catalog: this.opts.catalog,
-        free: () => (this.opts.freeSpace ?? freeSpace)(this.dir),
-        room: (entry, sourceBytes) => (entry.format === 'tar.bz2' ? unpackedBytesOf(entry) : sourceBytes) + MARGIN_BYTES,
-        verified: (m) => this.state.get().verified[m],
-        readList: (entry) => this.listReader(entry, this.mirror()),
-        remember: (m, v) => this.remember(m, v),
-      },
-      path,
-      name ?? path.split(/[\\/]/).pop() ?? path,
-      id,
-    );
-    this.statuses.delete(installed);
-    this.opts.changed?.(installed);
-    return installed;
+    return this.installed(await installFromPath(this.fromFile(), path, name, id));
+  }
+
+  /** Install from a host-mode upload (staged by /upload), taken once. */
+  async installUpload(uploadId: string, name: string, id?: string): Promise<string> {
+    return this.installed(await installFromUpload(this.fromFile(), uploadId, name, id));
+  }
+
+  private fromFile(): FromFileDeps {
+    return {
+      dir: this.dir,
+      catalog: this.opts.catalog,
+      files: (this.opts.files ??= unconfinedFiles(join(this.dir, PARTIAL_DIR, 'uploads'))),
+      free: () => (this.opts.freeSpace ?? freeSpace)(this.dir),
+      room: (entry, sourceBytes) => (entry.format === 'tar.bz2' ? unpackedBytesOf(entry) : sourceBytes) + MARGIN_BYTES,
+      verified: (m) => this.state.get().verified[m],
+      readList: (entry) => this.listReader(entry, this.mirror()),
+      remember: (m, v) => this.remember(m, v),
+    };
+  }
+
+  private installed(id: string): string {
+    this.statuses.delete(id);
+    this.opts.changed?.(id);
+    return id;
   }
 
   /** Every catalog model with its install and download state, the other installed models, and free space. */

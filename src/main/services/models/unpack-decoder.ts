@@ -8,7 +8,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { constants, fstatSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { Readable } from 'node:stream';
 import { Worker } from 'node:worker_threads';
@@ -80,14 +80,20 @@ function runs(cmd: string, args: string[], accept: (out: string) => boolean): Pr
   });
 }
 
-/** Start decoding `archive` with the first decoder this machine has (or the one asked for). */
-export async function openDecoder(archive: string, want: DecoderKind | 'auto' = 'auto'): Promise<Decoder> {
+/**
+ * Start decoding `archive` with the first decoder this machine has (or the one asked for). An archive
+ * given opened (a user's file the files owner checked, services/files) is read from that descriptor,
+ * never its path; it stays the caller's to close, and must not have been read past its start (positional
+ * reads leave the offset at 0, which the decoder's sequential read starts from).
+ */
+export async function openDecoder(archive: string | FileHandle, want: DecoderKind | 'auto' = 'auto'): Promise<Decoder> {
   const found = await availableDecoders();
   const kind = want === 'auto' ? [...found.keys()][0]! : want;
   const cmd = found.get(kind);
   if (cmd === undefined) throw new DecodeError(`no ${kind} on this machine`, false);
+  const borrowed = typeof archive !== 'string';
   // O_NONBLOCK: a FIFO put where the archive was opens at once (and is refused below) instead of holding a thread until a writer comes.
-  const file = await open(archive, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+  const file = borrowed ? archive : await open(archive, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
   try {
     // A FIFO or device named like an archive would block the decoder forever: only a regular file is read.
     const st = fstatSync(file.fd);
@@ -99,10 +105,10 @@ export async function openDecoder(archive: string, want: DecoderKind | 'auto' = 
     if (bytesRead < 4 || head.toString('latin1', 0, 3) !== 'BZh' || head[3]! < 0x31 || head[3]! > 0x39) {
       throw new DecodeError('it is not a bzip2-compressed archive', bytesRead < 4);
     }
-    const release = () => void file.close().catch(() => undefined);
+    const release = borrowed ? () => undefined : () => void file.close().catch(() => undefined);
     return { ...(kind === 'js' ? workerDecoder(file.fd, release) : childDecoder(kind, cmd, file.fd, release)), bytes: st.size };
   } catch (err) {
-    await file.close();
+    if (!borrowed) await file.close();
     throw err;
   }
 }

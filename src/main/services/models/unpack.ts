@@ -18,7 +18,7 @@
  * `disk`, `canceled`.
  */
 import { createWriteStream } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, rm, type FileHandle } from 'node:fs/promises';
 import { dirname, resolve, sep } from 'node:path';
 import { Transform, Writable, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -77,8 +77,8 @@ const tooLarge = () =>
     'The archive is larger than this model can be, so Verbatim stopped unpacking it and kept nothing from it. It may be damaged or not the model it is named after.',
   );
 
-/** Unpack `archive` into `dir` (which must exist and be empty); resolves with the bytes written. */
-export async function unpackTarBz2(archive: string, dir: string, o: UnpackOptions): Promise<number> {
+/** Unpack `archive` (a path, or a file already opened: read from its descriptor, left open) into `dir` (which must exist and be empty); resolves with the bytes written. */
+export async function unpackTarBz2(archive: string | FileHandle, dir: string, o: UnpackOptions): Promise<number> {
   if (o.signal?.aborted) throw canceled();
   const root = resolve(dir);
   const wanted = new Set(o.wanted);

@@ -38,7 +38,7 @@ function start(): void {
   router = new Router(() => true, { error: () => undefined });
   settings = new SettingsService(new JsonSettingsBackend(join(dir, 'settings.json')));
   manager = new ModelManager(join(dir, 'models'), { catalog: CATALOG, freeSpace: () => Promise.resolve(null) });
-  registerModelHandlers(router, manager, settings, join(dir, 'uploads'));
+  registerModelHandlers(router, manager, settings);
 }
 
 beforeEach(() => {

@@ -29,7 +29,7 @@ beforeEach(() => {
   router = new Router(() => true, { error: () => undefined });
   settings = new SettingsService(new JsonSettingsBackend(join(dir, 'settings.json')));
   manager = new ModelManager(join(dir, 'models'), { catalog: CATALOG, freeSpace: () => Promise.resolve(null) });
-  registerModelHandlers(router, manager, settings, join(dir, 'uploads'));
+  registerModelHandlers(router, manager, settings);
 });
 afterEach(async () => {
   await manager.dispose();
