@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expectNoAxeViolationsInBothThemes } from './axe';
+import { expectNoAxeViolations, expectNoAxeViolationsInBothThemes } from './axe';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, fakeMicrophoneArgs } from './chromium';
 import { expect, test } from './host';
 import { seedLibrary } from './seed';
@@ -50,4 +50,23 @@ test('a transcript’s actions keep one row at 1280 px, and running captions sta
   await expectNoAxeViolationsInBothThemes(page, 'captions running at 1100×640', 'layout-captions-1100');
   await page.getByTestId('captions-stop').click();
   await expect(page.getByRole('radio', { name: /^Microphone/ })).toBeVisible({ timeout: 60_000 });
+});
+
+test('the find’s current hit stays readable while it is the word playing, in the dark theme', async ({ page, host }) => {
+  seedLibrary(host.dataDir, { count: 1, wordsPer: 120, titlePrefix: 'Standup', audioFile: wav });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.goto(host.url);
+  await page
+    .getByTestId('library-row')
+    .first()
+    .getByRole('button', { name: /^Open / })
+    .click();
+  await page.getByRole('button', { name: 'Find' }).click();
+  await page.getByRole('searchbox', { name: 'Find in transcript' }).fill('the');
+  await expect(page.getByTestId('find-count')).toHaveText(/^1 of \d+$/);
+  // The word playing takes w--active; here it is put on the current hit directly, so the check does not hang on playback timing.
+  const current = page.getByTestId('transcript-body').locator('.w--current').first();
+  await current.evaluate((e) => e.classList.add('w--active'));
+  await expect.poll(() => current.evaluate((e) => getComputedStyle(e).backgroundColor)).toBe('rgb(250, 204, 21)');
+  await expectNoAxeViolations(page, 'find hit playing, dark');
 });
