@@ -127,7 +127,10 @@ export class WatchService {
       return;
     }
     try {
-      await writeSubtitlesBeside(this.deps.library, job.recordingId, file.path, folder.options.subtitles);
+      await writeSubtitlesBeside(this.deps.library, job.recordingId, file.path, folder.options.subtitles, {
+        watched: folder.path,
+        allowsFolder: (real) => this.deps.folderAllowed(real),
+      });
       this.deps.library.watch.markSubtitles(file.path);
     } catch (e) {
       this.deps.log(`watch: subtitles for ${file.path} were not written: ${e instanceof Error ? e.message : String(e)}`);
