@@ -151,7 +151,7 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
     },
     { log, ...opts.jobs, files },
   );
-  const voices = new VoicesService(library, library.voices, engine);
+  const voices = new VoicesService(library, library.voices, engine, (path) => files.openPath(path));
   const people = new PeopleService(library, voices, settings, log);
   const clients = new ServiceClients(settings, vault, engine, (r) => router.emit('gateway.rateLimit', r));
   let mediaUrl: (id: string, redacted: boolean) => string | null = () => null;

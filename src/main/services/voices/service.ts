@@ -5,6 +5,7 @@
  * then groups the kept prints again in seconds. Auto folds groups with under 1.5 s of speech (phantom
  * speakers) into their nearest neighbour and the transcript says how many.
  */
+import type { FileHandle } from 'node:fs/promises';
 import { AppError } from '../../../shared/errors';
 import type { Word } from '../../../shared/library';
 import { groupSteps, mergePhantoms, SAME_VOICE, speakerLetter } from '../../../shared/voices/cluster';
@@ -26,13 +27,18 @@ export class VoicesService {
     private readonly library: Library,
     private readonly store: VoiceStore,
     private readonly engine: EngineManager,
+    /** How a user's original file (not the library's copy) is opened: the files owner's check (core.ts); read from that descriptor only. Unset: by its path. */
+    private readonly openOriginal?: (path: string) => Promise<{ size: number; handle: FileHandle; close(): Promise<void> }>,
   ) {}
 
-  private audioOf(recordingId: string): string {
+  /** The recording's audio for the engine: the library's copy by its path, the user's original opened through the check (never its path again). */
+  private async audioOf(recordingId: string): Promise<{ source: string | { name: string; size: number; handle: FileHandle }; close(): Promise<void> }> {
     const path = this.library.audio.path(recordingId) ?? this.library.sessions.audioPath(recordingId);
     if (!path)
       throw new AppError('not_found', 'The audio of this recording is not in the library and its original file is gone, so its voices cannot be read.');
-    return path;
+    if (!this.openOriginal || this.library.audio.isLibraryCopy(path)) return { source: path, close: async () => undefined };
+    const opened = await this.openOriginal(path);
+    return { source: { name: path, size: opened.size, handle: opened.handle }, close: () => opened.close() };
   }
 
   /** The turn voiceprints of a recording's current transcript: the kept ones, or taken now by the local engine and kept. */
@@ -43,8 +49,16 @@ export class VoicesService {
     if (kept.length > 0) return { transcriptId: t.transcriptId, turns: kept };
     if (!t.words.some((w) => w.speaker !== null)) throw new AppError('bad_request', 'This transcript has no speakers yet: use Add speakers first.');
     const turns = voiceTurns(t.words);
-    const h = await this.engine.ensure();
-    const uploadUrl = await new RestClient(h.url, h.key).upload(this.audioOf(recordingId));
+    // The file is checked before the engine is asked for: a refused original starts nothing.
+    const audio = await this.audioOf(recordingId);
+    let h: Awaited<ReturnType<EngineManager['ensure']>>;
+    let uploadUrl: string;
+    try {
+      h = await this.engine.ensure();
+      uploadUrl = await new RestClient(h.url, h.key).upload(audio.source);
+    } finally {
+      await audio.close();
+    }
     const res = await send({
       method: 'POST',
       url: `${h.url}/v2/voiceprints`,

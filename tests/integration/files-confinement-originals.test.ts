@@ -1,8 +1,8 @@
 /**
- * Host mode: a recording kept only as the user's original (no copy of the audio in the library) has its
- * waveform read through the owner of the user's files: an original under --folder swapped for a link
- * out is refused, and a swap after the check reads the file the check opened (ffmpeg is handed that
- * descriptor), never the outside file. The real core, library and ffmpeg.
+ * Host mode: a recording kept only as the user's original (no copy of the audio in the library) is read
+ * through the owner of the user's files, by the waveform and by the voices: an original under --folder
+ * swapped for a link out is refused, and a swap after the check reads the file the check opened (ffmpeg
+ * is handed that descriptor), never the outside file. The real core, library and ffmpeg.
  */
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -120,5 +120,48 @@ describe('host mode: the waveform of a recording kept only as its original', () 
     // The user's own file is silent; the outside one is at full scale everywhere.
     expect(Math.max(...bytes)).toBe(0);
     expect(peaks.durationMs).toBeGreaterThan(1500);
+  });
+});
+
+describe('host mode: the voices of a recording kept only as its original', () => {
+  it('are not read when the original under --folder was swapped for a link out: refused before the engine is asked', async () => {
+    const file = join(inside, 'talk.wav');
+    writeFileSync(file, silence());
+    const lib = new Library(join(dir, 'data'));
+    const { recordingId, transcriptId } = lib.recordings.add({
+      title: 'talk',
+      source: 'talk.wav',
+      sourceKind: 'file',
+      sizeBytes: 64_044,
+      durationMs: 2000,
+      originalPath: file,
+      region: 'local',
+      baseUrl: null,
+      options: {},
+    });
+    const words = [...'AABB'].map((speaker, i) => ({ text: `w${i}.`, start: i * 500, end: i * 500 + 400, confidence: 0.9, speaker }));
+    lib.transcripts.complete(transcriptId, {
+      remoteId: null,
+      text: words.map((w) => w.text).join(' '),
+      words,
+      sentences: null,
+      paragraphs: null,
+      confidence: 0.9,
+      language: 'en_us',
+      model: 'test',
+      durationMs: 2000,
+    });
+    lib.close();
+    writeFileSync(join(outside, 'secret.wav'), loud());
+    rmSync(file);
+    symlinkSync(join(outside, 'secret.wav'), file);
+    core = hostCore();
+    let asked = false;
+    const ensure = core.engine.ensure.bind(core.engine);
+    core.engine.ensure = () => ((asked = true), ensure());
+    const got = await refusal(call(core.router, 'people.recluster', { id: recordingId, speakers: 2 }));
+    expect(got?.code).toBe('forbidden');
+    expect(got?.message).toMatch(/link to a file outside the folders .*--folder/);
+    expect(asked).toBe(false);
   });
 });
