@@ -4,8 +4,9 @@
  * wrongly and both labels named) is re-clustered by a child process holding
  * the library (support/recluster-child.ts: the app's VoicesService), which is
  * SIGKILLed at a random turn of its event loop while it groups the voices in
- * slices, as it starts the one transaction that writes the new labels, or
- * once that write has returned (then the new labels must be there).
+ * slices, as it starts the one transaction that writes the new labels, at
+ * its first statement and in its middle, or once that write has returned
+ * (then the new labels must be there).
  * Reopened, the transcript's speakers are all as before or all as a finished
  * re-cluster leaves them (words, paragraphs, speaker names and the note),
  * never a mix, the names are kept, and SQLite's integrity check passes. Ten
@@ -174,8 +175,8 @@ describe('power lost during a re-cluster', () => {
     for (let i = 0; i < KILLS; i++) {
       const asked = ASKED[i % ASKED.length] as string;
       fresh();
-      // Two rounds as the write starts (the kill lands in its transaction), two once it has returned; the others at a random turn of the grouping.
-      const write = i % 5 === 2 ? 'writing' : i % 5 === 4 ? 'written' : null;
+      // Four rounds in the write: as it starts, at its first statement, in its middle (the kill lands in the transaction), and once it has returned; the others at a random turn of the grouping.
+      const write = ({ 2: 'writing', 4: 'sql UPDATE words SET', 7: 'sql DELETE FROM speakers', 9: 'written' } as Record<number, string>)[i] ?? null;
       const point = write ?? `tick ${rnd.int(1, Math.max(1, (ticks.get(asked) as number) - 1))}`;
       const child = reclusterChild(asked);
       await child.line((l) => l === point || (write === null && l === 'writing'));

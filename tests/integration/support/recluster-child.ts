@@ -5,11 +5,13 @@
  * `people.recluster` runs it. It prints where it is, so the parent can
  * SIGKILL it at a known point: "tick N" at every turn of the event loop (the
  * grouping yields between its 20 ms slices), "writing" just before the one
- * transaction that relabels the transcript, "written" after it, then "done".
+ * transaction that relabels the transcript, "sql …" as each of its
+ * statements starts, "written" after it, then "done".
  * Stdout is a pipe, written synchronously on Linux: a line read is a point
  * reached.
  */
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { createHostPlatform } from '../../../src/main/platform/host';
 import { Library } from '../../../src/main/services/library/library';
 import { EngineManager } from '../../../src/main/services/local-engine';
@@ -22,10 +24,22 @@ const lib = new Library(dataDir);
 // The kept voiceprints are used: the engine is never started (it would be for a transcript without them).
 const platform = createHostPlatform({ dataDir, version: 'test', keyFile: join(dataDir, '..', 'key') });
 const voices = new VoicesService(lib, lib.voices, new EngineManager(platform.engine, dataDir));
+// While the labels are written, each statement says itself as it starts ("sql UPDATE words", "sql DELETE FROM speakers", …).
+let writing = false;
+const probe = new Database(':memory:');
+const statement = Object.getPrototypeOf(probe.prepare('SELECT 1')) as { run: (...a: unknown[]) => unknown };
+probe.close();
+const run = statement.run;
+statement.run = function (this: { source: string }, ...a: unknown[]) {
+  if (writing) say(`sql ${this.source.trim().split(/\s+/).slice(0, 3).join(' ')}`);
+  return run.apply(this, a);
+};
 const relabel = lib.voices.relabel.bind(lib.voices);
 lib.voices.relabel = (...args) => {
   say('writing');
+  writing = true;
   relabel(...args);
+  writing = false;
   say('written');
 };
 
