@@ -2,7 +2,7 @@
  * The summary at Stop through real streaming: flite speech goes into the
  * app's captions service as the renderer's 50 ms frames, at real time (the
  * engine's /v3/ws refuses audio more than 10 s ahead of real time, close
- * 3007; src/engine/streaming/input.ts), so 25 minutes cannot be played fast), the
+ * 3007 in src/engine/streaming/input.ts, so 25 minutes cannot be played fast), the
  * local engine captions it, and the session's CaptionExtras (the observer
  * live captions call) summarises each closed window in the background with a
  * tiny GGUF chat model through the engine. Windows are 20 s here instead of
