@@ -6,10 +6,6 @@ const UNIT_ISOLATED = [
   // Checks that zod is made jitless before main's schemas are built; zod's setting lives in the worker's copy of
   // zod (node_modules, not reset between files), so after another file has loaded main it would pass on any order.
   'tests/unit/main/zod-jitless.test.ts',
-  // Not shared state but a fault in the library it tests: a second outside commit to a recording in the same
-  // millisecond as the first (same updated_at) is not told (OutsideChanges.check). Warm code in a shared worker
-  // makes that likely (12 of 50 tries); a fresh process rarely is that fast. Move it back once that is fixed.
-  'tests/unit/main/library/outside-changes.test.ts',
 ];
 
 export default defineConfig({

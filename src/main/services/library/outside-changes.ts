@@ -35,12 +35,14 @@ export class OutsideChanges {
     const v = this.dataVersion();
     if (v === this.version) return [];
     this.version = v;
-    const rows = (
-      this.db.prepare(`SELECT id, updated_at AS t FROM recordings WHERE updated_at >= ? ORDER BY updated_at LIMIT 1000`).all(this.since) as {
-        id: string;
-        t: string;
-      }[]
-    ).filter((r) => r.t !== this.since || !this.atSince.has(r.id));
+    const found = this.db.prepare(`SELECT id, updated_at AS t FROM recordings WHERE updated_at >= ? ORDER BY updated_at LIMIT 1000`).all(this.since) as {
+      id: string;
+      t: string;
+    }[];
+    let rows = found.filter((r) => r.t !== this.since || !this.atSince.has(r.id));
+    // Another commit and nothing newer: a recording already told was changed again within the same millisecond
+    // (its updated_at did not move), so those at the boundary are told again rather than the change missed.
+    if (!rows.length) rows = found.filter((r) => r.t === this.since);
     if (!rows.length) return [];
     const last = rows[rows.length - 1]!.t;
     if (last !== this.since) this.atSince = new Set();

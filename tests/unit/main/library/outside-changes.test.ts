@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../../../../src/main/services/library/db';
 import { Library, type LibraryChange } from '../../../../src/main/services/library/library';
 import { addCompleted } from '../../../support/library';
@@ -35,6 +35,20 @@ describe('outside changes', () => {
     expect(app.outside.check()).toEqual([]);
     cli.recordings.rename(recordingId, 'Renamed outside');
     expect(app.outside.check()).toEqual([recordingId]);
+  });
+
+  it('tells a second change made within the same millisecond as the first', () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-11-29T01:00:00.000Z') });
+    try {
+      const { recordingId } = addCompleted(cli, 'Quick', word);
+      expect(app.outside.check()).toEqual([recordingId]);
+      // The clock has not moved: the rename's updated_at equals the add's.
+      cli.recordings.rename(recordingId, 'Quick, renamed');
+      expect(app.outside.check()).toEqual([recordingId]);
+      expect(app.outside.check()).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('does not tell the connection’s own commits again', () => {
