@@ -234,11 +234,12 @@ describe('host mode: backups only under --folder', () => {
     core = hostCore();
     const r = core.router;
     for (const folder of [outside, join(inside, '..', 'private'), join(inside, 'out'), 'private', '.']) {
-      for (const [label, p] of [
-        ['exportAll', call(r, 'library.exportAll', { dir: folder })],
-        ['importAll', call(r, 'library.importAll', { dir: folder })],
+      // Asked one at a time: a second refusal made before the first was awaited would reject with no handler yet.
+      for (const [label, ask] of [
+        ['exportAll', () => call(r, 'library.exportAll', { dir: folder })],
+        ['importAll', () => call(r, 'library.importAll', { dir: folder })],
       ] as const) {
-        const got = await refusal(p);
+        const got = await refusal(ask());
         expect(got?.code, `${label} ${folder}`).toMatch(/forbidden|bad_request/);
       }
     }
