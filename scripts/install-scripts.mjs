@@ -3,6 +3,8 @@
 // script has to be reviewed and recorded (npm install-scripts approve|deny NAME) before it lands.
 // Part of `npm test` (scripts/test.mjs). Plain Node ESM with no dependencies.
 import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const r = spawnSync(npm, ['install-scripts', 'ls', '--json'], { encoding: 'utf8' });
@@ -18,6 +20,32 @@ if (r.status !== 0 || !Array.isArray(pending)) {
   console.log(`install scripts: not checked (npm ${version} has no \`npm install-scripts ls\`; npm 11.19 or later does).`);
   process.exit(0);
 }
+// npm runs `node-gyp rebuild` for a package that ships binding.gyp and no install script of its own; `install-scripts ls`
+// does not list that implied script (npm 11.19 warns about it only during the install), so it is looked for here.
+const allow = JSON.parse(readFileSync('package.json', 'utf8')).allowScripts ?? {};
+const implied = [];
+const visit = (dir) => {
+  if (!existsSync(dir)) return;
+  for (const name of readdirSync(dir)) {
+    if (name.startsWith('.')) continue;
+    if (name.startsWith('@')) {
+      visit(join(dir, name));
+      continue;
+    }
+    const pkgDir = join(dir, name);
+    try {
+      const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
+      const scripts = pkg.scripts ?? {};
+      if (existsSync(join(pkgDir, 'binding.gyp')) && !scripts.install && !scripts.preinstall && !(pkg.name in allow))
+        implied.push({ name: pkg.name, changes: [{ key: 'install (implied by binding.gyp: node-gyp rebuild)' }] });
+    } catch {
+      // Not a package folder.
+    }
+    visit(join(pkgDir, 'node_modules'));
+  }
+};
+visit('node_modules');
+pending = [...pending, ...implied.filter((i) => !pending.some((p) => p.name === i.name))];
 if (pending.length === 0) {
   console.log('install scripts: every dependency with an install script is covered by allowScripts in package.json.');
   process.exit(0);
