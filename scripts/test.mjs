@@ -3,10 +3,15 @@
 // runner's own closing summary again, and the exit code is nonzero when any phase failed.
 // Phases: system packages, install scripts (allowScripts), checks (typecheck, lint, format), unit
 // (Vitest), realtime (the real-time Vitest files, one at a time), the e2e builds, e2e (Playwright).
+// The realtime phase runs beside the unit phase: its files spend their time waiting for audio paced at
+// real time, and they need the CPU promptly when the audio comes, so the unit phase runs at a lower
+// CPU priority (nice 10) and takes what the real-time files leave. Its output is printed whole after
+// the unit phase's, so the two do not interleave.
 // `node scripts/test.mjs unit e2e` runs only the phases named; arguments after `--` go to the runners
 // (`node scripts/test.mjs e2e-builds e2e -- tests/e2e/a11y.spec.ts`). Plain Node ESM with no dependencies.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -19,8 +24,8 @@ const PHASES = [
   { name: 'system-deps', cmd: 'node', args: ['scripts/system-deps.mjs', 'test'] },
   { name: 'install-scripts', cmd: 'node', args: ['scripts/install-scripts.mjs'] },
   { name: 'checks', cmd: npm, args: ['run', '-s', 'checks'] },
-  { name: 'unit', cmd: npm, args: ['run', '-s', 'test:vitest'], runner: 'vitest' },
-  { name: 'realtime', cmd: npm, args: ['run', '-s', 'test:realtime'], runner: 'vitest' },
+  { name: 'unit', cmd: npm, args: ['run', '-s', 'test:vitest'], runner: 'vitest', nice: 10 },
+  { name: 'realtime', cmd: npm, args: ['run', '-s', 'test:realtime'], runner: 'vitest', beside: 'unit' },
   { name: 'e2e-builds', cmd: npm, args: ['run', '-s', 'build:e2e'] },
   { name: 'e2e', cmd: npm, args: ['exec', '--', 'playwright', 'test'], runner: 'playwright', needs: 'e2e-builds' },
 ];
@@ -47,13 +52,21 @@ function summaryOf(runner, tail) {
   return start < 0 ? [] : lines.slice(start).filter((l) => l.trim() !== '');
 }
 
-/** Runs one phase with its output passed through as it comes; keeps the last lines for the summary. */
-function run(phase) {
+/**
+ * Runs one phase with its output passed through as it comes (or, with `held`, kept until `release()`);
+ * keeps the last lines for the summary.
+ */
+function run(phase, held = false) {
   const started = Date.now();
   const timesFile = phase.runner ? join(timesDir, `${phase.name}.json`) : undefined;
   if (timesFile) rmSync(timesFile, { force: true });
-  process.stdout.write(`\n===== npm test: ${phase.name} (${[phase.cmd, ...phase.args].join(' ')})\n`);
-  return new Promise((resolve) => {
+  const heading = `\n===== npm test: ${phase.name} (${[phase.cmd, ...phase.args].join(' ')})${held ? `, beside ${phase.beside}` : ''}\n`;
+  const kept = [];
+  let holding = held;
+  const write = (stream, b) => (holding ? kept.push([stream, b]) : stream.write(b));
+  write(process.stdout, heading);
+  let release = () => undefined;
+  const promise = new Promise((resolve) => {
     const tail = [];
     let partial = '';
     const keep = (b) => {
@@ -67,12 +80,24 @@ function run(phase) {
     if (process.stdout.isTTY && env.FORCE_COLOR === undefined) env.FORCE_COLOR = '1';
     const args = phase.runner ? [...phase.args, ...(phase.cmd === npm && phase.args[0] === 'run' ? ['--'] : []), ...runnerArgs] : phase.args;
     const child = spawn(phase.cmd, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Set before npm starts its runner, so the runner and its workers inherit it.
+    if (phase.nice && child.pid) {
+      try {
+        setPriority(child.pid, phase.nice);
+      } catch {
+        // Not allowed here: the phase runs at the usual priority.
+      }
+    }
+    release = () => {
+      holding = false;
+      for (const [stream, b] of kept.splice(0)) stream.write(b);
+    };
     child.stdout.on('data', (b) => {
-      process.stdout.write(b);
+      write(process.stdout, b);
       keep(b);
     });
     child.stderr.on('data', (b) => {
-      process.stderr.write(b);
+      write(process.stderr, b);
       keep(b);
     });
     const done = (code) => {
@@ -85,6 +110,7 @@ function run(phase) {
     });
     child.on('close', (code, signal) => done(code ?? (signal ? 1 : 0)));
   });
+  return { promise, release: () => release() };
 }
 
 const started = Date.now();
@@ -95,7 +121,15 @@ for (const phase of phases) {
     results.push({ ...phase, code: 1, seconds: 0, skipped: `not run: ${phase.needs} failed`, summary: [] });
     continue;
   }
-  results.push(await run(phase));
+  if (results.some((r) => r.name === phase.name)) continue; // already run beside another phase
+  const beside = phases.filter((p) => p.beside === phase.name);
+  const main = run(phase);
+  const others = beside.map((p) => run(p, true));
+  results.push(await main.promise);
+  for (const o of others) {
+    o.release();
+    results.push(await o.promise);
+  }
 }
 const total = (Date.now() - started) / 1000;
 
