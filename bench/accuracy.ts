@@ -21,6 +21,7 @@ import { keytermWarning } from '../src/engine/recognizer/keyterms';
 import { normalizeForWer, wordErrorRate } from '../src/engine/text/wer';
 import { BEFORE_ARGS, transcribe } from './corpus/pipeline';
 import { buildCorpus, CONDITIONS, type Item } from './corpus/speech-corpus';
+import { figure } from './_figure';
 
 interface Tally {
   err: number;
@@ -102,10 +103,20 @@ async function compareModel(items: Item[], dir: string): Promise<void> {
   const rec = await registry.recognizer(id, manifest.family === 'whisper' ? 'en' : undefined);
   const t0 = performance.now();
   await rec.prewarm();
+  figure('model load', (performance.now() - t0) / 1000, 's');
   console.log(`${id} (${manifest.family}) loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   const ps = await run(items, false);
   const model = await run(items, false, { rec, worker: () => registry.child.pid });
   registry.dispose();
+  for (const [k, name] of [
+    ['synthetic|all', 'synthetic WER'],
+    ['librivox|all', 'LibriVox WER'],
+  ] as const) {
+    const t = model.byCell.get(k);
+    if (t?.words) figure(name, (100 * t.err) / t.words, '%');
+  }
+  figure('RTF', model.wall / model.audio, '×');
+  figure('CPU RTF', model.cpu / model.audio, '×');
   console.log(`\nWER % by condition (held out)   PocketSphinx   ${id}`);
   for (const c of [...CONDITIONS, 'all']) {
     for (const g of ['synthetic', 'librivox']) {
@@ -171,6 +182,13 @@ async function main(): Promise<void> {
       })
       .map((g) => `${g} ${c}`),
   );
+  const werOf = (t: Tally | undefined) => (t && t.words ? (100 * t.err) / t.words : NaN);
+  figure('LibriVox WER, clean', werOf(after.byCell.get('librivox|clean')), '%');
+  figure('LibriVox WER, all conditions', werOf(after.byCell.get('librivox|all')), '%');
+  figure('synthetic WER, all conditions', werOf(after.byCell.get('synthetic|all')), '%');
+  figure('conditions worse than before', worse.length, 'conditions');
+  figure('RTF', after.wall / after.audio, '×');
+  figure('CPU RTF', after.cpu / after.audio, '×');
   console.log(`Conditions worse than before: ${worse.length ? worse.join(', ') : 'none'}`);
   console.log(
     `RTF (one decoder, wall incl. ffmpeg and VAD): before ${(before.wall / before.audio).toFixed(3)}, after ${(after.wall / after.audio).toFixed(3)} (goal ≤ 0.25)`,
@@ -210,6 +228,8 @@ async function main(): Promise<void> {
       if (it.voice === kt[0]?.voice) console.log(`  ${terms.join(', ')}: ${keytermWarning(report) ?? ''}`);
     }
     rec.dispose();
+    figure('keyterms: WER with', werOf(boosted), '%');
+    figure('keyterms: terms recognized with', (100 * termHits.boosted) / Math.max(1, termHits.total), '%', 'higher');
     console.log(
       `  WER without keyterms ${pct(plain)}%, with ${pct(boosted)}%; the term itself recognized ${termHits.plain}/${termHits.total} → ${termHits.boosted}/${termHits.total}`,
     );

@@ -10,9 +10,10 @@ import { join, resolve } from 'node:path';
 import { createCore } from '../src/main/core';
 import { createHostPlatform, ForkEngineLauncher } from '../src/main/platform/host';
 import { RestClient } from '../src/main/services/client/rest';
-import { note, startService } from './app-support';
+import { note, startService } from './_app-support';
 import { waitFinal } from '../tests/support/jobs';
 import { call } from '../tests/support/router';
+import { figure } from './_figure';
 
 const n = Number(process.argv[2] ?? 8);
 const probe = await startService();
@@ -59,6 +60,10 @@ const stats = (xs: number[]) => {
 
 const hook = await run(true);
 const poll = await run(false);
+const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+figure('webhook, median', med(hook), 'ms');
+figure('webhook, max', Math.max(...hook), 'ms');
+figure('polling only, median', med(poll), 'ms');
 console.log(`app-completion: service 'completed' → library row, ${note(kind)}`);
 console.log(`  webhook + polling fallback: ${stats(hook)} (goal ≤ 300 ms median)`);
 console.log(`  polling only (0.5 → 5 s backoff): ${stats(poll)}`);

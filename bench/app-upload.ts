@@ -9,7 +9,8 @@ import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RestClient } from '../src/main/services/client/rest';
-import { note, startService } from './app-support';
+import { note, startService } from './_app-support';
+import { figure } from './_figure';
 
 const mib = Number(process.argv[2] ?? 1024);
 const dir = mkdtempSync(join(tmpdir(), 'verbatim-bench-upload-'));
@@ -71,6 +72,11 @@ try {
   clearInterval(timer);
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   const mbps = (s: number) => bytes / 1024 / 1024 / s;
+  figure('client RSS growth', (peak - base) / 1024 / 1024, 'MiB');
+  figure('Verbatim client upload, median', median(ours), 's');
+  figure('Verbatim client throughput', mbps(median(ours)), 'MiB/s', 'higher');
+  figure('curl upload, median', median(theirs), 's');
+  figure('throughput ratio ours / curl', (median(theirs) / median(ours)) * 100, '%', 'higher');
   console.log(`app-upload: ${mib} MiB ${note(svc.kind)}, 3 rounds, medians`);
   console.log(`  client RSS growth (peak over the 3 uploads): ${((peak - base) / 1024 / 1024).toFixed(1)} MiB (goal ≤ 64 MiB)`);
   console.log(`  Verbatim client: ${median(ours).toFixed(2)} s, ${mbps(median(ours)).toFixed(0)} MiB/s  [${ours.map((x) => x.toFixed(2)).join(', ')}]`);

@@ -15,6 +15,7 @@ import { createHostPlatform } from '../src/main/platform/host';
 import { call } from '../tests/support/router';
 import { waitFinal } from '../tests/support/jobs';
 import { CLIPS, concatSpeech, makeSpeech } from '../tests/fixtures/speech';
+import { figure } from './_figure';
 
 const { values } = parseArgs({
   args: process.argv.slice(2),
@@ -92,6 +93,14 @@ try {
   const appCold = app[0]!;
   const appWarm = median(app.slice(1));
   const cli = median(totals);
+  const hourly = (ms: number) => (ms / audioMs) * 3600;
+  figure('--help, median', median(help), 'ms');
+  figure('transcribe to first progress line, median', median(firsts), 'ms');
+  figure('transcribe to file queued, median', median(queued), 'ms');
+  figure('transcribe whole run, per audio hour', hourly(cli), 's');
+  figure('app first file (cold), per audio hour', hourly(appCold), 's');
+  figure('app later files (warm), per audio hour', hourly(appWarm), 's');
+  figure('CLI / app (cold engine both)', cli / appCold, '×');
   console.log(`clip: ${(audioMs / 1000).toFixed(1)} s of speech; model: ${values.model ?? 'pocketsphinx (default)'}; ${runs} runs each, medians`);
   console.log(`verbatim --help: ${median(help).toFixed(0)} ms`);
   console.log(`verbatim transcribe, start to first progress line: ${median(firsts).toFixed(0)} ms (goal ≤ 500 ms)`);

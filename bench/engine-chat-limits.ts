@@ -12,7 +12,8 @@ import { extractiveAnswer, extractiveAnswerYielding, MAX_PASSAGES } from '../src
 import type { ChatRequest } from '../src/engine/gateway/provider';
 import type { TranscriptParams, TranscriptResult } from '../src/engine/store';
 import { GATEWAY_BODY_LIMIT } from '../src/engine/routes/gateway';
-import { benchEngine, fmt, KEY } from './engine-support';
+import { benchEngine, fmt, KEY } from './_engine-support';
+import { figure } from './_figure';
 
 const rss = () => process.memoryUsage().rss / 1024 / 1024;
 
@@ -50,7 +51,7 @@ async function main(): Promise<void> {
       async (r) => ({ status: r.status, text: await r.text() }),
     );
 
-  const stall = async (label: string, body: string) => {
+  const stall = async (label: string, short: string, body: string) => {
     await post(body); // warm
     const h = monitorEventLoopDelay({ resolution: 5 });
     h.enable();
@@ -58,12 +59,14 @@ async function main(): Promise<void> {
     const r = await post(body);
     const ms = performance.now() - t0;
     h.disable();
+    figure(`${short}: answer`, ms, 'ms');
+    figure(`${short}: longest stall`, h.max / 1e6, 'ms');
     console.log(
       `${label}: HTTP ${r.status} in ${fmt(ms, 0)} ms; longest event-loop stall ${fmt(h.max / 1e6, 0)} ms (p99 ${fmt(h.percentile(99) / 1e6, 0)} ms)`,
     );
   };
-  await stall(`pasted text, ${fmt(Buffer.byteLength(pasted) / 1024 / 1024, 2)} MB body`, pasted);
-  await stall(`transcript_id of ${MAX_PASSAGES.toLocaleString('en-US')} sentences`, named);
+  await stall('pasted text', `pasted text, ${fmt(Buffer.byteLength(pasted) / 1024 / 1024, 2)} MB body`, pasted);
+  await stall('transcript_id', `transcript_id of ${MAX_PASSAGES.toLocaleString('en-US')} sentences`, named);
 
   // The same scoring all at once (as before) and in slices, on the same request: the stall each causes.
   const chatReq = {
@@ -84,6 +87,7 @@ async function main(): Promise<void> {
   };
   const whole = await measure(() => extractiveAnswer(chatReq));
   const sliced = await measure(() => extractiveAnswerYielding(chatReq));
+  figure('extractive scoring in slices: longest stall', sliced, 'ms');
   console.log(
     `extractive scoring of the pasted text: longest stall ${fmt(whole, 0)} ms all at once, ${fmt(sliced, 0)} ms in slices (${fmt(whole / Math.max(1, sliced), 1)}× shorter)`,
   );
@@ -95,6 +99,7 @@ async function main(): Promise<void> {
   const six = await Promise.all(Array.from({ length: 6 }, () => post(pasted)));
   clearInterval(sampler);
   await new Promise((r) => setTimeout(r, 2000));
+  figure('six near-limit requests: RSS growth at peak', peak - before, 'MiB');
   console.log(
     `six near-limit requests at once: all HTTP ${[...new Set(six.map((r) => r.status))].join('/')}; RSS ${fmt(before, 0)} MiB before, peak ${fmt(peak, 0)} MiB (+${fmt(peak - before, 0)}), ${fmt(rss(), 0)} MiB 2 s after`,
   );
@@ -102,7 +107,9 @@ async function main(): Promise<void> {
   const huge = 'x'.repeat(30 * 1024 * 1024);
   const t0 = performance.now();
   const r = await post(JSON.stringify({ model: 'verbatim-extractive', messages: [{ role: 'user', content: huge }] }));
-  console.log(`30 MB body: HTTP ${r.status} in ${fmt(performance.now() - t0, 0)} ms (limit ${GATEWAY_BODY_LIMIT / 1024 / 1024} MB)`);
+  const refused = performance.now() - t0;
+  figure('30 MB body refused', refused, 'ms');
+  console.log(`30 MB body: HTTP ${r.status} in ${fmt(refused, 0)} ms (limit ${GATEWAY_BODY_LIMIT / 1024 / 1024} MB)`);
 
   await engine.close();
   rmSync(dir, { recursive: true, force: true });

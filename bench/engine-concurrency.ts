@@ -14,7 +14,8 @@ import { join } from 'node:path';
 import { loadavg } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { defaultWorkers } from '../src/engine/server';
-import { benchEngine, call, fmt, KEY, waitFinal } from './engine-support';
+import { benchEngine, call, fmt, KEY, waitFinal } from './_engine-support';
+import { figure } from './_figure';
 
 const JOBS = Number(process.argv[2] ?? 20);
 const WORKERS = Number(process.argv[3] ?? defaultWorkers());
@@ -72,6 +73,12 @@ async function main(): Promise<void> {
     h.disable();
     clearInterval(gapTimer);
     const failed = results.filter((r) => r.status !== 'completed').length;
+    figure('total time', total, 's');
+    figure('speed', audio / total, '× real time', 'higher');
+    figure('failed jobs', failed, 'jobs');
+    figure('event-loop delay, max', h.max / 1e6, 'ms');
+    figure('event-loop delay, p99', h.percentile(99) / 1e6, 'ms');
+    figure('most main-thread CPU in one gap', worstCpu, 'ms');
     console.log(`${JOBS} concurrent jobs, ${WORKERS} worker(s), ${fmt(audio, 1)} s of audio in total`);
     console.log(`  total time ${fmt(total)} s (${fmt(audio / total, 2)}× real time), failed ${failed}`);
     console.log(`  event-loop delay: max ${fmt(h.max / 1e6, 1)} ms (goal ≤ 50), p99 ${fmt(h.percentile(99) / 1e6, 1)} ms, mean ${fmt(h.mean / 1e6, 1)} ms`);

@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { CLIPS, hasFlite, makeSpeech, concatSpeech } from '../tests/fixtures/speech';
+import { figure } from './_figure';
 
 const KEY = 'footprint-key';
 const require = createRequire(import.meta.url);
@@ -25,7 +26,7 @@ function rssMiB(pid: number): number {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function measure(label: string, entry: string[], speech: string, dataDir: string): Promise<void> {
+async function measure(label: string, short: string, entry: string[], speech: string, dataDir: string): Promise<void> {
   // One process (no npm or tsx wrapper) so /proc/<pid> is the engine itself.
   const child = spawn(process.execPath, [...entry, '--port', '0', '--api-key', KEY, '--data', dataDir, '--workers', '2', '--quiet'], {
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -71,6 +72,9 @@ async function measure(label: string, entry: string[], speech: string, dataDir: 
       await sleep(1000);
       settled = rssMiB(pid);
     }
+    figure(`${short}: RSS idle after start`, atStart, 'MiB');
+    figure(`${short}: RSS peak during 4 jobs`, peak, 'MiB');
+    figure(`${short}: RSS 70 s after`, settled, 'MiB');
     console.log(
       `${label}: RSS ${atStart.toFixed(0)} MiB idle after start, peak ${peak.toFixed(0)} MiB during 4 jobs, ${afterJobs.toFixed(0)} MiB when they finished, ${settled.toFixed(0)} MiB 70 s later (goal ≤ 150 MiB idle; ratio peak/idle ${(peak / settled).toFixed(1)}×)`,
     );
@@ -90,9 +94,9 @@ async function main(): Promise<void> {
     const parts = Object.entries(CLIPS).map(([k, t]) => makeSpeech(dir, k, t));
     const speech = concatSpeech(dir, 'talk', [...parts, ...parts], 0.6);
     const bundled = 'out/host/engine.mjs';
-    if (existsSync(bundled)) await measure("the app's engine (bundled)", [bundled], speech, join(dir, 'bundled'));
+    if (existsSync(bundled)) await measure("the app's engine (bundled)", 'bundled', [bundled], speech, join(dir, 'bundled'));
     else console.log(`(${bundled} is missing: npm run build:host)`);
-    await measure('npm run engine (tsx)', ['--import', require.resolve('tsx'), 'src/engine/index.ts'], speech, join(dir, 'tsx'));
+    await measure('npm run engine (tsx)', 'tsx', ['--import', require.resolve('tsx'), 'src/engine/index.ts'], speech, join(dir, 'tsx'));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

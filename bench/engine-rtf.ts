@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { execFileSync } from 'node:child_process';
 import { wordErrorRate } from '../src/engine/text/wer';
-import { benchEngine, call, fmt, waitFinal } from './engine-support';
+import { benchEngine, call, fmt, waitFinal } from './_engine-support';
 import { figure } from './_figure';
 
 const DIR = '/usr/share/pocketsphinx/test/data/librivox';

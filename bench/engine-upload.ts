@@ -14,7 +14,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RestClient } from '../src/main/services/client/rest';
-import { fmt, KEY } from './engine-support';
+import { fmt, KEY } from './_engine-support';
+import { figure } from './_figure';
 
 const MIB = 1024 * 1024;
 const sizeMiB = Number(process.argv[2] ?? 1024);
@@ -118,6 +119,11 @@ async function main(): Promise<void> {
 
     const mb = sizeMiB;
     const rates = (xs: number[]) => xs.map((x) => fmt(mb / x, 0)).join(', ');
+    figure('engine RSS growth, first upload', peak - before, 'MiB');
+    figure("Verbatim's uploader, median", nodeSec, 's');
+    figure("Verbatim's uploader throughput", mb / nodeSec, 'MiB/s', 'higher');
+    figure('curl -T, median', curlSec, 's');
+    figure('Verbatim / curl throughput', (curlSec / nodeSec) * 100, '%', 'higher');
     console.log(`upload of ${mb} MiB, 3 rounds`);
     console.log(
       `  engine RSS before ${fmt(before, 1)} MiB, peak during the first upload ${fmt(peak, 1)} MiB → growth ${fmt(peak - before, 1)} MiB (goal ≤ 32)`,

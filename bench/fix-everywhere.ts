@@ -12,6 +12,7 @@ import { Library } from '../src/main/services/library/library';
 import { addCompleted } from '../tests/support/library';
 import { VocabularyService } from '../src/main/services/vocabulary/service';
 import { defaultSettings } from '../src/shared/settings';
+import { figure } from './_figure';
 
 const count = Number(process.argv[2] ?? 10_000);
 const wordsEach = Number(process.argv[3] ?? 600);
@@ -78,6 +79,8 @@ for (const form of ['Phebe', 'moderator', 'the']) {
   times.sort((a, b) => a - b);
   const p95 = percentile(times, 95);
   if (form === 'Phebe') nameP95 = p95;
+  figure(`find "${form}", p50`, percentile(times, 50), 'ms');
+  figure(`find "${form}", p95`, p95, 'ms');
   console.log(
     `${form.padEnd(18)}  ${total.padStart(11)}  ${percentile(times, 50).toFixed(1).padStart(7)}  ${p95.toFixed(1).padStart(7)}   ${(p95 / GOAL_MS).toFixed(2)}×`,
   );
@@ -94,6 +97,8 @@ const applyMs = performance.now() - t0;
 t0 = performance.now();
 const undone = await vocabulary.undo(applied.batchId);
 const undoMs = performance.now() - t0;
+figure('fix of the name', applyMs, 'ms');
+figure('undo of the fix', undoMs, 'ms');
 console.log(
   `fix: ${applied.words} words in ${applied.recordings} transcripts in ${applyMs.toFixed(0)} ms; undo of ${undone.words} words in ${undoMs.toFixed(0)} ms`,
 );

@@ -14,7 +14,8 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { installTinyGguf } from '../tests/fixtures/models/gguf';
 import { releaseMemory } from '../src/engine/memory';
-import { benchEngine, fmt, KEY } from './engine-support';
+import { benchEngine, fmt, KEY } from './_engine-support';
+import { figure } from './_figure';
 
 const MiB = 1024 * 1024;
 const rss = () => process.memoryUsage().rss / MiB;
@@ -140,6 +141,13 @@ async function main(): Promise<void> {
 
   const real = Boolean(values.model);
   const what = real ? basename(values.model as string) : 'tiny generated llama (1 layer, 64 wide, F32)';
+  figure('cold first token', cold.first, 'ms');
+  figure('warm first token', warm.first, 'ms');
+  figure('tokens/s, warm', tokens / (genMs / 1000), 'tokens/s', 'higher');
+  figure('longest event-loop stall while generating', loop.max / 1e6, 'ms');
+  figure('RSS loaded (engine + model process)', loaded + loadedChild, 'MiB');
+  figure('RSS after the idle unload, over idle', freed - idle, 'MiB');
+  figure('RSS growth after a second load and unload', freed2 - freed, 'MiB');
   console.log(`model: ${what}; threads: ${threads ?? 'default (cores - 1)'}`);
   console.log(
     `cold first token: ${fmt(cold.first, 0)} ms (the model process starts and loads the llama.cpp binary: ${fmt(binaryMs, 0)} ms for the binary, again after each idle unload; model load ${fmt(loadMs, 0)} ms)`,

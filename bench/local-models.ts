@@ -13,6 +13,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { ModelRegistry } from '../src/engine/recognizer/sherpa/registry';
 import { toneSequence, writeTinyModel, type TinyModelKind } from '../tests/fixtures/models/speech';
 import { scalingReport } from './local-scaling';
+import { figure } from './_figure';
 
 const mib = (bytes: number): string => (bytes / 2 ** 20).toFixed(1);
 
@@ -64,6 +65,10 @@ async function main(): Promise<void> {
     const load = performance.now() - t0 - (rec.streaming ? first + warm : 0);
     const worker = rssOf(registry.child.pid);
     const after = process.memoryUsage().rss;
+    figure(`${id}: load`, load, 'ms');
+    figure(`${id}: first decode`, first, 'ms');
+    figure(`${id}: warm decode`, warm, 'ms');
+    figure(`${id}: worker RSS`, worker / 2 ** 20, 'MiB');
     console.log(
       `${id.padEnd(27)}${load.toFixed(0).padStart(7)}${first.toFixed(1).padStart(15)}${warm.toFixed(1).padStart(16)}${mib(worker).padStart(16)}     ${mib(before)} → ${mib(after)}`,
     );

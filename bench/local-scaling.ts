@@ -20,7 +20,8 @@ import { ModelRegistry } from '../src/engine/recognizer/sherpa/registry';
 import { writeComputeModel, mflopPerFrame } from '../tests/fixtures/models/compute';
 import { wavBytes } from '../tests/fixtures/models/speakers';
 import { toneSequence, writeTinyModel } from '../tests/fixtures/models/speech';
-import { benchEngine, call, waitFinal } from './engine-support';
+import { benchEngine, call, waitFinal } from './_engine-support';
+import { figure } from './_figure';
 
 const arg = (name: string): string | undefined => {
   const i = process.argv.indexOf(`--${name}`);
@@ -160,6 +161,9 @@ export function scaling(modelsDir: string, id: string, seconds: number, speech =
     `${cores} cores (all):   ${all.wall.toFixed(1)} s wall → ${perHour(all)} s per audio hour (RTF ${(all.wall / all.audio).toFixed(3)}, CPU/wall ${(all.cpu / all.wall).toFixed(2)})`,
   );
   const speedup = one.wall / all.wall;
+  figure('1 core, per audio hour', (one.wall / one.audio) * 3600, 's');
+  figure('all cores, per audio hour', (all.wall / all.audio) * 3600, 's');
+  figure('speedup per core', speedup / cores, '×', 'higher');
   console.log(`speedup: ${speedup.toFixed(2)}× = ${(speedup / cores).toFixed(2)} × cores (goal ≥ 0.80 × cores)`);
 }
 
@@ -183,6 +187,7 @@ export async function rssPerJob(modelsDir: string, id: string, raw: string, samp
     await peakOf(1); // warm
     const one = await peakOf(1);
     const three = await peakOf(3);
+    figure('worker RSS per extra job', (three - one) / 2 / 2 ** 20, 'MiB');
     console.log(`worker RSS peak: 1 job ${mib(one)} MiB, 3 concurrent jobs ${mib(three)} MiB → ${mib((three - one) / 2)} MiB per extra job (goal ≤ 50 MiB)`);
   } finally {
     registry.dispose();
@@ -235,6 +240,7 @@ async function pipelineCost(modelsDir: string, pcm: Int16Array, dir: string): Pr
     const t = await waitFinal(engine, (await call(engine, '/v2/transcript', { method: 'POST', body })).id as string);
     const s = (performance.now() - t0) / 1000;
     const audio = pcm.length / 16000;
+    figure('pipeline with the free model, per audio hour', (s / audio) * 3600, 's');
     console.log(
       `pipeline with the free model: ${s.toFixed(2)} s for ${audio.toFixed(0)} s of audio → ${((s / audio) * 3600).toFixed(1)} s per audio hour (goal ≤ 20 s); ${t.status as string}, ${(t.words as unknown[] | null)?.length ?? 0} words`,
     );
@@ -269,6 +275,8 @@ export async function scalingReport(o: {
     await rssPerJob(o.modelsDir, o.id, long.raw, long.samples);
     const alone = await liveBeside(o.modelsDir, null, long.raw, long.samples, o.liveDir);
     const beside = await liveBeside(o.modelsDir, o.id, long.raw, long.samples, o.liveDir);
+    figure('live first partial alone, p50', alone, 'ms');
+    figure('live first partial beside a file job, p50', beside, 'ms');
     const where = o.liveDir === o.modelsDir ? 'in the same worker' : 'in a worker of its own';
     console.log(
       `live first partial p50 (tiny streaming model, ${where}): ${alone.toFixed(0)} ms alone, ${beside.toFixed(0)} ms beside a file job (goal ≤ 300 ms)`,

@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ModelManager } from '../src/main/services/models/manager';
 import type { CatalogEntry } from '../src/shared/models/catalog';
+import { figure } from './_figure';
 
 const MIB = 1024 * 1024;
 const sizeMiB = Number(process.argv[2] ?? 1024);
@@ -130,6 +131,12 @@ async function main(): Promise<void> {
       execFileSync('sync');
     }
     const ratio = median(curlHash) / median(ours);
+    figure('model manager download, median', median(ours), 's');
+    figure('model manager throughput', (sizeMiB * MIB) / median(ours) / MIB, 'MiB/s', 'higher');
+    figure('curl | sha256sum, median', median(curlHash), 's');
+    figure('vs curl | sha256sum', ratio * 100, '%', 'higher');
+    figure('RSS growth, first download', growth[0]!, 'MiB');
+    if (mainCpu.length) figure('main thread CPU per GiB', (median(mainCpu) / sizeMiB) * 1024, 's');
     console.log(`${sizeMiB} MiB from a local server, ${rounds} rounds, medians (each round: curl, curl | sha256sum, the model manager)`);
     console.log(
       `  curl -o FILE                  ${median(curlPlain).toFixed(2)} s  ${mbs(median(curlPlain))}  (${curlPlain.map((s) => s.toFixed(2)).join(', ')})`,

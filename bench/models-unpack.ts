@@ -17,6 +17,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { pack } from 'tar-stream';
 import { unpackTarBz2 } from '../src/main/services/models/unpack';
 import { availableDecoders, type DecoderKind } from '../src/main/services/models/unpack-decoder';
+import { figure } from './_figure';
 
 const MIB = 1024 * 1024;
 const WANTED = ['encoder.int8.onnx', 'decoder.int8.onnx', 'joiner.int8.onnx', 'tokens.txt'];
@@ -128,6 +129,8 @@ async function bomb(decoder: DecoderKind): Promise<string> {
   const ms = performance.now() - t0;
   loop.disable();
   rmSync(out, { recursive: true, force: true });
+  if (err) figure(`bomb via ${decoder}: refused`, ms, 'ms');
+  figure(`bomb via ${decoder}: loop max`, loop.max / 1e6, 'ms');
   return `${(statSync(file).size / 1024).toFixed(1)} kB → 2 GiB: ${err ? `refused in ${ms.toFixed(0)} ms ("${err.message.slice(0, 48)}…")` : 'NOT REFUSED'}, loop max ${(loop.max / 1e6).toFixed(0)} ms, RSS +${((process.memoryUsage().rss - base) / MIB).toFixed(0)} MiB`;
 }
 
@@ -156,12 +159,18 @@ async function main(): Promise<void> {
     console.log(`  round ${round + 1}: bzip2 -dc ${bz.at(-1)!.toFixed(2)} s, tar -xjf ${tar.at(-1)!.toFixed(2)} s, unpacker ${line}`);
   }
   const base = median(bz);
+  figure('bzip2 -dc, median', base, 's');
+  figure('tar -xjf, median', median(tar), 's');
   console.log(`  bzip2 -dc > file        ${base.toFixed(2)} s  (runs ${bz.map((s) => s.toFixed(2)).join(', ')})`);
   console.log(
     `  tar -xjf                ${median(tar).toFixed(2)} s  (runs ${tar.map((s) => s.toFixed(2)).join(', ')})  ${(median(tar) / base).toFixed(2)} × bzip2`,
   );
   for (const [k, rs] of runs) {
     const sec = median(rs.map((r) => r.sec));
+    figure(`unpacker via ${k}, median`, sec, 's');
+    figure(`unpacker via ${k} / bzip2`, sec / base, '×');
+    figure(`unpacker via ${k}: event loop max`, Math.max(...rs.map((r) => r.loopMaxMs)), 'ms');
+    figure(`unpacker via ${k}: RSS growth`, Math.max(...rs.map((r) => r.rssMiB)), 'MiB');
     const goal = k === found[0] ? `  (goal ≤ 1.2 ×) ${sec / base <= 1.2 ? 'ok' : 'ABOVE GOAL'}` : '';
     console.log(
       `  unpacker via ${k.padEnd(10)} ${sec.toFixed(2)} s  (runs ${rs.map((r) => r.sec.toFixed(2)).join(', ')})  ${(sec / base).toFixed(2)} × bzip2${goal}; ` +

@@ -16,6 +16,7 @@ import { parseArgs } from 'node:util';
 import { Library } from '../src/main/services/library/library';
 import { cosine, unit } from '../src/shared/voices/cluster';
 import { keptPrintsOnly, reclusterMeeting, VOICES } from './_recluster-meeting';
+import { figure } from './_figure';
 
 const { values } = parseArgs({ options: { dim: { type: 'string', default: '192' }, reference: { type: 'boolean', default: false } } });
 const DIM = Number(values.dim);
@@ -94,6 +95,11 @@ try {
     const id = meeting(n);
     for (const asked of [null, 4] as const) {
       const r = await measure(() => voices.recluster(id, asked));
+      const name = `${n.toLocaleString('en')} turns, ${asked === null ? 'auto' : `${asked} speakers`}`;
+      figure(`${name}: time`, r.ms, 'ms');
+      figure(`${name}: CPU`, r.cpuMs, 'ms');
+      figure(`${name}: worst turn CPU`, r.worstCpu, 'ms');
+      figure(`${name}: worst gap`, r.worstGap, 'ms');
       console.log(
         `${String(n).padStart(5)}  ${String(asked ?? 'auto').padStart(6)} ${f(r.ms)} ${f(r.cpuMs)}     ${f(r.worstGap)}       ${f(r.worstDelay)}     ${f(r.worstCpu)}`,
       );

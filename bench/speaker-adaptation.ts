@@ -20,6 +20,7 @@ import { SPHINX_MODEL_DIR } from '../src/engine/recognizer/sphinx';
 import { formatTranscript } from '../src/engine/text/format';
 import { normalizeForWer, wordErrorRate } from '../src/engine/text/wer';
 import { buildCorpus, CONDITIONS } from './corpus/speech-corpus';
+import { figure } from './_figure';
 
 // The ffmpeg helper process is unref'd; the script keeps itself alive and exits when done.
 setInterval(() => undefined, 60_000);
@@ -112,6 +113,13 @@ async function main(): Promise<void> {
     }
   rec.dispose();
   adapter.dispose();
+  figure('WER one pass', (100 * total.one) / total.n, '%');
+  figure('WER all adapted', (100 * total.two) / total.n, '%');
+  figure('WER as the engine does', (100 * total.engine) / total.n, '%');
+  figure('RTF one pass', total.wall1 / total.audio, '×');
+  figure('RTF adapted', total.wall2 / total.audio, '×');
+  figure('CPU RTF one pass', total.cpu1 / total.audio, '×');
+  figure('CPU RTF adapted', total.cpu2 / total.audio, '×');
   console.log('\nby condition                     1 pass   2 pass');
   for (const [c, t] of byCond) console.log(`  ${c.padEnd(30)}${((100 * t.one) / t.n).toFixed(1).padStart(7)}%${((100 * t.two) / t.n).toFixed(1).padStart(8)}%`);
   console.log(

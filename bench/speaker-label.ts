@@ -17,6 +17,7 @@ import { startEngine } from '../src/engine/server';
 import { TurnVoices } from '../src/engine/streaming/turn-voices';
 import { bestMatch, unit } from '../src/shared/voices/cluster';
 import { installModel, MARKS, markedConversation, tinyEmbedding, type Turn } from '../tests/fixtures/models/speakers';
+import { figure } from './_figure';
 
 const RATE = 16000;
 const { values } = parseArgs({ options: { model: { type: 'string' }, runs: { type: 'string', default: '40' } } });
@@ -84,7 +85,9 @@ async function main(): Promise<void> {
     const first = performance.now();
     voices.hear(talk.pcm.subarray(from, to), from);
     await voices.label(from, to);
-    console.log(`first label (worker start and model load): ${ms(performance.now() - first)}`);
+    const firstMs = performance.now() - first;
+    figure('first label (worker start, model load)', firstMs, 'ms');
+    console.log(`first label (worker start and model load): ${ms(firstMs)}`);
     const label: number[] = [];
     for (let i = 0; i < runs; i++) {
       const t0 = performance.now();
@@ -93,6 +96,8 @@ async function main(): Promise<void> {
       label.push(performance.now() - t0);
     }
     const seconds = ((to - from) / RATE).toFixed(1);
+    figure('label a finished turn, p50', pct(label, 50), 'ms');
+    figure('label a finished turn, p95', pct(label, 95), 'ms');
     console.log(`label a finished turn (${seconds} s of speech), ${runs} runs: p50 ${ms(pct(label, 50))}, p95 ${ms(pct(label, 95))} (goal ≤ 50 ms)`);
 
     // 2. Beside the end-of-turn time over /v3/ws: the same audio with and without speaker_labels.
@@ -103,6 +108,10 @@ async function main(): Promise<void> {
       await endOfTurnTimes(engine.url, key, talk.pcm.subarray(0, 5 * RATE), talk.turns, true);
       const plain = await endOfTurnTimes(engine.url, key, talk.pcm, talk.turns, false);
       const labelled = await endOfTurnTimes(engine.url, key, talk.pcm, talk.turns, true);
+      figure('end of turn without labels, p50', pct(plain.ms, 50), 'ms');
+      figure('end of turn without labels, max', Math.max(...plain.ms), 'ms');
+      figure('end of turn with labels, p50', pct(labelled.ms, 50), 'ms');
+      figure('end of turn with labels, max', Math.max(...labelled.ms), 'ms');
       console.log(
         `end of turn (speech end → end_of_turn message), ${plain.ms.length} turns: without labels p50 ${ms(pct(plain.ms, 50))}, max ${ms(Math.max(...plain.ms))}`,
       );
@@ -130,6 +139,8 @@ async function main(): Promise<void> {
         bestMatch(probe, known);
         times.push(performance.now() - t0);
       }
+      figure(`match against 1,000 voices (${dim}-dim), p50`, pct(times, 50), 'ms');
+      figure(`match against 1,000 voices (${dim}-dim), p95`, pct(times, 95), 'ms');
       console.log(`match against 1,000 known voices (${dim}-dim): p50 ${ms(pct(times, 50))}, p95 ${ms(pct(times, 95))} (goal ≤ 5 ms)`);
     }
   } finally {

@@ -19,6 +19,7 @@ import { SHERPA_CHILD } from '../src/engine/recognizer/sherpa/child-kinds';
 import { createSpeakerLabels, type SpeakerLabels } from '../src/engine/recognizer/sherpa/diarize';
 import type { SpeakerTurn } from '../src/engine/text/speakers';
 import { conversation, installTinySpeakerModels, markedConversation, TWO_VOICES, type Turn } from '../tests/fixtures/models/speakers';
+import { figure } from './_figure';
 
 const RATE = 16000;
 const MIB = 1024 * 1024;
@@ -92,8 +93,10 @@ async function main(): Promise<void> {
     const idle = status(pid, 'VmRSS');
     console.log(`models: ${values.model ? modelsDir : 'tiny generated (tests/fixtures/models/speakers.ts)'}`);
     console.log(`worker idle with models loaded, after a ${(block.length / RATE).toFixed(1)} s file: ${idle.toFixed(0)} MiB RSS`);
+    figure('worker idle RSS', idle, 'MiB');
     if (talk) {
       const endMs = (block.length / RATE) * 1000;
+      figure('DER', der(talk.turns, warm, endMs) * 100, '%');
       console.log(`DER on a two-voice flite conversation (slt/rms, ${(endMs / 1000).toFixed(1)} s): ${(der(talk.turns, warm, endMs) * 100).toFixed(1)}%`);
     }
     const hour = repeatTo(dir, block, minutes * 60);
@@ -103,6 +106,8 @@ async function main(): Promise<void> {
     const seconds = (performance.now() - started) / 1000;
     const peak = status(pid, 'VmHWM');
     const audioHours = hour.samples / RATE / 3600;
+    figure('time per audio hour', seconds / audioHours, 's');
+    figure('worker peak RSS over idle', peak - idle, 'MiB');
     console.log(`${minutes} min of audio: ${turns.length} turns, ${new Set(turns.map((t) => t.speaker)).size} speakers, ${seconds.toFixed(1)} s`);
     console.log(`time per audio hour: ${(seconds / audioHours).toFixed(1)} s (RTF ${(seconds / (hour.samples / RATE)).toFixed(4)})`);
     console.log(`worker peak RSS: ${peak.toFixed(0)} MiB, ${(peak - idle).toFixed(0)} MiB over idle (goal ≤ 300 MiB)`);

@@ -16,6 +16,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import WebSocket from 'ws';
 import { normalizeForWer } from '../src/engine/text/wer';
+import { figure } from './_figure';
 
 const KEY = 'bench-stream-key';
 const MIN_TURN_SILENCE = 400;
@@ -214,6 +215,14 @@ function line(label: string, xs: number[], goal: number, goal95?: number): strin
     .padStart(5)} ms  (${goals})`;
 }
 
+/** `line`, with its p50, p95 and max reported as figures named after the group (1 session, 4 sessions). */
+function reported(group: string, label: string, xs: number[], goal: number, goal95?: number): string {
+  figure(`${group}: ${label}, p50`, pct(xs, 50), 'ms');
+  figure(`${group}: ${label}, p95`, pct(xs, 95), 'ms');
+  figure(`${group}: ${label}, max`, Math.max(...xs), 'ms');
+  return line(label, xs, goal, goal95);
+}
+
 const { pcm, truth } = buildAudio();
 const engine = spawn(
   process.execPath,
@@ -259,10 +268,14 @@ try {
   const one = await session(url, pcm, truth, 0);
   const oneCpu = engineCpu() - cpu0;
   console.log('\n1 session');
-  console.log(line('first partial after speech onset', one.firstPartial, 300));
-  console.log(line('end of turn after speech end', one.endOfTurn, 500, 700));
+  console.log(reported('1 session', 'first partial after speech onset', one.firstPartial, 300));
+  console.log(reported('1 session', 'end of turn after speech end', one.endOfTurn, 500, 700));
+  figure('1 session: turns ended', one.turns, 'turns', 'higher');
+  figure('1 session: engine CPU per audio second', oneCpu / audioSeconds, 'core-s');
   console.log(`turns ended: ${one.turns}/${one.expected}; engine CPU ${(oneCpu / audioSeconds).toFixed(2)} core-seconds per audio second`);
   const cut = await cutOffs(url);
+  figure('cut-off: splits', cut.splits, 'sentences');
+  figure('cut-off: words lost', (cut.lost / cut.words) * 100, '%');
   console.log(
     `cut-off: ${cut.sentences} sentences with a 200–350 ms pause inside: ${cut.splits} split into two turns, ${cut.lost}/${cut.words} words lost (${((cut.lost / cut.words) * 100).toFixed(1)}%)`,
   );
@@ -272,14 +285,16 @@ try {
   const fourCpu = engineCpu() - cpu0;
   console.log('\n4 concurrent sessions (2 cores)');
   console.log(
-    line(
+    reported(
+      '4 sessions',
       'first partial after speech onset',
       four.flatMap((r) => r.firstPartial),
       300,
     ),
   );
   console.log(
-    line(
+    reported(
+      '4 sessions',
       'end of turn after speech end',
       four.flatMap((r) => r.endOfTurn),
       500,
@@ -292,6 +307,8 @@ try {
     ),
   );
   const starved = four.filter((r) => r.turns < r.expected || r.firstPartial.length < r.expected);
+  figure('4 sessions: starved sessions', starved.length, 'sessions');
+  figure('4 sessions: engine CPU per audio second', fourCpu / audioSeconds, 'core-s');
   console.log(
     `starved sessions: ${starved.length}; engine CPU ${(fourCpu / audioSeconds).toFixed(2)} cores while 4 sessions stream (real time needs < ${cpus().length} free cores); load average now ${loadavg()[0]?.toFixed(1)}`,
   );

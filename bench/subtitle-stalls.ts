@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Library } from '../src/main/services/library/library';
 import { importSubtitlesAsItem, importSubtitlesOffThread } from '../src/main/services/library/subtitle-import';
+import { figure } from './_figure';
 
 const N = Number(process.argv[2] ?? 200_000);
 const stamp = (ms: number): string =>
@@ -34,7 +35,10 @@ async function step(label: string, fn: () => unknown): Promise<void> {
   const t = performance.now();
   await fn();
   await new Promise((r) => setTimeout(r, 20));
-  console.log(`${label.padEnd(44)} ${String(Math.round(performance.now() - t)).padStart(6)} ms   longest loop gap ${String(Math.round(gap)).padStart(5)} ms`);
+  const ms = performance.now() - t;
+  figure(`${label}: time`, ms, 'ms');
+  figure(`${label}: longest loop gap`, gap, 'ms');
+  console.log(`${label.padEnd(44)} ${String(Math.round(ms)).padStart(6)} ms   longest loop gap ${String(Math.round(gap)).padStart(5)} ms`);
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'subtitle-stalls-'));

@@ -18,7 +18,7 @@ import { installTinyGguf } from '../tests/fixtures/models/gguf';
 import { GatewayClient } from '../src/main/services/client/gateway';
 import { translateCues, type CueToTranslate } from '../src/main/services/chat/cue-translate';
 import { figure } from './_figure';
-import { benchEngine, fmt, KEY } from './engine-support';
+import { benchEngine, fmt, KEY } from './_engine-support';
 
 const { values } = parseArgs({ options: { model: { type: 'string' }, context: { type: 'string' } } });
 const CUES = 1200;

@@ -21,7 +21,7 @@ import type { MissedModel } from '../src/main/services/captions/missed';
 import { partBudget, planSummary } from '../src/main/services/chat/summarise';
 import type { LiveTurn } from '../src/shared/captions';
 import { figure } from './_figure';
-import { benchEngine, fmt, KEY } from './engine-support';
+import { benchEngine, fmt, KEY } from './_engine-support';
 
 const { values } = parseArgs({ options: { model: { type: 'string' }, context: { type: 'string' } } });
 const MINUTES = 60;

@@ -6,6 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { ensureSystemPackages, loadList, packagesOf, realSystem } from '../scripts/system-deps.mjs';
+import { figure } from './_figure';
 
 const root = resolve(import.meta.dirname, '..');
 const RUNS = 15;
@@ -33,6 +34,7 @@ for (const group of ['app', 'test', 'bench']) {
 
 for (const group of ['app', 'test', 'bench']) {
   const inProcess = median(Array.from({ length: RUNS }, () => timeMs(() => ensureSystemPackages(group, { strict: true }, quiet, list))));
+  figure(`in process, ${group}, median`, inProcess, 'ms');
   console.log(`in process, ${group.padEnd(5)} (${String(packagesOf(list, group).length).padStart(2)} packages): ${inProcess.toFixed(1)} ms median of ${RUNS}`);
 }
 
@@ -43,4 +45,7 @@ console.log(`node -e '' (a bare Node start):             ${bare.toFixed(1)} ms m
 console.log(
   `node scripts/system-deps.mjs test (npm test): ${cli.toFixed(1)} ms median of ${RUNS}; ${(cli - bare).toFixed(1)} ms over a bare start (${(cli / bare).toFixed(2)}×)`,
 );
+figure('bare node start, median', bare, 'ms');
+figure('npm test check, median', cli, 'ms');
+figure('npm test check over a bare start', cli - bare, 'ms');
 console.log(`budget: 1000 ms; the npm test check uses ${((cli / 1000) * 100).toFixed(0)}% of it`);

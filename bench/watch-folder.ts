@@ -15,6 +15,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { Library } from '../src/main/services/library/library';
 import { FolderWatcher } from '../src/main/services/watch/folder-watcher';
+import { figure } from './_figure';
 
 const { values } = parseArgs({ options: { files: { type: 'string', default: '20000' } } });
 const FILES = Number(values.files);
@@ -70,18 +71,26 @@ console.log('pass                               time  worst-gap  worst-delay');
 const fresh = watcher(0);
 // First pass: every file seen (its size noted); second: each held still, so each is taken.
 const seen = await measure(() => fresh.scan());
+figure('new files, first seen: time', seen.ms, 'ms');
+figure('new files, first seen: worst turn', Math.max(seen.worstGap, seen.worstDelay), 'ms');
 console.log(`new files, first seen        ${f(seen.ms)}   ${f(seen.worstGap)}     ${f(seen.worstDelay)}`);
 const take = await measure(() => fresh.scan());
+figure('new files, taken: time', take.ms, 'ms');
+figure('new files, taken: worst turn', Math.max(take.worstGap, take.worstDelay), 'ms');
 console.log(`new files, taken (${taken})   ${f(take.ms)}   ${f(take.worstGap)}     ${f(take.worstDelay)}`);
 await fresh.stop();
 const again = watcher(0);
 const known = await measure(() => again.scan());
+figure('all known (a restart): time', known.ms, 'ms');
+figure('all known (a restart): worst turn', Math.max(known.worstGap, known.worstDelay), 'ms');
 console.log(`all known (a restart)        ${f(known.ms)}   ${f(known.worstGap)}     ${f(known.worstDelay)}`);
 await again.stop();
 // The lookup as it was: one query per file, all in one turn.
 const paths = Array.from({ length: FILES }, (_, i) => join(folder, `recording ${String(i).padStart(5, '0')}.wav`));
 const t0 = performance.now();
 for (const p of paths) lib.watch.known(p);
-console.log(`reference: one query per file, one turn: ${(performance.now() - t0).toFixed(1)} ms`);
+const reference = performance.now() - t0;
+figure('reference: one query per file, one turn', reference, 'ms');
+console.log(`reference: one query per file, one turn: ${reference.toFixed(1)} ms`);
 lib.close();
 rmSync(dir, { recursive: true, force: true });

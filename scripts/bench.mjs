@@ -1,8 +1,12 @@
-// `npm run bench [-- name-filter] [--update-baseline]`: runs every benchmark under bench/ in turn
-// (each prints its own figures), then compares each figure it reported (a `BENCH-FIGURE {json}` line,
-// bench/_figure.ts) with bench/baseline.json: the baseline, the ratio, and a flag on any figure more
-// than 20% worse. Exits nonzero when a bench failed or a figure is flagged.
+// `npm run bench [-- name-or-part [bench args…]] [--update-baseline] [--list]`: runs every benchmark under
+// bench/ in turn (each prints its own figures), then compares each figure it reported (a `BENCH-FIGURE {json}`
+// line, bench/_figure.ts) with bench/baseline.json: the baseline, the ratio, and a flag on any figure more
+// than 20% worse ("(no baseline yet)" for a new one). At the end: each bench's time and whether it failed,
+// and the benches that reported no figure at all. Exits nonzero when a bench failed or a figure is flagged.
 // `--update-baseline` records this run's figures as the baseline, with the commit and the machine.
+// `--list` lists the benches the filter matches, with each one's last recorded run time, and runs nothing.
+// Arguments after the name go to the bench; its figures are then keyed with them ("cli [--runs 1]: …"),
+// so a smaller or different run is never compared with the default run's baseline.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
@@ -16,18 +20,33 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const baselineFile = join(root, 'bench', 'baseline.json');
 const args = process.argv.slice(2);
 const update = args.includes('--update-baseline');
-const rest = args.filter((a) => a !== '--update-baseline');
+const list = args.includes('--list');
+const rest = args.filter((a) => a !== '--update-baseline' && a !== '--list');
 const filter = rest[0] ?? '';
+const benchArgs = rest.slice(1);
 /** A figure more than this much worse than its baseline is flagged. */
 const WORSE = 1.2;
 
-const benches = readdirSync(join(root, 'bench'))
+const matching = readdirSync(join(root, 'bench'))
   .filter((f) => f.endsWith('.ts') && !f.startsWith('_') && f.includes(filter))
   .sort();
+// A bench's whole name runs that bench alone ("chat", not also "engine-chat-limits"); a part of a name runs every match.
+const benches = matching.includes(`${filter}.ts`) ? [`${filter}.ts`] : matching;
 
 if (benches.length === 0) {
   console.log(`No benchmark matches "${filter}".`);
   process.exit(1);
+}
+const baseline = existsSync(baselineFile) ? JSON.parse(readFileSync(baselineFile, 'utf8')) : { figures: {} };
+baseline.runs ??= {};
+if (list) {
+  for (const f of benches) {
+    const name = f.replace(/\.ts$/, '');
+    const run = baseline.runs[name];
+    const count = Object.keys(baseline.figures).filter((k) => k.startsWith(`${name}: `)).length;
+    console.log(`${name.padEnd(22)} ${String(count).padStart(3)} figures in the baseline${run ? `, last run ${run.seconds} s (load ${run.load})` : ''}`);
+  }
+  process.exit(0);
 }
 // The engine, the tests' tools and the accuracy benchmark's voices: installed where it may, else stop with the command.
 if (!ensureSystemPackages('bench', { strict: true }).ok) process.exit(1);
@@ -36,12 +55,15 @@ const prep = spawnSync('npm', ['run', '-s', 'build:renderer'], { cwd: root, stdi
 if (prep.status !== 0) process.exit(prep.status ?? 1);
 await ensureHost();
 
+/** The key's bench part: the file's name, with any arguments it was given. */
+const benchName = (file) => `${file.replace(/\.ts$/, '')}${benchArgs.length ? ` [${benchArgs.join(' ')}]` : ''}`;
+
 /** Runs one bench with its output passed through; collects the figures it reports. */
 function runBench(file) {
   return new Promise((resolve) => {
     const figures = [];
     // Arguments after the name go to the benchmark (npm run bench -- accuracy --model DIR).
-    const child = spawn(join(root, 'node_modules', '.bin', 'tsx'), [join(root, 'bench', file), ...rest.slice(1)], {
+    const child = spawn(join(root, 'node_modules', '.bin', 'tsx'), [join(root, 'bench', file), ...benchArgs], {
       cwd: root,
       stdio: ['ignore', 'pipe', 'inherit'],
     });
@@ -50,12 +72,14 @@ function runBench(file) {
       if (!m) return void process.stdout.write(`${line}\n`);
       try {
         const f = JSON.parse(m[1]);
-        if (typeof f.name === 'string' && typeof f.value === 'number') figures.push({ bench: file.replace(/\.ts$/, ''), ...f });
+        if (typeof f.name === 'string' && typeof f.value === 'number') figures.push({ ...f, bench: benchName(file) });
+        else process.stdout.write(`${line}\n`);
       } catch {
         process.stdout.write(`${line}\n`);
       }
     });
-    child.on('close', (code) => resolve({ code, figures }));
+    child.on('error', (err) => console.log(`bench/${file} could not start: ${err.message}`));
+    child.on('close', (code, signal) => resolve({ code: code ?? signal, figures }));
   });
 }
 
@@ -66,20 +90,23 @@ for (const file of benches) {
   const started = Date.now();
   const r = await runBench(file);
   figures.push(...r.figures);
-  results.push({ file, ok: r.code === 0, seconds: ((Date.now() - started) / 1000).toFixed(1) });
+  results.push({ file, code: r.code, ok: r.code === 0, figures: r.figures.length, seconds: ((Date.now() - started) / 1000).toFixed(1) });
 }
 
-const baseline = existsSync(baselineFile) ? JSON.parse(readFileSync(baselineFile, 'utf8')) : { figures: {} };
 const key = (f) => `${f.bench}: ${f.name}`;
 const num = (v) => (Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 1 ? v.toFixed(2) : v.toPrecision(3));
 let flagged = 0;
 console.log('\n=== figures against bench/baseline.json ===');
+const seen = new Set();
 for (const f of figures) {
   const b = baseline.figures[key(f)];
   let line = `  ${key(f)}: ${num(f.value)} ${f.unit}`;
+  if (seen.has(key(f))) line += '  (reported twice: give each figure a name of its own)';
+  seen.add(key(f));
   if (!b) line += '  (no baseline yet)';
   else {
-    const ratio = f.value / b.value;
+    // A baseline of 0 (no failed jobs, no starved sessions): any rise is worse.
+    const ratio = b.value === 0 ? (f.value === 0 ? 1 : f.better === 'higher' ? 0 : Infinity) : f.value / b.value;
     const worse = f.better === 'higher' ? ratio < 1 / WORSE : ratio > WORSE;
     if (worse) flagged++;
     line += `  baseline ${num(b.value)} ${b.unit}  ratio ${ratio.toFixed(2)}${worse ? `  <-- more than ${Math.round((WORSE - 1) * 100)}% worse` : ''}`;
@@ -87,6 +114,10 @@ for (const f of figures) {
   console.log(line);
 }
 if (figures.length === 0) console.log('  (the benches run reported no figures)');
+// Figures the baseline has for the benches that ran, but that this run did not report (renamed, or the bench stopped early).
+const ran = new Set(results.map((r) => benchName(r.file)));
+const missing = Object.keys(baseline.figures).filter((k) => ran.has(k.slice(0, k.indexOf(': '))) && !seen.has(k));
+for (const k of missing) console.log(`  ${k}: not reported this run`);
 
 if (update && figures.length) {
   const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).stdout.trim();
@@ -97,6 +128,9 @@ if (update && figures.length) {
   for (const f of figures)
     baseline.figures[key(f)] = { value: f.value, unit: f.unit, better: f.better, commit: dirty ? `${commit}+changes` : commit, machine, load, at };
   baseline.figures = Object.fromEntries(Object.entries(baseline.figures).sort(([a], [b]) => (a < b ? -1 : 1)));
+  // Each bench's run time, so the time of one whole run can be planned (npm run bench -- --list).
+  for (const r of results) if (r.ok) baseline.runs[benchName(r.file)] = { seconds: Number(r.seconds), load, at };
+  baseline.runs = Object.fromEntries(Object.entries(baseline.runs).sort(([a], [b]) => (a < b ? -1 : 1)));
   writeFileSync(baselineFile, `${JSON.stringify(baseline, null, 2)}\n`);
   console.log(
     `\nRecorded ${figures.length} figures as the baseline in bench/baseline.json (commit ${commit}${dirty ? ' with uncommitted changes' : ''}, load ${load}).`,
@@ -104,6 +138,13 @@ if (update && figures.length) {
 }
 
 console.log('\n=== summary ===');
-for (const r of results) console.log(`${r.ok ? 'ok  ' : 'FAIL'} ${r.file} (${r.seconds} s)`);
+for (const r of results)
+  console.log(`${r.ok ? 'ok  ' : 'FAIL'} ${r.file} (${r.seconds} s, ${r.figures} figure${r.figures === 1 ? '' : 's'})${r.ok ? '' : ` exited ${r.code}`}`);
+const total = results.reduce((t, r) => t + Number(r.seconds), 0);
+console.log(`${results.length} bench${results.length === 1 ? '' : 'es'} in ${(total / 60).toFixed(1)} min (load now ${loadavg()[0].toFixed(1)})`);
+const failed = results.filter((r) => !r.ok);
+if (failed.length) console.log(`failed: ${failed.map((r) => r.file).join(', ')}`);
+const silent = results.filter((r) => r.figures === 0);
+if (silent.length) console.log(`reported no figure (give each headline figure a figure() call, bench/_figure.ts): ${silent.map((r) => r.file).join(', ')}`);
 if (flagged) console.log(`${flagged} figure${flagged === 1 ? '' : 's'} more than ${Math.round((WORSE - 1) * 100)}% worse than the baseline.`);
 process.exit(results.every((r) => r.ok) && (flagged === 0 || update) ? 0 : 1);
