@@ -5,9 +5,10 @@
  * 3007 in src/engine/streaming/input.ts, so 25 minutes cannot be played fast), the
  * local engine captions it, and the session's CaptionExtras (the observer
  * live captions call) summarises each closed window in the background with a
- * tiny GGUF chat model through the engine. Windows are 20 s here instead of
- * 10 minutes (CaptionExtras' windowMs), so a minute of speech closes two of
- * them before Stop, as 25 minutes would. After Stop the summary is saved with
+ * tiny GGUF chat model through the engine. Windows are 6 s here instead of
+ * 10 minutes (CaptionExtras' windowMs), so half a minute of speech closes two
+ * of them before Stop (a window closes once a turn starts 15 s past its end),
+ * as 25 minutes would. After Stop the summary is saved with
  * the session, and every bullet cites its moments. The time from Stop to the
  * summary is printed, not asserted (npm run bench -- summarise measures it).
  */
@@ -29,19 +30,23 @@ const tools = hasSpeechTools();
 if (!tools) console.log('app-live-summary-stop test skipped: flite and ffmpeg are needed to make speech');
 
 const dir = mkdtempSync(join(tmpdir(), 'verbatim-live-summary-stop-'));
-const WINDOW_MS = 20_000;
+const WINDOW_MS = 6_000;
 /** The model's answer to every call (notes and merge): one bullet citing the budget line, spoken at 00:04. */
 const ANSWER = ['-', 'The', 'budget', 'is', 'small', '[00:04]', '.'];
-/** What is said and when (seconds into the session): a turn starting past 55 s closes the second window (20 s windows, 15 s of grace). */
+/**
+ * What is said and when (seconds into the session), with 6 s windows and 15 s of grace: the first window [0, 6 s) holds
+ * the greeting and the budget line; the turn at 24 s closes it (past 21 s), the one at 30 s closes the second
+ * (past 27 s: the same 3 s of slack the 20 s windows had); [12 s, end) is the last window, left for Stop.
+ */
 const SCRIPT: { at: number; text: string }[] = [
   { at: 0.3, text: 'Good morning everyone.' },
   { at: 4.2, text: 'The budget is small this year.' },
-  ...[9, 14, 19, 24, 29, 34, 39, 44, 49, 54, 58].map((at, i) => ({
+  ...[8, 13, 18.5, 24, 30].map((at, i) => ({
     at,
     text: ['We talked about the planning call.', 'The report goes out on Friday.', 'Dana will send the notes tomorrow.'][i % 3] as string,
   })),
 ];
-const SECONDS = 62;
+const SECONDS = 34;
 let core: Core;
 
 /** The script as 16 kHz mono PCM16: each line read by flite, placed at its moment, silence between. */
@@ -101,7 +106,7 @@ describe.skipIf(!tools)('the summary at Stop, through live captions from the loc
       const pcm = speech();
       const run = await core.captions.start({ sources: ['mic'], recordingMime: 'audio/webm;codecs=opus' });
       await feedCaptions(core.captions, run.run, 'mic', pcm);
-      // The last line's turn (at 58 s) closes the second window; the engine may lag behind real time on a busy machine.
+      // The last line's turn (at 30 s) closes the second window; the engine may lag behind real time on a busy machine.
       await expect.poll(() => extras.summary.windowsDone, { timeout: 120_000 }).toBeGreaterThanOrEqual(2);
       const windows = extras.summary.windowsDone;
       const before = calls.n;
