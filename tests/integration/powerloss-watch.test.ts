@@ -14,7 +14,9 @@ import { bridgeEvent, call, killHard, seededRandom, startHost, type RunningHost 
 const dir = mkdtempSync(join(tmpdir(), 'verbatim-powerloss-watch-'));
 const inbox = join(dir, 'inbox');
 const KILLS = 10;
-const env = { VERBATIM_ENGINE_ENTRY: resolve('tests/unit/main/support/fake-engine-cli.ts') };
+// A file is taken once it held still for 300 ms (host mode's test knob) instead of 3 s: each round waits that long for its
+// batch, and the kill still lands as the first of the batch becomes a job with the rest being taken.
+const env = { VERBATIM_ENGINE_ENTRY: resolve('tests/unit/main/support/fake-engine-cli.ts'), VERBATIM_TEST_WATCH_STABLE_MS: '300' };
 const options = { speechModel: null, languageCode: null, speakerLabels: false, speakersExpected: null, subtitles: 'none' as const };
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

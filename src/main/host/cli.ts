@@ -97,7 +97,17 @@ async function loadCore(platform: Platform, folders: string[]): Promise<Core> {
     onlyPickedPaths: true,
     hostFolders: folders.map((f) => resolve(f)),
     captions: { silenceMinuteMs: testMinuteMs(process.env.VERBATIM_TEST_SILENCE_MINUTE_MS) },
+    watch: testWatchTiming(process.env.VERBATIM_TEST_WATCH_STABLE_MS),
   });
+}
+
+/**
+ * The power-loss tests' host sets VERBATIM_TEST_WATCH_STABLE_MS (a whole number of milliseconds, 100 to 3,000) so that
+ * a watch folder takes a file that held still that long (listed a third as often) instead of 3 s; unset or anything else: 3 s.
+ */
+function testWatchTiming(value: string | undefined): { stableMs: number; pollMs: number } | undefined {
+  const ms = Number(value);
+  return value && Number.isInteger(ms) && ms >= 100 && ms <= 3000 ? { stableMs: ms, pollMs: Math.round(ms / 3) } : undefined;
 }
 
 /**
