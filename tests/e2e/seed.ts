@@ -14,13 +14,21 @@ const vocabulary = (
   'market budget quarter interview research transcript recording meeting customer product launch design engineering schedule review project team report data model speech audio question answer'
 ).split(' ');
 
-let seed = 42;
-function rand(): number {
-  seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-  return seed / 0x7fffffff;
+/** A small seeded generator: the same seed gives the same words, whatever ran before in this process. */
+export function seededRandom(seed = 42): () => number {
+  let state = seed;
+  return () => {
+    state = (state * 1103515245 + 12345) & 0x7fffffff;
+    return state / 0x7fffffff;
+  };
 }
 
-export function makeWords(n: number, speakers: string[] = []): Word[] {
+// makeWords' own generator goes on from call to call (a test that makes many transcripts gets different ones);
+// seedLibrary starts a fresh one per library, so a library never depends on which test ran before it in the
+// same Playwright worker (transcript.spec once found no low-confidence word in its first transcript that way).
+const processRandom = seededRandom(42);
+
+export function makeWords(n: number, speakers: string[] = [], rand: () => number = processRandom): Word[] {
   const words: Word[] = [];
   let t = 300;
   let speaker = speakers[0] ?? null;
@@ -50,9 +58,10 @@ export function seedLibrary(dataDir: string, opts: SeedOptions): string[] {
   const lib = new Library(dataDir);
   const ids: string[] = [];
   const base = Date.parse('2026-01-05T09:00:00Z');
+  const rand = seededRandom(42);
   lib.transaction(() => {
     for (let i = 0; i < opts.count; i++) {
-      const words = makeWords(opts.wordsPer, opts.speakers);
+      const words = makeWords(opts.wordsPer, opts.speakers, rand);
       const { recordingId, transcriptId } = lib.recordings.add(
         {
           title: `${opts.titlePrefix ?? 'Recording'} ${String(i + 1).padStart(5, '0')}`,

@@ -9,14 +9,41 @@ import { join } from 'node:path';
 import { Library } from '../../src/main/services/library/library';
 import { FIRST_SCREEN_WORDS } from '../../src/renderer/src/stores/transcript';
 import { findWords, normalizeWord } from '../../src/renderer/src/lib/words';
+import type { Word } from '../../src/shared/library';
 import { expect, test } from './host';
-import { fliteWav, seedLibrary } from './seed';
+import { fliteWav, makeWords, seedLibrary } from './seed';
 import { snap } from './snap';
 
 const speech =
   'Welcome to the quarterly review. We will look at the market, the budget and the product launch. ' +
   'Then the design team will answer questions about the schedule, the research and the customer interviews. ' +
   'Thank you all for joining this meeting today, and let us begin with the report.';
+
+/** The words of each of a seeded library's transcripts, in the order they were made. */
+function seededWords(dataDir: string, ids: string[]): Word[][] {
+  const lib = new Library(dataDir);
+  try {
+    return ids.map((id) => lib.transcripts.get(id).words);
+  } finally {
+    lib.close();
+  }
+}
+
+// Playwright runs many files in one worker process: a library seeded here must not depend on which ran before
+// (the first transcript below once had no low-confidence word to show, after another file had seeded first).
+test('a seeded library is the same whatever was seeded before it in this worker', () => {
+  const first = join(mkdtempSync(join(tmpdir(), 'verbatim-seed-')), 'data');
+  const again = join(mkdtempSync(join(tmpdir(), 'verbatim-seed-')), 'data');
+  const opts = { count: 3, wordsPer: 60, titlePrefix: 'Team meeting', speakers: ['A', 'B'] };
+  const a = seedLibrary(first, opts);
+  makeWords(500);
+  seedLibrary(join(mkdtempSync(join(tmpdir(), 'verbatim-seed-')), 'data'), { count: 5, wordsPer: 60 });
+  const b = seedLibrary(again, opts);
+  const words = seededWords(first, a);
+  expect(seededWords(again, b)).toEqual(words);
+  // What the transcript screen test below relies on: its first transcript has words to mark as doubtful.
+  expect(words[0]!.filter((w) => w.confidence < 0.7).length).toBeGreaterThan(0);
+});
 
 test.describe('transcript screen', () => {
   test('reads, seeks, finds, renames speakers and corrects words', async ({ page, host }) => {
