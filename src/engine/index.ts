@@ -56,6 +56,7 @@ async function main(): Promise<void> {
       ? [{ baseUrl: values['llm-base-url'], apiKey: values['llm-api-key'] ?? process.env.VERBATIM_LLM_API_KEY ?? null, models: llmModels }]
       : [],
     ...(rateLimit === undefined ? {} : { defaultLimit: rateLimit }),
+    ...testRateWindow(process.env.VERBATIM_TEST_RATE_RETRY_MS),
   };
   const apiKey = values['api-key'] ?? process.env.VERBATIM_ENGINE_KEY;
   if (!apiKey) {
@@ -112,6 +113,17 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+}
+
+/**
+ * The end-to-end tests' host sets VERBATIM_TEST_RATE_RETRY_MS (a whole number of milliseconds, 1,000 to 60,000):
+ * the per-minute limiter's window then lasts an hour (a slow test machine still counts all its requests in one),
+ * and a refused request's window ends that long after the refusal, so the chat's wait-and-retry takes seconds.
+ * Unset or anything else: real one-minute windows.
+ */
+function testRateWindow(value: string | undefined): { testRateWindow?: { windowMs: number; refusedResetMs: number } } {
+  const ms = Number(value);
+  return value && Number.isInteger(ms) && ms >= 1000 && ms <= 60_000 ? { testRateWindow: { windowMs: 3_600_000, refusedResetMs: ms } } : {};
 }
 
 main().catch((err: unknown) => {

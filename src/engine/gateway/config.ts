@@ -40,8 +40,14 @@ export const gatewayConfigSchema = z.object({
 });
 
 /** Local GGUF models (llama.ts): the models folder defaults to `<data>/models`; idle time, queue, threads and free memory are options, not gateway.json keys. */
-export type GatewayConfig = z.infer<typeof gatewayConfigSchema> & { local?: LocalModelOptions };
-export type GatewayOptions = Partial<z.input<typeof gatewayConfigSchema>> & { local?: LocalModelOptions };
+export type GatewayConfig = z.infer<typeof gatewayConfigSchema> & { local?: LocalModelOptions; testRateWindow?: TestRateWindow };
+export type GatewayOptions = Partial<z.input<typeof gatewayConfigSchema>> & { local?: LocalModelOptions; testRateWindow?: TestRateWindow };
+
+/** Test only (never from gateway.json): the limiter's window, and how soon a refusal's window ends (its Retry-After). */
+export interface TestRateWindow {
+  windowMs: number;
+  refusedResetMs: number;
+}
 
 export const GATEWAY_CONFIG_FILE = 'gateway.json';
 
@@ -67,5 +73,6 @@ export function loadGatewayConfig(dataDir: string, opts: GatewayOptions = {}): G
     defaultLimit: o.defaultLimit ?? base.data.defaultLimit,
     understandingModel: o.understandingModel ?? base.data.understandingModel,
     local: { ...opts.local, modelsDir: opts.local?.modelsDir ?? opts.local?.models?.dir ?? join(dataDir, 'models') },
+    ...(opts.testRateWindow ? { testRateWindow: opts.testRateWindow } : {}),
   };
 }

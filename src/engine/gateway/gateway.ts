@@ -61,7 +61,8 @@ export class Gateway {
     this.local = new LlamaProvider(config.local ?? {});
     this.add(this.local);
     this.add(extractive);
-    this.limiter = new RateLimiter((model) => config.limits[model] ?? config.defaultLimit);
+    const test = config.testRateWindow;
+    this.limiter = new RateLimiter((model) => config.limits[model] ?? config.defaultLimit, test?.windowMs, Date.now, test?.refusedResetMs);
   }
 
   private add(p: ChatProvider): void {

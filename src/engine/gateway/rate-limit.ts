@@ -19,6 +19,8 @@ export class RateLimiter {
     private readonly limitFor: (model: string, service: RateService) => number,
     private readonly windowMs = 60_000,
     private readonly now: () => number = Date.now,
+    /** Test only (VERBATIM_TEST_RATE_RETRY_MS, engine/index.ts): a refusal ends its window this many ms later, so its Retry-After is short. */
+    private readonly refusedResetMs?: number,
   ) {}
 
   /** Counts `n` requests (upstream calls) for `model` under `service` and says whether they may proceed (all or none). */
@@ -33,6 +35,7 @@ export class RateLimiter {
     }
     const allowed = w.count + n <= limit;
     if (allowed) w.count += n;
+    else if (this.refusedResetMs !== undefined) w.start = Math.min(w.start, t + this.refusedResetMs - this.windowMs);
     const resetSeconds = Math.max(1, Math.ceil((w.start + this.windowMs - t) / 1000));
     const headers: Record<string, string> = {
       'X-RateLimit-Limit': String(limit),
