@@ -46,9 +46,18 @@ export class JobRunner implements JobQueue {
       const job = this.ctx.store.claimNextJob();
       if (!job) {
         await new Promise<void>((r) => {
-          this.wake.push(r);
+          // Woken by notify() or by the timer, whichever comes first; either way it leaves the wake list, so a later
+          // notify() wakes a worker that is waiting (not one that already left after its timer, which left the job a second).
+          const woken = () => {
+            clearTimeout(timer);
+            const at = this.wake.indexOf(woken);
+            if (at >= 0) this.wake.splice(at, 1);
+            r();
+          };
+          this.wake.push(woken);
           // A periodic look as a safety net (e.g. another writer).
-          setTimeout(r, 1000).unref();
+          const timer = setTimeout(woken, 1000);
+          timer.unref();
         });
         continue;
       }
