@@ -50,11 +50,23 @@ async function stream(params: { speakerLabels?: boolean; maxSpeakers?: number })
   return streamThroughSdk(`${engine.url.replace('https:', 'wss:')}/v3/ws`, KEY, pcm, params);
 }
 
+/**
+ * The three sessions the first two tests read, streamed side by side (the conversation plays at real time, so one
+ * pass instead of two): each is its own /v3/ws session with its own parameters, and each test awaits its own.
+ */
+let sessions: Record<'labelled' | 'oneSpeaker' | 'plain', Promise<TurnEvent[]>> | undefined;
+function sessionsOnce(): NonNullable<typeof sessions> {
+  sessions ??= { labelled: stream({ speakerLabels: true }), oneSpeaker: stream({ speakerLabels: true, maxSpeakers: 1 }), plain: stream({}) };
+  // A session that fails is reported by the test that awaits it, not as an unhandled rejection before then.
+  for (const p of Object.values(sessions)) p.catch(() => undefined);
+  return sessions;
+}
+
 const finals = (ts: TurnEvent[]) => ts.filter((t) => t.end_of_turn && !t.turn_is_formatted && t.words.length > 0);
 
 describe('live speaker labels', () => {
   it('labels the finished turns of two voices A, B, A through the SDK, by voice', async () => {
-    const got = await stream({ speakerLabels: true });
+    const got = await sessionsOnce().labelled;
     const done = finals(got);
     expect(done.length).toBeGreaterThanOrEqual(3);
     for (const t of done) {
@@ -71,7 +83,7 @@ describe('live speaker labels', () => {
   });
 
   it('max_speakers=1 keeps every turn on one speaker; without speaker_labels turns carry no label', async () => {
-    const [one, plain] = await Promise.all([stream({ speakerLabels: true, maxSpeakers: 1 }), stream({})]);
+    const [one, plain] = await Promise.all([sessionsOnce().oneSpeaker, sessionsOnce().plain]);
     const labels = finals(one).map((t) => (t as TurnEvent & { speaker_label?: string }).speaker_label);
     expect(labels.length).toBeGreaterThanOrEqual(3);
     expect(new Set(labels.filter((l) => l !== 'UNKNOWN'))).toEqual(new Set(['A']));
