@@ -51,7 +51,7 @@ async function main(): Promise<void> {
       async (r) => ({ status: r.status, text: await r.text() }),
     );
 
-  const stall = async (label: string, short: string, body: string) => {
+  const stall = async (short: string, label: string, body: string) => {
     await post(body); // warm
     const h = monitorEventLoopDelay({ resolution: 5 });
     h.enable();

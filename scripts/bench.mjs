@@ -5,8 +5,9 @@
 // and the benches that reported no figure at all. Exits nonzero when a bench failed or a figure is flagged.
 // `--update-baseline` records this run's figures as the baseline, with the commit and the machine.
 // `--list` lists the benches the filter matches, with each one's last recorded run time, and runs nothing.
-// Arguments after the name go to the bench; its figures are then keyed with them ("cli [--runs 1]: …"),
-// so a smaller or different run is never compared with the default run's baseline.
+// Arguments after the name go to the bench; its figures are then keyed with them ("cli [--runs 1]: …"), as
+// with the environment variables that size a bench (EVERY=4 …: SIZE_ENV), so a smaller or different run is
+// never compared with the default run's baseline.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
@@ -55,8 +56,11 @@ const prep = spawnSync('npm', ['run', '-s', 'build:renderer'], { cwd: root, stdi
 if (prep.status !== 0) process.exit(prep.status ?? 1);
 await ensureHost();
 
-/** The key's bench part: the file's name, with any arguments it was given. */
-const benchName = (file) => `${file.replace(/\.ts$/, '')}${benchArgs.length ? ` [${benchArgs.join(' ')}]` : ''}`;
+/** Environment variables that change what a bench measures (its size, its model, its service). */
+const SIZE_ENV = ['EVERY', 'CONDS', 'SPLIT', 'SKIP_LIBRI', 'BEFORE', 'MODELS', 'SPEECH_MODEL', 'BENCH_SERVICE', 'BENCH_EDIT_RUNS'];
+const variant = [...SIZE_ENV.filter((v) => process.env[v]).map((v) => `${v}=${process.env[v]}`), ...benchArgs].join(' ');
+/** The key's bench part: the file's name, with any arguments or size settings it was given. */
+const benchName = (file) => `${file.replace(/\.ts$/, '')}${variant ? ` [${variant}]` : ''}`;
 
 /** Runs one bench with its output passed through; collects the figures it reports. */
 function runBench(file) {
