@@ -146,8 +146,9 @@ async function main(): Promise<void> {
   figure('tokens/s, warm', tokens / (genMs / 1000), 'tokens/s', 'higher');
   figure('longest event-loop stall while generating', loop.max / 1e6, 'ms');
   figure('RSS loaded (engine + model process)', loaded + loadedChild, 'MiB');
-  figure('RSS after the idle unload, over idle', freed - idle, 'MiB');
-  figure('RSS growth after a second load and unload', freed2 - freed, 'MiB');
+  // Whole RSS, not the growth: a growth near 0 makes a ratio of noise.
+  figure('RSS after the idle unload', freed, 'MiB');
+  figure('RSS after a second load and unload', freed2, 'MiB');
   console.log(`model: ${what}; threads: ${threads ?? 'default (cores - 1)'}`);
   console.log(
     `cold first token: ${fmt(cold.first, 0)} ms (the model process starts and loads the llama.cpp binary: ${fmt(binaryMs, 0)} ms for the binary, again after each idle unload; model load ${fmt(loadMs, 0)} ms)`,
