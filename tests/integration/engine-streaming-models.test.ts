@@ -167,7 +167,9 @@ describe.skipIf(!hasSpeechTools())('streaming as AssemblyAI streams today', () =
         ws.once('open', () => r());
         ws.once('error', j);
       });
-      const bytes = Buffer.from(oneLine.buffer, oneLine.byteOffset, oneLine.byteLength);
+      // 100 ms frames, the last one padded with silence (a frame under 50 ms is refused, close 3007).
+      const bytes = Buffer.alloc(Math.ceil(oneLine.byteLength / 3200) * 3200);
+      Buffer.from(oneLine.buffer, oneLine.byteOffset, oneLine.byteLength).copy(bytes);
       for (let i = 0; i < bytes.length; i += 3200) ws.send(bytes.subarray(i, i + 3200));
       ws.send(JSON.stringify({ type: 'Terminate' }));
       expect(await closed).toBe(1000);

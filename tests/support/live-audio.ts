@@ -7,11 +7,14 @@ import { StreamingTranscriber, type StreamingTranscriberParams, type TurnEvent }
 import { encodeFrame, type LiveSource } from '../../src/shared/audio-frame';
 import type { CaptionsService } from '../../src/main/services/captions/service';
 
-/** Two voices taking turns A, B, A, two seconds apart (longer than max_turn_silence, so each change of voice ends a turn). */
+/**
+ * Two voices taking turns A, B, A, two seconds apart (longer than max_turn_silence, so each change of voice ends a turn).
+ * Each line is about 2 s of speech: well over the second a turn needs for its label, and the conversation plays at real time.
+ */
 export const ABA_LINES = [
-  { voice: 'A' as const, text: 'Good morning and welcome to the weekly planning meeting.' },
-  { voice: 'B' as const, text: 'Thank you it is good to be back after the long holiday.' },
-  { voice: 'A' as const, text: 'Let us start with the budget for the next quarter.' },
+  { voice: 'A' as const, text: 'Good morning and welcome to the meeting.' },
+  { voice: 'B' as const, text: 'Thank you it is good to be back.' },
+  { voice: 'A' as const, text: 'Let us start with the budget.' },
 ];
 
 /** Streams 16 kHz PCM through the SDK to `wssUrl` (…/v3/ws) and answers every turn it reported, once the engine has terminated the session. */
