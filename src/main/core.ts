@@ -103,6 +103,8 @@ export interface CoreOptions {
   watch?: Pick<WatchDeps, 'stableMs' | 'pollMs' | 'observed' | 'skipped'>;
   /** Live captions' timings: how long a minute of "Stop after minutes without speech" lasts (tests shorten it; default 60,000 ms). */
   captions?: { silenceMinuteMs?: number };
+  /** Model downloads' first retry backoff (tests shorten it; default 1,000 ms, doubling). */
+  models?: { retryBaseMs?: number };
   /**
    * Beside the app on its data folder (the command line): the library opens without undoing an
    * interrupted backup import (it may be the app's, still running), and nothing the app owns is
@@ -236,6 +238,7 @@ export function createCore(platform: Platform, isTrustedSender: (s: Sender) => b
     files,
     changed: (id) => router.emit('models.changed', { id }),
     log,
+    retryBaseMs: opts.models?.retryBaseMs,
   });
   registerModelHandlers(router, models, settings, engine);
   const vocabulary = new VocabularyService(library, settings);

@@ -222,7 +222,8 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => mirror.listen(0, '127.0.0.1', r));
   mirrorBase = `http://127.0.0.1:${(mirror.address() as AddressInfo).port}`;
-  host = await launchHost(dir, loopProbeEnv(probe), ['--folder', picked]);
+  // A failing mirror is asked again after 50 ms instead of 1 s (host mode's test knob): the tests still wait for that retry.
+  host = await launchHost(dir, { ...loopProbeEnv(probe), VERBATIM_TEST_MODELS_RETRY_MS: '50' }, ['--folder', picked]);
   bridge = await openBridge(host.port, host.token);
   await call('models.list');
   figures.rssBefore = await settledRssMiB(host.proc.pid as number, 10_000);

@@ -98,7 +98,14 @@ async function loadCore(platform: Platform, folders: string[]): Promise<Core> {
     hostFolders: folders.map((f) => resolve(f)),
     captions: { silenceMinuteMs: testMinuteMs(process.env.VERBATIM_TEST_SILENCE_MINUTE_MS) },
     watch: testWatchTiming(process.env.VERBATIM_TEST_WATCH_STABLE_MS),
+    models: { retryBaseMs: testMs(process.env.VERBATIM_TEST_MODELS_RETRY_MS, 10, 1000) },
   });
+}
+
+/** The hostile-mirror test's host sets VERBATIM_TEST_MODELS_RETRY_MS (10 to 1,000 ms): a download's first retry waits that long instead of 1 s. */
+function testMs(value: string | undefined, min: number, max: number): number | undefined {
+  const ms = Number(value);
+  return value && Number.isInteger(ms) && ms >= min && ms <= max ? ms : undefined;
 }
 
 /**
