@@ -73,7 +73,6 @@ try {
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   const mbps = (s: number) => bytes / 1024 / 1024 / s;
   figure('client RSS growth', (peak - base) / 1024 / 1024, 'MiB');
-  figure('Verbatim client upload, median', median(ours), 's');
   figure('Verbatim client throughput', mbps(median(ours)), 'MiB/s', 'higher');
   figure('curl upload, median', median(theirs), 's');
   figure('throughput ratio ours / curl', (median(theirs) / median(ours)) * 100, '%', 'higher');

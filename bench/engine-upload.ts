@@ -120,7 +120,6 @@ async function main(): Promise<void> {
     const mb = sizeMiB;
     const rates = (xs: number[]) => xs.map((x) => fmt(mb / x, 0)).join(', ');
     figure('engine RSS growth, first upload', peak - before, 'MiB');
-    figure("Verbatim's uploader, median", nodeSec, 's');
     figure("Verbatim's uploader throughput", mb / nodeSec, 'MiB/s', 'higher');
     figure('curl -T, median', curlSec, 's');
     figure('Verbatim / curl throughput', (curlSec / nodeSec) * 100, '%', 'higher');

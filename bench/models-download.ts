@@ -131,7 +131,6 @@ async function main(): Promise<void> {
       execFileSync('sync');
     }
     const ratio = median(curlHash) / median(ours);
-    figure('model manager download, median', median(ours), 's');
     figure('model manager throughput', (sizeMiB * MIB) / median(ours) / MIB, 'MiB/s', 'higher');
     figure('curl | sha256sum, median', median(curlHash), 's');
     figure('vs curl | sha256sum', ratio * 100, '%', 'higher');
