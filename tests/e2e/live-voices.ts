@@ -19,9 +19,10 @@ export function twoVoicesWav(name: string): string {
   const talk = markedConversation(
     join(dir, 'talk'),
     [
-      { voice: 'A', text: 'Good morning and welcome to the weekly planning meeting.' },
-      { voice: 'B', text: 'Thank you it is good to be back after the long holiday.' },
-      { voice: 'A', text: 'Let us start with the budget for the next quarter.' },
+      // Short turns (about 1.5 s each): a voice, not a speech, is what each one has to carry.
+      { voice: 'A', text: 'Good morning and welcome.' },
+      { voice: 'B', text: 'Thank you, good to be back.' },
+      { voice: 'A', text: 'Let us start with the budget.' },
     ],
     // Two seconds between voices, longer than a turn's longest silence, so each change of voice ends a turn.
     { gapMs: 2000 },
