@@ -17,7 +17,9 @@ export function cspMetaPlugin(): Plugin {
 /**
  * Adds `<link rel="modulepreload">` for the app chunk (src/mount.tsx, imported dynamically by
  * main.tsx) and the chunks it imports, so the browser fetches and compiles it beside the entry
- * instead of only once the entry has run (issue 29: cold start).
+ * instead of only once the entry has run (issue 29: cold start). Their CSS goes in as stylesheets
+ * too: otherwise main.tsx's import('./mount') adds that link only when it runs and waits for the
+ * file before the app can mount (a request after the entry has run, on the way to the library: issue 52).
  */
 export function preloadAppChunkPlugin(): Plugin {
   return {
@@ -30,14 +32,20 @@ export function preloadAppChunkPlugin(): Plugin {
         const app = Object.values(bundle).find((c) => c.type === 'chunk' && c.facadeModuleId?.endsWith('/src/mount.tsx'));
         if (!app || app.type !== 'chunk') throw new Error('the renderer build has no chunk for src/mount.tsx to preload');
         const files = new Set<string>();
+        const css = new Set<string>();
         const visit = (file: string) => {
           if (files.has(file)) return;
           files.add(file);
           const chunk = bundle[file];
-          if (chunk?.type === 'chunk') chunk.imports.forEach(visit);
+          if (chunk?.type !== 'chunk') return;
+          chunk.viteMetadata?.importedCss.forEach((c) => css.add(c));
+          chunk.imports.forEach(visit);
         };
         visit(app.fileName);
-        const links = [...files].filter((f) => !html.includes(`/${f}"`)).map((f) => `<link rel="modulepreload" crossorigin href="./${f}">`);
+        const links = [
+          ...[...files].filter((f) => !html.includes(`/${f}"`)).map((f) => `<link rel="modulepreload" crossorigin href="./${f}">`),
+          ...[...css].filter((f) => !html.includes(`/${f}"`)).map((f) => `<link rel="stylesheet" crossorigin href="./${f}">`),
+        ];
         return html.replace(/\n(\s*)<\/head>/, (_, indent: string) => `${links.map((l) => `\n${indent}  ${l}`).join('')}\n${indent}</head>`);
       },
     },

@@ -29,10 +29,15 @@ export const editorViewSchema = z
  * `/upload` (host mode, the upload id; used once). Main reads and decodes it on the library's worker.
  */
 export const subtitleFileSchema = fileRefSchema;
+/**
+ * 2000000 → "2,000,000" (as toLocaleString('en') writes it) without Intl: this runs as the contract loads, on the way
+ * to host mode's first answer, and a process's first toLocaleString loads ICU's number formats (15-35 ms, issue 52).
+ */
+const grouped = (n: number) => String(n).replace(/\B(?=(\d{3})+$)/g, ',');
 /** The most text sent inline (`content`); a bigger file comes as `file`. */
 const inlineText = z
   .string()
-  .max(CUE_LIMITS.inlineChars, { error: `Subtitle text over ${CUE_LIMITS.inlineChars.toLocaleString('en')} characters is sent as a file (file), not inline.` });
+  .max(CUE_LIMITS.inlineChars, { error: `Subtitle text over ${grouped(CUE_LIMITS.inlineChars)} characters is sent as a file (file), not inline.` });
 const fileName = z.string().trim().min(1).max(300);
 
 /** One command of shared/subtitles/commands.ts with the argument it takes: what the user did, never the cues it made. */

@@ -4,10 +4,20 @@
  * the summary and action items when there are any, then the transcript as speaker-labelled
  * paragraphs whose times link back to that moment of the recording.
  */
-import { stringify } from 'yaml';
+import { createRequire } from 'node:module';
+import type * as Yaml from 'yaml';
 import type { Insight } from '../../../shared/chat/schema';
 import type { Transcript } from '../../../shared/library';
 import { clockOf, recordingLink } from '../../../shared/recording-link';
+
+/**
+ * The `yaml` library, loaded on the first Markdown export instead of with the services: its ~50
+ * module files took ~20 ms of every host-mode start, on the path to the page's first answer (issue 52).
+ */
+let yamlLib: typeof Yaml | null = null;
+function yaml(): typeof Yaml {
+  return (yamlLib ??= createRequire(import.meta.url)('yaml') as typeof Yaml);
+}
 
 /** What the front matter says (also what a notes-folder test reads back). */
 export interface NoteFrontMatter {
@@ -53,7 +63,7 @@ export interface NoteParagraph {
 }
 
 export function toMarkdown(t: Transcript, paragraphs: NoteParagraph[], insights: Insight[]): string {
-  const front = stringify(frontMatterOf(t), { lineWidth: 0 }).trimEnd();
+  const front = yaml().stringify(frontMatterOf(t), { lineWidth: 0 }).trimEnd();
   const out: string[] = ['---', front, '---', '', `# ${mdInline(t.item.title)}`, ''];
   const summary = insights.find((i) => i.kind === 'summary')?.result;
   if (summary?.kind === 'summary' && summary.bullets.length) {
