@@ -1,10 +1,11 @@
-// `npm run bench [-- name-or-part [bench args…]] [--update-baseline] [--list]`: runs every benchmark under
+// `npm run bench [-- name-or-part [bench args…]] [--update-baseline] [--list] [--skip a,b]`: runs every benchmark under
 // bench/ in turn (each prints its own figures), then compares each figure it reported (a `BENCH-FIGURE {json}`
 // line, bench/_figure.ts) with bench/baseline.json: the baseline, the ratio, and a flag on any figure more
 // than 20% worse ("(no baseline yet)" for a new one). At the end: each bench's time and whether it failed,
 // and the benches that reported no figure at all. Exits nonzero when a bench failed or a figure is flagged.
 // `--update-baseline` records this run's figures as the baseline, with the commit and the machine.
 // `--list` lists the benches the filter matches, with each one's last recorded run time, and runs nothing.
+// `--skip a,b` leaves those benches out (e.g. the long accuracy studies, run in a sitting of their own).
 // Arguments after the name go to the bench; its figures are then keyed with them ("cli [--runs 1]: …"), as
 // with the environment variables that size a bench (EVERY=4 …: SIZE_ENV), so a smaller or different run is
 // never compared with the default run's baseline.
@@ -22,14 +23,16 @@ const baselineFile = join(root, 'bench', 'baseline.json');
 const args = process.argv.slice(2);
 const update = args.includes('--update-baseline');
 const list = args.includes('--list');
-const rest = args.filter((a) => a !== '--update-baseline' && a !== '--list');
+const skipAt = args.indexOf('--skip');
+const skip = skipAt >= 0 ? (args[skipAt + 1] ?? '').split(',').filter(Boolean) : [];
+const rest = args.filter((a, i) => a !== '--update-baseline' && a !== '--list' && (skipAt < 0 || (i !== skipAt && i !== skipAt + 1)));
 const filter = rest[0] ?? '';
 const benchArgs = rest.slice(1);
 /** A figure more than this much worse than its baseline is flagged. */
 const WORSE = 1.2;
 
 const matching = readdirSync(join(root, 'bench'))
-  .filter((f) => f.endsWith('.ts') && !f.startsWith('_') && f.includes(filter))
+  .filter((f) => f.endsWith('.ts') && !f.startsWith('_') && f.includes(filter) && !skip.includes(f.replace(/\.ts$/, '')))
   .sort();
 // A bench's whole name runs that bench alone ("chat", not also "engine-chat-limits"); a part of a name runs every match.
 const benches = matching.includes(`${filter}.ts`) ? [`${filter}.ts`] : matching;
@@ -47,6 +50,8 @@ if (list) {
     const count = Object.keys(baseline.figures).filter((k) => k.startsWith(`${name}: `)).length;
     console.log(`${name.padEnd(22)} ${String(count).padStart(3)} figures in the baseline${run ? `, last run ${run.seconds} s (load ${run.load})` : ''}`);
   }
+  const known = benches.map((f) => baseline.runs[f.replace(/\.ts$/, '')]?.seconds).filter((s) => s !== undefined);
+  if (known.length) console.log(`${(known.reduce((a, b) => a + b, 0) / 60).toFixed(1)} min for the ${known.length} with a recorded run`);
   process.exit(0);
 }
 // The engine, the tests' tools and the accuracy benchmark's voices: installed where it may, else stop with the command.
