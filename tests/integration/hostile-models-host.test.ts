@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { catalogEntry } from '../../src/shared/models';
+import { cachedFixture } from '../support/fixture-cache';
 import { openBridge, type BridgeClient } from './support/bridge';
 import { finalLoop, loopProbeEnv, resetLoop } from './support/loop';
 import { tarBz2, type ArchiveMember } from './support/model-server';
@@ -115,6 +116,12 @@ const good = (modelBytes = 2 * 1024 * 1024): ArchiveMember[] => [
 
 /** An archive whose one file unpacks to `bytes` zeros: a few kB of bzip2 (tar and bzip2 of the system, from a sparse file). */
 function bomb(bytes: number, inner: string): Buffer {
+  // Compressing the zeros takes seconds of CPU: made once per machine (the key names every input; only tar's times differ
+  // from a fresh one). Change makeBomb, change the key's v1.
+  return cachedFixture(`hostile-models-host bomb v1: tar -cf - ${TOP}/${inner} (${bytes} zero bytes) | bzip2 -c`, () => makeBomb(bytes, inner));
+}
+
+function makeBomb(bytes: number, inner: string): Buffer {
   const src = mkdtempSync(join(dir, 'bomb-'));
   mkdirSync(join(src, TOP, inner.split('/').slice(0, -1).join('/')), { recursive: true });
   execFileSync('truncate', ['-s', String(bytes), join(src, TOP, inner)]);
