@@ -187,7 +187,8 @@ export async function rssPerJob(modelsDir: string, id: string, raw: string, samp
     await peakOf(1); // warm
     const one = await peakOf(1);
     const three = await peakOf(3);
-    figure('worker RSS per extra job', (three - one) / 2 / 2 ** 20, 'MiB');
+    figure('worker RSS peak, 1 job', one / 2 ** 20, 'MiB');
+    figure('worker RSS peak, 3 concurrent jobs', three / 2 ** 20, 'MiB');
     console.log(`worker RSS peak: 1 job ${mib(one)} MiB, 3 concurrent jobs ${mib(three)} MiB → ${mib((three - one) / 2)} MiB per extra job (goal ≤ 50 MiB)`);
   } finally {
     registry.dispose();

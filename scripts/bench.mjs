@@ -1,8 +1,8 @@
 // `npm run bench [-- name-or-part [bench args…]] [--update-baseline] [--list] [--skip a,b]`: runs every benchmark under
 // bench/ in turn (each prints its own figures), then compares each figure it reported (a `BENCH-FIGURE {json}`
 // line, bench/_figure.ts) with bench/baseline.json: the baseline, the ratio, and a flag on any figure more
-// than 20% worse ("(no baseline yet)" for a new one). At the end: each bench's time and whether it failed,
-// and the benches that reported no figure at all. Exits nonzero when a bench failed or a figure is flagged.
+// than 20% worse (for ms and MiB also more than 5 worse: NOISE), "(no baseline yet)" for a new one. At the
+// end: each bench's time and whether it failed, and the benches that reported no figure at all. Exits nonzero when a bench failed or a figure is flagged.
 // `--update-baseline` records this run's figures as the baseline, with the commit and the machine.
 // `--list` lists the benches the filter matches, with each one's last recorded run time, and runs nothing.
 // `--skip a,b` leaves those benches out (e.g. the long accuracy studies, run in a sitting of their own).
@@ -30,6 +30,8 @@ const filter = rest[0] ?? '';
 const benchArgs = rest.slice(1);
 /** A figure more than this much worse than its baseline is flagged. */
 const WORSE = 1.2;
+/** …and by more than this in its unit: below it a difference is timer and scheduler noise (1 ms → 1.3 ms is not a regression). */
+const NOISE = { ms: 5, MiB: 5 };
 
 const matching = readdirSync(join(root, 'bench'))
   .filter((f) => f.endsWith('.ts') && !f.startsWith('_') && f.includes(filter) && !skip.includes(f.replace(/\.ts$/, '')))
@@ -116,7 +118,8 @@ for (const f of figures) {
   else {
     // A baseline of 0 (no failed jobs, no starved sessions): any rise is worse.
     const ratio = b.value === 0 ? (f.value === 0 ? 1 : f.better === 'higher' ? 0 : Infinity) : f.value / b.value;
-    const worse = f.better === 'higher' ? ratio < 1 / WORSE : ratio > WORSE;
+    const beyondNoise = Math.abs(f.value - b.value) > (NOISE[f.unit] ?? 0);
+    const worse = beyondNoise && (f.better === 'higher' ? ratio < 1 / WORSE : ratio > WORSE);
     if (worse) flagged++;
     line += `  baseline ${num(b.value)} ${b.unit}  ratio ${ratio.toFixed(2)}${worse ? `  <-- more than ${Math.round((WORSE - 1) * 100)}% worse` : ''}`;
   }
