@@ -104,6 +104,28 @@ export async function expectNoAxeViolations(page: Page, label: string, options: 
 }
 
 /**
+ * Waits until the app has followed the OS's new scheme: it sets <html data-theme> in a React effect after the
+ * media query's change event (components/useTheme.ts), so right after emulateMedia no colour transition has begun
+ * yet and settle() has nothing to wait for; axe then measured colours mid-switch (light text on the light accent).
+ * A theme the user picked in the app (remembered as verbatim.theme) does not follow the OS: nothing to wait for.
+ */
+async function themeFollowed(page: Page, scheme: 'light' | 'dark'): Promise<void> {
+  await expect
+    .poll(() =>
+      page.evaluate((s) => {
+        let picked: string | null = null;
+        try {
+          picked = localStorage.getItem('verbatim.theme');
+        } catch {
+          // No storage (an opaque origin): the page follows the OS.
+        }
+        return picked === 'light' || picked === 'dark' || document.documentElement.dataset.theme === s;
+      }, scheme),
+    )
+    .toBe(true);
+}
+
+/**
  * The axe check in the light theme and then the dark one (the page is left
  * light). With `shot`, a screenshot of each theme is saved first (snap.ts),
  * as `<shot>-light` and `<shot>-dark`.
@@ -111,6 +133,7 @@ export async function expectNoAxeViolations(page: Page, label: string, options: 
 export async function expectNoAxeViolationsInBothThemes(page: Page, label: string, shot?: string): Promise<void> {
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
+    await themeFollowed(page, scheme);
     if (shot) await snap(page, `${shot}-${scheme}`);
     await expectNoAxeViolations(page, `${label} ${scheme}`);
   }
