@@ -142,6 +142,11 @@ export class Library {
     return this.db.transaction(fn).immediate();
   }
 
+  /** Whether the library's database is still open (work queued for later checks before it reads). */
+  get isOpen(): boolean {
+    return this.db.open;
+  }
+
   close(): void {
     void this.offload.close();
     this.db.close();

@@ -14,6 +14,11 @@ import type { VoiceSummary } from '../library/people';
 import type { SettingsService } from '../settings';
 import type { VoicesService } from './service';
 
+/** A change naming at most this many recordings is linked to its people at once; more are linked in slices. */
+const LINK_AT_ONCE = 200;
+/** The longest a slice of that linking holds the event loop. */
+const LINK_SLICE_MS = 20;
+
 /** How similar a speaker must be to a remembered voice to take its name, unless the user set otherwise. */
 export const DEFAULT_VOICE_MATCH = 0.75;
 
@@ -43,14 +48,50 @@ export class PeopleService {
     // A live session saved with speakers the engine named is linked to those people (People, "Said by").
     library.onChange((c) => {
       if (c.reason === 'deleted') return;
-      for (const id of c.ids) {
-        try {
-          if (library.sessions.session(id)) this.people.linkLiveNames(id);
-        } catch (err) {
-          this.log(`voices: linking the people named in live session ${id} failed: ${err instanceof Error ? err.message : String(err)}`);
-        }
+      for (const id of c.ids) this.toLink.push(id);
+      // One saved session (the usual change) is linked at once; a restore's 50,000 recordings are looked up in
+      // slices, one lookup each, with a turn of the event loop between (in one turn they held it for ~640 ms).
+      if (this.toLink.length - this.linked <= LINK_AT_ONCE) this.linkSome(Infinity);
+      else if (!this.linking) {
+        this.linking = true;
+        setImmediate(() => this.linkSlices());
       }
     });
+  }
+
+  /** Recordings whose live-session names are to be linked (see the constructor); those before `linked` are done. */
+  private toLink: string[] = [];
+  private linked = 0;
+  private linking = false;
+
+  private linkSlices(): void {
+    this.linkSome(performance.now() + LINK_SLICE_MS);
+    if (this.linked < this.toLink.length) setImmediate(() => this.linkSlices());
+    else this.linking = false;
+  }
+
+  /** Links the waiting recordings until `until` (performance.now()) has passed. */
+  private linkSome(until: number): void {
+    let n = 0;
+    while (this.linked < this.toLink.length) {
+      // The library closed meanwhile (the app quits): nothing left to link.
+      if (!this.library.isOpen) {
+        this.toLink = [];
+        this.linked = 0;
+        return;
+      }
+      const id = this.toLink[this.linked++] as string;
+      if (this.linked === this.toLink.length) {
+        this.toLink = [];
+        this.linked = 0;
+      }
+      try {
+        if (this.library.sessions.session(id)) this.people.linkLiveNames(id);
+      } catch (err) {
+        this.log(`voices: linking the people named in live session ${id} failed: ${err instanceof Error ? err.message : String(err)}`);
+      }
+      if (++n % 32 === 0 && performance.now() >= until) return;
+    }
   }
 
   private get people() {

@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Library } from '../../../../src/main/services/library/library';
 import type { EngineManager } from '../../../../src/main/services/local-engine';
 import { SettingsService } from '../../../../src/main/services/settings';
@@ -72,6 +72,45 @@ describe('live sessions and the people named in them', () => {
     // A speaker named after itself that is no remembered voice links nothing.
     lib.edits.renameSpeaker(s.recordingId, 'A', 'A');
     expect(people.matches(s.recordingId)).toHaveLength(1);
+  });
+
+  it('a change naming thousands of recordings (a restore) is linked in later turns, not in the one that told it', async () => {
+    const earlier = addCompleted(lib, 'Earlier meeting', [{ text: 'Morning.', start: 0, end: 1200, confidence: 0.9, speaker: 'A' }]);
+    const dana = lib.voices.people.remember(earlier.recordingId, 'Dana', 'tiny-embedding', [{ vector: Float32Array.from([1, 0]), ms: 1200 }], 'A');
+    const s = lib.sessions.create({
+      title: 'Live session',
+      sources: ['system'],
+      recordOnly: false,
+      recordingMime: 'audio/wav',
+      region: 'local',
+      baseUrl: null,
+      options: {},
+    });
+    const words: Word[] = 'Let us start with the budget.'
+      .split(' ')
+      .map((t, i) => ({ text: t, start: i * 400, end: i * 400 + 350, confidence: 0.9, speaker: 'Dana' }));
+    lib.transcripts.complete(s.transcriptId, {
+      remoteId: null,
+      text: words.map((w) => w.text).join(' '),
+      words,
+      sentences: null,
+      paragraphs: null,
+      confidence: 0.9,
+      language: 'en',
+      model: 'live',
+      durationMs: 3000,
+    });
+    lib.edits.renameSpeaker(s.recordingId, 'Dana', 'Dana');
+    const lookups = vi.spyOn(lib.sessions, 'session');
+    // As a restore tells it: one change naming every recording it added (here the session among 4,999 others).
+    const ids = [...Array.from({ length: 4_999 }, (_, i) => `restored-${i}`), s.recordingId];
+    const feed = (lib as unknown as { feed: { emit(ids: string[], reason: 'imported'): void } }).feed;
+    feed.emit(ids, 'imported');
+    // Each recording is one lookup: in the turn that told the change there were none (the old code made all 5,000 there).
+    expect(lookups).toHaveBeenCalledTimes(0);
+    while (lookups.mock.calls.length < ids.length) await new Promise((r) => setImmediate(r));
+    expect(lookups.mock.calls.map((c) => c[0])).toEqual(ids);
+    expect(people.list().find((v) => v.id === dana)?.recordings).toContainEqual({ id: s.recordingId, title: 'Live session', similarity: RECOGNISED_LIVE });
   });
 
   it('an unknown voice is Speaker A in the transcribed recording as in the live captions, where Dana spoke first', async () => {
