@@ -33,35 +33,45 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** A live session as the captions service saves it (its transcript still to complete). */
+const newSession = () =>
+  lib.sessions.create({
+    title: 'Live session',
+    sources: ['system'],
+    recordOnly: false,
+    recordingMime: 'audio/wav',
+    region: 'local',
+    baseUrl: null,
+    options: {},
+  });
+
+/** Completes a transcript with `words`. */
+const complete = (transcriptId: string, words: Word[], model: string, durationMs: number) =>
+  lib.transcripts.complete(transcriptId, {
+    remoteId: null,
+    text: words.map((w) => w.text).join(' '),
+    words,
+    sentences: null,
+    paragraphs: null,
+    confidence: 0.9,
+    language: 'en',
+    model,
+    durationMs,
+  });
+
+/** `text`'s words, one every 400 ms from `at`, said by `speaker`. */
+const say = (text: string, speaker: string, at: number): Word[] =>
+  text.split(' ').map((t, i) => ({ text: t, start: at + i * 400, end: at + i * 400 + 350, confidence: 0.9, speaker }));
+
 describe('live sessions and the people named in them', () => {
   it('a session where the engine named Dana is under Dana in People, and "Said by Dana" finds it', () => {
     const earlier = addCompleted(lib, 'Earlier meeting', [{ text: 'Morning.', start: 0, end: 1200, confidence: 0.9, speaker: 'A' }]);
     const dana = lib.voices.people.remember(earlier.recordingId, 'Dana', 'tiny-embedding', [{ vector: Float32Array.from([1, 0]), ms: 1200 }], 'A');
 
     // As the captions service saves a session: Dana's words carry her name as their speaker, the other voice a letter.
-    const s = lib.sessions.create({
-      title: 'Live session',
-      sources: ['system'],
-      recordOnly: false,
-      recordingMime: 'audio/wav',
-      region: 'local',
-      baseUrl: null,
-      options: {},
-    });
-    const say = (text: string, speaker: string, at: number): Word[] =>
-      text.split(' ').map((t, i) => ({ text: t, start: at + i * 400, end: at + i * 400 + 350, confidence: 0.9, speaker }));
+    const s = newSession();
     const words = [...say('Let us start with the budget.', 'Dana', 0), ...say('Lunch is at noon.', 'A', 4000)];
-    lib.transcripts.complete(s.transcriptId, {
-      remoteId: null,
-      text: words.map((w) => w.text).join(' '),
-      words,
-      sentences: null,
-      paragraphs: null,
-      confidence: 0.9,
-      language: 'en',
-      model: 'live',
-      durationMs: 6000,
-    });
+    complete(s.transcriptId, words, 'live', 6000);
     lib.edits.renameSpeaker(s.recordingId, 'Dana', 'Dana');
 
     const voice = people.list().find((v) => v.id === dana);
@@ -77,29 +87,8 @@ describe('live sessions and the people named in them', () => {
   it('a change naming thousands of recordings (a restore) is linked in later turns, not in the one that told it', async () => {
     const earlier = addCompleted(lib, 'Earlier meeting', [{ text: 'Morning.', start: 0, end: 1200, confidence: 0.9, speaker: 'A' }]);
     const dana = lib.voices.people.remember(earlier.recordingId, 'Dana', 'tiny-embedding', [{ vector: Float32Array.from([1, 0]), ms: 1200 }], 'A');
-    const s = lib.sessions.create({
-      title: 'Live session',
-      sources: ['system'],
-      recordOnly: false,
-      recordingMime: 'audio/wav',
-      region: 'local',
-      baseUrl: null,
-      options: {},
-    });
-    const words: Word[] = 'Let us start with the budget.'
-      .split(' ')
-      .map((t, i) => ({ text: t, start: i * 400, end: i * 400 + 350, confidence: 0.9, speaker: 'Dana' }));
-    lib.transcripts.complete(s.transcriptId, {
-      remoteId: null,
-      text: words.map((w) => w.text).join(' '),
-      words,
-      sentences: null,
-      paragraphs: null,
-      confidence: 0.9,
-      language: 'en',
-      model: 'live',
-      durationMs: 3000,
-    });
+    const s = newSession();
+    complete(s.transcriptId, say('Let us start with the budget.', 'Dana', 0), 'live', 3000);
     lib.edits.renameSpeaker(s.recordingId, 'Dana', 'Dana');
     const lookups = vi.spyOn(lib.sessions, 'session');
     // As a restore tells it: one change naming every recording it added (here the session among 4,999 others).
@@ -116,31 +105,10 @@ describe('live sessions and the people named in them', () => {
   it('an unknown voice is Speaker A in the transcribed recording as in the live captions, where Dana spoke first', async () => {
     const earlier = addCompleted(lib, 'Earlier meeting', [{ text: 'Morning.', start: 0, end: 1200, confidence: 0.9, speaker: 'A' }]);
     const dana = lib.voices.people.remember(earlier.recordingId, 'Dana', 'tiny-embedding', [{ vector: Float32Array.from([1, 0]), ms: 1200 }], 'A');
-    const s = lib.sessions.create({
-      title: 'Live session',
-      sources: ['system'],
-      recordOnly: false,
-      recordingMime: 'audio/wav',
-      region: 'local',
-      baseUrl: null,
-      options: {},
-    });
-    const say = (text: string, speaker: string, at: number): Word[] =>
-      text.split(' ').map((t, i) => ({ text: t, start: at + i * 400, end: at + i * 400 + 350, confidence: 0.9, speaker }));
+    const s = newSession();
     // Live: Dana (named by the engine), then the unknown voice, lettered A.
     const live = [...say('Let us start with the budget.', 'Dana', 0), ...say('Lunch is at noon.', 'A', 4000)];
-    const done = (transcriptId: string, words: Word[], model: string) =>
-      lib.transcripts.complete(transcriptId, {
-        remoteId: null,
-        text: words.map((w) => w.text).join(' '),
-        words,
-        sentences: null,
-        paragraphs: null,
-        confidence: 0.9,
-        language: 'en',
-        model,
-        durationMs: 6000,
-      });
+    const done = (transcriptId: string, words: Word[], model: string) => complete(transcriptId, words, model, 6000);
     done(s.transcriptId, live, 'live');
     lib.edits.renameSpeaker(s.recordingId, 'Dana', 'Dana');
     // Improve accuracy: the recording transcribed with speakers, lettered by first appearance (Dana A, the other B).
@@ -160,8 +128,6 @@ describe('live sessions and the people named in them', () => {
   });
 
   it('Forget with "also replace the name" leaves no transcript showing it; without, transcripts keep it', async () => {
-    const say = (text: string, speaker: string, at: number): Word[] =>
-      text.split(' ').map((t, i) => ({ text: t, start: at + i * 400, end: at + i * 400 + 350, confidence: 0.9, speaker }));
     const meeting = addCompleted(lib, 'Meeting', [...say('Morning all.', 'A', 0), ...say('Hello there.', 'B', 2000)]);
     lib.voices.saveTurns(meeting.transcriptId, [
       { firstWord: 0, lastWord: 1, start: 0, end: 750, model: 'tiny-embedding', vector: Float32Array.from([1, 0]) },
@@ -170,15 +136,7 @@ describe('live sessions and the people named in them', () => {
     const dana = (await people.nameSpeaker(meeting.recordingId, 'A', 'Dana', true)).voiceId as string;
     const lee = (await people.nameSpeaker(meeting.recordingId, 'B', 'Lee', true)).voiceId as string;
     // A live session where the engine named Dana (her label is her name) beside an unknown voice A.
-    const s = lib.sessions.create({
-      title: 'Live session',
-      sources: ['system'],
-      recordOnly: false,
-      recordingMime: 'audio/wav',
-      region: 'local',
-      baseUrl: null,
-      options: {},
-    });
+    const s = newSession();
     const live = [...say('Let us start with the budget.', 'Dana', 0), ...say('Lunch is at noon.', 'A', 4000)];
     lib.transcripts.complete(s.transcriptId, {
       remoteId: null,
