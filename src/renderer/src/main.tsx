@@ -23,13 +23,15 @@ import { connectLinks } from './stores/links';
 import './styles.css';
 
 applyCachedTheme();
-// Each store follows main's events from here, once (importing a store opens nothing). The order is the old import order.
+// Each store follows main's events from here, once (importing a store opens nothing). Their first calls go to main
+// in this order when the bridge opens, and main answers them in it: the library and its queue first, since the first
+// screen is the library (the model list and offer, and the storage figures, take main longer, issue 52: cold start).
+connectLibrary(api);
+connectJobs(api);
 connectSettings(api);
 connectKeys(api);
 connectEngine(api);
 connectModels(api);
-connectJobs(api);
-connectLibrary(api);
 connectTranscript(api);
 connectWatch(api);
 connectStorage(api);
