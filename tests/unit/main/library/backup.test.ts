@@ -218,6 +218,39 @@ describe('reading library.json', () => {
   });
 });
 
+describe('telling what a restore added', () => {
+  it('names at most 1,000 recordings in one change, one change a turn, and every recording once', async () => {
+    const b = join(dir, 'many');
+    mkdirSync(b, { recursive: true });
+    const now = '2026-01-01T00:00:00.000Z';
+    const ids = Array.from({ length: 2_500 }, (_, i) => `0b6f0b52-5f0e-4a4e-9a57-${String(i).padStart(12, '0')}`);
+    const recordings = ids.map((id) => ({ id, title: id, source: 'x.wav', source_kind: 'file', created_at: now, updated_at: now }));
+    writeFileSync(join(b, 'library.json'), JSON.stringify({ format: 'verbatim-library', version: 1, tables: { recordings } }));
+    const lib = new Library(join(dir, 'lib'));
+    let turn = 0;
+    let counting = true;
+    const count = () => {
+      turn++;
+      if (counting) setImmediate(count);
+    };
+    setImmediate(count);
+    const told: { turn: number; ids: string[] }[] = [];
+    const off = lib.onChange((c) => {
+      if (c.reason === 'imported') told.push({ turn, ids: c.ids });
+    });
+    try {
+      expect(await lib.backup.importAll(b)).toMatchObject({ imported: 2_500, skipped: 0 });
+    } finally {
+      counting = false;
+      off();
+      lib.close();
+    }
+    expect(Math.max(...told.map((t) => t.ids.length))).toBeLessThanOrEqual(1_000);
+    expect(new Set(told.map((t) => t.turn)).size).toBe(told.length);
+    expect(told.flatMap((t) => t.ids).sort()).toEqual(ids);
+  });
+});
+
 describe('backup of review, speakers and live extras', () => {
   it('brings back accepted words, the speaker note, live translations and summaries, and never writes a voiceprint into the backup', async () => {
     const src = new Library(join(dir, 'src'));
