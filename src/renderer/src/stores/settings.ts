@@ -18,44 +18,62 @@ interface SettingsState {
   error: string | null;
   load(): Promise<void>;
   update(patch: SettingsPatch): Promise<boolean>;
+  /** Main told of settings changed (settings.changed): taken unless a change made here is still on its way. */
+  changed(settings: SettingsView): void;
 }
 
 /** The store's state and actions over `api` (zustand's StateCreator, apart from create). */
 export const settingsState =
   (api: VerbatimApi): StateCreator<SettingsState> =>
-  (set, get) => ({
-    settings: initialSettings,
-    loaded: false,
-    error: null,
-    async load() {
-      try {
-        set({ settings: await api.invoke('settings.get'), loaded: true, error: null });
-      } catch (err) {
-        set({ error: errorMessage(err) });
-      }
-    },
-    async update(patch) {
-      const before = get().settings;
-      // A secret is sent once and never kept here: main answers only whether one is saved.
-      const { webhookAuthHeaderValue: secret, ...visible } = patch;
-      set({ settings: { ...before, ...visible, ...(secret !== undefined ? { webhookAuthHeaderSaved: secret !== '' } : {}) } });
-      try {
-        set({ settings: await api.invoke('settings.set', patch), error: null });
-        return true;
-      } catch (err) {
-        set({ settings: before, error: settingsError(err) });
-        return false;
-      }
-    },
-  });
+  (set, get) => {
+    // Main answers in order, and each answer is the whole of its settings at that moment. An answer to an earlier
+    // request (the first load, a change the user made before) must not undo a change made here since: on a busy
+    // machine the first load's answer came after the user picked "Custom", put the region back for a moment, and the
+    // address they were typing went with the field it unmounted. So only the answer to the latest request is taken.
+    let requests = 0;
+    let updating = 0;
+    return {
+      settings: initialSettings,
+      loaded: false,
+      error: null,
+      async load() {
+        const mine = ++requests;
+        try {
+          const settings = await api.invoke('settings.get');
+          set(mine === requests ? { settings, loaded: true, error: null } : { loaded: true });
+        } catch (err) {
+          set({ error: errorMessage(err) });
+        }
+      },
+      async update(patch) {
+        const mine = ++requests;
+        updating++;
+        const before = get().settings;
+        // A secret is sent once and never kept here: main answers only whether one is saved.
+        const { webhookAuthHeaderValue: secret, ...visible } = patch;
+        set({ settings: { ...before, ...visible, ...(secret !== undefined ? { webhookAuthHeaderSaved: secret !== '' } : {}) } });
+        try {
+          const settings = await api.invoke('settings.set', patch);
+          set(mine === requests ? { settings, error: null } : { error: null });
+          return true;
+        } catch (err) {
+          // Refused: this change is taken back (a later one, still on its way, brings main's settings when it is answered).
+          set(mine === requests ? { settings: before, error: settingsError(err) } : { error: settingsError(err) });
+          return false;
+        } finally {
+          updating--;
+        }
+      },
+      changed(settings) {
+        if (updating === 0) set({ settings, loaded: true });
+      },
+    };
+  };
 
 export const useSettings = create<SettingsState>()(settingsState(bridgeApi));
 
 /** Follows settings changed elsewhere (another window, main); called once from main.tsx. */
 export function connectSettings(api: VerbatimApi): () => void {
-  const offs = [
-    api.on('settings.changed', (settings) => useSettings.setState({ settings, loaded: true })),
-    whenConnected(() => void useSettings.getState().load()),
-  ];
+  const offs = [api.on('settings.changed', (settings) => useSettings.getState().changed(settings)), whenConnected(() => void useSettings.getState().load())];
   return () => offs.forEach((off) => off());
 }
