@@ -26,27 +26,28 @@ interface SettingsState {
 export const settingsState =
   (api: VerbatimApi): StateCreator<SettingsState> =>
   (set, get) => {
-    // Main answers in order, and each answer is the whole of its settings at that moment. An answer to an earlier
-    // request (the first load, a change the user made before) must not undo a change made here since: on a busy
-    // machine the first load's answer came after the user picked "Custom", put the region back for a moment, and the
-    // address they were typing went with the field it unmounted. So only the answer to the latest request is taken.
-    let requests = 0;
+    // Each answer from main is the whole of its settings at that moment, and must not undo a change made here that it
+    // does not hold yet: on a busy machine the first load's answer came after the user picked "Custom", put the region
+    // back for a moment, and the address they were typing went with the field it unmounted. A load's answer is taken
+    // only when no change was made here since it was asked for, and a change's answer only when it is the latest change
+    // (the order main answers in is not always the order asked: calls made before the bridge opens go after its first load).
+    let updates = 0;
     let updating = 0;
     return {
       settings: initialSettings,
       loaded: false,
       error: null,
       async load() {
-        const mine = ++requests;
+        const at = updates;
         try {
           const settings = await api.invoke('settings.get');
-          set(mine === requests ? { settings, loaded: true, error: null } : { loaded: true });
+          set(updating === 0 && updates === at ? { settings, loaded: true, error: null } : { loaded: true });
         } catch (err) {
           set({ error: errorMessage(err) });
         }
       },
       async update(patch) {
-        const mine = ++requests;
+        const mine = ++updates;
         updating++;
         const before = get().settings;
         // A secret is sent once and never kept here: main answers only whether one is saved.
@@ -54,11 +55,11 @@ export const settingsState =
         set({ settings: { ...before, ...visible, ...(secret !== undefined ? { webhookAuthHeaderSaved: secret !== '' } : {}) } });
         try {
           const settings = await api.invoke('settings.set', patch);
-          set(mine === requests ? { settings, error: null } : { error: null });
+          set(mine === updates ? { settings, loaded: true, error: null } : { error: null });
           return true;
         } catch (err) {
           // Refused: this change is taken back (a later one, still on its way, brings main's settings when it is answered).
-          set(mine === requests ? { settings: before, error: settingsError(err) } : { error: settingsError(err) });
+          set(mine === updates ? { settings: before, error: settingsError(err) } : { error: settingsError(err) });
           return false;
         } finally {
           updating--;

@@ -59,4 +59,21 @@ describe('settings store', () => {
     await second;
     expect(store.getState().settings).toMatchObject({ theme: 'dark', customRestUrl: 'http://127.0.0.1:8787' });
   });
+
+  it('keeps a change made before the bridge opened, whose answer comes after the first load asked at the opening', async () => {
+    const saved: SettingsView = { ...initialSettings, theme: 'system' };
+    const setAnswer = held<SettingsView>();
+    const getAnswer = held<SettingsView>();
+    const api = new FakeApi().handle('settings.set', () => setAnswer.promise).handle('settings.get', () => getAnswer.promise);
+    const store = create(settingsState(api));
+    // The change is queued until the bridge opens; at the opening the first load goes out first, then the queue.
+    const updating = store.getState().update({ theme: 'dark' });
+    const loading = store.getState().load();
+    getAnswer.answer(saved);
+    await loading;
+    expect(store.getState()).toMatchObject({ loaded: true, settings: { theme: 'dark' } });
+    setAnswer.answer({ ...saved, theme: 'dark' });
+    expect(await updating).toBe(true);
+    expect(store.getState().settings.theme).toBe('dark');
+  });
 });
