@@ -55,6 +55,28 @@ const packagesButZodExternal = {
 };
 
 /**
+ * zod's `locales` namespace (its error messages in ~60 languages, ~360 KB: half of bundled zod) is left
+ * out: main never sets a locale and answers in English (zod's schemas import English themselves), and
+ * every start of host mode, the engine and the library worker read, compiled and ran the rest for nothing.
+ * `z.locales` then holds English only.
+ */
+export const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer)
+        ? { path: join(dirname(args.importer), '../locales/en.js'), namespace: 'zod-english-only' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(args.path)};`,
+      loader: 'js',
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
+
+/**
  * A chunk made only of packages (bundled zod) loses its source map: Node with --enable-source-maps
  * parses each loaded file's map at load (zod's is 0.45 MB: ~8 ms of every start), and a stack
  * through a package is read in node_modules anyway. Our own chunks keep theirs.
@@ -97,7 +119,7 @@ export async function ensureHost({ force = false } = {}) {
     // --enable-source-maps reads and parses each loaded file's map at load, ~15 ms less of a start.
     sourcesContent: false,
     logLevel: 'warning',
-    plugins: [builtinsThroughRequire, packagesButZodExternal],
+    plugins: [builtinsThroughRequire, packagesButZodExternal, zodEnglishOnly],
     banner: { js: REQUIRE_BANNER },
   };
   // Host mode's entry and the chunks it loads after listening (old chunks go: their names carry a hash).

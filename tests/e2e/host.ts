@@ -27,7 +27,7 @@ export async function launchHost(dataDir: string, env: NodeJS.ProcessEnv = {}, a
       ...(process.env.VERBATIM_HOST_PROF ? ['--cpu-prof', '--cpu-prof-interval', '200', '--cpu-prof-dir', process.env.VERBATIM_HOST_PROF] : []),
       // The flags `npm run serve` starts host mode with (scripts/serve.mjs).
       '--enable-source-maps',
-      '--min-semi-space-size=16',
+      '--min-semi-space-size=32',
       join(root, 'out/host/cli.mjs'),
       '--port',
       '0',

@@ -1,8 +1,10 @@
 /**
  * Host mode's start order (issue 29: cold start): the server serves the page as
- * soon as it listens, while the services (`core`) still load; the bridge and the
- * token routes wait for them, and answer 503 when they failed to start. Services
- * given as a function start when the page's scripts are served or the bridge asks.
+ * soon as it listens, while the services (`core`) still load. The bridge opens at
+ * once and answers its requests when they are up (issue 52: the page's first calls
+ * are on their way meanwhile); the token routes wait for them. Once they failed to
+ * start, the bridge's sockets are closed with the reason and both answer 503.
+ * Services given as a function start when the page's scripts are served or the bridge asks.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -57,39 +59,63 @@ function call(ws: WebSocket, channel: string): Promise<Record<string, unknown>> 
 }
 
 describe('host mode start order', () => {
-  it('serves the page while the services load, and opens the bridge only once they are up', async () => {
+  it('serves the page while the services load, opens the bridge at once, and answers its requests once they are up', async () => {
     const services = deferred<Core>();
     host = await startHostServer({ core: services.promise, token, rendererDir: join(dir, 'renderer'), port: 0 });
     const page = await fetch(`http://127.0.0.1:${host.port}/`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<title>Verbatim</title>');
 
-    let step = 0;
-    const bridge = openBridge(host.port).then((ws) => ((step += 1), ws));
+    // The bridge opens while the services still load; a request sent now is answered once they are up.
+    const ws = await openBridge(host.port);
+    expect(ws).toBeInstanceOf(WebSocket);
+    let answered = false;
+    const reply = call(ws as WebSocket, 'app.info').then((r) => ((answered = true), r));
     // A token route asked now waits for the services too (it needs them to answer).
-    const media = fetch(`http://127.0.0.1:${host.port}/media/none?token=${token}`).then((r) => ((step += 1), r.status));
-    // The page is still served while the bridge waits.
+    let mediaDone = false;
+    const media = fetch(`http://127.0.0.1:${host.port}/media/none?token=${token}`).then((r) => ((mediaDone = true), r.status));
+    // The page is still served while the request and the token route wait.
     expect((await fetch(`http://127.0.0.1:${host.port}/`)).status).toBe(200);
     const platform = createHostPlatform({ dataDir: join(dir, 'data'), version: '0.0.0-test', keyFile: join(dir, 'keys', 'k') });
     core = createCore(platform, (s) => s.kind === 'host' && s.tokenValid, { log: () => undefined });
-    const resolvedAt = step;
+    const before = { answered, mediaDone };
     services.resolve(core);
 
-    const ws = await bridge;
-    expect(ws).toBeInstanceOf(WebSocket);
-    expect(resolvedAt).toBe(0);
-    const reply = await call(ws as WebSocket, 'app.info');
-    expect((reply.output as { mode: string }).mode).toBe('host');
+    expect(before).toEqual({ answered: false, mediaDone: false });
+    expect(((await reply).output as { mode: string }).mode).toBe('host');
     expect(await media).toBe(404);
     (ws as WebSocket).close();
   });
 
-  it('refuses the bridge and the token routes with 503 when the services failed to start, and still serves the page', async () => {
+  it('answers the requests sent before the services were up in the order they were sent', async () => {
     const services = deferred<Core>();
     host = await startHostServer({ core: services.promise, token, rendererDir: join(dir, 'renderer'), port: 0 });
-    const bridge = openBridge(host.port);
+    const ws = (await openBridge(host.port)) as WebSocket;
+    const ids: number[] = [];
+    const all = new Promise<void>((resolve) =>
+      ws.on('message', (d: WebSocket.RawData) => {
+        const m = JSON.parse(d.toString()) as { id?: number };
+        if (typeof m.id === 'number') ids.push(m.id);
+        if (ids.length === 5) resolve();
+      }),
+    );
+    for (let id = 1; id <= 5; id++) ws.send(JSON.stringify({ id, channel: 'app.info' }));
+    const platform = createHostPlatform({ dataDir: join(dir, 'data'), version: '0.0.0-test', keyFile: join(dir, 'keys', 'k') });
+    core = createCore(platform, (s) => s.kind === 'host' && s.tokenValid, { log: () => undefined });
+    services.resolve(core);
+    await all;
+    expect(ids).toEqual([1, 2, 3, 4, 5]);
+    ws.close();
+  });
+
+  it('closes the bridge with the reason, then refuses it and the token routes with 503, when the services failed to start, and still serves the page', async () => {
+    const services = deferred<Core>();
+    host = await startHostServer({ core: services.promise, token, rendererDir: join(dir, 'renderer'), port: 0 });
+    const ws = (await openBridge(host.port)) as WebSocket;
+    const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
     services.reject(new Error('the library could not be opened'));
-    expect(await bridge).toBe(503);
+    expect(await closed).toEqual({ code: 1011, reason: 'Verbatim could not start its services' });
+    expect(await openBridge(host.port)).toBe(503);
     expect((await fetch(`http://127.0.0.1:${host.port}/upload?token=${token}&name=a.wav`, { method: 'POST', body: 'x' })).status).toBe(503);
     expect((await fetch(`http://127.0.0.1:${host.port}/`)).status).toBe(200);
   });

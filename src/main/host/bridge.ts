@@ -1,12 +1,16 @@
 /**
  * Host mode's bridge: the IPC contract over one WebSocket at /bridge. The
  * upgrade is refused without the launch token, from another origin or a
- * non-loopback Host, and waits for the services; then each text message is a
- * request for the router and each binary one a live-captions audio frame, and
- * main's events go to every socket. Nothing a socket sends may throw out of a listener.
+ * non-loopback Host, and once the services failed to start; otherwise the socket
+ * opens at once, even while the services still load, and its requests are
+ * answered once they are up (the page's first calls are on their way meanwhile:
+ * issue 52, cold start). Each text message is a request for the router and each
+ * binary one a live-captions audio frame, and main's events go to every socket.
+ * Nothing a socket sends may throw out of a listener.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
+import type * as Ws from 'ws';
 import type { WebSocket, WebSocketServer } from 'ws';
 import type * as BridgeRequest from '../../shared/bridge-request';
 import type { BridgeResponse } from '../../shared/ipc';
@@ -27,31 +31,36 @@ export const BRIDGE_MAX_PAYLOAD = 16 * 1024 * 1024;
 
 export class HostBridge {
   private readonly sockets = new Set<WebSocket>();
-  private wss: WebSocketServer | null = null;
+  private wss: Promise<WebSocketServer> | null = null;
+  /** Whether the services failed to start (or host mode is closing): the upgrade is then refused with 503. */
+  private down = false;
   private core: Core | null = null;
   private decode: typeof BridgeRequest.decodeBridgeRequest | null = null;
   private unsubscribe = (): void => undefined;
 
-  /** `origins`: the page's own origins (the address printed, and its localhost and [::1] spellings). */
+  /**
+   * `origins`: the page's own origins (the address printed, and its localhost and [::1] spellings).
+   * `ready`: starts the services if nothing has, and answers whether they are up. `loadWs`: the socket
+   * server's module (host mode loads it before the services: host/cli.ts).
+   */
   constructor(
     private readonly token: string,
     private readonly origins: readonly string[],
     private readonly ready: () => Promise<boolean>,
+    private readonly loadWs: () => Promise<typeof Ws> = () => import('ws'),
   ) {}
 
-  /** The services are up: the socket server, the decoder, and main's events to every socket. */
-  start({ core, ws, decodeBridgeRequest }: ServicesUp): void {
+  /** The services are up: the decoder, and main's events to every socket. */
+  start({ core, decodeBridgeRequest }: ServicesUp): void {
     this.core = core;
     this.decode = decodeBridgeRequest;
-    this.wss = new ws.WebSocketServer({ noServer: true, maxPayload: BRIDGE_MAX_PAYLOAD });
-    this.wss.on('error', (err) => console.error('host: bridge server error', err));
     this.unsubscribe = core.router.subscribe((event, payload) => {
       const frame = JSON.stringify({ event, payload } satisfies BridgeResponse);
       for (const s of this.sockets) if (s.readyState === s.OPEN) s.send(frame);
     });
   }
 
-  /** An HTTP upgrade: to /bridge with the token, from the page's origin, once the services are up; anything else is refused on the raw socket. */
+  /** An HTTP upgrade: to /bridge with the token, from the page's origin, unless the services failed; anything else is refused on the raw socket. */
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     // The socket is ours from here: an error on it (a reset mid-handshake) must not reach the process.
     socket.on('error', () => socket.destroy());
@@ -65,18 +74,42 @@ export class HostBridge {
     if (!tokenMatches(this.token, url.searchParams.get('token'))) return reject(401, 'Unauthorized');
     const origin = req.headers.origin;
     if (origin !== undefined && !this.origins.includes(origin)) return reject(403, 'Forbidden');
-    // Before the services are up the handshake waits (the page's bridge queues its calls meanwhile).
+    if (this.down) return reject(503, 'Service Unavailable');
+    // Asking for the services starts them if nothing has; the socket opens without waiting for them.
     void this.ready().then((ok) => {
-      const wss = this.wss;
-      if (ok && wss) wss.handleUpgrade(req, socket, head, (ws) => this.attach(ws));
-      else reject(503, 'Service Unavailable');
+      if (!ok) this.fail();
     });
+    this.server().then(
+      (wss) => {
+        if (this.down) return reject(503, 'Service Unavailable');
+        wss.handleUpgrade(req, socket, head, (ws) => this.attach(ws));
+      },
+      () => reject(503, 'Service Unavailable'),
+    );
   }
 
   close(): void {
+    this.down = true;
     this.unsubscribe();
     for (const ws of this.sockets) ws.close(1001, 'Verbatim is shutting down');
-    this.wss?.close();
+    void this.wss?.then((wss) => wss.close()).catch(() => undefined);
+  }
+
+  /** The socket server, made once (its module loads on first need). */
+  private server(): Promise<WebSocketServer> {
+    this.wss ??= this.loadWs().then((ws) => {
+      const wss = new ws.WebSocketServer({ noServer: true, maxPayload: BRIDGE_MAX_PAYLOAD });
+      wss.on('error', (err) => console.error('host: bridge server error', err));
+      return wss;
+    });
+    return this.wss;
+  }
+
+  /** The services failed to start: the sockets opened meanwhile are closed with the reason, later upgrades refused. */
+  private fail(): void {
+    if (this.down) return;
+    this.down = true;
+    for (const ws of this.sockets) ws.close(1011, 'Verbatim could not start its services');
   }
 
   private attach(ws: WebSocket): void {
@@ -96,6 +129,8 @@ export class HostBridge {
   }
 
   private async onMessage(ws: WebSocket, bytes: Uint8Array): Promise<void> {
+    // A request sent before the services were up waits for them (in the order sent: each waits on the same start).
+    if (!this.core && !(await this.ready())) return;
     const core = this.core;
     const decode = this.decode;
     if (!core || !decode) return;

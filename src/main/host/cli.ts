@@ -62,6 +62,7 @@ async function main(): Promise<void> {
     port,
   });
   process.stdout.write(`Verbatim is running in host mode: ${host.url}\n`);
+  void prepare();
   setTimeout(() => void host.startServices(), 2000);
 
   let stopping = false;
@@ -78,6 +79,25 @@ async function main(): Promise<void> {
 }
 
 /**
+ * The first modules the services need, loaded as soon as the address is printed: zod with main's settings
+ * (zod-setup.ts: before any schema is built) and the bridge's socket server. Between the address and the
+ * page's scripts the process waits on the browser (~40 ms: its navigation, then index.html), and
+ * these two steps (~10 ms each, a turn apart) fit in that wait; the larger ones (the contract's schemas,
+ * the services) would hold back the page's scripts, and load once they have gone out (loadCore).
+ */
+let prepared: Promise<void> | null = null;
+function prepare(): Promise<void> {
+  const turn = () => new Promise<void>((r) => setImmediate(r));
+  prepared ??= (async () => {
+    await import('../zod-setup');
+    await turn();
+    await import('ws');
+    await turn();
+  })();
+  return prepared;
+}
+
+/**
  * Loads and starts the services in steps, with a turn of the event loop between: each step holds
  * the loop while it runs (loading a module graph and running it is synchronous), and the page's
  * requests are answered in between.
@@ -85,8 +105,7 @@ async function main(): Promise<void> {
 async function loadCore(platform: Platform, folders: string[]): Promise<Core> {
   const turn = () => new Promise<void>((r) => setImmediate(r));
   // zod with main's settings (zod-setup.ts), before the contract's schemas are built.
-  await import('../zod-setup');
-  await turn();
+  await prepare();
   await import('../../shared/ipc');
   await turn();
   const { createCore } = await import('../core');

@@ -1,10 +1,10 @@
 /**
  * Host mode's service start: the services (given, promised, or loaded by a
- * function on first need) together with what only they need (ws and the
- * bridge's decoder, so the server module imports nothing heavy itself: issue 29).
+ * function on first need) together with what only they need (the bridge's
+ * decoder, so the server module imports nothing heavy itself: issue 29; the
+ * bridge loads its socket server itself, bridge.ts).
  * They start once; a failure leaves them down for good and the caller hears why.
  */
-import type * as Ws from 'ws';
 import type * as BridgeRequest from '../../shared/bridge-request';
 import type { Core } from '../core';
 
@@ -14,7 +14,6 @@ export type CoreSource = Core | Promise<Core> | (() => Promise<Core>);
 /** What the services bring when they are up. */
 export interface ServicesUp {
   core: Core;
-  ws: typeof Ws;
   decodeBridgeRequest: typeof BridgeRequest.decodeBridgeRequest;
 }
 
@@ -42,10 +41,10 @@ export class ServiceStart {
 
   /** Starts the services once (later calls answer the same promise): whether they are up. */
   start(): Promise<boolean> {
-    this.up ??= Promise.all([typeof this.source === 'function' ? this.source() : this.source, import('ws'), import('../../shared/bridge-request')])
-      .then(([core, ws, bridgeRequest]) => {
+    this.up ??= Promise.all([typeof this.source === 'function' ? this.source() : this.source, import('../../shared/bridge-request')])
+      .then(([core, bridgeRequest]) => {
         if (this.stopped) return false;
-        this.onUp({ core, ws, decodeBridgeRequest: bridgeRequest.decodeBridgeRequest });
+        this.onUp({ core, decodeBridgeRequest: bridgeRequest.decodeBridgeRequest });
         this.services = core;
         return true;
       })
