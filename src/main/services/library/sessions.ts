@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { appendFileSync, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Database } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 import { AppError } from '../../../shared/errors';
 import type { ServiceRegion } from '../../../shared/jobs';
 import type { LiveSource } from '../../../shared/audio-frame';
@@ -53,6 +53,8 @@ export interface SessionRow {
 const EXT: Record<string, string> = { 'audio/webm': '.webm', 'audio/ogg': '.ogg', 'audio/mp4': '.m4a', 'audio/wav': '.wav' };
 
 export class SessionStore {
+  private sessionQuery: Statement | null = null;
+
   constructor(
     private readonly db: Database,
     private readonly ctx: SessionContext,
@@ -131,12 +133,12 @@ export class SessionStore {
   }
 
   session(recordingId: string): SessionRow | null {
-    const r = this.db
-      .prepare(
-        `SELECT recording_id AS recordingId, live_transcript_id AS liveTranscriptId, sources, record_only AS recordOnly, recording_mime AS recordingMime,
-                started_at AS startedAt, ended_at AS endedAt, lost_ms AS lostMs, reconnects FROM live_sessions WHERE recording_id = ?`,
-      )
-      .get(recordingId) as (Omit<SessionRow, 'sources' | 'recordOnly'> & { sources: string; recordOnly: number }) | undefined;
+    // Prepared once: People asks this of every recording a restore adds (50,000 preparations took ~0.7 s of main's CPU).
+    this.sessionQuery ??= this.db.prepare(
+      `SELECT recording_id AS recordingId, live_transcript_id AS liveTranscriptId, sources, record_only AS recordOnly, recording_mime AS recordingMime,
+              started_at AS startedAt, ended_at AS endedAt, lost_ms AS lostMs, reconnects FROM live_sessions WHERE recording_id = ?`,
+    );
+    const r = this.sessionQuery.get(recordingId) as (Omit<SessionRow, 'sources' | 'recordOnly'> & { sources: string; recordOnly: number }) | undefined;
     return r ? { ...r, sources: JSON.parse(r.sources) as LiveSource[], recordOnly: r.recordOnly === 1 } : null;
   }
 

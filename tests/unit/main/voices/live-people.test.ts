@@ -84,13 +84,16 @@ describe('live sessions and the people named in them', () => {
     expect(people.matches(s.recordingId)).toHaveLength(1);
   });
 
-  it('a change naming thousands of recordings (a restore) is linked in later turns, not in the one that told it', async () => {
+  it('a change naming thousands of recordings (a restore) is linked in later turns, not in the one that told it, preparing no statement per recording', async () => {
     const earlier = addCompleted(lib, 'Earlier meeting', [{ text: 'Morning.', start: 0, end: 1200, confidence: 0.9, speaker: 'A' }]);
     const dana = lib.voices.people.remember(earlier.recordingId, 'Dana', 'tiny-embedding', [{ vector: Float32Array.from([1, 0]), ms: 1200 }], 'A');
     const s = newSession();
     complete(s.transcriptId, say('Let us start with the budget.', 'Dana', 0), 'live', 3000);
     lib.edits.renameSpeaker(s.recordingId, 'Dana', 'Dana');
     const lookups = vi.spyOn(lib.sessions, 'session');
+    // SQL statements prepared while linking: each preparation costs main ~15 µs and native memory until collected
+    // (a 50,000-recording restore made 50,000 of them: ~0.7 s of CPU, ~190 MiB more resident).
+    const prepares = vi.spyOn((lib as unknown as { db: { prepare(sql: string): unknown } }).db, 'prepare');
     // As a restore tells it: one change naming every recording it added (here the session among 4,999 others).
     const ids = [...Array.from({ length: 4_999 }, (_, i) => `restored-${i}`), s.recordingId];
     const feed = (lib as unknown as { feed: { emit(ids: string[], reason: 'imported'): void } }).feed;
@@ -99,6 +102,7 @@ describe('live sessions and the people named in them', () => {
     expect(lookups).toHaveBeenCalledTimes(0);
     while (lookups.mock.calls.length < ids.length) await new Promise((r) => setImmediate(r));
     expect(lookups.mock.calls.map((c) => c[0])).toEqual(ids);
+    expect(prepares.mock.calls.length).toBeLessThan(100);
     expect(people.list().find((v) => v.id === dana)?.recordings).toContainEqual({ id: s.recordingId, title: 'Live session', similarity: RECOGNISED_LIVE });
   });
 
