@@ -270,6 +270,8 @@ export class BackupStore {
       await flush();
       // Search rows: a two-hour meeting has ~1,400 sentences, so they go in a time slice at a time (the journal still undoes a cut import).
       const sentence = this.db.prepare(`INSERT INTO sentences (transcript_id, start_ms, text) VALUES (?, ?, ?)`);
+      const spansOf = this.db.prepare(`SELECT sentences FROM transcripts WHERE id = ?`);
+      const clearSentences = this.db.prepare(`DELETE FROM sentences WHERE transcript_id = ?`);
       let slice = performance.now();
       const turn = async () => {
         if (performance.now() - slice < SLICE_MS) return;
@@ -278,7 +280,7 @@ export class BackupStore {
         if (opts.signal?.aborted) throw new AppError('canceled', 'The import was canceled. Nothing was imported.');
       };
       for (const t of transcriptIds) {
-        const row = this.db.prepare(`SELECT sentences FROM transcripts WHERE id = ?`).get(t) as { sentences: string } | undefined;
+        const row = spansOf.get(t) as { sentences: string } | undefined;
         if (!row) continue;
         let spans: { start: number; text: string }[];
         try {
@@ -287,7 +289,7 @@ export class BackupStore {
           continue; // Damaged spans: the transcript is kept, without search rows.
         }
         // A transcript id this library had already (its row was kept): its rows are made again, not doubled.
-        this.db.prepare(`DELETE FROM sentences WHERE transcript_id = ?`).run(t);
+        clearSentences.run(t);
         for (let i = 0; i < spans.length;) {
           const started = performance.now();
           this.db
