@@ -10,10 +10,13 @@
  *     npm exec -- tsx bench/_startup-ab.ts
  *
  * VARIANTS: `name:folder:node flags` separated by `;` (the folder holds cli.mjs and its chunks; the flags
- * are given beside --enable-source-maps). N: starts of each (after one warm-up start each, not counted).
+ * go after host mode's own, scripts/host-flags.mjs, and V8 takes the last of a flag given twice).
+ * N: starts of each (after one warm-up start each, not counted). The spawn is the tests' launchHost
+ * (tests/e2e/host.ts) with another build folder and more flags.
  */
 import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
+import { HOST_NODE_FLAGS } from '../scripts/host-flags.mjs';
 import { launchBrowser, quantile, tempDataDir } from '../tests/e2e/bench-kit';
 
 interface Variant {
@@ -36,7 +39,7 @@ async function coldStart(browser: Awaited<ReturnType<typeof launchBrowser>>, v: 
   const page = await ctx.newPage();
   const dataDir = tempDataDir('startup-ab');
   const t0 = performance.now();
-  const child = spawn(process.execPath, ['--enable-source-maps', ...v.flags, join(v.dir, 'cli.mjs'), '--port', '0', '--data', dataDir], {
+  const child = spawn(process.execPath, [...HOST_NODE_FLAGS, ...v.flags, join(v.dir, 'cli.mjs'), '--port', '0', '--data', dataDir], {
     env: { ...process.env, VERBATIM_KEY_DIR: join(dataDir, '..', 'keys') },
     stdio: ['ignore', 'pipe', 'ignore'],
   });

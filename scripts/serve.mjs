@@ -5,6 +5,7 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureHost, newest } from './build-host.mjs';
+import { HOST_NODE_FLAGS } from './host-flags.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => join(root, 'node_modules', '.bin', process.platform === 'win32' ? `${name}.cmd` : name);
@@ -21,12 +22,7 @@ export function ensureRenderer() {
 export async function runHost(args) {
   ensureRenderer();
   await ensureHost();
-  // --min-semi-space-size: a 32 MB young generation from the start, so loading the services (modules and schemas;
-  // the heap reaches ~27 MB) runs without a scavenge: with the default there were a dozen (~20 ms of CPU before
-  // the page is answered: cold start), with 16 MB one of ~7 ms. The resident size 4 s after the start is no larger
-  // (~102 MB, against ~107 MB with 16). tests/e2e/host.ts starts host mode with the same flags.
-  const flags = ['--enable-source-maps', '--min-semi-space-size=32'];
-  const child = spawn(process.execPath, [...flags, join(root, 'out', 'host', 'cli.mjs'), ...args], { cwd: root, stdio: 'inherit' });
+  const child = spawn(process.execPath, [...HOST_NODE_FLAGS, join(root, 'out', 'host', 'cli.mjs'), ...args], { cwd: root, stdio: 'inherit' });
   for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
   child.on('exit', (code) => process.exit(code ?? 0));
 }

@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { HOST_NODE_FLAGS } from '../../scripts/host-flags.mjs';
 
 export const root = resolve(import.meta.dirname, '../..');
 
@@ -25,9 +26,8 @@ export async function launchHost(dataDir: string, env: NodeJS.ProcessEnv = {}, a
     process.execPath,
     [
       ...(process.env.VERBATIM_HOST_PROF ? ['--cpu-prof', '--cpu-prof-interval', '200', '--cpu-prof-dir', process.env.VERBATIM_HOST_PROF] : []),
-      // The flags `npm run serve` starts host mode with (scripts/serve.mjs).
-      '--enable-source-maps',
-      '--min-semi-space-size=32',
+      // The flags `npm run serve` starts host mode with.
+      ...HOST_NODE_FLAGS,
       join(root, 'out/host/cli.mjs'),
       '--port',
       '0',

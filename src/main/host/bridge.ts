@@ -10,7 +10,6 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type * as Ws from 'ws';
 import type { WebSocket, WebSocketServer } from 'ws';
 import type * as BridgeRequest from '../../shared/bridge-request';
 import type { BridgeResponse } from '../../shared/ipc';
@@ -40,14 +39,12 @@ export class HostBridge {
 
   /**
    * `origins`: the page's own origins (the address printed, and its localhost and [::1] spellings).
-   * `ready`: starts the services if nothing has, and answers whether they are up. `loadWs`: the socket
-   * server's module (host mode loads it before the services: host/cli.ts).
+   * `ready`: starts the services if nothing has, and answers whether they are up.
    */
   constructor(
     private readonly token: string,
     private readonly origins: readonly string[],
     private readonly ready: () => Promise<boolean>,
-    private readonly loadWs: () => Promise<typeof Ws> = () => import('ws'),
   ) {}
 
   /** The services are up: the decoder, and main's events to every socket. */
@@ -95,9 +92,9 @@ export class HostBridge {
     void this.wss?.then((wss) => wss.close()).catch(() => undefined);
   }
 
-  /** The socket server, made once (its module loads on first need). */
+  /** The socket server, made once (its module loads on first need; host/cli.ts loads it before the services). */
   private server(): Promise<WebSocketServer> {
-    this.wss ??= this.loadWs().then((ws) => {
+    this.wss ??= import('ws').then((ws) => {
       const wss = new ws.WebSocketServer({ noServer: true, maxPayload: BRIDGE_MAX_PAYLOAD });
       wss.on('error', (err) => console.error('host: bridge server error', err));
       return wss;

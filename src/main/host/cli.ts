@@ -78,6 +78,9 @@ async function main(): Promise<void> {
   await whenStarted;
 }
 
+/** A turn of the event loop: the HTTP requests (the page's files) that came in meanwhile are answered first. */
+const turn = () => new Promise<void>((r) => setImmediate(r));
+
 /**
  * The first modules the services need, loaded as soon as the address is printed: zod with main's settings
  * (zod-setup.ts: before any schema is built) and the bridge's socket server. Between the address and the
@@ -87,7 +90,6 @@ async function main(): Promise<void> {
  */
 let prepared: Promise<void> | null = null;
 function prepare(): Promise<void> {
-  const turn = () => new Promise<void>((r) => setImmediate(r));
   prepared ??= (async () => {
     await import('../zod-setup');
     await turn();
@@ -103,7 +105,6 @@ function prepare(): Promise<void> {
  * requests are answered in between.
  */
 async function loadCore(platform: Platform, folders: string[]): Promise<Core> {
-  const turn = () => new Promise<void>((r) => setImmediate(r));
   // zod with main's settings (zod-setup.ts), before the contract's schemas are built.
   await prepare();
   await import('../../shared/ipc');
