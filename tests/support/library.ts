@@ -1,9 +1,29 @@
-/** Test helpers: a completed local transcript in the library from words alone (no job, no audio); a cue edit committed as the Subtitles view commits it. */
+/** Test helpers: a transcript completed from words alone (no job, no audio), a new one or one the test made; a cue edit committed as the Subtitles view commits it. */
 import type { Library } from '../../src/main/services/library/library';
 import type { SubtitleCommand } from '../../src/main/services/library/subtitles';
 import { toRanges } from '../../src/shared/subtitles/cue-columns';
 import type { Cue, EditorState } from '../../src/shared/subtitles/index';
 import type { Word } from '../../src/shared/library';
+
+/** Completes the transcript `transcriptId` with `words` (its text is theirs; duration: 500 ms past the last word unless given). */
+export function completeWith(
+  lib: Library,
+  transcriptId: string,
+  words: Word[],
+  more: { remoteId?: string | null; language?: string; durationMs?: number | null; model?: string } = {},
+): void {
+  lib.transcripts.complete(transcriptId, {
+    remoteId: more.remoteId ?? null,
+    text: words.map((w) => w.text).join(' '),
+    words,
+    sentences: null,
+    paragraphs: null,
+    confidence: 0.9,
+    language: more.language ?? 'en_us',
+    model: more.model ?? 'test',
+    durationMs: more.durationMs === undefined ? (words.at(-1)?.end ?? 0) + 500 : more.durationMs,
+  });
+}
 
 export function addCompleted(
   lib: Library,
@@ -20,17 +40,7 @@ export function addCompleted(
     baseUrl: null,
     options: {},
   });
-  lib.transcripts.complete(ids.transcriptId, {
-    remoteId: more.remoteId ?? null,
-    text: words.map((w) => w.text).join(' '),
-    words,
-    sentences: null,
-    paragraphs: null,
-    confidence: 0.9,
-    language: more.language ?? 'en_us',
-    model: more.model ?? 'test',
-    durationMs: more.durationMs === undefined ? (words.at(-1)?.end ?? 0) + 500 : more.durationMs,
-  });
+  completeWith(lib, ids.transcriptId, words, more);
   return ids;
 }
 

@@ -43,6 +43,23 @@ function backup(recording: Record<string, unknown>, files: Record<string, string
   return b;
 }
 
+/** Counts the turns of the event loop (one setImmediate each) until stop(): `now` is the current turn's number. */
+function countTurns(): { readonly now: number; stop(): void } {
+  let now = 0;
+  let counting = true;
+  const count = () => {
+    now++;
+    if (counting) setImmediate(count);
+  };
+  setImmediate(count);
+  return {
+    get now() {
+      return now;
+    },
+    stop: () => void (counting = false),
+  };
+}
+
 describe('backup import', () => {
   it('takes column names from the schema and ignores keys that are not columns (no SQL from the file)', async () => {
     const lib = new Library(join(dir, 'lib'));
@@ -192,14 +209,7 @@ describe('reading library.json', () => {
     // 9,000 rows of ~20 bytes: one 256 KiB read holds them all.
     const rows = Array.from({ length: 9_000 }, (_, i) => `{"id":"r${i}"}`).join(',');
     writeFileSync(file, `{"format":"verbatim-library","tables":{"recordings":[${rows}]}}`);
-    // A turn counter: each turn of the loop runs one setImmediate.
-    let turn = 0;
-    let counting = true;
-    const count = () => {
-      turn++;
-      if (counting) setImmediate(count);
-    };
-    setImmediate(count);
+    const turns = countTurns();
     const fh = await open(file, 'r');
     const perTurn = new Map<number, number>();
     let seen = 0;
@@ -207,10 +217,10 @@ describe('reading library.json', () => {
       for await (const { table } of backupRows(fh, (await fh.stat()).size, { bytes: 0, skipped: 0, reasons: [] })) {
         expect(table).toBe('recordings');
         seen++;
-        perTurn.set(turn, (perTurn.get(turn) ?? 0) + 1);
+        perTurn.set(turns.now, (perTurn.get(turns.now) ?? 0) + 1);
       }
     } finally {
-      counting = false;
+      turns.stop();
       await fh.close();
     }
     expect(seen).toBe(9_000);
@@ -227,21 +237,15 @@ describe('telling what a restore added', () => {
     const recordings = ids.map((id) => ({ id, title: id, source: 'x.wav', source_kind: 'file', created_at: now, updated_at: now }));
     writeFileSync(join(b, 'library.json'), JSON.stringify({ format: 'verbatim-library', version: 1, tables: { recordings } }));
     const lib = new Library(join(dir, 'lib'));
-    let turn = 0;
-    let counting = true;
-    const count = () => {
-      turn++;
-      if (counting) setImmediate(count);
-    };
-    setImmediate(count);
+    const turns = countTurns();
     const told: { turn: number; ids: string[] }[] = [];
     const off = lib.onChange((c) => {
-      if (c.reason === 'imported') told.push({ turn, ids: c.ids });
+      if (c.reason === 'imported') told.push({ turn: turns.now, ids: c.ids });
     });
     try {
       expect(await lib.backup.importAll(b)).toMatchObject({ imported: 2_500, skipped: 0 });
     } finally {
-      counting = false;
+      turns.stop();
       off();
       lib.close();
     }

@@ -15,7 +15,7 @@ import { PeopleService } from '../../../../src/main/services/voices/people';
 import { VoicesService } from '../../../../src/main/services/voices/service';
 import { RECOGNISED_LIVE } from '../../../../src/shared/ipc/people';
 import type { Word } from '../../../../src/shared/library';
-import { addCompleted } from '../../../support/library';
+import { addCompleted, completeWith } from '../../../support/library';
 
 let dir: string;
 let lib: Library;
@@ -47,17 +47,7 @@ const newSession = () =>
 
 /** Completes a transcript with `words`. */
 const complete = (transcriptId: string, words: Word[], model: string, durationMs: number) =>
-  lib.transcripts.complete(transcriptId, {
-    remoteId: null,
-    text: words.map((w) => w.text).join(' '),
-    words,
-    sentences: null,
-    paragraphs: null,
-    confidence: 0.9,
-    language: 'en',
-    model,
-    durationMs,
-  });
+  completeWith(lib, transcriptId, words, { language: 'en', model, durationMs });
 
 /** `text`'s words, one every 400 ms from `at`, said by `speaker`. */
 const say = (text: string, speaker: string, at: number): Word[] =>
