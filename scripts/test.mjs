@@ -1,6 +1,7 @@
 // `npm test`: every phase runs, even after one fails, so a Vitest failure does not hide Playwright's
-// answer; then a phase table (each phase's time), the ten slowest files of each runner, and each
-// runner's own closing summary again, and the exit code is nonzero when any phase failed.
+// answer; then a phase table (each phase's time), the ten slowest files of each runner, each
+// runner's own closing summary again and Vitest's failures (its failed tests and unhandled errors, which
+// it prints above its summary), and the exit code is nonzero when any phase failed.
 // Phases: system packages, install scripts (allowScripts), checks (typecheck, lint, format), unit
 // (Vitest), realtime (the real-time Vitest files, one at a time), the e2e builds, e2e (Playwright).
 // The realtime phase runs beside the unit phase where it can be given a higher CPU priority (nice -5: root,
@@ -53,6 +54,22 @@ function summaryOf(runner, tail) {
 }
 
 /**
+ * What a Vitest run said about its failures, from the last lines it printed: its "Failed Tests" and "Unhandled
+ * Errors" sections (which test, the error, where it came from), up to the summary, at most `max` lines. CI shows
+ * only the end of the log, and these sections come before the summary.
+ */
+function failuresOf(runner, tail, max = 60) {
+  if (runner !== 'vitest') return [];
+  const lines = tail.map(plain);
+  const start = lines.findIndex((l) => /⎯ (Failed Tests \d+|Unhandled Errors) ⎯/.test(l));
+  if (start < 0) return [];
+  const end = lines.findIndex((l, i) => i > start && /^\s*Test Files\s/.test(l));
+  // Blank lines and stack frames inside node_modules (the runner's own) say nothing about the failure.
+  const section = lines.slice(start, end < 0 ? undefined : end).filter((l) => l.trim() !== '' && !/❯ .*node_modules\//.test(l));
+  return section.length > max ? [...section.slice(0, max), `… ${section.length - max} more lines above the summary`] : section;
+}
+
+/**
  * Runs one phase with its output passed through as it comes (or, with `held`, kept until `release()`);
  * keeps the last lines for the summary.
  */
@@ -74,7 +91,7 @@ function run(phase, held = false) {
       const lines = text.split('\n');
       partial = lines.pop() ?? '';
       tail.push(...lines);
-      if (tail.length > 400) tail.splice(0, tail.length - 400);
+      if (tail.length > 1000) tail.splice(0, tail.length - 1000);
     };
     const env = { ...process.env, ...(timesFile ? { VERBATIM_TEST_TIMES: timesFile } : {}) };
     if (process.stdout.isTTY && env.FORCE_COLOR === undefined) env.FORCE_COLOR = '1';
@@ -102,7 +119,8 @@ function run(phase, held = false) {
     });
     const done = (code) => {
       if (partial) tail.push(partial);
-      resolve({ ...phase, code, seconds: (Date.now() - started) / 1000, timesFile, summary: phase.runner ? summaryOf(phase.runner, tail) : [] });
+      const summary = phase.runner ? summaryOf(phase.runner, tail) : [];
+      resolve({ ...phase, code, seconds: (Date.now() - started) / 1000, timesFile, summary, failures: failuresOf(phase.runner, tail) });
     };
     child.on('error', (e) => {
       process.stderr.write(`${e.message}\n`);
@@ -172,6 +190,11 @@ if (summaries.length) {
     out.push(`  ${r.name}:${r.skipped ? ` ${r.skipped}` : r.summary.length ? '' : ` exit code ${r.code}, no summary printed`}`);
     for (const l of r.summary) out.push(`  ${l}`);
   }
+}
+// The failures themselves, beside the summaries: where a log is read from its end (CI), they would be out of sight.
+for (const r of results.filter((x) => x.failures?.length)) {
+  out.push('', `===== npm test: what failed in ${r.name}`);
+  for (const l of r.failures) out.push(`  ${l}`);
 }
 const failed = results.filter((r) => r.code !== 0);
 out.push('', failed.length ? `npm test FAILED: ${failed.map((r) => r.name).join(', ')} (${fmt(total)})` : `npm test passed (${fmt(total)})`);
