@@ -79,24 +79,27 @@ describe('host mode: links inside --folder that lead outside', () => {
     const doc = await call(r, 'subtitles.open', { id: item.id });
     const before = core.library.recordings.list({}).total;
     const view = { selection: [] as [number, number][], caret: null, playheadMs: 0 };
-    const cases: [string, Promise<unknown>][] = [
-      ['jobs.addFiles', call(r, 'jobs.addFiles', { files: [{ kind: 'path', path: join(inside, 'talk.wav') }] })],
-      ['importNew file', call(r, 'subtitles.importNew', { name: 'talk.srt', file: { kind: 'path', path: join(inside, 'talk.srt') } })],
+    // Asked one at a time: a refusal made before the one before it was awaited would reject with no handler yet
+    // (Vitest counts that as an unhandled error even though the test passes).
+    const cases: [string, () => Promise<unknown>][] = [
+      ['jobs.addFiles', () => call(r, 'jobs.addFiles', { files: [{ kind: 'path', path: join(inside, 'talk.wav') }] })],
+      ['importNew file', () => call(r, 'subtitles.importNew', { name: 'talk.srt', file: { kind: 'path', path: join(inside, 'talk.srt') } })],
       [
         'replaceFrom',
-        call(r, 'subtitles.run', {
-          id: item.id,
-          version: doc.version,
-          command: 'replaceFrom',
-          args: { name: 'talk.srt', file: { kind: 'path', path: join(inside, 'talk.srt') } },
-          view,
-        }),
+        () =>
+          call(r, 'subtitles.run', {
+            id: item.id,
+            version: doc.version,
+            command: 'replaceFrom',
+            args: { name: 'talk.srt', file: { kind: 'path', path: join(inside, 'talk.srt') } },
+            view,
+          }),
       ],
-      ['importNew media', call(r, 'subtitles.importNew', { name: 'a.srt', content: srtOf(1), media: { kind: 'path', path: join(inside, 'clip.mp4') } })],
-      ['the video beside', call(r, 'subtitles.importNew', { name: 'Movie.srt', file: { kind: 'path', path: join(inside, 'Movie.srt') } })],
+      ['importNew media', () => call(r, 'subtitles.importNew', { name: 'a.srt', content: srtOf(1), media: { kind: 'path', path: join(inside, 'clip.mp4') } })],
+      ['the video beside', () => call(r, 'subtitles.importNew', { name: 'Movie.srt', file: { kind: 'path', path: join(inside, 'Movie.srt') } })],
     ];
-    for (const [label, p] of cases) {
-      const got = await refusal(p);
+    for (const [label, ask] of cases) {
+      const got = await refusal(ask());
       expect(got?.code, label).toBe('forbidden');
       expect(got?.message, label).toMatch(/link to a file outside the folders .*--folder/);
     }

@@ -146,6 +146,11 @@ describe('host-mode contract of the app core', () => {
     expect(await call('library.list')).toMatchObject({ total: 0 });
     expect(await call('library.importAll', { dir: backup })).toMatchObject({ imported: 1, skipped: 0 });
     expect(await call('library.get', { id: rid })).toMatchObject({ item: { title: 'Sync #12', hasAudio: true } });
+    // The library's copy of the audio removed behind the app's back: the media route answers 404.
+    const copy = core.library.audio.path(rid, 'original');
+    expect(copy && core.library.audio.isLibraryCopy(copy)).toBe(true);
+    rmSync(copy!, { force: true });
+    expect((await fetch(`http://127.0.0.1:${host.port}${media.url}`)).status).toBe(404);
   });
 
   it('answers 400 (not 500) for a media address that is not valid percent-encoding', async () => {

@@ -30,6 +30,8 @@ process.on('disconnect', () => { for (const p of running.values()) p.kill('SIGKI
 `;
 
 interface Pending {
+  /** The helper running it: when that helper stops, only its own calls fail. */
+  helper: ChildProcess;
   resolve: (r: RunResult) => void;
   reject: (e: Error) => void;
 }
@@ -54,10 +56,16 @@ function getHelper(): ChildProcess | null {
       } else p.resolve({ code: m.code ?? null, stderr: m.stderr ?? '' });
     });
     h.on('exit', () => {
-      helper = null;
-      for (const p of pending.values()) p.reject(new Error('the process helper stopped'));
-      pending.clear();
+      // A helper stopped by stopSpawner() may exit after a new one started: that one and its calls stay.
+      if (helper === h) helper = null;
+      for (const [id, p] of pending) {
+        if (p.helper !== h) continue;
+        pending.delete(id);
+        p.reject(new Error('the process helper stopped'));
+      }
     });
+    // A message sent on a channel that just closed: its call fails through send's callback or the exit above.
+    h.on('error', () => undefined);
     h.unref();
     (h.channel as { unref?: () => void } | undefined)?.unref?.();
     helper = h;
@@ -73,7 +81,7 @@ export function startSpawner(): void {
 }
 
 export function stopSpawner(): void {
-  helper?.disconnect();
+  if (helper?.connected) helper.disconnect();
   helper = null;
 }
 
@@ -95,12 +103,13 @@ export function runTool(cmd: string, args: string[], signal?: AbortSignal): Prom
   const id = nextId++;
   return new Promise<RunResult>((resolve, reject) => {
     const onAbort = () => {
-      h.send({ id, kill: true });
+      if (h.connected) h.send({ id, kill: true }, () => undefined);
       pending.delete(id);
       reject(signal?.reason instanceof Error ? signal.reason : new Error('aborted'));
     };
     signal?.addEventListener('abort', onAbort, { once: true });
     pending.set(id, {
+      helper: h,
       resolve: (r) => {
         signal?.removeEventListener('abort', onAbort);
         resolve(r);
@@ -110,6 +119,11 @@ export function runTool(cmd: string, args: string[], signal?: AbortSignal): Prom
         reject(e);
       },
     });
-    h.send({ id, cmd, args });
+    h.send({ id, cmd, args }, (err) => {
+      const p = err ? pending.get(id) : undefined;
+      if (!p) return;
+      pending.delete(id);
+      p.reject(new Error('the process helper stopped'));
+    });
   });
 }

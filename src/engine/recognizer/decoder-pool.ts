@@ -26,8 +26,13 @@ export class DecoderPool {
     return this.idle.pop()?.d ?? (await this.make());
   }
 
+  /**
+   * Makes decoders until `n` are idle (at most `max`). It stops when the pool is drained meanwhile: a decoder
+   * given back then is freed at once, so going on would make and free decoders for as long as the process lives.
+   */
   async fill(n: number): Promise<void> {
-    while (this.idle.length < n) this.give(await this.make());
+    const want = Math.min(n, this.max);
+    while (!this.draining && this.idle.length < want) this.give(await this.make());
   }
 
   give(d: Decoder): void {

@@ -86,8 +86,15 @@ export async function handleMedia(core: Core, req: IncomingMessage, res: ServerR
   // The original file (not the library's copy): checked again as any file the user names, then read from that descriptor only.
   let handle: FileHandle | null = null;
   let size: number;
-  if (core.library.audio.isLibraryCopy(path)) size = statSync(path).size;
-  else {
+  if (core.library.audio.isLibraryCopy(path)) {
+    try {
+      size = statSync(path).size;
+    } catch {
+      // Removed meanwhile (retention, a delete): as if it had never been.
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('No audio for this recording');
+      return;
+    }
+  } else {
     try {
       const opened = await core.files.openPath(path);
       handle = opened.handle;
@@ -98,8 +105,12 @@ export async function handleMedia(core: Core, req: IncomingMessage, res: ServerR
       return;
     }
   }
-  const stream = (range?: { start: number; end: number }) =>
-    handle ? handle.createReadStream({ ...range, autoClose: true }) : createReadStream(path, range ?? {});
+  const stream = (range?: { start: number; end: number }) => {
+    const s = handle ? handle.createReadStream({ ...range, autoClose: true }) : createReadStream(path, range ?? {});
+    // A file removed or unreadable after the check above: the answer is cut short; an 'error' with no listener would end host mode.
+    s.on('error', () => res.destroy());
+    return s;
+  };
   const done = () => void handle?.close().catch(() => undefined);
   const type = AUDIO_MIME[extname(path).toLowerCase()] ?? 'application/octet-stream';
   const headers: Record<string, string | number> = {
