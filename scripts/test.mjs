@@ -163,7 +163,8 @@ for (const phase of phases) {
 }
 const total = (Date.now() - started) / 1000;
 
-const fmt = (s) => (s >= 60 ? `${Math.floor(s / 60)} min ${(s % 60).toFixed(0).padStart(2)} s` : `${s.toFixed(1)} s`);
+// Whole seconds past a minute, rounded before they are split (419.6 s is "7 min  0 s", not "6 min 60 s").
+const fmt = (s) => (s >= 59.5 ? `${Math.floor(Math.round(s) / 60)} min ${String(Math.round(s) % 60).padStart(2)} s` : `${s.toFixed(1)} s`);
 const out = [];
 out.push('', '===== npm test: phases');
 for (const r of results)
