@@ -34,12 +34,12 @@ describe('DecoderPool.fill', () => {
   it('stops when the pool is drained while it fills, and frees what it made', async () => {
     const { made, make } = fakeDecoders();
     const pool = new DecoderPool(4, 60_000, make);
+    // fill() has asked for its first decoder; the pool is drained before it comes.
     const filling = pool.fill(4);
     pool.drain();
     await filling;
-    expect(made.length).toBeLessThanOrEqual(1);
+    // That one decoder is freed as it arrives, and no other is made (the old fill made and freed them forever).
+    expect(made).toEqual([{ freed: true, run: expect.any(Function), free: expect.any(Function) }]);
     expect(pool.size).toBe(0);
-    await new Promise((r) => setImmediate(r));
-    expect(made.every((d) => d.freed)).toBe(true);
   });
 });
