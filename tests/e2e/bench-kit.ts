@@ -38,3 +38,36 @@ export async function openHostPage(dataDir: string): Promise<{ url: string; page
     },
   };
 }
+
+/**
+ * When the page first shows the library with the bridge connected, on this process's clock
+ * (performance.now()). The page says so itself: a MutationObserver, installed before its scripts run,
+ * calls a binding as soon as the DOM shows "Connected" and the "Your library" heading. Playwright's own
+ * waits look again only after 20, 50, then 100 ms (its backoff), so the moment they see it is up to
+ * 100 ms late and moves with their poll times, not with the app. Call before `page.goto`; `at` resolves then.
+ */
+export async function libraryShown(page: Page): Promise<{ at: Promise<number> }> {
+  let shown!: (at: number) => void;
+  const at = new Promise<number>((r) => (shown = r));
+  await page.exposeBinding('__verbatimBenchShown', () => shown(performance.now()));
+  // tsx keeps function names with a __name helper; the function sent to the page needs it too.
+  await page.addInitScript('window.__name ??= (f) => f;');
+  await page.addInitScript(() => {
+    const w = window as unknown as { __verbatimBenchShown(): void };
+    let told = false;
+    const check = () => {
+      if (told) return;
+      const connected = document.querySelector('[data-testid="connection"]')?.textContent?.includes('Connected') ?? false;
+      const heading = [...document.querySelectorAll('h1')].some((h) => h.textContent?.trim() === 'Your library');
+      if (connected && heading) {
+        told = true;
+        observer.disconnect();
+        w.__verbatimBenchShown();
+      }
+    };
+    const observer = new MutationObserver(check);
+    observer.observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+  });
+  // In an object: an async function returning the promise itself would wait for it.
+  return { at };
+}
