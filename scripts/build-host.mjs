@@ -115,8 +115,9 @@ export async function ensureHost({ force = false } = {}) {
     format: 'esm',
     target: 'node22',
     sourcemap: 'linked',
-    // Maps without the sources' text (stack traces still name src/…, which is beside out/): Node with
-    // --enable-source-maps reads and parses each loaded file's map at load, ~15 ms less of a start.
+    // Maps without the sources' text (stack traces still name src/…, which is beside out/): smaller maps
+    // to read when a trace needs one (src/main/host/stack-maps.ts; Node's --enable-source-maps read each
+    // loaded file's map at load, ~15 ms more of a start with the text).
     sourcesContent: false,
     logLevel: 'warning',
     plugins: [builtinsThroughRequire, packagesButZodExternal, zodEnglishOnly],

@@ -10,6 +10,7 @@ import type { Core } from '../core';
 import type { Platform } from '../platform/types';
 import { createHostPlatform, defaultDataDir } from '../platform/host';
 import { newToken, startHostServer } from './server';
+import { installLazyStackMaps } from './stack-maps';
 
 /** The project folder: the nearest one above us with a package.json (we run from src/main/host or, bundled, from out/host). */
 function projectRoot(from: string): string {
@@ -19,7 +20,10 @@ function projectRoot(from: string): string {
   }
 }
 
-const root = projectRoot(dirname(fileURLToPath(import.meta.url)));
+const here = dirname(fileURLToPath(import.meta.url));
+const root = projectRoot(here);
+// Traces from the bundles (out/host and its chunks) name src/…, each map read when first needed.
+installLazyStackMaps(here);
 
 async function main(): Promise<void> {
   const { values } = parseArgs({

@@ -90,10 +90,12 @@ export class StaticFiles {
   }
 
   private sending(rel: string, res: ServerResponse): void {
-    res.once('close', () => {
-      this.pageFiles?.delete(rel);
-      if (this.pageFiles?.size === 0) this.pageSent();
-    });
+    // Gone out once handed to the socket ('finish'), or once the answer ended otherwise ('close').
+    const sent = () => {
+      if (this.pageFiles?.delete(rel) && this.pageFiles.size === 0) this.pageSent();
+    };
+    res.once('finish', sent);
+    res.once('close', sent);
   }
 
   private cached(file: string, st: { mtimeMs: number; size: number }): Buffer {
