@@ -32,6 +32,10 @@ import { vocabularyChannels } from './ipc/vocabulary';
 import { watchChannels } from './ipc/watch';
 import { templateChannels } from './ipc/templates';
 import { notesChannels, notesStatusSchema } from './ipc/notes';
+import { lazySchemas } from './lazy-schemas';
+
+// Made on first use (lazy-schemas.ts): each schema below is a z.lazy of the one build() makes, by the same name.
+const schemas = lazySchemas(build);
 
 export { appInfoSchema, keyStatusSchema, type AppInfo, type KeyStatus } from './ipc/app';
 
@@ -56,7 +60,7 @@ export const channels = {
 export const events = {
   'settings.changed': settingsViewSchema,
   /** A verbatim://recording/ID?t=SECONDS link was opened (Markdown notes, MCP citations): show that recording at that moment. */
-  'app.openLink': z.object({ recordingId: z.string().min(1).max(80), ms: z.number().int().nonnegative().nullable() }),
+  'app.openLink': z.lazy(() => z.object({ recordingId: z.string().min(1).max(80), ms: z.number().int().nonnegative().nullable() })),
   /** The notes folder's state changed (a note written, one kept because the user edited it, a problem). */
   'notes.changed': notesStatusSchema,
   /** Upload progress of one job, ≤ 10/s per job. */
@@ -66,11 +70,11 @@ export const events = {
   /** Library items were added, updated (renamed, tagged, completed…), deleted or imported: refetch them. */
   'library.changed': libraryChangedSchema,
   /** A backup import's progress: `done` of `total` units (library.json is read twice), ≤ 10/s. */
-  'library.importProgress': z.object({ done: z.number().nonnegative(), total: z.number().nonnegative() }),
+  'library.importProgress': z.lazy(() => z.object({ done: z.number().nonnegative(), total: z.number().nonnegative() })),
   /** Making a backup: `done` of `total` rows and audio files written, ≤ 10/s. */
-  'library.exportProgress': z.object({ done: z.number().nonnegative(), total: z.number().nonnegative() }),
+  'library.exportProgress': z.lazy(() => z.object({ done: z.number().nonnegative(), total: z.number().nonnegative() })),
   /** Fix everywhere (or its Undo) running: `done` of `total` recordings changed, ≤ 10/s. */
-  'vocabulary.fixProgress': z.object({ done: z.number().nonnegative(), total: z.number().nonnegative() }),
+  'vocabulary.fixProgress': z.lazy(() => z.object({ done: z.number().nonnegative(), total: z.number().nonnegative() })),
   'engine.status': engineStatusSchema,
   /** Cloud key status changed (set, removed, verified). */
   'keys.changed': keyStatusSchema,
@@ -81,7 +85,7 @@ export const events = {
   /** Live captions: a source's session changed state (connecting, live, reconnecting with a notice, failed…). */
   'captions.status': liveStatusSchema,
   /** Live captions: a run started (any window) or stopped and was saved. */
-  'captions.run': z.object({ run: captionsRunSchema.nullable(), stopped: captionsStoppedSchema.nullable() }),
+  'captions.run': z.lazy(() => z.object({ run: captionsRunSchema.nullable(), stopped: captionsStoppedSchema.nullable() })),
   /** Live captions: a final turn's translation. */
   'captions.translation': liveTranslationSchema,
   /** Live captions: translation turned on or off, became unavailable, or dropped lines that fell behind. */
@@ -89,25 +93,27 @@ export const events = {
   /** Live captions: "What did I miss?" as it is written (the whole text so far, ≤ 25/s) and when it ends. */
   'captions.missed': missedSummarySchema,
   /** Live captions: no one spoke for the minutes set in Settings; the session stops at `stopAt` unless someone speaks or keeps it (null: withdrawn). */
-  'captions.stillRecording': z.object({ run: z.number().int(), stopAt: z.string().nullable(), silentMinutes: z.number().int().nonnegative() }),
+  'captions.stillRecording': z.lazy(() => z.object({ run: z.number().int(), stopAt: z.string().nullable(), silentMinutes: z.number().int().nonnegative() })),
   /** Text of the answer being written, in order (pieces gathered for ~40 ms). */
-  'chat.delta': z.object({ chatId: z.string(), messageId: z.number().int(), text: z.string() }),
+  'chat.delta': z.lazy(() => z.object({ chatId: z.string(), messageId: z.number().int(), text: z.string() })),
   /** A chat message was finished (done, stopped or failed) and saved. */
-  'chat.message': z.object({ chatId: z.string(), message: chatMessageSchema }),
+  'chat.message': z.lazy(() => z.object({ chatId: z.string(), message: chatMessageSchema })),
   /** What a chat is doing: thinking, streaming, waiting out a rate limit (until retryAt), idle. */
   'chat.state': chatStateSchema,
   /** A transcript action (summary, translation…) read `done` of `total` parts of its recording. */
-  'insights.progress': z.object({ recordingId: z.string(), kind: insightKindSchema, done: z.number().int().nonnegative(), total: z.number().int().positive() }),
+  'insights.progress': z.lazy(() =>
+    z.object({ recordingId: z.string(), kind: insightKindSchema, done: z.number().int().nonnegative(), total: z.number().int().positive() }),
+  ),
   /** A subtitle translation's progress: cues done of the source's cues, and whether it still runs. */
   'subtitles.translateProgress': subtitleTranslateProgressSchema,
   /** A chat was created, changed (renamed, new message, model) or deleted: refetch the list. */
-  'chat.changed': z.object({ id: z.string(), reason: z.enum(['created', 'updated', 'deleted']) }),
+  'chat.changed': z.lazy(() => z.object({ id: z.string(), reason: z.enum(['created', 'updated', 'deleted']) })),
   /** A download's bytes, speed, ETA and state (a few times a second while it runs, and on every change of state). */
   'models.progress': downloadStatusSchema,
   /** A model was installed or deleted. */
-  'models.changed': z.object({ id: z.string() }),
+  'models.changed': z.lazy(() => z.object({ id: z.string() })),
   /** Watch folders: a folder was added, changed, paused, removed, or took a file (`folderId`; null = all): refetch them. */
-  'watch.changed': z.object({ folderId: z.string().nullable() }),
+  'watch.changed': z.lazy(() => z.object({ folderId: z.string().nullable() })),
   /** The audio retention rule removed recorded audio (Undo until the next start: storage.undoRetention). */
   'storage.retention': retentionRunSchema,
 } as const satisfies Record<string, z.ZodType>;
@@ -140,11 +146,7 @@ export function isEventName(name: unknown): name is EventName {
   return typeof name === 'string' && Object.hasOwn(events, name);
 }
 
-export const errorInfoSchema = z.object({
-  code: z.enum(errorCodes),
-  message: z.string(),
-  retryAfter: z.number().optional(),
-});
+export const errorInfoSchema = z.lazy(() => schemas().errorInfoSchema);
 
 /** What a handler answers over any transport. */
 export type Reply<T = unknown> = { ok: true; output: T } | { ok: false; error: ErrorInfo };
@@ -166,11 +168,22 @@ export interface RawBridge {
 }
 
 /** Host-mode wire messages over the bridge WebSocket (DESIGN.md §3). */
-export const bridgeRequestSchema = z.object({
-  id: z.number().int().nonnegative(),
-  channel: z.string(),
-  input: z.unknown().optional(),
-});
+export const bridgeRequestSchema = z.lazy(() => schemas().bridgeRequestSchema);
 export type BridgeRequest = z.infer<typeof bridgeRequestSchema>;
 
 export type BridgeResponse = { id: number; output: unknown } | { id: number; error: ErrorInfo } | { event: string; payload: unknown };
+
+function build() {
+  const errorInfoSchema = z.object({
+    code: z.enum(errorCodes),
+    message: z.string(),
+    retryAfter: z.number().optional(),
+  });
+
+  const bridgeRequestSchema = z.object({
+    id: z.number().int().nonnegative(),
+    channel: z.string(),
+    input: z.unknown().optional(),
+  });
+  return { errorInfoSchema, bridgeRequestSchema };
+}

@@ -5,31 +5,18 @@
  * `## Section` heading per section with its instructions below it.
  */
 import { z } from 'zod';
+import { lazySchemas } from './lazy-schemas';
 
-export const templateSectionSchema = z.object({
-  title: z.string().trim().min(1, 'Give every section a title.').max(80),
-  instructions: z.string().trim().max(1000),
-});
+// Made on first use (lazy-schemas.ts): each schema below is a z.lazy of the one build() makes, by the same name.
+const schemas = lazySchemas(build);
+
+export const templateSectionSchema = z.lazy(() => schemas().templateSectionSchema);
 export type TemplateSection = z.infer<typeof templateSectionSchema>;
 
-export const templateInputSchema = z
-  .object({
-    /** Absent: a new template. */
-    id: z.string().min(1).max(80).optional(),
-    name: z.string().trim().min(1, 'Give the template a name.').max(80),
-    sections: z.array(templateSectionSchema).min(1, 'A template needs at least one section.').max(12, 'A template holds at most 12 sections.'),
-  })
-  .strict();
+export const templateInputSchema = z.lazy(() => schemas().templateInputSchema);
 export type TemplateInput = z.infer<typeof templateInputSchema>;
 
-export const templateSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  sections: z.array(templateSectionSchema),
-  /** Shipped with the app: it can be used, copied and exported, not changed or deleted. */
-  builtIn: z.boolean(),
-  updatedAt: z.string(),
-});
+export const templateSchema = z.lazy(() => schemas().templateSchema);
 export type Template = z.infer<typeof templateSchema>;
 
 const SHIPPED = '2026-01-01T00:00:00.000Z';
@@ -124,4 +111,30 @@ export function templateTask(t: Pick<Template, 'name' | 'sections'>): string {
     t.sections.map((s, i) => `${i + 1}. ${s.title}${s.instructions ? `: ${s.instructions}` : ''}`).join('\n') +
     '\nUnder each section, short bullet points, each citing the lines it comes from. Leave a section empty when the recording says nothing for it.'
   );
+}
+
+function build() {
+  const templateSectionSchema = z.object({
+    title: z.string().trim().min(1, 'Give every section a title.').max(80),
+    instructions: z.string().trim().max(1000),
+  });
+
+  const templateInputSchema = z
+    .object({
+      /** Absent: a new template. */
+      id: z.string().min(1).max(80).optional(),
+      name: z.string().trim().min(1, 'Give the template a name.').max(80),
+      sections: z.array(templateSectionSchema).min(1, 'A template needs at least one section.').max(12, 'A template holds at most 12 sections.'),
+    })
+    .strict();
+
+  const templateSchema = z.object({
+    id: z.string(),
+    name: z.string(),
+    sections: z.array(templateSectionSchema),
+    /** Shipped with the app: it can be used, copied and exported, not changed or deleted. */
+    builtIn: z.boolean(),
+    updatedAt: z.string(),
+  });
+  return { templateSectionSchema, templateInputSchema, templateSchema };
 }

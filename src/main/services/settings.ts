@@ -71,7 +71,7 @@ function parseLenient(raw: unknown): Settings {
   if (whole.success) return whole.data;
   // Keep every field that is still valid, default the rest.
   const out: Record<string, unknown> = {};
-  const shape = settingsSchema.shape;
+  const shape = settingsSchema.unwrap().shape;
   for (const [key, schema] of Object.entries(shape)) {
     const field = (schema as { safeParse(v: unknown): { success: boolean; data?: unknown } }).safeParse((raw as Record<string, unknown>)[key]);
     if (field.success) out[key] = field.data;

@@ -4,42 +4,19 @@ import { errorCodes } from '../errors';
 import { engineStatusSchema, serviceRegionSchema } from '../jobs';
 import { settingsPatchSchema, settingsViewSchema } from '../settings';
 import { none, type Contracts } from './common';
+import { lazySchemas } from '../lazy-schemas';
 
-export const appInfoSchema = z.object({
-  name: z.string(),
-  version: z.string(),
-  platform: z.string(),
-  mode: z.enum(['electron', 'host']),
-  dataDir: z.string(),
-  versions: z.object({ node: z.string(), electron: z.string().nullable(), chrome: z.string().nullable() }),
-  /** System packages the local engine needs and that are missing on this machine. */
-  missingEnginePackages: z.array(z.string()),
-});
+// Made on first use (lazy-schemas.ts): each schema below is a z.lazy of the one build() makes, by the same name.
+const schemas = lazySchemas(build);
+
+export const appInfoSchema = z.lazy(() => schemas().appInfoSchema);
 export type AppInfo = z.infer<typeof appInfoSchema>;
 
 /**
  * What the renderer may know about the cloud API key. The key itself never
  * crosses IPC: only whether there is one and its last four characters.
  */
-export const keyStatusSchema = z.object({
-  present: z.boolean(),
-  /** "…a1b2" (last four characters), or null when no key. */
-  masked: z.string().nullable(),
-  /** Where the key comes from: the encrypted vault, or the ASSEMBLYAI_API_KEY environment variable (read-only). */
-  source: z.enum(['vault', 'env']).nullable(),
-  /** The region the app currently talks to (settings.region). */
-  region: serviceRegionSchema,
-  /** ISO time of the last successful check against the service, or null. */
-  verifiedAt: z.string().nullable(),
-  /** Why the last check failed (e.g. offline), or null. */
-  lastError: z.object({ code: z.enum(errorCodes), message: z.string() }).nullable(),
-  /** false when the platform cannot encrypt (Linux without a keyring): the key cannot be saved. */
-  canStore: z.boolean(),
-  /** The service origin a saved key was entered for; it is sent nowhere else. null for the environment's key or none. */
-  boundTo: z.string().nullable(),
-  /** Whether the key may be sent to the service the settings name now (false: enter it again for that address). */
-  matchesService: z.boolean(),
-});
+export const keyStatusSchema = z.lazy(() => schemas().keyStatusSchema);
 export type KeyStatus = z.infer<typeof keyStatusSchema>;
 
 export const appChannels = {
@@ -63,7 +40,7 @@ export const appChannels = {
    * `lastError` says so.
    */
   'keys.set': {
-    input: z.object({ key: z.string().trim().min(8).max(200), region: z.enum(['us', 'eu', 'custom']).optional() }).strict(),
+    input: z.lazy(() => z.object({ key: z.string().trim().min(8).max(200), region: z.enum(['us', 'eu', 'custom']).optional() }).strict()),
     output: keyStatusSchema,
   },
   /** Check the stored key again (updates verifiedAt / lastError). */
@@ -77,3 +54,37 @@ export const appChannels = {
   /** Start the local engine now (otherwise it starts with the first local job). */
   'engine.start': { input: none, output: engineStatusSchema },
 } as const satisfies Contracts;
+
+function build() {
+  const appInfoSchema = z.object({
+    name: z.string(),
+    version: z.string(),
+    platform: z.string(),
+    mode: z.enum(['electron', 'host']),
+    dataDir: z.string(),
+    versions: z.object({ node: z.string(), electron: z.string().nullable(), chrome: z.string().nullable() }),
+    /** System packages the local engine needs and that are missing on this machine. */
+    missingEnginePackages: z.array(z.string()),
+  });
+
+  const keyStatusSchema = z.object({
+    present: z.boolean(),
+    /** "…a1b2" (last four characters), or null when no key. */
+    masked: z.string().nullable(),
+    /** Where the key comes from: the encrypted vault, or the ASSEMBLYAI_API_KEY environment variable (read-only). */
+    source: z.enum(['vault', 'env']).nullable(),
+    /** The region the app currently talks to (settings.region). */
+    region: serviceRegionSchema,
+    /** ISO time of the last successful check against the service, or null. */
+    verifiedAt: z.string().nullable(),
+    /** Why the last check failed (e.g. offline), or null. */
+    lastError: z.object({ code: z.enum(errorCodes), message: z.string() }).nullable(),
+    /** false when the platform cannot encrypt (Linux without a keyring): the key cannot be saved. */
+    canStore: z.boolean(),
+    /** The service origin a saved key was entered for; it is sent nowhere else. null for the environment's key or none. */
+    boundTo: z.string().nullable(),
+    /** Whether the key may be sent to the service the settings name now (false: enter it again for that address). */
+    matchesService: z.boolean(),
+  });
+  return { appInfoSchema, keyStatusSchema };
+}

@@ -16,28 +16,34 @@ export const jobChannels = {
    * `file_unreadable` naming the file; `forbidden` in host mode for a path outside --folder, a link out included.
    */
   'jobs.addFiles': {
-    input: z
-      .object({
-        files: z.array(fileRefSchema).min(1).max(500),
-        /** Lengths the renderer measured (same order as `files`; null where unknown), shown until the service reports its own. */
-        durationsMs: z.array(durationHint.nullable()).max(500).optional(),
-        options: transcriptionOptionsSchema.optional(),
-      })
-      .strict(),
-    output: z.object({ jobs: z.array(jobSchema) }),
+    input: z.lazy(() =>
+      z
+        .object({
+          files: z.array(fileRefSchema).min(1).max(500),
+          /** Lengths the renderer measured (same order as `files`; null where unknown), shown until the service reports its own. */
+          durationsMs: z.array(durationHint.nullable()).max(500).optional(),
+          options: transcriptionOptionsSchema.optional(),
+        })
+        .strict(),
+    ),
+    output: z.lazy(() => z.object({ jobs: z.array(jobSchema) })),
   },
   /** Transcribe a public http(s) URL the service can fetch (no upload). */
   'jobs.addUrl': {
-    input: z.object({ url: z.url({ protocol: /^https?$/ }), name: z.string().max(500).optional(), options: transcriptionOptionsSchema.optional() }).strict(),
+    input: z.lazy(() =>
+      z.object({ url: z.url({ protocol: /^https?$/ }), name: z.string().max(500).optional(), options: transcriptionOptionsSchema.optional() }).strict(),
+    ),
     output: jobSchema,
   },
   /** Jobs, newest first: every unfinished one and the latest finished ones. */
   'jobs.list': {
-    input: z
-      .object({ includeFinished: z.boolean().default(true), limit: z.number().int().min(1).max(1000).default(200) })
-      .strict()
-      .optional(),
-    output: z.object({ jobs: z.array(jobSchema) }),
+    input: z.lazy(() =>
+      z
+        .object({ includeFinished: z.boolean().default(true), limit: z.number().int().min(1).max(1000).default(200) })
+        .strict()
+        .optional(),
+    ),
+    output: z.lazy(() => z.object({ jobs: z.array(jobSchema) })),
   },
   /** Stop a job (abort the upload, stop polling; deletes the remote transcript if one exists). Final jobs: `conflict`. */
   'jobs.cancel': { input: idInput, output: jobSchema },

@@ -81,7 +81,7 @@ describe('the pinned SDK, as the engine serves it', () => {
       if (!m) throw new Error(`no type literal for ${name}`);
       return m[1] as string;
     };
-    const sent = new Set(StreamingServerMessageSchema.options.map((o) => o.shape.type.value as string));
+    const sent = new Set(StreamingServerMessageSchema.unwrap().options.map((o) => o.shape.type.value as string));
     const missing = members.map(typeOf).filter((t) => !sent.has(t) && !(t in NOT_SENT));
     expect(missing).toEqual([]);
   });
@@ -89,7 +89,7 @@ describe('the pinned SDK, as the engine serves it', () => {
   it('every streaming connection parameter the SDK sends is read by the engine, or listed with its reason', () => {
     const sentBySdk = [...built.matchAll(/searchParams\.set\("([a-z_]+)"/g)].map((m) => m[1] as string);
     expect(sentBySdk).toContain('speaker_labels_revision_interval_ms');
-    const read = new Set(Object.keys(StreamingQuerySchema.shape));
+    const read = new Set(Object.keys(StreamingQuerySchema.unwrap().shape));
     expect([...new Set(sentBySdk)].filter((p) => !read.has(p) && !(p in PARAMS_IGNORED))).toEqual([]);
   });
 

@@ -22,6 +22,6 @@ describe('renderer copies of contract values (kept out of the bundle to avoid lo
     expect(labels.regionLabels).toEqual(settings.regionLabels);
     expect(labels.initialSettings).toEqual({ ...settings.defaultSettings, webhookAuthHeaderSaved: false });
     expect(Object.keys(labels.piiPolicyLabels).sort()).toEqual([...jobs.piiPolicies].sort());
-    for (const s of jobs.jobStatusSchema.options) expect(labels.isFinalStatus(s)).toBe((jobs.FINAL_JOB_STATUSES as readonly string[]).includes(s));
+    for (const s of jobs.jobStatusSchema.unwrap().options) expect(labels.isFinalStatus(s)).toBe((jobs.FINAL_JOB_STATUSES as readonly string[]).includes(s));
   });
 });

@@ -23,7 +23,7 @@ function setup() {
   const api = new FakeApi().handle('captions.current', () => ({
     run,
     turns: [turn('m2', 'mic', 2000, 'second'), turn('m1', 'mic', 1000, 'first', true)],
-    status: [{ run: run.run, source: 'mic', state: 'live', message: null }],
+    status: [{ run: run.run, source: 'mic' as const, state: 'live' as const, message: null }],
   }));
   const store = createStore<CaptionsState>()(captionsState(api));
   return { api, store };

@@ -20,7 +20,7 @@ const profileLabels: Partial<Record<keyof RulesProfile, string>> = {
 /** The ranges of the contract's rulesProfileSchema, for the fields' min/max and the messages. */
 const profileLimits = Object.fromEntries(
   (Object.keys(profileLabels) as (keyof RulesProfile)[]).map((k) => {
-    const n = rulesProfileSchema.shape[k] as { minValue?: number | null; maxValue?: number | null };
+    const n = rulesProfileSchema.unwrap().shape[k] as { minValue?: number | null; maxValue?: number | null };
     return [k, [n.minValue ?? 0, n.maxValue ?? 0]];
   }),
 ) as Partial<Record<keyof RulesProfile, [number, number]>>;
